@@ -1,0 +1,107 @@
+"""Input checks shared by the package.
+
+Every public function validates what a learner passes *before* it reaches MXNet, so a mistake
+gives a ``ValueError`` (or ``TypeError``) that names the argument and says how to fix it,
+instead of a traceback from deep inside the C++ engine or, worse, a silently wrong result.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from mxnet import nd
+
+
+def to_numpy(a, name: str) -> np.ndarray:
+    """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array."""
+    if isinstance(a, nd.NDArray):
+        return a.asnumpy()
+    try:
+        return np.asarray(a)
+    except Exception as exc:  # pragma: no cover - numpy's own message is kept
+        raise TypeError(f"{name} must be an array (numpy or mxnet NDArray): {exc}") from exc
+
+
+def positive_int(value, name: str, *, minimum: int = 1) -> int:
+    """Check that ``value`` is an integer ``>= minimum`` and return it as ``int``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return int(value)
+
+
+def finite_float(value, name: str, *, minimum: float | None = None,
+                 strictly_positive: bool = False) -> float:
+    """Check that ``value`` is a finite real number (optionally bounded below)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if strictly_positive and value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def features(X, name: str = "X") -> np.ndarray:
+    """Return ``X`` as a finite 2-D float array of shape ``(n, d)`` with ``n, d >= 1``.
+
+    Float32 and float64 inputs keep their precision; anything else becomes float64.
+    """
+    a = to_numpy(X, name)
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 2-D with shape (samples, dimensions), "
+                         f"got shape {a.shape}; reshape a single example with x.reshape(1, -1)")
+    if a.shape[0] == 0 or a.shape[1] == 0:
+        raise ValueError(f"{name} must hold at least one example and one feature, "
+                         f"got shape {a.shape}")
+    if a.dtype not in (np.float32, np.float64):
+        if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+            raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
+        a = a.astype(np.float64)
+    if not np.all(np.isfinite(a)):
+        bad = np.argwhere(~np.isfinite(a))[0]
+        raise ValueError(f"{name} must be finite, but {name}[{bad[0]}, {bad[1]}] = "
+                         f"{a[tuple(bad)]}; drop or impute NaN/inf rows first")
+    return a
+
+
+def labels(Y, n: int | None = None, name: str = "Y", dtype=np.float64) -> np.ndarray:
+    """Return ``Y`` as a 1-D array of -1/+1 labels (length ``n`` if given), in ``dtype``."""
+    a = to_numpy(Y, name)
+    if a.ndim == 2 and 1 in a.shape:
+        a = a.reshape(-1)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per example), got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
+                         f"{name} has {a.shape[0]} labels")
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{name} must hold the numbers -1 and +1, got dtype {a.dtype}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite and in {{-1, +1}}, found NaN or inf")
+    bad = (a != 1) & (a != -1)
+    if np.any(bad):
+        values = np.unique(a[bad])[:5]
+        hint = " (0/1 labels? use Y = 2 * Y - 1)" if set(np.unique(a)) <= {0, 1} else ""
+        raise ValueError(f"{name} must hold only -1 and +1, found {values.tolist()}{hint}")
+    return a.astype(dtype)
+
+
+def dataset(X, Y) -> tuple[np.ndarray, np.ndarray]:
+    """Check a labelled dataset; return ``(X, Y)`` as numpy arrays with one common dtype."""
+    Xn = features(X)
+    Yn = labels(Y, Xn.shape[0], dtype=Xn.dtype)
+    return Xn, Yn
+
+
+def choice(value, name: str, options) -> str:
+    """Check that ``value`` is one of ``options``."""
+    if value not in options:
+        raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
+    return value

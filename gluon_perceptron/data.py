@@ -1,0 +1,225 @@
+"""Data for the chapter: the separable fake data of ``getfake`` and a few small classics.
+
+The chapter makes a separable problem by drawing a random hyperplane
+:math:`w^\\top x + b = 0` with :math:`\\|w\\| = 1`, :math:`b \\sim N(0, 1)`, and keeping only
+Gaussian points :math:`x \\sim N(0, I_d)` that lie inside the ball :math:`\\|x\\| < 3` and at
+least ``epsilon`` away from the plane in score, :math:`|w^\\top x + b| > \\epsilon`. The label is
+the side of the plane, so :math:`(w, b)` separates the data with margin ``epsilon`` by
+construction.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from mxnet import nd
+
+from . import _checks
+
+#: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
+RADIUS = 3.0
+
+
+class FakeData(NamedTuple):
+    """A dataset from :func:`sample_separable` together with the plane that generated it.
+
+    Attributes
+    ----------
+    X : NDArray, shape (samples, dimensions)
+    Y : NDArray, shape (samples,), labels in {-1, +1}
+    wfake : NDArray, shape (dimensions,), unit norm
+    bfake : NDArray, shape (1,)
+    attempts : int
+        How many candidate points the rejection sampler drew.
+    """
+
+    X: nd.NDArray
+    Y: nd.NDArray
+    wfake: nd.NDArray
+    bfake: nd.NDArray
+    attempts: int
+
+
+class SamplingError(ValueError):
+    """The rejection sampler hit its bound on attempts before it had enough points."""
+
+
+def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
+    if epsilon >= RADIUS + 10.0:
+        raise ValueError(
+            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
+            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
+            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
+    if max_attempts is None:
+        max_attempts = 100 * samples + 10_000
+    max_attempts = _checks.positive_int(max_attempts, "max_attempts")
+    return samples, dimensions, epsilon, max_attempts
+
+
+def _draw_plane(dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
+    """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)``."""
+    wfake = nd.random_normal(shape=(dimensions,))
+    bfake = nd.random_normal(shape=(1,))
+    wfake = wfake / nd.norm(wfake)
+    reach = RADIUS + abs(float(bfake.asscalar()))
+    if epsilon >= reach:
+        raise ValueError(
+            f"epsilon={epsilon} cannot be reached for this draw: points have norm < {RADIUS}, "
+            f"so |wfake.x + bfake| < {RADIUS} + |bfake| = {reach:.3f}; use a smaller epsilon "
+            f"(the chapter uses 0.025 to 0.425)")
+    return wfake, bfake
+
+
+def _give_up(kept: int, samples: int, attempts: int, dimensions: int, epsilon: float):
+    rate = kept / attempts if attempts else 0.0
+    raise SamplingError(
+        f"rejection sampling stopped after max_attempts={attempts} draws with only {kept} of "
+        f"samples={samples} points accepted (acceptance rate {rate:.2e}). A point is kept only "
+        f"if its norm is < {RADIUS} and |wfake.x + bfake| > epsilon={epsilon}; with "
+        f"dimensions={dimensions} that is rare. Use a smaller epsilon or fewer dimensions, "
+        f"or raise max_attempts.")
+
+
+def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
+    """The chapter's loop: one candidate at a time, all in NDArray."""
+    X = nd.zeros(shape=(samples, dimensions))
+    Y = nd.zeros(shape=(samples,))
+    i = 0
+    attempts = 0
+    while i < samples:
+        if attempts >= max_attempts:
+            _give_up(i, samples, attempts, dimensions, epsilon)
+        attempts += 1
+        tmp = nd.random_normal(shape=(1, dimensions))
+        margin = nd.dot(tmp, wfake) + bfake
+        m = margin.asscalar()
+        if nd.norm(tmp).asscalar() < RADIUS and abs(m) > epsilon:
+            X[i, :] = tmp[0]
+            Y[i] = 1 if m > 0 else -1
+            i += 1
+    return X, Y, attempts
+
+
+def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
+    """Same distribution as the chapter's loop, drawing candidates in blocks.
+
+    Candidates come from the same generator (``nd.random_normal``, so ``mx.random.seed`` fixes
+    them) and pass the same two tests, so the accepted points have the same distribution; they
+    are a different random stream from the one-at-a-time loop, so the points differ.
+    """
+    w = wfake.asnumpy()
+    b = bfake.asnumpy()[0]
+    chunks_x, chunks_y = [], []
+    kept = attempts = 0
+    rate = 0.5  # a first guess, refined from what the blocks accept
+    while kept < samples:
+        if attempts >= max_attempts:
+            _give_up(kept, samples, attempts, dimensions, epsilon)
+        need = samples - kept
+        block = int(min(max_attempts - attempts, max(64, 1.2 * need / max(rate, 1e-3))))
+        tmp = nd.random_normal(shape=(block, dimensions)).asnumpy()
+        attempts += block
+        margin = tmp @ w + b
+        ok = (np.sqrt(np.sum(tmp * tmp, axis=1)) < RADIUS) & (np.abs(margin) > epsilon)
+        idx = np.flatnonzero(ok)[:need]
+        chunks_x.append(tmp[idx])
+        chunks_y.append(np.where(margin[idx] > 0, 1.0, -1.0).astype(np.float32))
+        kept += idx.size
+        rate = max(ok.mean(), 1.0 / block)
+    X = nd.array(np.concatenate(chunks_x))
+    Y = nd.array(np.concatenate(chunks_y))
+    return X, Y, attempts
+
+
+def sample_separable(samples: int, dimensions: int, epsilon: float, *,
+                     engine: str = "batched", max_attempts: int | None = None) -> FakeData:
+    """Draw a linearly separable dataset and return it with its generating hyperplane.
+
+    Draws :math:`w \\sim N(0, I_d)`, normalised to :math:`\\|w\\| = 1`, and
+    :math:`b \\sim N(0, 1)`; then keeps candidates :math:`x \\sim N(0, I_d)` with
+    :math:`\\|x\\| < 3` and :math:`|w^\\top x + b| > \\epsilon`, labelled
+    :math:`y = \\operatorname{sign}(w^\\top x + b)`. Hence
+    :math:`y_i (w^\\top x_i + b) > \\epsilon` for every point.
+
+    Parameters
+    ----------
+    samples, dimensions : int
+        Shape of ``X``; both at least 1.
+    epsilon : float
+        Margin to keep around the plane, ``>= 0``.
+    engine : {"batched", "faithful"}
+        ``"faithful"`` is the chapter's one-candidate-at-a-time NDArray loop (about 100 us a
+        candidate); ``"batched"`` draws candidates in blocks, giving the same distribution but a
+        different random stream.
+    max_attempts : int, optional
+        Bound on candidates drawn (default ``100 * samples + 10_000``). Reaching it raises
+        :class:`SamplingError` with the acceptance rate seen, instead of looping forever.
+
+    Returns
+    -------
+    FakeData
+        ``(X, Y, wfake, bfake, attempts)``. Reproducible under ``mx.random.seed``.
+    """
+    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
+        samples, dimensions, epsilon, max_attempts)
+    _checks.choice(engine, "engine", {"batched", "faithful"})
+    wfake, bfake = _draw_plane(dimensions, epsilon)
+    sampler = _sample_faithful if engine == "faithful" else _sample_batched
+    X, Y, attempts = sampler(samples, dimensions, epsilon, wfake, bfake, max_attempts)
+    return FakeData(X, Y, wfake, bfake, attempts)
+
+
+def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
+    """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.
+
+    Runs the chapter's own one-point-at-a-time rejection sampler
+    (:func:`sample_separable` with ``engine="faithful"``). Use :func:`sample_separable` to also
+    get the generating plane ``(wfake, bfake)``, or for the faster batched sampler.
+
+    Returns
+    -------
+    X : NDArray, shape (samples, dimensions)
+    Y : NDArray, shape (samples,), labels in {-1, +1}
+    """
+    fake = sample_separable(samples, dimensions, epsilon, engine="faithful")
+    return fake.X, fake.Y
+
+
+def xor_data() -> tuple[np.ndarray, np.ndarray]:
+    """The four XOR points with +/-1 coordinates; no line separates them (Minsky-Papert).
+
+    Returns
+    -------
+    X : ndarray, shape (4, 2)
+        ``(-1,-1), (-1,+1), (+1,-1), (+1,+1)``.
+    Y : ndarray, shape (4,)
+        ``+1`` where exactly one coordinate is ``+1``.
+    """
+    X = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])
+    Y = np.array([-1.0, 1.0, 1.0, -1.0])
+    return X, Y
+
+
+def pad_constant(X, value: float = 1.0) -> np.ndarray:
+    """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
+
+    Training a homogeneous perceptron (no bias) on padded data is the same as training one
+    with a bias on the original data, when ``value = 1``.
+    """
+    Xn = _checks.features(X)
+    value = _checks.finite_float(value, "value")
+    return np.hstack([Xn, np.full((Xn.shape[0], 1), value, dtype=Xn.dtype)])
+
+
+def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
+    """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
+    Xn, Yn = _checks.dataset(X, Y)
+    w = _checks.to_numpy(wfake, "wfake").astype(np.float64).reshape(-1)
+    b = float(np.asarray(_checks.to_numpy(bfake, "bfake")).reshape(-1)[0])
+    if w.shape[0] != Xn.shape[1]:
+        raise ValueError(f"wfake has {w.shape[0]} entries but X has {Xn.shape[1]} features")
+    return Yn.astype(np.float64) * (Xn.astype(np.float64) @ w + b)

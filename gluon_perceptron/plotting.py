@@ -1,0 +1,112 @@
+"""Plots of the chapter: the data (``plotdata``), the score surface (``plotscore``), the losses.
+
+Every function draws on a matplotlib ``Axes`` (a new one when ``ax`` is None) and returns it,
+so figures can be composed in notebooks and saved by the main job with :func:`save_figure`.
+The package never opens a window: importing it under a non-interactive session keeps
+matplotlib's default backend, and the command line forces ``Agg``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+from mxnet import nd
+
+from . import _checks
+
+POSITIVE_COLOR = "r"
+NEGATIVE_COLOR = "b"
+
+
+def _axes(ax):
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    return ax
+
+
+def plotdata(X, Y, ax=None):
+    """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
+
+    Parameters
+    ----------
+    X : NDArray or array-like, shape (n, d >= 2)
+    Y : NDArray or array-like, shape (n,), labels in {-1, +1}
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    if Xn.shape[1] < 2:
+        raise ValueError(f"plotdata needs at least 2 features to draw, X has {Xn.shape[1]}")
+    ax = _axes(ax)
+    pos = Yn == 1
+    ax.scatter(Xn[pos, 0], Xn[pos, 1], color=POSITIVE_COLOR, s=14, label="y = +1")
+    ax.scatter(Xn[~pos, 0], Xn[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
+    return ax
+
+
+def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02):
+    """Contours of the score :math:`f(x) = w^\\top x + d` on the square ``[-3, 3]^2``.
+
+    As in the chapter, the grid is stacked into an NDArray of shape ``(n, n, 2)`` and scored
+    with ``nd.dot(grid, w) + d``; the contours are labelled with their values. The zero
+    contour is the decision boundary.
+
+    Parameters
+    ----------
+    w : NDArray or array-like, shape (2,)
+    d : NDArray, array-like or float
+        The bias.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    wn = _checks.to_numpy(w, "w").astype(np.float32).reshape(-1)
+    if wn.shape != (2,) or not np.all(np.isfinite(wn)):
+        raise ValueError(f"w must be 2 finite numbers to plot a 2-D score, got {wn}")
+    dn = float(np.asarray(_checks.to_numpy(d, "d")).reshape(-1)[0])
+    ax = _axes(ax)
+    grid = np.arange(-extent, extent, step)
+    xx, yy = np.meshgrid(grid, grid)
+    zz = nd.array(np.stack([xx, yy], axis=-1))
+    vv = (nd.dot(zz, nd.array(wn)) + dn).asnumpy()
+    if np.ptp(vv) == 0:
+        ax.text(0, 0, f"f(x) = {dn:g} everywhere", ha="center")
+        return ax
+    contours = ax.contour(grid, grid, vv, levels=9, cmap="coolwarm", linewidths=0.8)
+    ax.clabel(contours, inline=True, fontsize=8)
+    ax.set_xlim(-extent, extent)
+    ax.set_ylim(-extent, extent)
+    return ax
+
+
+def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0):
+    """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
+
+    The perceptron loss for a positive example is :math:`\\max(0, -f(x))`, for a negative one
+    :math:`\\max(0, f(x))`.
+    """
+    ax = _axes(ax)
+    f = np.arange(lo, hi, 0.1)
+    ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")
+    ax.plot(f, np.maximum(-f, 0), label="max(0, -f(x))")
+    ax.set_xlabel("f(x)")
+    ax.set_ylabel("loss")
+    ax.legend()
+    return ax
+
+
+def save_figure(fig, out_dir, name: str) -> Path:
+    """Save ``fig`` as ``out_dir/name.png`` (creating the folder), close it, return the path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.png"
+    fig.savefig(path, dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    return path

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One entry point for newcomers: sets up a virtual environment in .venv (Python 3.11), installs
+# the package with everything it needs, then runs what you ask for.
+#
+#   bash run.sh chapter [options]   the main job: the whole chapter, figures saved as PNG
+#   bash run.sh test [pytest args]  the test suite, notebooks included
+#   bash run.sh bench               the benchmarks (not part of the tests)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+what=$1; shift
+
+find_python() {
+    for candidate in "${PYTHON:-}" python3.11 python3 python; do
+        [ -n "$candidate" ] || continue
+        command -v "$candidate" >/dev/null 2>&1 || continue
+        if "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then
+            echo "$candidate"; return 0
+        fi
+    done
+    echo "run.sh: Python 3.11 is required (MXNet 1.9.1 needs numpy < 1.24, which has no" >&2
+    echo "wheels for 3.12+). Install Python 3.11, or point PYTHON=/path/to/python3.11." >&2
+    exit 1
+}
+
+setup() {
+    local stamp=.venv/.gluon-perceptron-installed
+    local want
+    want=$(cat setup.cfg pyproject.toml | cksum)
+    if [ -x .venv/bin/python ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+        return 0
+    fi
+    if [ ! -x .venv/bin/python ]; then
+        local py; py=$(find_python)
+        echo "run.sh: creating .venv with $py" >&2
+        "$py" -m venv .venv
+    fi
+    echo "run.sh: installing gluon_perceptron and its dependencies into .venv" >&2
+    .venv/bin/python -m pip install --quiet --upgrade pip >&2
+    .venv/bin/python -m pip install --quiet -e '.[test,digits]' >&2
+    echo "$want" > "$stamp"
+}
+
+case "$what" in
+    chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
+    test)    setup; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
+    *)       usage ;;
+esac

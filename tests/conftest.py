@@ -1,0 +1,35 @@
+"""Shared test setup: headless matplotlib, seeded generators."""
+
+import os
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+
+import mxnet as mx  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def seed():
+    """Seed MXNet and numpy; returns a function to reseed with another value."""
+
+    def reseed(value: int = 0) -> int:
+        mx.random.seed(value)
+        np.random.seed(value)
+        return value
+
+    reseed(0)
+    return reseed
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

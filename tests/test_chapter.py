@@ -1,0 +1,57 @@
+"""The chapter's experiments: the faithful one keeps its slip, the corrected one its bound."""
+
+import numpy as np
+import pytest
+
+import gluon_perceptron as gp
+
+
+def test_epsilons_are_the_chapters():
+    assert len(gp.EPSILONS) == 17
+    np.testing.assert_allclose(gp.EPSILONS[[0, -1]], [0.025, 0.425])
+
+
+def test_faithful_experiment_never_resets(seed):
+    """Each dataset starts from the weights the previous one left (the chapter's slip)."""
+    from mxnet import nd
+
+    seed(21)
+    w, b = nd.zeros((2,)), nd.zeros((1,))
+    _, err = gp.margin_experiment_faithful([0.2, 0.3], trials=1, samples=100, w=w, b=b,
+                                           progress=False)
+    seed(21)
+    X1, Y1 = gp.getfake(100, 2, 0.2)
+    X2, Y2 = gp.getfake(100, 2, 0.3)
+    first = gp.train(X1, Y1, max_epochs=1, engine="faithful")
+    warm = gp.train(X2, Y2, max_epochs=1, engine="faithful", w0=first.w, b0=first.b)
+    assert list(err) == [first.updates, warm.updates]
+    np.testing.assert_array_equal(w.asnumpy(), warm.w)  # the caller's w was carried through
+    cold = gp.train(X2, Y2, max_epochs=1, engine="faithful")
+    assert cold.updates != warm.updates or not np.array_equal(cold.w, warm.w)
+
+
+def test_corrected_experiment_respects_its_bound(seed):
+    r = gp.margin_experiment([0.05, 0.2, 0.4], trials=4, samples=300, progress=False)
+    assert r.updates.shape == (4, 3)
+    assert r.converged.all()
+    assert np.all(r.updates <= r.bound)
+    assert np.all(r.gamma >= np.array([0.05, 0.2, 0.4]) - 1e-5)
+    # where the chapter's assumption b*^2 <= 1 holds, its own bound holds too
+    ok = r.chapter_assumptions
+    assert np.all(r.updates[ok] <= r.chapter_bound[ok])
+    # the bound with the true ||(w*, b*)|| is at most the chapter's when b*^2 <= 1
+    assert np.all(r.bound[ok] <= r.chapter_bound[ok] * (1 + 1e-9))
+
+
+def test_bias_bound_algebra():
+    assert gp.chapter_bound(3.0, 0.5) == pytest.approx(80.0)
+    assert gp.bias_bound(3.0, 0.5, 1.0, 1.0) == pytest.approx(gp.chapter_bound(3.0, 0.5))
+    assert gp.bias_bound(3.0, 0.5, 1.0, 2.0) > gp.chapter_bound(3.0, 0.5)
+    with pytest.raises(ValueError, match="epsilon"):
+        gp.chapter_bound(3.0, 0.0)
+
+
+def test_plane_must_separate():
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match="does not separate"):
+        gp.generating_plane_bound(X, Y, np.array([1.0, 0.0]), np.array([0.0]))

@@ -1,0 +1,122 @@
+"""getfake / sample_separable: the guarantees the chapter's sampler promises, and bad input."""
+
+import time
+
+import mxnet as mx
+import numpy as np
+import pytest
+from mxnet import nd
+
+import gluon_perceptron as gp
+
+
+@pytest.mark.parametrize("engine", ["faithful", "batched"])
+@pytest.mark.parametrize("samples,dimensions,epsilon", [(50, 2, 0.3), (200, 5, 0.1), (30, 1, 0.5)])
+def test_sampler_guarantees(seed, engine, samples, dimensions, epsilon):
+    fake = gp.sample_separable(samples, dimensions, epsilon, engine=engine)
+    X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+    assert isinstance(fake.X, nd.NDArray) and isinstance(fake.Y, nd.NDArray)
+    assert X.shape == (samples, dimensions) and Y.shape == (samples,)
+    assert set(np.unique(Y)) <= {-1.0, 1.0}
+    assert np.all(np.linalg.norm(X, axis=1) < 3)
+    assert abs(np.linalg.norm(fake.wfake.asnumpy()) - 1) < 1e-5
+    margins = gp.generating_margins(X, Y, fake.wfake, fake.bfake)
+    # float32 data: allow the rounding of one float32 dot product
+    assert np.all(margins > epsilon - 1e-5)
+    assert fake.attempts >= samples
+
+
+def test_getfake_is_the_faithful_sampler_and_reproducible(seed):
+    seed(7)
+    X1, Y1 = gp.getfake(40, 2, 0.2)
+    seed(7)
+    fake = gp.sample_separable(40, 2, 0.2, engine="faithful")
+    np.testing.assert_array_equal(X1.asnumpy(), fake.X.asnumpy())
+    np.testing.assert_array_equal(Y1.asnumpy(), fake.Y.asnumpy())
+    seed(8)
+    X3, _ = gp.getfake(40, 2, 0.2)
+    assert not np.array_equal(X1.asnumpy(), X3.asnumpy())
+
+
+def test_batched_sampler_is_reproducible_and_shares_the_plane(seed):
+    seed(3)
+    a = gp.sample_separable(100, 3, 0.2)
+    seed(3)
+    b = gp.sample_separable(100, 3, 0.2)
+    seed(3)
+    c = gp.sample_separable(100, 3, 0.2, engine="faithful")
+    np.testing.assert_array_equal(a.X.asnumpy(), b.X.asnumpy())
+    # same first draws: the plane is the same under one seed, the points are another stream
+    np.testing.assert_array_equal(a.wfake.asnumpy(), c.wfake.asnumpy())
+
+
+def test_batched_sampler_has_the_faithful_distribution(seed):
+    """Same law: label balance and margin quantiles agree within sampling error."""
+    seed(11)
+    fast = gp.sample_separable(3000, 2, 0.2, engine="batched")
+    seed(11)
+    slow = gp.sample_separable(3000, 2, 0.2, engine="faithful")
+    mf = gp.generating_margins(fast.X, fast.Y, fast.wfake, fast.bfake)
+    ms = gp.generating_margins(slow.X, slow.Y, slow.wfake, slow.bfake)
+    for q in (0.1, 0.5, 0.9):
+        assert abs(np.quantile(mf, q) - np.quantile(ms, q)) < 0.12
+    assert abs(fast.Y.asnumpy().mean() - slow.Y.asnumpy().mean()) < 0.08
+    nf = np.linalg.norm(fast.X.asnumpy(), axis=1)
+    ns = np.linalg.norm(slow.X.asnumpy(), axis=1)
+    assert abs(nf.mean() - ns.mean()) < 0.06
+
+
+@pytest.mark.parametrize("kwargs,word", [
+    (dict(samples=-1, dimensions=2, epsilon=0.1), "samples"),
+    (dict(samples=0, dimensions=2, epsilon=0.1), "samples"),
+    (dict(samples=2.5, dimensions=2, epsilon=0.1), "samples"),
+    (dict(samples=10, dimensions=0, epsilon=0.1), "dimensions"),
+    (dict(samples=10, dimensions=2, epsilon=-0.1), "epsilon"),
+    (dict(samples=10, dimensions=2, epsilon=float("nan")), "epsilon"),
+    (dict(samples=10, dimensions=2, epsilon=float("inf")), "epsilon"),
+    (dict(samples=10, dimensions=2, epsilon=50.0), "epsilon"),
+])
+def test_getfake_rejects_bad_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        gp.getfake(**kwargs)
+
+
+def test_unreachable_epsilon_for_the_drawn_plane_fails_at_once(seed):
+    seed(0)
+    b = abs(float(gp.sample_separable(1, 2, 0.0).bfake.asscalar()))  # the plane seed 0 draws
+    seed(0)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="epsilon.*cannot be reached"):
+        gp.getfake(10, 2, 3.0 + b + 0.01)
+    assert time.perf_counter() - start < 2
+
+
+@pytest.mark.parametrize("engine", ["faithful", "batched"])
+def test_rejection_sampling_is_bounded(seed, engine):
+    """A reachable but hopeless request stops at max_attempts and says why."""
+    start = time.perf_counter()
+    with pytest.raises(gp.SamplingError, match="max_attempts=2000.*acceptance rate"):
+        gp.sample_separable(10, 40, 0.1, engine=engine, max_attempts=2000)
+    assert time.perf_counter() - start < 10
+
+
+def test_default_bound_stops_high_dimensional_request(seed):
+    with pytest.raises(gp.SamplingError, match="dimensions=60"):
+        gp.sample_separable(5, 60, 0.0, engine="batched")
+
+
+def test_xor_and_padding():
+    X, Y = gp.xor_data()
+    assert X.shape == (4, 2) and list(Y) == [-1, 1, 1, -1]
+    P = gp.pad_constant(X)
+    assert P.shape == (4, 3) and np.all(P[:, 2] == 1)
+    with pytest.raises(ValueError, match="value"):
+        gp.pad_constant(X, float("nan"))
+
+
+def test_mx_seed_controls_everything(seed):
+    mx.random.seed(5)
+    a = gp.sample_separable(20, 2, 0.1).X.asnumpy()
+    mx.random.seed(5)
+    b = gp.sample_separable(20, 2, 0.1).X.asnumpy()
+    np.testing.assert_array_equal(a, b)
