@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 from mxnet import nd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import _checks, theory
 from .data import getfake, sample_separable

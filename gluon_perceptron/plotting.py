@@ -81,6 +81,8 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02):
         return ax
     contours = ax.contour(grid, grid, vv, levels=9, cmap="coolwarm", linewidths=0.8)
     ax.clabel(contours, inline=True, fontsize=8)
+    if vv.min() < 0 < vv.max():  # the decision boundary f(x) = 0, drawn bold
+        ax.contour(grid, grid, vv, levels=[0.0], colors="k", linewidths=2)
     ax.set_xlim(-extent, extent)
     ax.set_ylim(-extent, extent)
     return ax

@@ -55,3 +55,20 @@ def test_plane_must_separate():
     X, Y = gp.xor_data()
     with pytest.raises(ValueError, match="does not separate"):
         gp.generating_plane_bound(X, Y, np.array([1.0, 0.0]), np.array([0.0]))
+
+
+@pytest.mark.parametrize("samples,dims", [(100, 2), (1000, 2), (1000, 10)])
+def test_bound_holds_whatever_the_size_and_dimension(seed, samples, dims):
+    for s in range(8):
+        seed(s)
+        fake = gp.sample_separable(samples, dims, 0.1)
+        run = gp.train(fake.X, fake.Y, max_epochs=10_000)
+        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        assert run.converged
+        assert run.updates <= info["bound"] <= 10 * (1 + info["b"] ** 2) / 0.1**2
+
+
+def test_about_a_third_of_planes_break_the_chapters_assumption(seed):
+    """P(|N(0,1)| > 1) = 0.317: the notebook's 'about a third'."""
+    b = np.array([gp.sample_separable(1, 2, 0.0).bfake.asscalar() for _ in range(600)])
+    assert 0.25 < np.mean(b**2 > 1) < 0.39
