@@ -29,7 +29,7 @@ def test_list_sections(capsys):
 
 
 def test_only_runs_matching_sections(tmp_path):
-    assert cli.main(["--out", str(tmp_path), "--only", "loss", "--no-progress"]) == 0
+    assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss", "--no-progress"]) == 0
     assert [p.name for p in tmp_path.glob("*.png")] == ["04_losses.png"]
 
 

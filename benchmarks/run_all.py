@@ -1,0 +1,380 @@
+"""All benchmarks in one run: ``bash run.sh bench`` (or ``python benchmarks/run_all.py``).
+
+Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
+
+1. ``train`` (fast engine: compiled, and its pure-numpy fallback) against scikit-learn's
+   ``Perceptron(shuffle=False, eta0=1, alpha=0, tol=None)`` and the chapter's faithful NDArray
+   loop, on the digits (1,797 x 64, 5 epochs) and on a synthetic MNIST-shaped set
+   (60,000 x 784 float32, 2 epochs, noisy labels so about a quarter of the examples update):
+   time, ratio to scikit-learn, peak memory, and whether the weights agree bit for bit.
+2. The updates-vs-margin experiment: the batched corrected experiment (170 runs) against the
+   chapter's faithful experiment.
+3. The autograd and Gluon paths per example against the faithful NDArray step (when the
+   package has them).
+4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment.
+
+Times are the best of a few repeats after a warm-up call (so numba's one-off compilation or
+cache load is reported separately, not counted). Peak memory is what ``tracemalloc`` sees
+(Python and numpy allocations, including scikit-learn's float64 copy), measured in a separate
+call; MXNet allocates outside Python, so its rows show ``n/a``.
+
+Options: ``--quick`` shrinks every size (a smoke run of a few seconds, numbers not for
+quoting); ``--faithful-fraction F`` runs the faithful experiment on that fraction of its 10
+trials and extrapolates (default 1: the whole ~50 s experiment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import mxnet as mx  # noqa: E402
+import numpy as np  # noqa: E402
+
+import gluon_perceptron as gp  # noqa: E402
+
+perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    benchmark: str
+    method: str
+    seconds: float
+    examples: int | None = None  # examples visited (for per-example times)
+    ratio: float | None = None  # seconds / the reference row's seconds
+    reference: str = ""
+    peak_mb: float | None = None
+    agrees: str = ""  # how the weights compare with the reference weights
+    note: str = ""
+
+    @property
+    def us_per_example(self) -> float | None:
+        return None if not self.examples else 1e6 * self.seconds / self.examples
+
+
+def best_time(fn, repeat: int) -> float:
+    """Best wall time of ``repeat`` calls of ``fn`` (after the caller's warm-up)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def peak_mb(fn) -> float:
+    """Peak memory traced by ``tracemalloc`` during one call of ``fn``, in MB."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def machine() -> dict:
+    """What the numbers were measured on."""
+    model = platform.processor()
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    versions = {}
+    for name in ("numpy", "mxnet", "numba", "sklearn"):
+        try:
+            versions[name] = importlib.import_module(name).__version__
+        except ImportError:
+            versions[name] = "not installed"
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
+            "fast_backend": perceptron_module.FAST_BACKEND, **versions}
+
+
+# --- 1. train vs scikit-learn vs the faithful loop -----------------------------------------
+
+def sklearn_fit(X, Y, epochs: int):
+    """scikit-learn's Perceptron with the perceptron's own settings; returns (w, b)."""
+    from sklearn.linear_model import Perceptron
+
+    clf = Perceptron(shuffle=False, eta0=1.0, alpha=0.0, tol=None, max_iter=epochs,
+                     fit_intercept=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ConvergenceWarning: tol=None runs every pass
+        clf.fit(X, Y)
+    return clf.coef_[0], float(clf.intercept_[0])
+
+
+def with_backend(backend: str, fn):
+    """Call ``fn`` with the fast engine forced to ``backend``."""
+    saved = perceptron_module.FAST_BACKEND
+    perceptron_module.FAST_BACKEND = backend
+    try:
+        return fn()
+    finally:
+        perceptron_module.FAST_BACKEND = saved
+
+
+def same(a, b) -> str:
+    """'identical' if the weights and biases agree bit for bit, else the largest difference."""
+    (wa, ba), (wb, bb) = a, b
+    if np.array_equal(wa, wb) and ba == bb:
+        return "identical"
+    return f"DIFFER (max |dw| = {np.max(np.abs(np.asarray(wa, float) - wb)):.3g})"
+
+
+def digits_data():
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    return digits.data.astype(np.float64), np.where(digits.target == 0, 1.0, -1.0)
+
+
+def mnist_shaped(n: int, d: int = 784, seed: int = 0):
+    """MNIST-shaped synthetic data: sparse pixels in [0, 1), a planted rule, 10% labels flipped."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, d), dtype=np.float32)
+    X *= rng.random((n, d), dtype=np.float32) < 0.19  # MNIST has ~19% non-zero pixels
+    scores = X @ rng.standard_normal(d).astype(np.float32)
+    Y = np.where(scores > np.median(scores), 1.0, -1.0)
+    Y[rng.random(n) < 0.10] *= -1
+    return X, Y
+
+
+def bench_train(name: str, X32, Y, epochs: int, repeat: int, faithful_rows: int) -> list[Row]:
+    """train (compiled, numpy) vs scikit-learn vs the faithful loop on one dataset.
+
+    Weights are compared bit for bit: float64 runs with scikit-learn (which computes in
+    float64), float32 runs of the two backends with each other, and the faithful loop with the
+    fast engine on the examples it ran on.
+    """
+    X64 = X32.astype(np.float64)
+    n = X32.shape[0]
+    fits = {}  # method key -> (w, b)
+
+    def sk():
+        fits["sklearn"] = sklearn_fit(X64, Y, epochs)
+
+    sk()
+    t_sk = best_time(sk, repeat)
+    rows = [Row(name, "scikit-learn Perceptron (float64)", t_sk, n * epochs, 1.0, "sklearn",
+                peak_mb(sk), "reference")]
+    backends = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
+    compare = {}  # row index -> key of the weights it is compared with
+    for backend in backends:
+        for X in (X32, X64):
+            key = (backend, X.dtype.name)
+
+            def run(X=X, key=key, backend=backend):
+                r = with_backend(backend, lambda: gp.train(X, Y, max_epochs=epochs))
+                fits[key] = (r.w, r.b)
+                return r
+
+            start = time.perf_counter()
+            result = run()  # warm-up: numba compiles or loads its cache here
+            first = time.perf_counter() - start
+            t = best_time(run, repeat)
+            note = f"{result.updates} updates in {result.epochs} epochs"
+            if backend == "compiled":
+                note += f"; first call {first:.2f} s (compile or cache load)"
+            compare[len(rows)] = "sklearn" if X is X64 else (
+                ("numpy" if backend == "compiled" else "compiled"), "float32")
+            rows.append(Row(name, f"train fast, {backend} ({X.dtype.name})", t,
+                            n * result.epochs, t / t_sk, "sklearn", peak_mb(run), "", note))
+    for index, other in compare.items():
+        if other in fits:
+            label = other if isinstance(other, str) else f"{other[0]} float32"
+            rows[index].agrees = f"vs {label}: " + same(fits[key_of(rows[index])], fits[other])
+    rows.append(bench_faithful(name, X32, Y, epochs, faithful_rows, t_sk))
+    return rows
+
+
+def key_of(row: Row) -> tuple[str, str]:
+    """('compiled' or 'numpy', dtype name) from a 'train fast, BACKEND (DTYPE)' row."""
+    backend, dtype = row.method.removeprefix("train fast, ").rstrip(")").split(" (")
+    return backend, dtype
+
+
+def bench_faithful(name: str, X32, Y, epochs: int, rows: int, t_sk: float) -> Row:
+    """The chapter's NDArray loop on the first ``rows`` examples, extrapolated per example."""
+    Xs, Ys = X32[:rows], Y[:rows]
+    start = time.perf_counter()
+    slow = gp.train(Xs, Ys, max_epochs=epochs, engine="faithful")
+    t_slow = time.perf_counter() - start
+    fast = gp.train(Xs, Ys, max_epochs=epochs)
+    whole = t_slow / (rows * slow.epochs) * X32.shape[0] * epochs
+    note = "" if rows == X32.shape[0] else (
+        f"measured on the first {rows} examples ({t_slow:.1f} s), extrapolated per example; ")
+    return Row(name, "train faithful NDArray loop (float32)", whole, X32.shape[0] * epochs,
+               whole / t_sk, "sklearn", None,
+               "vs fast on the same examples: " + same((fast.w, fast.b), (slow.w, slow.b)),
+               note + "peak memory n/a (MXNet allocates outside Python)")
+
+
+# --- 2. the updates-vs-margin experiment ---------------------------------------------------
+
+def bench_experiment(fraction: float, repeat: int) -> tuple[list[Row], float]:
+    """Batched corrected experiment vs the chapter's faithful one; returns rows and the
+    (measured or extrapolated) seconds of the whole faithful experiment."""
+    mx.random.seed(0)
+    gp.margin_experiment(progress=False)  # warm-up
+    t_batched = best_time(lambda: gp.margin_experiment(progress=False), repeat)
+    trials = max(1, round(10 * fraction))
+    mx.random.seed(0)
+    start = time.perf_counter()
+    gp.margin_experiment_faithful(trials=trials, progress=False)
+    t_faithful = (time.perf_counter() - start) * 10 / trials
+    note = ("" if trials == 10 else
+            f"faithful measured on {trials} of its 10 trials, extrapolated linearly; ")
+    rows = [
+        Row("updates vs margin", "margin_experiment_faithful (chapter, as written)",
+            t_faithful, 10 * len(gp.EPSILONS) * 1000, 1.0, "faithful", None, "",
+            note + "170 datasets x 1000 points, one warm-started pass each"),
+        Row("updates vs margin", "margin_experiment (batched, 170 runs to convergence)",
+            t_batched, None, t_batched / t_faithful, "faithful", None, "",
+            f"{t_faithful / t_batched:.0f}x faster (target >= 50x); sampling included, and "
+            f"it trains to convergence where the faithful one makes a single pass"),
+    ]
+    return rows, t_faithful
+
+
+# --- 3. autograd and Gluon per example ---------------------------------------------------
+
+def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
+    """Per-example cost of the autograd and Gluon trainers vs the faithful NDArray step."""
+    mx.random.seed(1)
+    fake = gp.sample_separable(n, 2, 0.1)
+    X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+    epochs = 3
+    ref = gp.train(X, Y, max_epochs=epochs, engine="faithful")
+    start = time.perf_counter()
+    ref = gp.train(X, Y, max_epochs=epochs, engine="faithful")
+    t_ref = time.perf_counter() - start
+    per_ref = t_ref / (n * ref.epochs)
+    rows = [Row("autograd/Gluon per example", "faithful NDArray step (train engine='faithful')",
+                t_ref, n * ref.epochs, 1.0, "NDArray step", None, "reference",
+                f"{n} points of getfake-style data, {ref.epochs} epochs")]
+    paths = [("gluon_perceptron.sgd", "train_autograd"),
+             ("gluon_perceptron.gluon_trainer", "train_gluon")]
+    for module_name, fn_name in paths:
+        try:
+            fn = getattr(importlib.import_module(module_name), fn_name)
+        except (ImportError, AttributeError):
+            print(f"skipping {module_name}.{fn_name}: not in the package yet")
+            rows.append(Row("autograd/Gluon per example", f"{module_name}.{fn_name}",
+                            float("nan"), None, None, "NDArray step", None, "",
+                            "skipped: not in the package yet"))
+            continue
+        result = fn(X, Y, max_epochs=epochs)  # warm-up (and hybridization, if any)
+        t = best_time(lambda: fn(X, Y, max_epochs=epochs), repeat)  # noqa: B023
+        visited = n * result.epochs
+        rows.append(Row("autograd/Gluon per example", f"{module_name}.{fn_name}", t, visited,
+                        (t / visited) / per_ref, "NDArray step", None,
+                        "vs train: " + same((result.w, result.b), (ref.w, ref.b)),
+                        "ratio is per example (target <= 2)"))
+    return rows
+
+
+# --- 4. the main job --------------------------------------------------------------------------
+
+def bench_main_job(t_faithful: float) -> list[Row]:
+    """Wall time of ``python -m gluon_perceptron`` (a fresh process, as a learner runs it)."""
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "gluon_perceptron", "--out", out,
+                               "--no-progress"], capture_output=True, text=True)
+        t = time.perf_counter() - start
+    note = f"{t / t_faithful:.0%} of the faithful experiment (target <= 40%)"
+    if done.returncode != 0:
+        note = f"FAILED (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}"
+    return [Row("main job", "python -m gluon_perceptron (all sections)", t, None,
+                t / t_faithful, "faithful experiment", None, "", note)]
+
+
+# --- the table ------------------------------------------------------------------------------
+
+def fmt(value, spec: str, missing: str = "") -> str:
+    return missing if value is None or value != value else format(value, spec)
+
+
+def print_table(rows: list[Row], info: dict) -> None:
+    print(f"\nmachine: {info['cpu']}, {info['cores']} cores; Python {info['python']}, numpy "
+          f"{info['numpy']}, mxnet {info['mxnet']}, numba {info['numba']}, scikit-learn "
+          f"{info['sklearn']}")
+    head = f"{'benchmark':<30} {'method':<52} {'seconds':>9} {'us/ex':>8} {'ratio':>7} " \
+           f"{'peak MB':>8}  agreement / notes"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        extra = "; ".join(x for x in (r.agrees, r.note) if x)
+        print(f"{r.benchmark:<30} {r.method:<52} {fmt(r.seconds, '9.4f', 'skipped'):>9} "
+              f"{fmt(r.us_per_example, '8.3f'):>8} {fmt(r.ratio, '7.3f'):>7} "
+              f"{fmt(r.peak_mb, '8.1f', 'n/a'):>8}  {extra}")
+    print("ratio: seconds over the reference of its block (scikit-learn for train; the "
+          "faithful experiment for the experiment and the main job; per example for "
+          "autograd/Gluon)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    p.add_argument("--faithful-fraction", type=float, default=1.0,
+                   help="run this fraction of the faithful experiment's 10 trials (default 1)")
+    args = p.parse_args(argv)
+    if not 0 < args.faithful_fraction <= 1:
+        p.error("--faithful-fraction must be in (0, 1]")
+    quick = args.quick
+    repeat = 2 if quick else 5
+    info = machine()
+    print(f"benchmarks on {info['cpu']} ({info['cores']} cores), fast engine: "
+          f"{info['fast_backend']}", flush=True)
+    rows: list[Row] = []
+    Xd, Yd = digits_data()
+    print("digits ...", flush=True)
+    rows += bench_train("digits 1797x64, 5 epochs", Xd.astype(np.float32), Yd, 5, repeat,
+                        faithful_rows=300 if quick else Xd.shape[0])
+    n = 6000 if quick else 60_000
+    print(f"MNIST-shaped {n}x784 ...", flush=True)
+    Xm, Ym = mnist_shaped(n)
+    rows += bench_train(f"synthetic {n}x784, 2 epochs", Xm, Ym, 2, 2 if quick else 3,
+                        faithful_rows=500 if quick else 3000)
+    del Xm
+    print("updates vs margin ...", flush=True)
+    exp_rows, t_faithful = bench_experiment(0.1 if quick else args.faithful_fraction,
+                                            repeat)
+    rows += exp_rows
+    print("autograd / Gluon ...", flush=True)
+    rows += bench_sgd_paths(repeat, 100 if quick else 300)
+    print("main job ...", flush=True)
+    rows += bench_main_job(t_faithful)
+    print_table(rows, info)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    payload = {"when": stamp, "quick": quick, "machine": info,
+               "rows": [asdict(r) | {"us_per_example": r.us_per_example} for r in rows]}
+    for path in (RESULTS / f"bench-{stamp}.json", RESULTS / "latest.json"):
+        path.write_text(json.dumps(payload, indent=2, default=float))
+    print(f"\nwrote {RESULTS / f'bench-{stamp}.json'} (and latest.json)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

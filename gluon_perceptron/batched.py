@@ -1,0 +1,118 @@
+"""Many independent perceptron runs as one computation.
+
+The perceptron is sequential within a run (each decision needs the weights the previous update
+left), but separate runs never interact. :func:`train_batched` trains ``k`` of them at once:
+``k`` label vectors over one shared dataset (one-vs-rest multiclass), ``k`` datasets of the same
+shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples each run sees
+(one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
+its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: the compiled engine runs the
+very same loop for every run, and the numpy fallback calls :func:`train`'s numpy engine per run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _checks
+from .perceptron import TrainResult, _compiled_runs, _fast_run, _use_compiled
+
+
+def _check_batch(X, Y, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate ``X (n, d) or (k, n, d)``, ``Y (k, n)``, ``mask (k, n)``; return them as
+    ``X (1 or k, n, d)`` C-contiguous, ``Y (k, n)`` in X's dtype and ``mask (k, n)`` bool."""
+    Xa = _checks.to_numpy(X, "X")
+    if Xa.ndim not in (2, 3):
+        raise ValueError(f"X must have shape (n, d) shared by all runs or (k, n, d) one dataset "
+                         f"per run, got shape {Xa.shape}")
+    Xs = _checks.features(Xa.reshape(-1, Xa.shape[-1]), "X (all examples stacked)")
+    X3 = np.ascontiguousarray(Xs.reshape((1,) + Xa.shape if Xa.ndim == 2 else Xa.shape))
+    Ya = _checks.to_numpy(Y, "Y")
+    n = X3.shape[1]
+    if Ya.ndim != 2 or Ya.shape[1] != n or Ya.shape[0] == 0:
+        raise ValueError(f"Y must have shape (runs, {n}): one row of labels per run, got shape "
+                         f"{Ya.shape}; for a single run use train(X, y) or Y[None, :]")
+    k = Ya.shape[0]
+    if X3.shape[0] not in (1, k):
+        raise ValueError(f"X holds {X3.shape[0]} datasets but Y has {k} rows of labels; pass "
+                         f"one dataset per run, or one 2-D X shared by all runs")
+    if mask is None:
+        keep = np.ones((k, n), dtype=bool)
+    else:
+        keep = _checks.to_numpy(mask, "mask")
+        if keep.dtype != bool:
+            raise TypeError(f"mask must be a boolean array (True = the run uses the example), "
+                            f"got dtype {keep.dtype}; use mask.astype(bool)")
+        if keep.shape != (k, n):
+            raise ValueError(f"mask must have the shape of Y, ({k}, {n}), got {keep.shape}")
+    empty = np.flatnonzero(~keep.any(axis=1))
+    if empty.size:
+        raise ValueError(f"mask leaves run {int(empty[0])} without examples; every run needs at "
+                         f"least one")
+    if not np.issubdtype(Ya.dtype, np.number):
+        raise ValueError(f"Y must hold the numbers -1 and +1, got dtype {Ya.dtype}")
+    Yk = np.ones((k, n), dtype=X3.dtype)  # masked-out labels are never read; any value will do
+    Yk[keep] = _checks.labels(Ya[keep], name="Y (where mask is True)", dtype=X3.dtype)
+    return X3, Yk, keep
+
+
+def train_batched(X, Y, *, max_epochs: int, mask=None,
+                  learning_rate: float = 1.0) -> list[TrainResult]:
+    """Train ``k`` independent perceptrons at once, each exactly as :func:`train` would.
+
+    Run ``r`` starts from :math:`w = 0, b = 0` and passes over its examples in data order,
+    updating :math:`w \\mathrel{+}= \\eta y_i x_i,\\; b \\mathrel{+}= \\eta y_i` whenever
+    :math:`y_i (w^\\top x_i + b) \\le 0`, until a pass makes no update or ``max_epochs`` passes
+    are done. Its result equals ``train(X_r[mask_r], Y[r, mask_r], max_epochs=max_epochs,
+    learning_rate=learning_rate)`` (weights, bias, updates per pass, convergence).
+
+    Parameters
+    ----------
+    X : array-like, shape (n, d) or (k, n, d)
+        One dataset shared by all runs, or one per run; float32 and float64 keep their
+        precision.
+    Y : array-like, shape (k, n)
+        Labels in {-1, +1}, one row per run (only entries where ``mask`` is True are read).
+    max_epochs : int
+        Bound on the passes of each run.
+    mask : array-like of bool, shape (k, n), optional
+        ``mask[r, i]`` False means run ``r`` skips example ``i`` (for one-vs-one multiclass);
+        default: every run uses every example.
+    learning_rate : float
+        Step :math:`\\eta > 0`.
+
+    Returns
+    -------
+    list of TrainResult
+        One per run, in the order of ``Y``'s rows.
+    """
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    X3, Yk, keep = _check_batch(X, Y, mask)
+    if not _use_compiled():
+        return [_one_by_one(X3[min(r, X3.shape[0] - 1)][keep[r]], Yk[r][keep[r]],
+                            max_epochs, learning_rate) for r in range(Yk.shape[0])]
+    k, d = Yk.shape[0], X3.shape[2]
+    W = np.zeros((k, d), dtype=X3.dtype)
+    B = np.zeros((k, 1), dtype=X3.dtype)
+    counts = np.zeros((k, max_epochs), dtype=np.int64)
+    epochs = np.zeros(k, dtype=np.int64)
+    rows = np.flatnonzero(keep) % keep.shape[1]  # run by run, each run's kept indices in order
+    starts = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int64)
+    _compiled_runs(X3, Yk, rows.astype(np.int64), starts, W, B, X3.dtype.type(learning_rate),
+                   counts, epochs)
+    results = []
+    for r in range(k):
+        per_epoch = [int(c) for c in counts[r, :epochs[r]]]
+        results.append(TrainResult(w=W[r].copy(), b=float(B[r, 0]), updates=sum(per_epoch),
+                                   updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0))
+    return results
+
+
+def _one_by_one(X: np.ndarray, Y: np.ndarray, max_epochs: int,
+                learning_rate: float) -> TrainResult:
+    """One run of the numpy fallback: :func:`train`'s fast engine on already-checked data."""
+    w = np.zeros(X.shape[1], dtype=X.dtype)
+    b = np.zeros(1, dtype=X.dtype)
+    per_epoch = _fast_run(X, Y, w, b, max_epochs, learning_rate, 0.0)
+    return TrainResult(w=w, b=float(b[0]), updates=sum(per_epoch), updates_per_epoch=per_epoch,
+                       converged=per_epoch[-1] == 0)
