@@ -1,0 +1,121 @@
+"""The perceptron in Gluon: a ``Dense(1)`` layer, a perceptron loss, and ``Trainer('sgd')``.
+
+Gluon's usual training loop, with nothing perceptron-specific but the loss::
+
+    net = gluon.nn.Dense(1)                     # f(x) = w.x + b
+    loss = PerceptronLoss()                     # max(0, -y f(x)), slope -1 at the tie
+    trainer = gluon.Trainer(net.collect_params(), "sgd", {"learning_rate": 1.0})
+    for x, y in data:
+        with autograd.record():
+            l = loss(net(x), y)
+        l.backward()
+        trainer.step(1)                         # w -= eta * grad
+
+learns exactly what :func:`~.train` learns, update for update, when the weights start at 0,
+the examples come one at a time in data order and :math:`\\eta` is the same.
+"""
+
+from __future__ import annotations
+
+from mxnet import autograd, gluon, init, nd
+
+from . import _checks
+from .losses import hinge_of_score
+from .perceptron import TrainResult
+
+
+class PerceptronLoss(gluon.loss.Loss):
+    """The perceptron loss :math:`\\max(0, \\delta - y\\, \\hat y)` for Gluon, per example.
+
+    ``pred`` is the score :math:`\\hat y = f(x)` and ``label`` the label :math:`y \\in \\{-1,
+    +1\\}`. It uses the same formula as :func:`~.threshold_loss`, the scalar
+    ``F.maximum(delta - y * pred, 0)``, so the gradient at the tie :math:`y \\hat y = \\delta`
+    is :math:`-y` (the perceptron's update) rather than the 0 that ``F.relu`` would give.
+    Like Gluon's own losses it averages over every axis but the batch axis and accepts
+    ``weight`` and ``sample_weight``.
+
+    Parameters
+    ----------
+    threshold : float
+        :math:`\\delta \\ge 0` (0: the perceptron, 1: the hinge loss of the margin perceptron).
+    weight : float, optional
+        Global scalar weight of the loss.
+    batch_axis : int
+        The axis that holds examples.
+    """
+
+    def __init__(self, threshold: float = 0.0, weight=None, batch_axis: int = 0, **kwargs):
+        super().__init__(weight, batch_axis, **kwargs)
+        self._threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+
+    def hybrid_forward(self, F, pred, label, sample_weight=None):
+        label = gluon.loss._reshape_like(F, label, pred)
+        loss = hinge_of_score(F, pred, label, self._threshold)
+        loss = gluon.loss._apply_weighting(F, loss, self._weight, sample_weight)
+        return F.mean(loss, axis=self._batch_axis, exclude=True)
+
+
+def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
+    """``gluon.nn.Dense(1)`` with weights and bias initialized to 0, hybridized."""
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    net = gluon.nn.Dense(1, in_units=dimensions, dtype=dtype, weight_initializer=init.Zero(),
+                         bias_initializer=init.Zero())
+    net.initialize()
+    net.hybridize(static_alloc=True, static_shape=True)
+    return net
+
+
+def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
+                threshold: float = 0.0) -> TrainResult:
+    """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example
+    per step, in data order, until a pass makes no update.
+
+    An update is a step whose loss gradient is nonzero, :math:`y f(x) \\le \\delta`; the bias
+    gradient (:math:`-y` or 0) is read once per example to count it. ``Trainer.step(1)`` then does
+    :math:`\\theta \\leftarrow \\theta - \\eta g` (SGD without momentum or weight decay), which
+    on a zero gradient changes nothing, so the run makes the same updates as :func:`~.train`.
+
+    Parameters
+    ----------
+    X : array-like or NDArray, shape (n, d)
+    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
+    max_epochs : int
+        Bound on the passes.
+    learning_rate : float
+        :math:`\\eta > 0`.
+    threshold : float
+        :math:`\\delta \\ge 0`, as in ``train(..., threshold=delta)``.
+
+    Returns
+    -------
+    TrainResult
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    n, d = Xn.shape
+    dtype = str(Xn.dtype)
+    net = perceptron_net(d, dtype)
+    loss_fn = PerceptronLoss(threshold)
+    loss_fn.hybridize(static_alloc=True, static_shape=True)
+    trainer = gluon.Trainer(net.collect_params(), "sgd",
+                            {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0})
+    Xd, Yd = nd.array(Xn, dtype=dtype), nd.array(Yn, dtype=dtype)
+    rows = [(Xd[i:i + 1], Yd[i:i + 1]) for i in range(n)]
+    bias_grad = net.bias.grad()  # -y where the loss has slope -1, 0 where it is flat
+    per_epoch: list[int] = []
+    for _ in range(max_epochs):
+        updates = 0
+        for x, y in rows:
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(1)
+            updates += bias_grad.asscalar() != 0
+        per_epoch.append(int(updates))
+        if updates == 0:
+            break
+    return TrainResult(w=net.weight.data().asnumpy().reshape(-1).copy(),
+                       b=float(net.bias.data().asscalar()), updates=sum(per_epoch),
+                       updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0)

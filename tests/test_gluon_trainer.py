@@ -1,0 +1,87 @@
+"""Gluon's Dense(1) + PerceptronLoss + Trainer('sgd') learns exactly what train learns."""
+
+import mxnet as mx
+import numpy as np
+import pytest
+from mxnet import autograd, nd
+
+import gluon_perceptron as gp
+
+
+def _dataset(seed: int, flip: bool, dimensions: int = 2, dtype=np.float32):
+    mx.random.seed(seed)
+    fake = gp.sample_separable(120, dimensions, 0.05)
+    X, Y = fake.X.asnumpy().astype(dtype), fake.Y.asnumpy().astype(dtype)
+    if flip:
+        Y[::5] *= -1
+    return X, Y
+
+
+@pytest.mark.parametrize("seed, flip, dimensions", [(0, False, 2), (1, True, 2), (2, False, 5),
+                                                    (3, True, 4)])
+def test_train_gluon_equals_train(seed, flip, dimensions):
+    X, Y = _dataset(seed, flip, dimensions)
+    result = gp.train_gluon(X, Y, max_epochs=6)
+    for engine in ("faithful", "fast"):
+        ref = gp.train(X, Y, max_epochs=6, engine=engine)
+        assert result.updates_per_epoch == ref.updates_per_epoch
+        np.testing.assert_array_equal(result.w, ref.w)
+        assert result.b == ref.b
+        assert result.converged == ref.converged
+    assert result.updates > 0
+
+
+def test_train_gluon_rates_thresholds_and_float64():
+    X, Y = _dataset(1, True)
+    for kwargs in ({"learning_rate": 0.1}, {"threshold": 1.0}):
+        a, b = gp.train_gluon(X, Y, max_epochs=4, **kwargs), gp.train(X, Y, max_epochs=4,
+                                                                       **kwargs)
+        assert a.updates_per_epoch == b.updates_per_epoch
+        np.testing.assert_array_equal(a.w, b.w)
+    X64, Y64 = _dataset(0, False, dtype=np.float64)
+    a = gp.train_gluon(X64, Y64, max_epochs=5)
+    assert a.w.dtype == np.float64
+    np.testing.assert_array_equal(a.w, gp.train(X64, Y64, max_epochs=5).w)
+
+
+@pytest.mark.parametrize("hybridize", [False, True])
+def test_perceptron_loss_block_values_and_gradient(hybridize):
+    loss = gp.PerceptronLoss()
+    if hybridize:
+        loss.hybridize()
+    pred = nd.array([[0.0], [0.0], [2.0], [-1.5], [0.5]])
+    label = nd.array([1.0, -1.0, 1.0, 1.0, -1.0])
+    pred.attach_grad()
+    with autograd.record():
+        value = loss(pred, label)
+    value.backward()
+    np.testing.assert_allclose(value.asnumpy(), [0.0, 0.0, 0.0, 1.5, 0.5])
+    # slope -y on mistakes and at the tie, 0 on correct points
+    np.testing.assert_allclose(pred.grad.asnumpy().ravel(), [-1.0, 1.0, 0.0, -1.0, 1.0])
+
+
+def test_perceptron_loss_block_threshold_and_weights():
+    pred, label = nd.array([[0.5], [3.0]]), nd.array([1.0, 1.0])
+    np.testing.assert_allclose(gp.PerceptronLoss(threshold=1.0)(pred, label).asnumpy(),
+                               [0.5, 0.0])
+    np.testing.assert_allclose(
+        gp.PerceptronLoss(threshold=1.0, weight=2.0)(pred, label, nd.array([[3.0], [1.0]]))
+        .asnumpy(), [3.0, 0.0])
+    with pytest.raises(ValueError, match="threshold"):
+        gp.PerceptronLoss(threshold=-1.0)
+
+
+def test_perceptron_net_starts_at_zero():
+    net = gp.perceptron_net(3)
+    assert not net.weight.data().asnumpy().any() and not net.bias.data().asnumpy().any()
+    assert net(nd.ones((2, 3))).shape == (2, 1)
+
+
+def test_train_gluon_bad_input():
+    X, Y = _dataset(0, False)
+    with pytest.raises(ValueError, match="max_epochs"):
+        gp.train_gluon(X, Y, max_epochs=0)
+    with pytest.raises(ValueError, match="learning_rate"):
+        gp.train_gluon(X, Y, max_epochs=1, learning_rate=0.0)
+    with pytest.raises(ValueError, match="same length"):
+        gp.train_gluon(X, Y[:-1], max_epochs=1)

@@ -1,0 +1,194 @@
+"""SGD by autograd: the perceptron at eta = 1, and a measured gap under the chapter's bound."""
+
+import functools
+
+import mxnet as mx
+import numpy as np
+import pytest
+from mxnet import nd
+
+import gluon_perceptron as gp
+from gluon_perceptron.losses import perceptron_loss
+
+
+def _datasets():
+    """Seeded float32 datasets: separable (the chapter's sampler) and not (labels flipped)."""
+    out = []
+    for seed, flip in [(0, False), (1, True), (2, False), (3, True)]:
+        mx.random.seed(seed)
+        fake = gp.sample_separable(150, 3, 0.05)
+        X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+        if flip:
+            Y[::6] *= -1
+        out.append((X, Y))
+    return out
+
+
+DATASETS = _datasets()
+
+
+def _same(a: gp.TrainResult, b: gp.TrainResult):
+    assert a.updates_per_epoch == b.updates_per_epoch
+    np.testing.assert_array_equal(a.w, b.w)
+    assert a.b == b.b
+    assert a.converged == b.converged
+
+
+@pytest.mark.parametrize("k", range(len(DATASETS)))
+def test_train_autograd_is_the_perceptron(k):
+    X, Y = DATASETS[k]
+    result = gp.train_autograd(X, Y, max_epochs=6)
+    _same(result, gp.train(X, Y, max_epochs=6, engine="faithful"))
+    _same(result, gp.train(X, Y, max_epochs=6, engine="fast"))
+    assert result.w.dtype == np.float32
+    assert result.updates > 0
+
+
+def test_train_autograd_other_rates_and_the_threshold_variant():
+    X, Y = DATASETS[1]
+    _same(gp.train_autograd(X, Y, max_epochs=4, learning_rate=0.1),
+          gp.train(X, Y, max_epochs=4, learning_rate=0.1, engine="faithful"))
+    _same(gp.train_autograd(X, Y, max_epochs=4, loss=gp.hinge_loss),
+          gp.train(X, Y, max_epochs=4, threshold=1.0, engine="faithful"))
+    half = functools.partial(gp.threshold_loss, threshold=0.5)
+    _same(gp.train_autograd(X, Y, max_epochs=4, loss=half),
+          gp.train(X, Y, max_epochs=4, threshold=0.5, engine="faithful"))
+
+
+def test_train_autograd_reports_when_it_hits_max_epochs():
+    X, Y = gp.xor_data()
+    result = gp.train_autograd(X, Y, max_epochs=3)
+    assert not result.converged and result.epochs == 3 and result.updates_per_epoch[-1] > 0
+
+
+def test_the_relu_trap_never_moves():
+    X, Y = DATASETS[0]
+    trap = gp.train_autograd(X, Y, max_epochs=5, loss=gp.relu_perceptron_loss)
+    assert trap.updates == 0 and trap.converged  # "converged" after one pass ...
+    assert not trap.w.any() and trap.b == 0.0
+    assert gp.error_rate(trap.w, trap.b, X, Y) == 1.0  # ... with every point on the boundary
+
+
+def test_run_sgd_in_data_order_is_the_perceptron():
+    X, Y = DATASETS[1]
+    n = X.shape[0]
+    run = gp.run_sgd(X, Y, steps=3 * n, loss=perceptron_loss, order="cyclic")
+    ref = gp.train(X, Y, max_epochs=3, engine="faithful")
+    np.testing.assert_allclose(run.w, ref.w, rtol=1e-6)
+    assert run.b == pytest.approx(ref.b)
+    assert run.updates == ref.updates
+
+
+def test_run_sgd_average_is_the_rate_weighted_mean_of_the_iterates():
+    X, Y = DATASETS[1]
+    steps = 40
+    run = gp.run_sgd(X, Y, steps=steps, loss=gp.hinge_loss,
+                     learning_rate=gp.inverse_sqrt_rate(0.5), seed=3,
+                     record_at=range(1, steps + 1))
+    eta = 0.5 / np.sqrt(np.arange(1, steps + 1))
+    # theta_t is the iterate *before* step t: theta_1 = 0, then the recorded ones
+    W = np.vstack([np.zeros(3), np.array(run.history["w"][:-1])])
+    B = np.concatenate([[0.0], np.array(run.history["b"][:-1])])
+    np.testing.assert_allclose(run.w_bar, eta @ W / eta.sum(), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(run.b_bar, eta @ B / eta.sum(), rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(run.history["w_bar"][9], eta[:10] @ W[:10] / eta[:10].sum(),
+                               rtol=1e-5, atol=1e-7)
+
+
+def test_projection_keeps_every_iterate_in_the_ball():
+    X, Y = DATASETS[3]
+    free = gp.run_sgd(X, Y, steps=100, loss=gp.hinge_loss, seed=0)
+    assert free.max_norm > 0.5  # without projection the iterates leave the ball ...
+    run = gp.run_sgd(X, Y, steps=100, loss=gp.hinge_loss, radius=0.5, seed=0, runs=3,
+                     record_at=range(1, 101))
+    assert run.max_norm <= 0.5 * (1 + 1e-6)  # ... with it they stay inside
+    norms = np.sqrt(np.sum(np.array(run.history["w"], dtype=float) ** 2, axis=-1)
+                    + np.array(run.history["b"], dtype=float) ** 2)
+    assert norms.max() <= 0.5 * (1 + 1e-6) and norms.max() > 0.49
+
+
+def test_project_and_clip_match_numpy():
+    w, b = nd.array([[3.0, 4.0], [0.3, 0.0]]), nd.array([0.0, 0.4])
+    gp.project_to_ball(w, b, 1.0)
+    np.testing.assert_allclose(w.asnumpy(), [[0.6, 0.8], [0.3, 0.0]], rtol=1e-6)
+    np.testing.assert_allclose(b.asnumpy(), [0.0, 0.4], rtol=1e-6)
+    gw, gb = gp.clip_gradient(nd.array([6.0, 0.0]), nd.array([8.0]), 5.0)
+    np.testing.assert_allclose(gw.asnumpy(), [3.0, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(gb.asnumpy(), [4.0], rtol=1e-6)
+    gw, gb = gp.clip_gradient(nd.zeros((2,)), nd.zeros((1,)), 5.0)  # zero stays zero
+    assert not gw.asnumpy().any() and not gb.asnumpy().any()
+
+
+def test_clipping_bounds_every_step():
+    X, Y = DATASETS[3]
+    w, b = nd.zeros((3,)), nd.zeros((1,))
+    w.attach_grad()
+    b.attach_grad()
+    for i in range(30):
+        before = np.append(w.asnumpy(), b.asnumpy())
+        gp.sgd_step(w, b, nd.array(X[i]), float(Y[i]), loss=gp.hinge_loss, learning_rate=1.0,
+                    clip=0.1)
+        assert np.linalg.norm(np.append(w.asnumpy(), b.asnumpy()) - before) <= 0.1 + 1e-6
+
+
+def test_schedules_and_the_bound_formulas():
+    assert gp.constant_rate(0.3)(7) == 0.3
+    assert gp.inverse_sqrt_rate(2.0)(4) == pytest.approx(1.0)
+    R, L, T = 2.0, 3.0, 400
+    eta, value = gp.constant_rate_optimum(R, L, T)
+    assert eta == pytest.approx(R / (L * np.sqrt(T))) and value == pytest.approx(R * L / 20)
+    prefix = gp.sgd_bound(R, L, np.full(T, eta))
+    assert prefix[-1] == pytest.approx(value)
+    assert prefix[99] == pytest.approx((R**2 + L**2 * eta**2 * 100) / (2 * eta * 100))
+    # the constant-rate bound is smallest at eta = R/(L sqrt T)
+    assert all(gp.sgd_bound(R, L, np.full(T, e))[-1] > value for e in (eta / 2, 2 * eta))
+    anytime = gp.sgd_bound(R, L, (R / L) / np.sqrt(np.arange(1, 10**5 + 1)))
+    for t in (100, 1000, 10**5):  # O(log T / sqrt T): R L (1 + H_T) / (2 sum 1/sqrt t)
+        harmonic = np.sum(1.0 / np.arange(1, t + 1))
+        expected = R * L * (1 + harmonic) / (2 * np.sum(1 / np.sqrt(np.arange(1, t + 1))))
+        assert anytime[t - 1] == pytest.approx(expected)
+        assert anytime[t - 1] <= R * L * (2 + np.log(t)) / (2 * (2 * np.sqrt(t + 1) - 2))
+
+
+def test_risk_minimum_is_the_minimum():
+    X, Y = gp.sgd_demo_data(80, seed=4)
+    w, b, value = gp.risk_minimum(X, Y)
+    assert gp.average_loss(w, b, X, Y, threshold=1.0) == pytest.approx(value, abs=1e-9)
+    rng = np.random.default_rng(0)
+    for scale in (1e-3, 1e-1, 1.0):  # no nearby or random point does better
+        W = w + scale * rng.normal(size=(200, 2))
+        B = b + scale * rng.normal(size=200)
+        assert gp.average_loss(W, B, X, Y, threshold=1.0).min() >= value - 1e-9
+
+
+def test_measured_gap_stays_under_the_bound():
+    X, Y = gp.sgd_demo_data()
+    result = gp.sgd_bound_experiment(X, Y, seeds=10)
+    assert result.assumptions_hold
+    assert result.max_grad_norm > 0.9 * result.lipschitz  # L is reached, not just assumed
+    assert np.all(result.constant_gap > -1e-6) and np.all(result.anytime_gap > -1e-6)
+    for gap, bound in ((result.constant_gap, result.constant_bound),
+                       (result.anytime_gap, result.anytime_bound)):
+        assert np.all(gap.mean(axis=0) <= bound)  # the estimate of E[gap], at every T
+        assert np.all(gap.max(axis=0) <= bound)  # here even every single run
+        assert np.any(gap.mean(axis=0) > bound / 10)  # a bound 10x smaller would fail
+    assert np.all(np.diff(result.constant_gap.mean(axis=0)) < 0)  # more steps help
+    assert np.all(np.diff(result.anytime_gap.mean(axis=0)) < 0)
+
+
+def test_bad_input_is_named():
+    X, Y = DATASETS[0]
+    with pytest.raises(ValueError, match="max_epochs"):
+        gp.train_autograd(X, Y, max_epochs=0)
+    with pytest.raises(ValueError, match="only -1 and \\+1"):
+        gp.train_autograd(X, (Y > 0).astype(float), max_epochs=1)
+    with pytest.raises(ValueError, match="order"):
+        gp.run_sgd(X, Y, steps=3, order="shuffled")
+    with pytest.raises(ValueError, match="one value per run"):
+        gp.run_sgd(X, Y, steps=3, runs=2, learning_rate=lambda t: np.ones(3))
+    with pytest.raises(ValueError, match="record_at"):
+        gp.run_sgd(X, Y, steps=3, record_at=[4])
+    with pytest.raises(ValueError, match="attach_grad"):
+        gp.sgd_step(nd.zeros((3,)), nd.zeros((1,)), nd.array(X[0]), 1.0)
+    with pytest.raises(ValueError, match="threshold > 0"):
+        gp.sgd_bound_experiment(X, Y, threshold=0.0)
