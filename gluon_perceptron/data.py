@@ -223,3 +223,125 @@ def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     if w.shape[0] != Xn.shape[1]:
         raise ValueError(f"wfake has {w.shape[0]} entries but X has {Xn.shape[1]} features")
     return Yn.astype(np.float64) * (Xn.astype(np.float64) @ w + b)
+
+
+# --- non-separable data (the chapter's "Black & White" warning) ----------------------------
+
+class NoisyData(NamedTuple):
+    """Separable data from :func:`sample_separable` with a fraction of its labels flipped.
+
+    Attributes
+    ----------
+    X : NDArray, shape (samples, dimensions)
+    Y : NDArray, shape (samples,)
+        The noisy labels, in {-1, +1}.
+    Y_clean : NDArray, shape (samples,)
+        The labels before flipping: the side of the generating plane.
+    flipped : ndarray of bool, shape (samples,)
+        Which labels were flipped; ``Y = where(flipped, -Y_clean, Y_clean)``.
+    wfake : NDArray, shape (dimensions,), unit norm
+    bfake : NDArray, shape (1,)
+    """
+
+    X: nd.NDArray
+    Y: nd.NDArray
+    Y_clean: nd.NDArray
+    flipped: np.ndarray
+    wfake: nd.NDArray
+    bfake: nd.NDArray
+
+
+def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
+                  engine: str = "batched") -> NoisyData:
+    """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.
+
+    The points and the clean labels come from :func:`sample_separable`; then a set of
+    :math:`k = \\operatorname{round}(p\\, n)` indices, uniform among all :math:`\\binom{n}{k}`,
+    has its label negated. Because the flips do not depend on :math:`x`, the generating plane
+    errs on exactly the flipped points, and for :math:`p < 1/2` it is still the best classifier
+    of the noisy distribution (its error :math:`p` is the Bayes error). For :math:`k \\ge 1`
+    and a flipped point inside the convex hull of its clean class, no line separates the data.
+
+    Parameters
+    ----------
+    samples, dimensions, epsilon : as in :func:`sample_separable`
+    flip : float
+        Fraction :math:`p \\in [0, 1]` of labels to flip.
+    engine : {"batched", "faithful"}
+        Sampler for the points (see :func:`sample_separable`).
+
+    Returns
+    -------
+    NoisyData
+        Reproducible under ``mx.random.seed``.
+    """
+    flip = _checks.finite_float(flip, "flip", minimum=0.0)
+    if flip > 1.0:
+        raise ValueError(f"flip must be a fraction in [0, 1], got {flip}")
+    fake = sample_separable(samples, dimensions, epsilon, engine=engine)
+    n = fake.X.shape[0]
+    k = int(round(flip * n))
+    order = nd.random.shuffle(nd.arange(n)).asnumpy().astype(np.int64)
+    flipped = np.zeros(n, dtype=bool)
+    flipped[order[:k]] = True
+    Y_clean = fake.Y.asnumpy()
+    Y = nd.array(np.where(flipped, -Y_clean, Y_clean))
+    return NoisyData(fake.X, Y, fake.Y, flipped, fake.wfake, fake.bfake)
+
+
+class GaussianClasses(NamedTuple):
+    """Two overlapping Gaussian classes, :math:`x \\mid y \\sim N(y\\,\\mu, I)`.
+
+    Attributes
+    ----------
+    X : NDArray, shape (samples, dimensions)
+    Y : NDArray, shape (samples,), labels in {-1, +1}, half of each (one more -1 if odd)
+    mean : ndarray, shape (dimensions,)
+        :math:`\\mu`, the mean of class +1 (class -1 has mean :math:`-\\mu`).
+    bayes_error : float
+        :math:`\\Phi(-\\|\\mu\\|)`, the error of the best classifier, which is linear here:
+        :math:`\\operatorname{sign}(\\mu^\\top x)`.
+    """
+
+    X: nd.NDArray
+    Y: nd.NDArray
+    mean: np.ndarray
+    bayes_error: float
+
+
+def gaussian_classes(samples: int, dimensions: int, separation: float) -> GaussianClasses:
+    """Overlapping classes: :math:`N(\\pm\\mu, I)` with :math:`\\|2\\mu\\| =` ``separation``.
+
+    The direction of :math:`\\mu` is uniform on the sphere. With equal priors and equal
+    covariances the Bayes classifier is the perpendicular bisector of the two means,
+    :math:`\\operatorname{sign}(\\mu^\\top x)`, a *linear* rule with error
+    :math:`\\Phi(-\\|\\mu\\|) = \\Phi(-\\text{separation}/2)`: that is the best any linear
+    separator can do on this distribution, and more than 0 for every finite separation, so
+    (with enough samples) no line separates the data.
+
+    Parameters
+    ----------
+    samples : int
+        Number of points, at least 2.
+    dimensions : int
+    separation : float
+        Distance :math:`\\|2\\mu\\| \\ge 0` between the class means.
+
+    Returns
+    -------
+    GaussianClasses
+        Reproducible under ``mx.random.seed``.
+    """
+    from math import erf, sqrt
+
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    separation = _checks.finite_float(separation, "separation", minimum=0.0)
+    direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
+    mean = 0.5 * separation * direction / np.linalg.norm(direction)
+    Y = np.where(np.arange(samples) < samples // 2, 1.0, -1.0)
+    Y = Y[nd.random.shuffle(nd.arange(samples)).asnumpy().astype(np.int64)]
+    noise = nd.random_normal(shape=(samples, dimensions)).asnumpy().astype(np.float64)
+    X = noise + Y[:, None] * mean
+    bayes = 0.5 * (1.0 + erf(-0.5 * separation / sqrt(2.0)))
+    return GaussianClasses(nd.array(X), nd.array(Y), mean, bayes)

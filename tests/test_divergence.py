@@ -1,0 +1,312 @@
+"""Black & White: non-separable data, rules without the mistake test, and the remedies.
+
+Every claim of notebook 05 is checked here against a closed form or an independent computation.
+"""
+
+import math
+
+import mxnet as mx
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+import gluon_perceptron as gp
+from gluon_perceptron import divergence as dv
+
+
+def _noisy(seed, samples=100, flip=0.2):
+    mx.random.seed(seed)
+    data = gp.getfake_noisy(samples, 2, 0.0, flip)
+    return data.X.asnumpy().astype(np.float64), data.Y.asnumpy().astype(np.float64)
+
+
+def _padded(X, Y):
+    """a_i = y_i (x_i, 1), written out here independently of the package."""
+    return Y[:, None] * np.hstack([X, np.ones((len(Y), 1))])
+
+
+# --- the data ------------------------------------------------------------------------------
+
+def test_noisy_data_flips_exactly_the_asked_fraction(seed):
+    data = gp.getfake_noisy(200, 2, 0.1, 0.15)
+    Y, clean = data.Y.asnumpy(), data.Y_clean.asnumpy()
+    assert data.flipped.sum() == 30
+    np.testing.assert_array_equal(Y != clean, data.flipped)
+    # the generating plane errs exactly on the flipped points (margins > 0.1 before flipping)
+    margins = gp.generating_margins(data.X, data.Y, data.wfake, data.bfake)
+    np.testing.assert_array_equal(margins < 0, data.flipped)
+
+
+def test_gaussian_classes_bayes_error(seed):
+    g = gp.gaussian_classes(20000, 3, 2.0)
+    assert g.bayes_error == pytest.approx(norm.cdf(-1.0))
+    assert np.linalg.norm(g.mean) == pytest.approx(1.0)
+    Y = g.Y.asnumpy()
+    assert (Y == 1).sum() == 10000
+    bayes_rule = np.where(g.X.asnumpy().astype(np.float64) @ g.mean > 0, 1.0, -1.0)
+    assert np.mean(bayes_rule != Y) == pytest.approx(g.bayes_error, abs=0.01)
+
+
+@pytest.mark.parametrize("kwargs", [{"flip": 1.5}, {"flip": -0.1}, {"flip": float("nan")}])
+def test_noisy_data_rejects_bad_flip(kwargs):
+    with pytest.raises(ValueError, match="flip"):
+        gp.getfake_noisy(10, 2, 0.1, **kwargs)
+
+
+def test_gaussian_classes_rejects_bad_input():
+    with pytest.raises(ValueError, match="separation"):
+        gp.gaussian_classes(10, 2, -1.0)
+    with pytest.raises(ValueError, match="samples"):
+        gp.gaussian_classes(1, 2, 1.0)
+
+
+# --- part 1: the plain rule never converges but stays bounded -------------------------------
+
+def _datasets():
+    X, Y = _noisy(3)
+    mx.random.seed(4)
+    g = gp.gaussian_classes(100, 2, 2.0)
+    return {"noise": (X, Y), "gauss": (g.X.asnumpy(), g.Y.asnumpy()), "xor": gp.xor_data()}
+
+
+@pytest.fixture(scope="module")
+def plain_runs():
+    return {name: (xy, dv.train_traced(*xy, max_epochs=300, record=True))
+            for name, xy in _datasets().items()}
+
+
+def test_the_data_is_not_separable(plain_runs):
+    for (X, Y), _ in plain_runs.values():
+        assert not gp.is_separable(X, Y)
+    # and the test can tell: the clean labels are separable
+    mx.random.seed(3)
+    clean = gp.getfake_noisy(100, 2, 0.0, 0.2)
+    assert gp.is_separable(clean.X, clean.Y_clean)
+
+
+def test_updates_never_stop_and_grow_linearly(plain_runs):
+    for (X, _), res in plain_runs.values():
+        per_epoch = np.array(res.updates_per_epoch)
+        assert res.epochs == 300 and not res.converged
+        assert per_epoch.min() > 0
+        early, late = per_epoch[:30].mean(), per_epoch[30:].mean()
+        assert 0.5 < late / early < 2.0  # a steady rate: cumulative count ~ linear in epochs
+        assert per_epoch.max() <= X.shape[0]
+
+
+def test_norm_levels_off_below_the_theorem(plain_runs):
+    for name, ((X, Y), res) in plain_runs.items():
+        norms = np.array(res.history["norm"])
+        first, rest = norms[:30].max(), norms[30:].max()
+        if name != "xor":  # XOR is back at 0 after every pass (see the next test)
+            assert rest <= 1.25 * first
+        assert norms.max() <= dv.amaldi_hauser_bound(X, Y)
+        maxima = dv.horizon_maxima(norms, [30, 300])
+        assert maxima[1] <= 1.25 * maxima[0] or name == "xor"
+
+
+def test_xor_cycles_with_period_one_pass():
+    X, Y = gp.xor_data()
+    run = dv.run_online(np.tile(X, (3, 1)), np.tile(Y, 3))
+    # by hand: a = y (x, 1) = (1,1,-1), (-1,1,1), (1,-1,1), (-1,-1,-1); theta_0 = 0
+    cycle = np.array([[1, 1, -1], [0, 2, 0], [1, 1, 1], [0, 0, 0]], dtype=float)
+    np.testing.assert_array_equal(run.thetas, np.tile(cycle, (3, 1)))
+    assert run.mistakes.all()
+    np.testing.assert_allclose(dv.step_errors(run, X, Y)[:4], [0.75, 0.5, 0.25, 1.0])
+
+
+def test_amaldi_hauser_bound_on_xor_by_hand():
+    # Gram matrix of any 3 of the a_i: 3 on the diagonal, -1 off it, det = 16, kappa = 1/4
+    expected = 2 * math.sqrt(3) * (0.25 * 2**4.5 + 1)
+    assert dv.amaldi_hauser_bound(*gp.xor_data()) == pytest.approx(expected)
+    assert dv.amaldi_hauser_bound(*gp.xor_data(), learning_rate=2.0) == pytest.approx(
+        2 * expected)
+
+
+def test_amaldi_hauser_bound_refuses_too_many_subsets():
+    X, Y = _noisy(0, samples=100)
+    with pytest.raises(ValueError, match="max_subsets"):
+        dv.amaldi_hauser_bound(X, Y, max_subsets=1000)
+
+
+def test_boundary_moves_and_training_error_oscillates(plain_runs):
+    for name in ("noise", "gauss"):
+        _, res = plain_runs[name]
+        turns = dv.boundary_turns(res.history["weights"])
+        assert np.mean(turns > 0.1) > 0.9
+        errors = np.array(res.history["error"][-100:])
+        assert errors.std() > 0.01 and len(np.unique(errors)) >= 3
+
+
+# --- the per-step replays agree with train --------------------------------------------------
+
+def test_replays_make_the_same_updates_as_train():
+    X, Y = _noisy(1)
+    reference = gp.train(X, Y, max_epochs=40, learning_rate=0.5)
+    for res in (dv.train_averaged(X, Y, max_epochs=40, learning_rate=0.5),
+                dv.train_pocket(X, Y, max_epochs=40, learning_rate=0.5),
+                dv.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9),
+                dv.train_traced(X, Y, max_epochs=40, learning_rate=0.5)):
+        assert res.updates_per_epoch == reference.updates_per_epoch
+    projected = dv.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9)
+    np.testing.assert_allclose(projected.w, reference.w, atol=1e-9)
+    assert projected.b == pytest.approx(reference.b)
+
+
+def test_averaged_is_the_mean_over_every_step():
+    X, Y = _noisy(2, samples=40)
+    A = _padded(X, Y)
+    theta, total, visits = np.zeros(3), np.zeros(3), 0
+    for _ in range(7):
+        for a in A:
+            if a @ theta <= 0:
+                theta = theta + a
+            total, visits = total + theta, visits + 1
+    res = dv.train_averaged(X, Y, max_epochs=7)
+    np.testing.assert_allclose(np.append(res.w, res.b), total / visits, atol=1e-12)
+
+
+def test_trainers_stop_at_the_bound_or_at_separation(seed):
+    X, Y = gp.xor_data()
+    for trainer in (dv.train_averaged, dv.train_pocket, dv.train_traced, dv.train_aggressive):
+        res = trainer(X, Y, max_epochs=5)
+        assert res.epochs == 5 and not res.converged
+    assert not dv.train_projected(X, Y, max_epochs=5, radius=1.0).converged
+    fake = gp.sample_separable(50, 2, 0.3)
+    for trainer in (dv.train_averaged, dv.train_pocket, dv.train_traced):
+        res = trainer(fake.X, fake.Y, max_epochs=1000)
+        assert res.converged and res.updates_per_epoch[-1] == 0 and res.epochs < 1000
+        assert res.history["error"][-1] == 0.0
+    # the unguarded rule never converges, even on separable data
+    assert not dv.train_aggressive(fake.X, fake.Y, max_epochs=3).converged
+
+
+# --- part 2: rules without the mistake test ---------------------------------------------------
+
+def test_notes_sequence():
+    X, Y = dv.notes_sequence(9, x=[0.0, 3.0])
+    powers = [1, 2, 4, 8]
+    expected = np.array([[0.0, -2.0 if t in powers else 1.0] for t in range(1, 10)])
+    np.testing.assert_array_equal(X, expected)
+    assert np.all(Y == 1)
+    with pytest.raises(ValueError, match="nonzero"):
+        dv.notes_sequence(5, x=[0.0, 0.0])
+
+
+def test_aggressive_rule_errs_at_every_power_of_two():
+    T = 2**12
+    X, Y = dv.notes_sequence(T)
+    aggressive = dv.run_online(X, Y, rule="aggressive")
+    # before step 2^k the weights are sum_{i < 2^k} (x_i, 1): closed form 6k + 1 - 2^k
+    for k in range(13):
+        assert aggressive.margins[2**k - 1] == pytest.approx(6 * k + 1 - 2**k)
+        if k >= 5:
+            assert aggressive.mistakes[2**k - 1]
+    assert aggressive.mistakes.sum() >= 12 - 5 + 1
+    # the bias coordinate alone is t, so ||theta_t|| >= t: at least linear growth
+    assert np.all(aggressive.norms >= np.arange(1, T + 1) - 1e-9)
+
+
+def test_plain_rule_on_the_notes_sequence_obeys_novikoff():
+    X, Y = dv.notes_sequence(2**12)
+    plain = dv.run_online(X, Y)
+    # u = (0, 0, 1) separates with margin 1 and ||a_t||^2 <= 4 + 1: at most 5 mistakes
+    assert plain.mistakes.sum() <= 5
+    assert not plain.mistakes[32:].any()
+
+
+def test_unguarded_rule_grows_linearly_by_the_closed_form():
+    X, Y = _noisy(5)
+    res = dv.train_aggressive(X, Y, max_epochs=50, learning_rate=0.5)
+    slope = 0.5 * np.linalg.norm(_padded(X, Y).sum(axis=0))
+    np.testing.assert_allclose(res.history["norm"], slope * np.arange(1, 51), rtol=1e-9)
+    assert slope > 0.5
+    plain = dv.train_traced(X, Y, max_epochs=50, learning_rate=0.5)
+    assert res.history["norm"][-1] > 10 * max(plain.history["norm"])
+    assert res.updates_per_epoch == [len(Y)] * 50
+
+
+def test_run_online_rejects_an_unknown_rule():
+    with pytest.raises(ValueError, match="rule"):
+        dv.run_online(*gp.xor_data(), rule="eager")
+
+
+# --- part 3: remedies -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def remedies():
+    mx.random.seed(7)
+    return dv.remedies_experiment(150, epochs=150)
+
+
+def test_pocket_and_averaged_settle_where_plain_does_not(remedies):
+    plain = dv.tail_stats(remedies.errors["plain"], 50)
+    for name in ("pocket", "averaged", "decaying + margin"):
+        stats = dv.tail_stats(remedies.errors[name], 50)
+        assert stats.std < plain.std / 3
+        assert stats.spread < plain.spread / 3
+        assert stats.mean < plain.mean
+        if name != "decaying + margin":  # that one goes to the hinge optimum, tested below
+            assert stats.mean <= remedies.plane_error + 0.08  # near the generating plane
+
+
+def test_pocket_ratchet_never_increases_training_error(remedies):
+    errors = np.array(remedies.results["pocket"].history["error"])
+    assert np.all(np.diff(errors) <= 0)
+    assert errors[-1] <= min(remedies.results["plain"].history["error"])
+
+
+def test_decaying_step_alone_only_shrinks_the_weights(remedies):
+    decaying = remedies.results["decaying"]
+    plain = remedies.results["plain"]
+    # the rule is scale-free: with step 1/e the weights shrink like 1/e ...
+    assert decaying.history["norm"][-1] < max(plain.history["norm"]) / 20
+    # ... and the boundary moves as much as before
+    assert dv.tail_stats(remedies.errors["decaying"], 50).spread > 0.05
+
+
+def test_decaying_step_with_margin_approaches_the_hinge_optimum(remedies):
+    X, Y = remedies.train
+    res = remedies.results["decaying + margin"]
+    _, _, best = dv.hinge_separator(X, Y)
+    hinge = np.mean(np.maximum(0.0, 1.0 - Y * (X @ res.w + res.b)))
+    assert best <= hinge <= 1.05 * best
+    assert abs(dv.tail_stats(remedies.errors["decaying + margin"], 50).mean
+               - remedies.hinge_error) < 0.03
+
+
+def test_projection_keeps_the_weights_in_the_ball(remedies):
+    res = remedies.results["projected"]
+    assert max(res.history["norm"]) <= remedies.radius * (1 + 1e-12)
+    assert remedies.radius == pytest.approx(0.5 * max(remedies.results["plain"].history["norm"]))
+    # ... which does not make it a good learner: it stays far from the generating plane
+    assert dv.tail_stats(remedies.errors["projected"], 50).mean > remedies.plane_error + 0.1
+
+
+def test_reference_errors(remedies):
+    X, Y = remedies.test
+    assert remedies.flip == 0.2
+    assert 0.1 < remedies.plane_error < 0.3  # the flipped fraction of 150 held-out labels
+    w, b, _ = dv.hinge_separator(*remedies.train)
+    assert remedies.hinge_error == gp.error_rate(w, b, X, Y)
+
+
+def test_heldout_errors_need_recorded_weights():
+    res = dv.train_averaged(*gp.xor_data(), max_epochs=2)
+    assert "weights" not in res.history
+    with pytest.raises(ValueError, match="record=True"):
+        dv.heldout_errors(res, *gp.xor_data())
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda X, Y: dv.train_projected(X, Y, max_epochs=3, radius=0.0), "radius"),
+    (lambda X, Y: dv.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
+    (lambda X, Y: dv.train_averaged(X, Y, max_epochs=0), "max_epochs"),
+    (lambda X, Y: dv.train_pocket(X, Y, max_epochs=3, learning_rate=0.0), "learning_rate"),
+    (lambda X, Y: dv.train_aggressive(X, Y[:3], max_epochs=3), "same length"),
+    (lambda X, Y: dv.tail_stats([0.1, 0.2], 5), "last"),
+    (lambda X, Y: dv.horizon_maxima([1.0, 2.0], [3]), "horizon"),
+])
+def test_bad_input_is_named(call, match):
+    with pytest.raises(ValueError, match=match):
+        call(*gp.xor_data())
