@@ -1,0 +1,85 @@
+"""Example 2.2's Boolean perceptrons, XOR's impossibility, the two-point loss surface."""
+
+import matplotlib
+import numpy as np
+import pytest
+
+import gluon_perceptron as gp
+from gluon_perceptron import expressivity as ex
+
+TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
+
+
+@pytest.mark.parametrize("name", ["AND", "OR"])
+def test_binary_tables(name):
+    w, b = gp.BOOLEAN_PERCEPTRONS[name]
+    table = gp.truth_table(w, b)
+    assert np.all(table["lin"] != 0)
+    for x, out in zip(table["inputs"], table["output"]):
+        expected = TRUTH[name](bool(x[0] > 0), bool(x[1] > 0))
+        assert (out > 0) == expected
+
+
+def test_not_table():
+    table = gp.truth_table(*gp.BOOLEAN_PERCEPTRONS["NOT"])
+    np.testing.assert_array_equal(table["output"], -table["inputs"][:, 0])
+    assert "lin(x) = -1*x1" in ex.format_truth_table("NOT")
+
+
+@pytest.mark.parametrize("name", ["AND", "OR", "NOT"])
+def test_the_perceptron_learns_them(name):
+    run = gp.learn_boolean(name)
+    X, Y = gp.boolean_data(name)
+    assert run.converged
+    np.testing.assert_array_equal(gp.predict(run.w, run.b, X), Y)
+
+
+def test_xor_has_no_perceptron():
+    X, Y = gp.xor_data()
+    np.testing.assert_array_equal(gp.boolean_data("XOR")[1], Y)
+    # adding the conditions pairwise gives 2b < 0 and 2b > 0: every (w, b) fails somewhere
+    rng = np.random.default_rng(0)
+    params = rng.normal(size=(100_000, 3)) * rng.exponential(size=(100_000, 1)) * 10
+    ok = (Y[:, None] * (X @ params[:, :2].T + params[:, 2])).min(axis=0) > 0
+    assert not ok.any()
+    assert not gp.is_separable(X, Y)
+
+
+def test_xor_never_converges_and_cycles():
+    run = gp.learn_boolean("XOR", max_epochs=500)
+    assert not run.converged and min(run.updates_per_epoch) > 0
+    path, period = gp.xor_cycle()
+    assert period >= 1 and not path.converged
+    assert np.abs(path.thetas).max() <= 4        # bounded, as Theorem 1.35 promises
+
+
+def test_loss_matches_closed_form():
+    X, Y = gp.two_point_data()
+    rng = np.random.default_rng(1)
+    W = rng.normal(size=(1000, 2)) * 3
+    closed = np.maximum(0, W[:, 0] + W[:, 1]) + np.maximum(0, -(2 * W[:, 0] + W[:, 1]))
+    np.testing.assert_allclose(gp.total_perceptron_loss(W, X, Y), closed)
+    zero = (W[:, 0] + W[:, 1] <= 0) & (2 * W[:, 0] + W[:, 1] >= 0)
+    np.testing.assert_array_equal(gp.total_perceptron_loss(W, X, Y) == 0, zero)
+
+
+def test_two_point_path_by_hand():
+    """Replayed by hand from w = 0 with the update on y w.x <= 0."""
+    path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
+    expected = [(0, 0), (-1, -1), (1, 0), (0, -1), (2, 0), (1, -1), (0, -2), (2, -1),
+                (1, -2), (3, -1), (2, -2), (1, -3), (3, -2), (2, -3)]
+    np.testing.assert_array_equal(path.thetas, expected)
+    assert path.converged
+    assert gp.total_perceptron_loss(path.w, *gp.two_point_data()) == 0
+
+
+def test_plot_and_section(tmp_path):
+    matplotlib.use("Agg")
+    ax = gp.plot_loss_surface()
+    assert ax.get_xlabel() == "w1"
+    from gluon_perceptron.job import Options
+
+    paths = ex.expressivity_section(Options(out=tmp_path, progress=False))
+    assert [p.name for p in paths] == ["08_loss_surface.png"] and paths[0].stat().st_size > 0
+    with pytest.raises(ValueError, match="name"):
+        gp.boolean_data("NAND")

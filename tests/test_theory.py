@@ -1,0 +1,282 @@
+"""The convergence theorems, checked on many seeded runs against independent computations."""
+
+import numpy as np
+import pytest
+
+import gluon_perceptron as gp
+from gluon_perceptron import theory
+
+
+def _datasets(seed, count=12, dims=(2, 5, 10), sizes=(50, 300), eps=(0.05, 0.2)):
+    seed(7)
+    out = []
+    for k in range(count):
+        out.append(gp.sample_separable(sizes[k % len(sizes)], dims[k % len(dims)],
+                                       eps[(k // 2) % len(eps)]))
+    return out
+
+
+# --- the replay is the same rule as train -----------------------------------------------------
+
+def test_update_path_matches_train_exactly(seed):
+    for k, fake in enumerate(_datasets(seed)):
+        kw = {} if k % 3 else {"w0": np.ones(fake.X.shape[1]), "b0": -0.5, "threshold": 0.3}
+        run = gp.train(fake.X, fake.Y, max_epochs=10_000, **kw)
+        path = gp.update_path(fake.X, fake.Y, max_epochs=10_000, **kw)
+        assert path.converged and run.converged
+        assert path.updates == run.updates
+        np.testing.assert_array_equal(path.w, run.w)
+        assert path.b == run.b
+
+
+def test_update_path_reports_when_it_hits_its_bound():
+    X, Y = gp.xor_data()
+    path = gp.update_path(X, Y, max_epochs=7)
+    assert not path.converged and path.epochs == 7 and path.updates > 0
+
+
+def test_padding_gives_the_same_run_as_a_bias_exactly(seed):
+    """Remark 1.17: the homogeneous perceptron on (x, 1) is the perceptron with bias on x."""
+    for fake in _datasets(seed, count=8):
+        for X in (fake.X.asnumpy(), fake.X.asnumpy().astype(np.float64)):
+            with_bias = gp.update_path(X, fake.Y, max_epochs=10_000, bias=True)
+            padded = gp.update_path(gp.pad_constant(X), fake.Y, max_epochs=10_000, bias=False)
+            np.testing.assert_array_equal(padded.examples, with_bias.examples)
+            np.testing.assert_array_equal(padded.thetas, with_bias.thetas)
+            run = gp.train(X, fake.Y, max_epochs=10_000)
+            np.testing.assert_array_equal(padded.w, np.append(run.w, run.b))
+
+
+# --- the proof's two halves, and the bounds ---------------------------------------------------
+
+def test_proof_halves_hold_at_every_update(seed):
+    for fake in _datasets(seed, count=8):
+        u = gp.separator(fake.wfake, fake.bfake)
+        tr = gp.proof_trace(fake.X, fake.Y, u)
+        A = np.hstack([fake.X.asnumpy(), np.ones((fake.X.shape[0], 1))]) \
+            * fake.Y.asnumpy()[:, None]
+        s = (A @ u).min()
+        R2 = (A**2).sum(axis=1).max()
+        thetas = tr.path.thetas
+        step_progress = np.diff(thetas @ u)
+        step_norm = np.diff((thetas**2).sum(axis=1))
+        assert np.all(step_progress >= s * (1 - 1e-5))          # Part 1, update by update
+        assert np.all(step_norm <= R2 * (1 + 1e-5))             # Part 2, update by update
+        assert tr.path.updates <= (R2 * (u @ u)) / s**2           # their squeeze
+        assert tr.bound == pytest.approx(R2 * (u @ u) / s**2, rel=1e-5)
+
+
+def test_bounds_never_exceeded_over_many_datasets(seed):
+    seed(11)
+    rec = gp.bound_experiment(dimensions=(2, 6, 15), samples=(60, 400), epsilons=(0.05, 0.3),
+                              trials=2)
+    assert rec["updates"].size == 24
+    assert rec["converged"].all() and rec["homogeneous_converged"].all()
+    assert np.all(rec["updates"] <= rec["bias_bound"])
+    assert np.all(rec["updates"] <= rec["optimal_bound"] * (1 + 1e-6))
+    assert np.all(rec["optimal_bound"] <= rec["bias_bound"] * (1 + 1e-6))  # gamma_2 is best
+    assert np.all(rec["homogeneous_updates"] <= rec["novikoff_bound"])
+    ok = rec["b"] ** 2 <= 1
+    assert ok.any() and np.all(rec["updates"][ok] <= rec["chapter_bound"][ok])
+    # observed, not promised: on getfake data even planes with b*^2 > 1 stay below it
+    assert (~ok).any() and np.all(rec["updates"] <= rec["chapter_bound"])
+    # the bounds see the data only through R < 3 and gamma >= epsilon
+    assert np.all(rec["R"] < 3) and np.all(rec["gamma"] >= rec["epsilon"] - 1e-6)
+    assert np.all(rec["chapter_bound"] <= 2 * (9 + 1) / rec["epsilon"] ** 2)
+
+
+def test_count_is_independent_of_dimension_and_size(seed):
+    """Embedding the data in more dimensions (rotated) or repeating it changes neither R,
+    gamma nor the bound, and leaves the measured count unchanged or below the same bound."""
+    rng = np.random.default_rng(0)
+    for fake in _datasets(seed, count=6):
+        X, Y = fake.X.asnumpy().astype(np.float64), fake.Y.asnumpy()
+        base = gp.train(X, Y, max_epochs=10_000)
+        d = X.shape[1]
+        Q, _ = np.linalg.qr(rng.normal(size=(d + 20, d + 20)))
+        big = np.hstack([X, np.zeros((X.shape[0], 20))]) @ Q
+        emb = gp.train(big, Y, max_epochs=10_000)
+        assert emb.updates == base.updates
+        assert gp.radius(big) == pytest.approx(gp.radius(X))
+        twice = gp.train(np.vstack([X, X]), np.concatenate([Y, Y]), max_epochs=10_000)
+        info = gp.generating_plane_bound(X, Y, fake.wfake, fake.bfake)
+        assert twice.updates <= info["bound"]
+
+
+def test_general_bound_with_start_and_threshold(seed):
+    """(1.4) holds for any start theta_0 and threshold delta."""
+    rng = np.random.default_rng(3)
+    for fake in _datasets(seed, count=9):
+        d = fake.X.shape[1]
+        u = gp.separator(fake.wfake, fake.bfake)
+        for scale, delta in [(0.0, 1.0), (5.0, 0.0), (30.0, 2.0)]:
+            w0 = rng.normal(size=d) * scale
+            b0 = float(rng.normal() * scale)
+            tr = gp.proof_trace(fake.X, fake.Y, u, w0=w0, b0=b0, threshold=delta)
+            assert tr.path.converged
+            assert tr.path.updates <= tr.bound
+            # the margin after convergence exceeds the threshold on every example
+            A = gp.margins.signed_rows(fake.X, fake.Y)
+            assert (A @ tr.path.thetas[-1]).min() > delta
+
+
+def test_general_bound_closed_form():
+    assert gp.general_bound(np.sqrt(10), 0.5, 1.2) == pytest.approx(10 * 1.44 / 0.25)
+    # theta_0 = 0, delta = 0, R_a^2 = R^2 + 1 and u = (w*, b*): the bias bound
+    assert gp.general_bound(np.sqrt(10), 0.5, np.sqrt(1 + 0.7**2)) == pytest.approx(
+        gp.bias_bound(3.0, 0.5, 1.0, 0.7))
+    # (1.4) is at least the largest t solving the squeeze with the worst-aligned start
+    Ra, s, un, m, delta = 2.0, 0.3, 1.5, 4.0, 0.7
+    t = np.linspace(0, 1000, 200_001)
+    ok = (t * s - un * m) / un <= np.sqrt(m**2 + (2 * delta + Ra**2) * t)
+    assert t[ok].max() <= gp.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    assert t[ok].max() >= 0.9 * gp.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    with pytest.raises(ValueError, match="s"):
+        gp.general_bound(1.0, 0.0, 1.0)
+
+
+# --- broken assumptions: the naive bound is exceeded ------------------------------------------
+
+def test_broken_assumptions_let_the_count_exceed_the_naive_bound(seed):
+    seed(0)
+    fake = gp.sample_separable(200, 2, 0.2)
+    u = gp.separator(fake.wfake, fake.bfake)
+    naive = gp.proof_trace(fake.X, fake.Y, u).bound     # assumes theta_0 = 0, delta = 0
+    big_delta = gp.proof_trace(fake.X, fake.Y, u, threshold=20.0)
+    assert big_delta.path.updates > naive >= gp.proof_trace(fake.X, fake.Y, u).path.updates
+    assert big_delta.path.updates <= big_delta.bound
+    far = gp.proof_trace(fake.X, fake.Y, u, w0=-1000 * u[:-1], b0=float(-1000 * u[-1]))
+    assert far.path.updates > naive and far.path.updates <= far.bound
+
+
+def test_chapter_bound_needs_small_bias():
+    """Two 1-D points far from the origin: the plane x = 20 (b* = -20) has margin 10, and
+    2(R^2+1)/eps^2 = 18 is exceeded; the bound with the true b* holds."""
+    X, Y = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
+    run = gp.train(X, Y, max_epochs=100_000)
+    assert run.converged
+    chapter = gp.chapter_bound(gp.radius(X), 10.0)
+    assert run.updates > chapter
+    assert run.updates <= gp.bias_bound(gp.radius(X), 10.0, 1.0, -20.0)
+
+
+# --- normalization ----------------------------------------------------------------------------
+
+def test_shift_plane_to_origin_keeps_margins(seed):
+    for fake in _datasets(seed, count=4):
+        Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+        before = gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake)
+        after = gp.generating_margins(Xh, fake.Y, fake.wfake, np.zeros(1))
+        np.testing.assert_allclose(after, before, atol=1e-5)
+
+
+def test_scaling_and_translation(seed):
+    seed(5)
+    fake = gp.sample_separable(150, 3, 0.1)
+    Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+    runs = {lam: gp.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=lam)
+            for lam in (0.01, 1.0, 64.0)}
+    # without a bias, from zero, scaling changes nothing: w_t scales by lambda, signs do not
+    assert len({r["homogeneous_updates"] for r in runs.values()}) == 1
+    # the margin scales with the data, separability survives
+    assert runs[64.0]["gamma"] == pytest.approx(64 * runs[1.0]["gamma"], rel=1e-6)
+    assert all(r["converged"] for r in runs.values())
+    # with a bias the run does change with the scale, and stays below its bound
+    orig = {lam: gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
+            for lam in (0.05, 1.0, 20.0)}
+    assert len({r["updates"] for r in orig.values()}) > 1
+    assert all(r["updates"] <= r["optimal_bound"] * (1 + 1e-6) for r in orig.values())
+    # translating keeps the data separable and moves the plane's bias by -w*.shift
+    shift = np.full(3, 4.0)
+    moved = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=shift)
+    w = fake.wfake.asnumpy()
+    assert moved["converged"]
+    assert moved["b"] == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
+    assert moved["updates"] <= moved["bias_bound"]
+    far = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=np.full(3, 10.0))
+    home = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
+    assert far["bias_bound"] > home["bias_bound"] and far["optimal_bound"] > home["optimal_bound"]
+
+
+# --- optimality: Theorem 1.34 -----------------------------------------------------------------
+
+@pytest.mark.parametrize("gamma,d", [(0.5, 10), (0.3, 10), (0.1, 50), (0.1, 200), (1.0, 3)])
+def test_adversary_forces_min_inverse_gamma_squared_and_d(gamma, d):
+    run = gp.adversary_run(gamma, d)
+    n = min(int(round(1 / gamma**2)) if abs(1 / gamma**2 - round(1 / gamma**2)) < 1e-9
+            else int(1 / gamma**2), d)
+    assert run.n == n and run.mistakes == n
+    w = run.witness
+    assert np.linalg.norm(w) <= 1 + 1e-12
+    np.testing.assert_allclose(run.Y * (run.X @ w), gamma)
+    # the best margin of this dataset is 1/sqrt(n): Novikoff's bound R^2/gamma_2^2 = n is tight
+    opt = gp.optimal_margin(run.X, run.Y, bias=False)
+    assert opt.gamma == pytest.approx(1 / np.sqrt(n), rel=1e-5)
+    assert opt.bound == pytest.approx(n, rel=1e-4)
+    assert gp.update_path(run.X, run.Y, max_epochs=100, bias=False).updates == n
+
+
+def test_adversary_beats_any_deterministic_learner():
+    class AlwaysPositive:
+        def predict(self, x):
+            return 1.0
+
+        def update(self, x, y):
+            pass
+
+    run = gp.adversary_run(0.25, 30, learner=AlwaysPositive())
+    assert run.mistakes == run.n == 16 and np.all(run.Y == -1)
+    with pytest.raises(ValueError, match="gamma"):
+        gp.adversary_run(1.5, 3)
+
+
+# --- generalization: Theorem 2.6 --------------------------------------------------------------
+
+def _loo_brute_force(X, Y):
+    errors = 0
+    for i in range(X.shape[0]):
+        keep = np.arange(X.shape[0]) != i
+        run = gp.train(X[keep], Y[keep], max_epochs=10_000)
+        errors += int(Y[i] * (X[i] @ run.w + run.b) <= 0)
+    return errors
+
+
+def test_leave_one_out_shortcut_equals_brute_force(seed):
+    seed(2)
+    for n, eps in [(25, 0.05), (40, 0.1), (30, 0.02)]:
+        fake = gp.sample_separable(n, 2, eps)
+        X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+        loo = gp.leave_one_out(X, Y)
+        assert loo["errors"] == _loo_brute_force(X, Y)
+        assert loo["errors"] <= loo["support"] <= loo["updates"]
+
+
+def test_leave_one_out_bound_holds_on_average(seed):
+    seed(4)
+    for n in (20, 80):
+        g = gp.generalization_experiment(n, 25, epsilon=0.3, test_points=100)
+        assert np.all(g["loo"] <= g["support"])               # per draw: errors only in I
+        assert np.all(g["support"] <= g["updates"] + 1e-12)
+        assert np.all(g["updates"] <= g["bound"] * (1 + 1e-6))
+        assert g["loo"].mean() <= g["bound"].mean()
+
+
+def test_proof_trace_rejects_a_non_separator(seed):
+    fake = _datasets(seed, count=1)[0]
+    u = -gp.separator(fake.wfake, fake.bfake)
+    with pytest.raises(ValueError, match="does not separate"):
+        gp.proof_trace(fake.X, fake.Y, u)
+    with pytest.raises(ValueError, match="entries"):
+        gp.proof_trace(fake.X, fake.Y, u[:-1])
+    with pytest.raises(ValueError, match="b0"):
+        gp.update_path(fake.X, fake.Y, max_epochs=3, bias=False, b0=1.0)
+
+
+def test_section_names_are_registered():
+    from gluon_perceptron import job
+
+    names = job.section_names()
+    for name in ("Convergence bounds", "Optimality and generalization",
+                 "Expressivity and the loss surface"):
+        assert name in names
+    assert theory.BOUND_FIELDS[0] == "dimensions"
