@@ -1,0 +1,305 @@
+"""Multiclass perceptrons by reduction to binary ones (Remark 1.36 of the notes).
+
+With :math:`c` classes:
+
+* **one-vs-all** trains :math:`c` perceptrons, the :math:`k`-th with class :math:`k` as
+  :math:`+1` and every other class as :math:`-1`, and predicts the class whose perceptron
+  scores highest, :math:`\\hat y = \\operatorname{argmax}_k\\, w_k^\\top x + b_k`. Each binary
+  problem is imbalanced: about :math:`1/c` of its examples are positive.
+* **one-vs-one** trains :math:`\\binom{c}{2}` perceptrons, one per pair :math:`k < k'` on the
+  examples of those two classes only (:math:`k` as :math:`+1`, :math:`k'` as :math:`-1`), and
+  predicts the class with the most votes, class :math:`k` winning the vote of pair
+  :math:`(k, k')` when :math:`w_{k,k'}^\\top x + b_{k,k'} > 0` and :math:`k'` otherwise. Each
+  binary problem is balanced, and small.
+
+Ties are broken deterministically: the smallest class label wins, both for equal one-vs-all
+scores and for equal vote counts. All binary perceptrons are trained at once by
+:func:`batched.train_batched` (one shared ``X``, one label row per perceptron, and for
+one-vs-one a mask selecting each pair's examples), which gives exactly what training them one
+by one with :func:`perceptron.train` gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from . import _checks
+from .batched import train_batched
+from .datasets import digits_split
+from .perceptron import TrainResult, train
+from .plotting import save_figure
+
+SCHEMES = ("one-vs-all", "one-vs-one")
+
+
+@dataclass
+class MulticlassModel:
+    """Binary perceptrons combined into a multiclass rule.
+
+    Attributes
+    ----------
+    scheme : {"one-vs-all", "one-vs-one"}
+    classes : ndarray, shape (c,)
+        The class labels, sorted; predictions are drawn from them.
+    W : ndarray, shape (m, d)
+        One row per binary perceptron (:math:`m = c` or :math:`c(c-1)/2`).
+    b : ndarray, shape (m,)
+    pairs : ndarray of int, shape (m, 2)
+        For row ``r``: the positions in ``classes`` of its positive and negative class
+        (one-vs-all: ``(k, -1)``, -1 standing for "all the others").
+    results : list of TrainResult
+        The binary runs, in row order.
+    examples : ndarray of int, shape (m,)
+        Training examples each binary perceptron saw.
+    positive_share : ndarray, shape (m,)
+        Fraction of those examples labelled +1: the imbalance of each binary problem.
+    """
+
+    scheme: str
+    classes: np.ndarray
+    W: np.ndarray
+    b: np.ndarray
+    pairs: np.ndarray
+    results: list[TrainResult]
+    examples: np.ndarray
+    positive_share: np.ndarray
+
+    def cost(self) -> dict[str, int]:
+        """Training cost: perceptrons, passes, example visits, updates, runs that separated.
+
+        An example visit is one margin test :math:`y (w^\\top x + b) \\le 0`; a run making
+        :math:`E` passes over :math:`n_r` examples makes :math:`E n_r` of them.
+        """
+        epochs = np.array([r.epochs for r in self.results])
+        return {"perceptrons": len(self.results),
+                "passes": int(epochs.sum()),
+                "example visits": int(np.sum(epochs * self.examples)),
+                "updates": int(sum(r.updates for r in self.results)),
+                "separated": int(sum(r.converged for r in self.results))}
+
+
+def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Check ``X`` and integer-like ``y``; return ``X``, ``y`` and the sorted classes."""
+    Xn = _checks.features(X)
+    yn = _checks.to_numpy(y, "y").reshape(-1)
+    if yn.shape[0] != Xn.shape[0]:
+        raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
+                         f"y has {yn.shape[0]} labels")
+    classes = np.unique(yn)
+    if classes.size < 2:
+        raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
+    return Xn, yn, classes
+
+
+def _fit(X, Y, mask, max_epochs, engine) -> list[TrainResult]:
+    """Train one perceptron per row of ``Y`` (on the examples ``mask`` keeps)."""
+    if engine == "batched":
+        return train_batched(X, Y, max_epochs=max_epochs, mask=mask)
+    return [train(X[keep], labels[keep], max_epochs=max_epochs)
+            for labels, keep in zip(Y, mask)]
+
+
+def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
+    examples = mask.sum(axis=1)
+    positives = np.sum((Y == 1) & mask, axis=1)
+    return MulticlassModel(scheme=scheme, classes=classes,
+                           W=np.stack([r.w for r in results]).astype(np.float64),
+                           b=np.array([r.b for r in results], dtype=np.float64),
+                           pairs=np.asarray(pairs, dtype=np.int64), results=results,
+                           examples=examples, positive_share=positives / examples)
+
+
+def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "batched") -> MulticlassModel:
+    """One perceptron per class: that class against all the others.
+
+    Parameters
+    ----------
+    X : array-like, shape (n, d)
+    y : array-like, shape (n,)
+        Class labels (any sortable values, e.g. digits 0 to 9).
+    max_epochs : int
+        Bound on the passes of each binary run (they need not separate their data).
+    engine : {"batched", "loop"}
+        ``"batched"`` trains all ``c`` at once with :func:`batched.train_batched`; ``"loop"``
+        calls :func:`perceptron.train` once per class. Both give the same perceptrons.
+    """
+    Xn, yn, classes = _class_labels(X, y)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    _checks.choice(engine, "engine", {"batched", "loop"})
+    Y = np.where(yn[None, :] == classes[:, None], 1.0, -1.0)
+    mask = np.ones(Y.shape, dtype=bool)
+    results = _fit(Xn, Y, mask, max_epochs, engine)
+    pairs = [(k, -1) for k in range(classes.size)]
+    return _model("one-vs-all", classes, pairs, results, mask, Y)
+
+
+def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "batched") -> MulticlassModel:
+    """One perceptron per pair of classes :math:`k < k'`, on those two classes' examples.
+
+    Class :math:`k` (the smaller label) is :math:`+1`, class :math:`k'` is :math:`-1`. Other
+    parameters as for :func:`train_one_vs_all`.
+    """
+    Xn, yn, classes = _class_labels(X, y)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    _checks.choice(engine, "engine", {"batched", "loop"})
+    pairs = list(combinations(range(classes.size), 2))
+    first = classes[[k for k, _ in pairs]][:, None]
+    second = classes[[k2 for _, k2 in pairs]][:, None]
+    Y = np.where(yn[None, :] == first, 1.0, -1.0)
+    mask = (yn[None, :] == first) | (yn[None, :] == second)
+    results = _fit(Xn, Y, mask, max_epochs, engine)
+    return _model("one-vs-one", classes, pairs, results, mask, Y)
+
+
+def scores(model: MulticlassModel, X) -> np.ndarray:
+    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
+    Xn = _checks.features(X)
+    if Xn.shape[1] != model.W.shape[1]:
+        raise ValueError(f"X has {Xn.shape[1]} features but the model was trained on "
+                         f"{model.W.shape[1]}")
+    return Xn @ model.W.T + model.b
+
+
+def votes(model: MulticlassModel, X) -> np.ndarray:
+    """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
+    is :math:`> 0`, else :math:`k'`."""
+    if model.scheme != "one-vs-one":
+        raise ValueError("votes are for one-vs-one models; one-vs-all predicts by argmax")
+    s = scores(model, X)
+    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
+    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
+    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
+    return counts
+
+
+def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
+    """The predicted class of each row of ``X``; ties go to the smallest class label.
+
+    One-vs-all: :math:`\\operatorname{argmax}_k s_k(x)`. One-vs-one: the class with the most
+    votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
+    sorted, hence the tie rule.
+    """
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    return model.classes[np.argmax(table, axis=1)]
+
+
+def ties(model: MulticlassModel, X) -> int:
+    """How many rows of ``X`` have more than one class at the top score or vote count."""
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
+
+
+def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
+    """How each binary perceptron errs on its own task, on the examples ``(X, y)``.
+
+    For row ``r`` (positive class :math:`k`), among the examples its task labels :math:`+1`
+    the **miss rate** is the fraction it scores :math:`\\le 0`, and among those labelled
+    :math:`-1` the **false-alarm rate** the fraction it scores :math:`> 0`. In one-vs-all the
+    negatives outnumber the positives about :math:`c - 1` to 1, and the perceptrons learn to
+    say "not mine": misses far above false alarms. For one-vs-one only the examples of the
+    pair count.
+
+    Returns
+    -------
+    dict
+        ``"miss"`` and ``"false alarm"``, arrays of shape ``(m,)``; ``"no positive"``: the
+        fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
+        left to the argmax to sort out (NaN for one-vs-one).
+    """
+    s = scores(model, X)
+    yn = _checks.to_numpy(y, "y").reshape(-1)
+    if yn.shape[0] != s.shape[0]:
+        raise ValueError(f"X and y must have the same length, got {s.shape[0]} and {yn.size}")
+    positive = yn[:, None] == model.classes[model.pairs[:, 0]][None, :]
+    if model.scheme == "one-vs-all":
+        negative = ~positive
+    else:
+        negative = yn[:, None] == model.classes[model.pairs[:, 1]][None, :]
+    claimed = s > 0
+    miss = np.sum(~claimed & positive, axis=0) / np.maximum(positive.sum(axis=0), 1)
+    alarm = np.sum(claimed & negative, axis=0) / np.maximum(negative.sum(axis=0), 1)
+    nobody = float(np.mean(~claimed.any(axis=1))) if model.scheme == "one-vs-all" else np.nan
+    return {"miss": miss, "false alarm": alarm, "no positive": nobody}
+
+
+def plot_binary_error_rates(model: MulticlassModel, rates: dict, ax=None):
+    """Miss and false-alarm rates of each one-vs-all perceptron, side by side."""
+    ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
+    k = np.arange(len(rates["miss"]))
+    ax.bar(k - 0.2, rates["miss"], width=0.4, label="miss rate (positive scored <= 0)")
+    ax.bar(k + 0.2, rates["false alarm"], width=0.4, label="false-alarm rate (negative > 0)")
+    ax.set_xticks(k, [str(c) for c in model.classes[model.pairs[:, 0]]])
+    ax.set_xlabel("class k of the perceptron 'k or not'")
+    ax.set_ylabel("rate on the test set")
+    ax.set_title(f"{model.scheme}: imbalance (positives {model.positive_share.mean():.0%})",
+                 fontsize=10)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
+    """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
+    yt = _checks.to_numpy(y_true, "y_true").reshape(-1)
+    yp = _checks.to_numpy(y_pred, "y_pred").reshape(-1)
+    cl = _checks.to_numpy(classes, "classes").reshape(-1)
+    if yt.shape != yp.shape:
+        raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
+                         f"{yp.size}")
+    index = {v: i for i, v in enumerate(cl.tolist())}
+    unknown = sorted((set(yt.tolist()) | set(yp.tolist())) - set(index))
+    if unknown:
+        raise ValueError(f"labels {unknown[:5]} are not in classes {cl.tolist()}")
+    M = np.zeros((cl.size, cl.size), dtype=np.int64)
+    np.add.at(M, ([index[v] for v in yt.tolist()], [index[v] for v in yp.tolist()]), 1)
+    return M
+
+
+def plot_confusion_matrix(M, classes, ax=None, *, title: str = ""):
+    """The confusion matrix as an image with its counts; the diagonal holds the hits."""
+    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
+    M = np.asarray(M)
+    ax.imshow(M, cmap="Blues")
+    for i in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            if M[i, j]:
+                ax.text(j, i, str(M[i, j]), ha="center", va="center", fontsize=7,
+                        color="white" if M[i, j] > M.max() / 2 else "black")
+    ticks = np.arange(len(classes))
+    ax.set_xticks(ticks, [str(c) for c in classes])
+    ax.set_yticks(ticks, [str(c) for c in classes])
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    accuracy = np.trace(M) / max(M.sum(), 1)
+    ax.set_title(f"{title}  (accuracy {accuracy:.3f})".strip(), fontsize=10)
+    return ax
+
+
+# --- the main job's section ----------------------------------------------------------------
+
+def multiclass_section(opts) -> list:
+    """One-vs-all and one-vs-one on the ten digits: accuracy, confusion, cost, imbalance."""
+    split = digits_split(seed=opts.seed)
+    models = [train_one_vs_all(split.X_train, split.y_train, max_epochs=20),
+              train_one_vs_one(split.X_train, split.y_train, max_epochs=20)]
+    fig, axes = plt.subplots(1, 3, figsize=(17, 5))
+    for model, ax in zip(models, axes):
+        predicted = predict_multiclass(model, split.X_test)
+        M = confusion_matrix(split.y_test, predicted, model.classes)
+        plot_confusion_matrix(M, model.classes, ax, title=f"{model.scheme}, test set")
+        cost = model.cost()
+        print(f"{model.scheme}: test accuracy {np.mean(predicted == split.y_test):.3f}, "
+              f"{ties(model, split.X_test)} tied test examples; {cost['perceptrons']} "
+              f"perceptrons ({cost['separated']} separated their data in 20 epochs), "
+              f"{cost['passes']} passes, {cost['example visits']} example visits, "
+              f"{cost['updates']} updates; positives per binary problem "
+              f"{model.positive_share.min():.2f}-{model.positive_share.max():.2f}")
+    rates = binary_error_rates(models[0], split.X_test, split.y_test)
+    plot_binary_error_rates(models[0], rates, axes[2])
+    print(f"one-vs-all imbalance: mean miss rate {rates['miss'].mean():.3f} against mean "
+          f"false-alarm rate {rates['false alarm'].mean():.3f}; "
+          f"{rates['no positive']:.1%} of test digits claimed by no perceptron")
+    return [save_figure(fig, opts.out, "10_multiclass_confusion")]

@@ -1,0 +1,426 @@
+"""The relaxation method of Agmon and Motzkin-Schoenberg (1954) for linear inequalities.
+
+The perceptron solves :math:`y_i (w^\\top x_i + b) > 0`; padding :math:`\\tilde x_i = (x_i, 1)`
+and folding the label in turns that into the system (1.3) of the notes, :math:`A^\\top w > 0`.
+The relaxation method solves any system
+
+.. math:: A^\\top w \\le c, \\quad\\text{i.e.}\\quad a_i^\\top w \\le c_i,\\ i = 1, \\dots, n,
+
+with :math:`A \\in \\mathbb{R}^{p \\times n}` (one inequality per *column* :math:`a_i`). At
+each iteration it picks an index :math:`I_t` and moves towards (or past) the half-space of that
+inequality:
+
+.. math::
+
+   w \\leftarrow w - \\eta\\, \\frac{(a_{I_t}^\\top w - c_{I_t})^+}{\\|a_{I_t}\\|^2}\\, a_{I_t},
+   \\qquad \\eta \\in (0, 2].
+
+With :math:`\\eta = 1` this is the orthogonal projection onto the half-space; with
+:math:`\\eta = 2` it is the reflection through its boundary (Motzkin and Schoenberg); in
+between, an under- or over-relaxed projection. The index rules (Remark 1.38 of the notes) are in
+:data:`RULES`.
+
+Feasibility is judged with a tolerance: the run stops when
+:math:`\\max_i (a_i^\\top w - c_i) \\le \\text{tol}`, and that is re-checked from ``A``, ``c`` and
+the returned ``w`` before ``converged=True`` is reported. Projections (:math:`\\eta < 2`) can
+approach a narrow feasible corner only geometrically, never entering it; the tolerance and the
+iteration bound make every run finite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import ListedColormap
+from matplotlib.patches import Patch
+
+from . import _checks
+from .data import pad_constant
+from .datasets import digits_split, one_vs_rest
+from .perceptron import error_rate
+from .plotting import save_figure
+
+#: The index rules: ``cyclic`` (1, 2, ..., n, 1, 2, ...); ``randomized`` (i.i.d. with
+#: :math:`p_i \\propto \\|a_i\\|^2`); ``permuted`` (a fresh random order every epoch);
+#: ``max_distance`` (the farthest violated half-space, :math:`(a_i^\\top w - c_i)^+/\\|a_i\\|`);
+#: ``max_residual`` (the largest violation :math:`(a_i^\\top w - c_i)^+`). Ties go to the
+#: smallest index.
+RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
+
+#: Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
+#: entries: 4 million, 32 MB, i.e. up to 2,000 inequalities.
+GRAM_LIMIT = 4_000_000
+
+
+@dataclass
+class RelaxationResult:
+    """The outcome of :func:`relaxation_method`.
+
+    Attributes
+    ----------
+    w : ndarray, shape (p,)
+        The last iterate.
+    iterations : int
+        Indices selected (steps :math:`t`), including those whose inequality already held.
+    moves : int
+        Iterations that changed ``w`` (a violated inequality was selected).
+    converged : bool
+        True when the returned ``w`` satisfies every inequality up to ``tol``, checked
+        directly as ``max(A.T @ w - c) <= tol``. False when the run hit ``max_iterations``.
+    max_violation : float
+        :math:`\\max_i (a_i^\\top w - c_i)^+` for the returned ``w``, computed from ``A`` and
+        ``c``.
+    rule : str
+    eta : float
+    history : dict
+        With ``record=True``: ``"iteration"`` and ``"violation"`` (the max violation after each
+        move, starting with the initial point at iteration 0) and ``"w"`` (the iterates).
+    """
+
+    w: np.ndarray
+    iterations: int
+    moves: int
+    converged: bool
+    max_violation: float
+    rule: str
+    eta: float
+    history: dict = field(default_factory=dict)
+
+
+def max_violation(A, c, w) -> float:
+    """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`."""
+    An, cn = _system(A, c)
+    wn = _checks.to_numpy(w, "w").astype(np.float64).reshape(-1)
+    if wn.shape[0] != An.shape[0]:
+        raise ValueError(f"w has {wn.shape[0]} entries but A has {An.shape[0]} rows")
+    return float(max(0.0, np.max(An.T @ wn - cn)))
+
+
+def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The perceptron problem (1.3) as :math:`A^\\top \\tilde w \\le c`.
+
+    With :math:`\\tilde x_i = (x_i, 1)` (:func:`data.pad_constant`) and
+    :math:`\\tilde w = (w, b)`, take :math:`a_i = -y_i \\tilde x_i` and :math:`c_i = -m`:
+
+    .. math:: a_i^\\top \\tilde w \\le c_i \\iff y_i (w^\\top x_i + b) \\ge m.
+
+    The system is homogeneous up to scale, so any margin :math:`m > 0` gives the same
+    directions; :math:`m > 0` turns the strict :math:`A^\\top w > 0` into a closed system.
+
+    Returns
+    -------
+    A : ndarray, shape (d + 1, n)
+        One inequality per column.
+    c : ndarray, shape (n,)
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    margin = _checks.finite_float(margin, "margin", strictly_positive=True)
+    A = -(pad_constant(Xn.astype(np.float64)) * Yn[:, None]).T
+    return np.ascontiguousarray(A), np.full(Xn.shape[0], -margin)
+
+
+def _system(A, c) -> tuple[np.ndarray, np.ndarray]:
+    An = _checks.features(A, "A").astype(np.float64)
+    cn = _checks.to_numpy(c, "c").astype(np.float64).reshape(-1)
+    if cn.shape[0] != An.shape[1]:
+        raise ValueError(f"c must have one entry per column of A (A is p x n with one "
+                         f"inequality per column): A has {An.shape[1]} columns, c has "
+                         f"{cn.shape[0]} entries")
+    if not np.all(np.isfinite(cn)):
+        raise ValueError("c must be finite")
+    return An, cn
+
+
+class _Residuals:
+    """:math:`r = A^\\top w - c`, kept up to date after each move at :math:`O(np)` a move.
+
+    A move :math:`w \\mathrel{-}= s\\, a_i` changes every residual by :math:`-s\\, a_j^\\top a_i`,
+    so the rules read :math:`r` instead of recomputing :math:`A^\\top w`; it is recomputed
+    exactly every ``n`` moves and before a run may stop, so rounding cannot accumulate. For
+    up to :data:`GRAM_LIMIT` entries the Gram matrix :math:`A^\\top A` is kept, making a move
+    :math:`O(n)`.
+    """
+
+    def __init__(self, At: np.ndarray, c: np.ndarray, w: np.ndarray):
+        self.At, self.c, self.w = At, c, w
+        self.norms2 = np.einsum("ij,ij->i", At, At)
+        n = At.shape[0]
+        self.gram = At @ At.T if n * n <= GRAM_LIMIT else None
+        self.moves_since_exact = 0
+        self.exact()
+
+    def exact(self) -> None:
+        self.r = self.At @ self.w - self.c
+        self.moves_since_exact = 0
+
+    def move(self, i: int, eta: float) -> None:
+        s = eta * self.r[i] / self.norms2[i]
+        self.w -= s * self.At[i]
+        self.r -= s * (self.gram[i] if self.gram is not None else self.At @ self.At[i])
+        self.moves_since_exact += 1
+        if self.moves_since_exact >= self.r.shape[0]:
+            self.exact()
+
+    def feasible(self, tol: float) -> bool:
+        """Feasible up to ``tol``, confirmed on an exact recomputation."""
+        if np.max(self.r) > tol:
+            return False
+        self.exact()
+        return bool(np.max(self.r) <= tol)
+
+
+def _index_blocks(rule: str, n: int, norms2: np.ndarray, rng: np.random.Generator):
+    """Yield blocks of indices in the order the rule visits them (n at a time)."""
+    if rule == "randomized":
+        p = norms2 / norms2.sum()
+        while True:
+            yield rng.choice(n, size=n, p=p)
+    order = np.arange(n)
+    while True:
+        yield rng.permutation(n) if rule == "permuted" else order
+
+
+def _run_stream(res: _Residuals, rule, eta, tol, max_iterations, rng, log) -> tuple[int, int]:
+    """Cyclic, permuted, randomized: walk the index stream, skipping satisfied inequalities.
+
+    Between moves ``w`` is fixed, so the next index that moves is the first one in the stream
+    whose residual is positive; the iterations in between are counted without being looped.
+    """
+    n = res.r.shape[0]
+    t = moves = 0
+    for block in _index_blocks(rule, n, res.norms2, rng):
+        pos = 0
+        while pos < n:
+            if res.feasible(tol) or t >= max_iterations:
+                return t, moves
+            hits = np.flatnonzero(res.r[block[pos:]] > tol)
+            if hits.size == 0:
+                t = min(max_iterations, t + n - pos)
+                break
+            if t + hits[0] + 1 > max_iterations:
+                return max_iterations, moves
+            t += int(hits[0]) + 1
+            pos += int(hits[0]) + 1
+            res.move(int(block[pos - 1]), eta)
+            moves += 1
+            log(t)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _run_greedy(res: _Residuals, rule, eta, tol, max_iterations, log) -> tuple[int, int]:
+    """Maximal distance or maximal residual: every iteration moves on the worst inequality.
+
+    While some residual is positive the largest of :math:`r_i / \\|a_i\\|` (or :math:`r_i`)
+    is positive too, so the argmax of the plain residuals picks the same index as that of
+    their positive parts.
+    """
+    inv_norm = 1.0 / np.sqrt(res.norms2) if rule == "max_distance" else None
+    t = 0
+    while t < max_iterations:
+        if res.r.max() <= tol and res.feasible(tol):
+            break
+        i = int(np.argmax(res.r * inv_norm if inv_norm is not None else res.r))
+        res.move(i, eta)
+        t += 1
+        log(t)
+    return t, t
+
+
+def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
+               max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
+               record: bool = False) -> RelaxationResult:
+    """Solve :math:`A^\\top w \\le c` by the relaxation method (Algorithm 1.37 of the notes).
+
+    Each iteration selects :math:`I_t` by ``rule`` and sets
+    :math:`w \\leftarrow w - \\eta (a_{I_t}^\\top w - c_{I_t})^+ a_{I_t} / \\|a_{I_t}\\|^2`.
+
+    Parameters
+    ----------
+    A : array-like, shape (p, n)
+        One inequality per column :math:`a_i` (as in the notes); no column may be zero.
+    c : array-like, shape (n,)
+    eta : float
+        Relaxation :math:`\\eta \\in (0, 2]`: 1 projects, 2 reflects.
+    rule : {"cyclic", "randomized", "permuted", "max_distance", "max_residual"}
+        How :math:`I_t` is chosen (:data:`RULES`).
+    w0 : array-like, shape (p,), optional
+        Starting point (default zeros).
+    max_iterations : int
+        Bound on :math:`t`; reaching it returns ``converged=False``.
+    tol : float
+        Stop when every :math:`a_i^\\top w - c_i \\le` ``tol``.
+    seed : int
+        Seed for the random rules (``numpy.random.default_rng``).
+    record : bool
+        Keep the max violation and ``w`` after each move in ``history``.
+
+    Returns
+    -------
+    RelaxationResult
+        ``converged`` and ``max_violation`` are computed from ``A``, ``c`` and the returned
+        ``w``, not from the running residuals.
+    """
+    An, cn = _system(A, c)
+    p, n = An.shape
+    eta = _checks.finite_float(eta, "eta", strictly_positive=True)
+    if eta > 2:
+        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
+                         f"can diverge), got {eta}")
+    _checks.choice(rule, "rule", set(RULES))
+    max_iterations = _checks.positive_int(max_iterations, "max_iterations", minimum=0)
+    tol = _checks.finite_float(tol, "tol", minimum=0.0)
+    zero = np.flatnonzero(~np.any(An != 0, axis=0))
+    if zero.size:
+        raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
+                         f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
+    w = np.zeros(p)
+    if w0 is not None:
+        w = _checks.to_numpy(w0, "w0").astype(np.float64).reshape(-1).copy()
+        if w.shape != (p,) or not np.all(np.isfinite(w)):
+            raise ValueError(f"w0 must be finite with shape ({p},), got {w.shape}")
+
+    res = _Residuals(np.ascontiguousarray(An.T), cn, w)
+    history: dict = {"iteration": [], "violation": [], "w": []} if record else {}
+
+    def log(t: int) -> None:
+        if record:
+            history["iteration"].append(t)
+            history["violation"].append(float(max(0.0, np.max(res.r))))
+            history["w"].append(res.w.copy())
+
+    log(0)
+    rng = np.random.default_rng(_checks.positive_int(seed, "seed", minimum=0))
+    if rule in ("max_distance", "max_residual"):
+        t, moves = _run_greedy(res, rule, eta, tol, max_iterations, log)
+    else:
+        t, moves = _run_stream(res, rule, eta, tol, max_iterations, rng, log)
+    violation = max_violation(An, cn, res.w)
+    return RelaxationResult(w=res.w.copy(), iterations=t, moves=moves,
+                            converged=violation <= tol, max_violation=violation, rule=rule,
+                            eta=eta, history=history)
+
+
+# --- experiments and figures ---------------------------------------------------------------
+
+#: Relaxation parameters compared by default: under-relaxed, projection, over-relaxed, reflection.
+ETAS = (0.5, 1.0, 1.5, 2.0)
+
+
+def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
+                  seed: int = 0) -> dict[tuple[str, float], RelaxationResult]:
+    """Run :func:`relaxation_method` for every index rule and relaxation parameter.
+
+    Returns
+    -------
+    dict
+        ``(rule, eta) -> RelaxationResult``; compare their ``iterations`` (to feasibility, or
+        ``max_iterations`` when ``converged`` is False).
+    """
+    return {(rule, float(eta)): relaxation_method(A, c, eta=eta, rule=rule,
+                                           max_iterations=max_iterations, seed=seed)
+            for rule in rules for eta in etas}
+
+
+def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=None):
+    """Iterations to feasibility, grouped by rule, one bar per eta (log scale).
+
+    Runs that hit the iteration bound without becoming feasible are drawn hatched.
+    """
+    ax = ax if ax is not None else plt.subplots(figsize=(9, 4.5))[1]
+    rules = list(dict.fromkeys(rule for rule, _ in table))
+    etas = list(dict.fromkeys(eta for _, eta in table))
+    width = 0.8 / len(etas)
+    for j, eta in enumerate(etas):
+        for i, rule in enumerate(rules):
+            res = table[(rule, eta)]
+            ax.bar(i + (j - (len(etas) - 1) / 2) * width, max(res.iterations, 1), width=width,
+                   color=f"C{j}", hatch="" if res.converged else "//", edgecolor="k",
+                   linewidth=0.5)
+    ax.set_yscale("log")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * 30)  # room for the legend above the bars
+    ax.set_xticks(range(len(rules)), [r.replace("_", " ") for r in rules])
+    ax.set_ylabel("iterations to feasibility")
+    handles = [Patch(facecolor=f"C{j}", edgecolor="k", label=f"eta = {eta:g}")
+               for j, eta in enumerate(etas)]
+    handles.append(Patch(facecolor="white", hatch="//", edgecolor="k",
+                         label="hatched: not feasible at the bound"))
+    ax.legend(handles=handles, fontsize=8, ncol=len(handles), loc="upper center")
+    return ax
+
+
+def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
+    """Two inequalities whose solutions form a thin wedge with its apex at (1, 0):
+
+    .. math:: w_2 \\le s (w_1 - 1), \\qquad -w_2 \\le s (w_1 - 1).
+
+    A small slope :math:`s` makes projections (:math:`\\eta = 1`) zig-zag towards the apex
+    forever, while reflections (:math:`\\eta = 2`) jump in.
+    """
+    s = _checks.finite_float(slope, "slope", strictly_positive=True)
+    return np.array([[-s, -s], [1.0, -1.0]]), np.array([-s, -s])
+
+
+def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None):
+    """The feasible region of a 2-D system (shaded) and the recorded paths of some runs."""
+    ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
+    points = np.vstack([np.array(res.history["w"]) for res in results.values()])
+    (x0, y0), (x1, y1) = points.min(axis=0) - 0.3, points.max(axis=0) + 0.3
+    gx, gy = np.meshgrid(np.linspace(x0, x1, 500), np.linspace(y0, y1, 300))
+    inside = np.all(np.tensordot(np.asarray(A).T, np.stack([gx, gy]), axes=1)
+                    <= np.asarray(c)[:, None, None], axis=0)
+    ax.imshow(inside, extent=(x0, x1, y0, y1), origin="lower", aspect="auto",
+              cmap=ListedColormap(["white", "#cfe8cf"]), vmin=0, vmax=1)
+    for k, (label, res) in enumerate(results.items()):
+        path = np.array(res.history["w"])
+        status = (f"feasible after {res.iterations} iterations" if res.converged
+                  else f"not feasible after {res.iterations}")
+        ax.plot(path[:, 0], path[:, 1], "o-", ms=2.5, lw=0.8, color=f"C{k}",
+                label=f"{label}: {status}")
+    ax.plot([], [], "s", color="#cfe8cf", label="feasible region")
+    ax.set_xlabel("w1")
+    ax.set_ylabel("w2")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
+
+
+# --- the main job's section ----------------------------------------------------------------
+
+def relaxation_section(opts) -> list:
+    """Projections against reflections on a thin wedge; rules and eta on "0 or not 0"."""
+    A, c = wedge_system(0.1)
+    w0 = np.array([0.0, 0.5])
+    paths = {f"eta = {eta:g}": relaxation_method(A, c, eta=eta, w0=w0, max_iterations=60,
+                                          record=True) for eta in (1.0, 2.0)}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    plot_wedge_paths(paths, A, c, ax)
+    ax.set_title("cyclic relaxation on |w2| <= 0.1 (w1 - 1): projections creep, "
+                 "reflections jump in", fontsize=9)
+    out = [save_figure(fig, opts.out, "11_relaxation_wedge")]
+
+    split = digits_split(seed=opts.seed)
+    Y = one_vs_rest(split.y_train, 0)
+    A, c = perceptron_system(split.X_train, Y)
+    bound = 50 * len(Y)
+    table = compare_rules(A, c, max_iterations=bound, seed=opts.seed)
+    print(f'"0 or not 0" as A^T w <= -1: {A.shape[1]} inequalities in {A.shape[0]} unknowns; '
+          f"bound {bound} iterations (50 epochs)")
+    print("  rule          " + "".join(f"   eta={eta:<4g}" for eta in ETAS))
+    for rule in RULES:
+        cells = [table[(rule, eta)] for eta in ETAS]
+        print(f"  {rule:13s}" + "".join(f"{r.iterations:>10d}{'' if r.converged else '*'}"
+                                         .ljust(11) for r in cells))
+    print("  (* = not feasible at the bound; every other w was checked against all "
+          "inequalities)")
+    best = table[("max_distance", 2.0)]
+    Y_test = one_vs_rest(split.y_test, 0)
+    print(f"  max distance, eta = 2: feasible after {best.iterations} iterations; its w has "
+          f"test accuracy {1 - error_rate(best.w[:-1], best.w[-1], split.X_test, Y_test):.3f}")
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    plot_rule_comparison(table, ax)
+    ax.set_title('relaxation method on "0 or not 0" (digits, 1348 inequalities): '
+                 "iterations to feasibility", fontsize=9)
+    out.append(save_figure(fig, opts.out, "11_relaxation_rules"))
+    return out

@@ -1,0 +1,192 @@
+"""Real data: the IDX reader on small files written here (good and broken), digits, split."""
+
+import gzip
+import struct
+
+import numpy as np
+import pytest
+
+from gluon_perceptron import datasets
+from gluon_perceptron.datasets import IDXError, load_mnist, read_idx, write_idx
+
+
+def idx_bytes(code: int, shape, payload: bytes) -> bytes:
+    """An IDX file built by hand from the format's definition (independent of write_idx)."""
+    return bytes([0, 0, code, len(shape)]) + struct.pack(f">{len(shape)}I", *shape) + payload
+
+
+def test_reads_hand_made_uint8_file(tmp_path):
+    pixels = bytes(range(24))
+    path = tmp_path / "x.idx"
+    path.write_bytes(idx_bytes(0x08, (2, 3, 4), pixels))
+    a = read_idx(path)
+    assert a.shape == (2, 3, 4) and a.dtype == np.uint8
+    assert a[1, 2, 3] == 23 and a[0, 1, 0] == 4
+
+
+def test_sizes_and_multibyte_values_are_big_endian(tmp_path):
+    # 258 = 0x00000102: read little-endian it would be 0x02010000
+    path = tmp_path / "big.idx"
+    path.write_bytes(idx_bytes(0x0C, (2,), struct.pack(">2i", 258, -3)))
+    assert read_idx(path).tolist() == [258, -3]
+    path.write_bytes(idx_bytes(0x0D, (1,), struct.pack(">f", 1.5)))
+    assert read_idx(path).tolist() == [1.5]
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32, np.float32,
+                                   np.float64])
+@pytest.mark.parametrize("name", ["a.idx", "a.idx.gz"])
+def test_write_read_round_trip(tmp_path, dtype, name):
+    a = (np.arange(30).reshape(5, 3, 2) - 7).astype(dtype)
+    if dtype == np.uint8:
+        a = np.arange(30, dtype=np.uint8).reshape(5, 3, 2)
+    path = write_idx(tmp_path / name, a)
+    assert (path.read_bytes()[:2] == b"\x1f\x8b") == name.endswith(".gz")
+    b = read_idx(path)
+    assert b.dtype == a.dtype and np.array_equal(a, b)
+
+
+def test_gzip_is_recognised_by_content_not_name(tmp_path):
+    path = tmp_path / "labels"  # no .gz suffix
+    path.write_bytes(gzip.compress(idx_bytes(0x08, (3,), b"\x07\x00\x09")))
+    assert read_idx(path).tolist() == [7, 0, 9]
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"\x00\x00", "too short"),
+    (b"\x00\x01\x08\x01" + b"\x00" * 5, "wrong magic"),
+    (b"\x00\x00\x07\x01" + b"\x00" * 5, "wrong magic"),
+    (b"\x00\x00\x08\x00", "wrong magic"),
+    (b"\x00\x00\x08\x03\x00\x00\x00\x02", "truncated header"),
+    (idx_bytes(0x08, (2, 28, 28), bytes(2 * 28 * 28 - 1)), "truncated"),
+    (idx_bytes(0x0B, (4,), bytes(7)), "truncated"),
+    (idx_bytes(0x08, (4,), bytes(5)), "extra bytes"),
+])
+def test_broken_files_raise_clear_errors(tmp_path, raw, words):
+    path = tmp_path / "broken.idx"
+    path.write_bytes(raw)
+    with pytest.raises(IDXError, match=words):
+        read_idx(path)
+
+
+def test_corrupt_and_truncated_gzip(tmp_path):
+    good = gzip.compress(idx_bytes(0x08, (100,), bytes(range(100))))
+    path = tmp_path / "t.gz"
+    path.write_bytes(good[: len(good) // 2])
+    with pytest.raises(IDXError, match="gzip"):
+        read_idx(path)
+    path.write_bytes(good[:10] + b"\xff" * 20 + good[30:])
+    with pytest.raises(IDXError, match="gzip"):
+        read_idx(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nothing is downloaded"):
+        read_idx(tmp_path / "nope.idx")
+    with pytest.raises(FileNotFoundError, match="folder"):
+        read_idx(tmp_path)
+
+
+def write_fake_mnist(folder, n_train=6, n_test=4, rows=5, cols=5, gz=False):
+    rng = np.random.default_rng(1)
+    parts = {}
+    for part, n in (("train", n_train), ("test", n_test)):
+        images = rng.integers(0, 256, size=(n, rows, cols)).astype(np.uint8)
+        labels = rng.integers(0, 10, size=n).astype(np.uint8)
+        names = datasets.MNIST_FILES[part]
+        suffix = ".gz" if gz else ""
+        (folder / (names[0] + suffix)).write_bytes(
+            (gzip.compress if gz else bytes)(idx_bytes(0x08, images.shape, images.tobytes())))
+        (folder / (names[1] + suffix)).write_bytes(
+            (gzip.compress if gz else bytes)(idx_bytes(0x08, labels.shape, labels.tobytes())))
+        parts[part] = (images, labels)
+    return parts
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_load_mnist_reads_the_four_files(tmp_path, gz):
+    parts = write_fake_mnist(tmp_path, gz=gz)
+    images, labels = load_mnist(tmp_path, "test")
+    assert np.array_equal(images, parts["test"][0])
+    assert np.array_equal(labels, parts["test"][1])
+    split = datasets.mnist_split(tmp_path)
+    assert split.X_train.shape == (6, 25) and split.X_test.shape == (4, 25)
+    assert np.allclose(split.X_train * 255, parts["train"][0].reshape(6, 25))
+    assert 0 <= split.X_train.min() and split.X_train.max() <= 1
+
+
+def test_load_mnist_mismatched_counts_and_missing_files(tmp_path):
+    write_fake_mnist(tmp_path)
+    labels = tmp_path / datasets.MNIST_FILES["train"][1]
+    labels.write_bytes(idx_bytes(0x08, (5,), bytes(5)))
+    with pytest.raises(IDXError, match="6 images but .* 5 labels"):
+        load_mnist(tmp_path, "train")
+    labels.unlink()
+    with pytest.raises(FileNotFoundError, match="train-labels-idx1-ubyte"):
+        load_mnist(tmp_path, "train")
+    with pytest.raises(ValueError, match="part"):
+        load_mnist(tmp_path, "validation")
+
+
+def test_load_mnist_rejects_labels_given_as_images(tmp_path):
+    write_fake_mnist(tmp_path)
+    images = tmp_path / datasets.MNIST_FILES["test"][0]
+    images.write_bytes(idx_bytes(0x08, (4,), bytes(4)))
+    with pytest.raises(IDXError, match="3 dimensions"):
+        load_mnist(tmp_path, "test")
+
+
+def test_builtin_digits():
+    X, y = datasets.load_digits()
+    assert X.shape == (1797, 64) and y.shape == (1797,)
+    assert X.min() == 0 and X.max() == 1
+    assert np.bincount(y).tolist() == [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]
+    X16, _ = datasets.load_digits(scale=False)
+    assert np.array_equal(X16, 16 * X)
+
+
+def test_split_is_seeded_and_a_partition():
+    X = np.arange(40, dtype=float).reshape(20, 2)
+    y = np.arange(20)
+    a = datasets.train_test_split(X, y, test_fraction=0.25, seed=3)
+    b = datasets.train_test_split(X, y, test_fraction=0.25, seed=3)
+    c = datasets.train_test_split(X, y, test_fraction=0.25, seed=4)
+    assert len(a.y_test) == 5 and len(a.y_train) == 15
+    assert sorted(a.y_train.tolist() + a.y_test.tolist()) == list(range(20))
+    assert np.array_equal(a.X_train[:, 0], 2 * a.y_train)  # rows stay with their labels
+    assert np.array_equal(a.y_test, b.y_test) and not np.array_equal(a.y_test, c.y_test)
+    for bad in (0, 1, 1.5):
+        with pytest.raises(ValueError, match="test_fraction"):
+            datasets.train_test_split(X, y, test_fraction=bad)
+    with pytest.raises(ValueError, match="same length"):
+        datasets.train_test_split(X, y[:-1])
+
+
+def test_digits_split_and_padding():
+    split = datasets.digits_split(seed=0)
+    assert len(split.y_train) == 1348 and len(split.y_test) == 449
+    padded = split.padded()
+    assert padded.X_train.shape == (1348, 65)
+    assert np.all(padded.X_train[:, -1] == 1) and np.all(padded.X_test[:, -1] == 1)
+    assert np.array_equal(padded.X_train[:, :-1], split.X_train)
+
+
+def test_one_vs_rest():
+    assert datasets.one_vs_rest([0, 3, 0, 5], 0).tolist() == [1, -1, 1, -1]
+    with pytest.raises(ValueError, match="no example has label 7"):
+        datasets.one_vs_rest([0, 3], 7)
+
+
+def test_missing_scikit_learn_gives_install_hint(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_sklearn(name, *args, **kwargs):
+        if name.startswith("sklearn"):
+            raise ImportError("No module named 'sklearn'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_sklearn)
+    with pytest.raises(ImportError, match=r"gluon_perceptron\[digits\]"):
+        datasets.load_digits()

@@ -1,0 +1,202 @@
+"""The relaxation method: the step's closed form, a naive reference loop, feasibility, digits."""
+
+import numpy as np
+import pytest
+
+from gluon_perceptron import datasets
+from gluon_perceptron.perceptron import error_rate
+from gluon_perceptron.relaxation import (
+    ETAS,
+    RULES,
+    compare_rules,
+    max_violation,
+    perceptron_system,
+    relaxation_method,
+    wedge_system,
+)
+
+
+def feasible_system(n=30, p=5, seed=0, slack=0.5):
+    """A random system with a known interior point: c = A^T w* + slack."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(p, n))
+    w_star = rng.normal(size=p)
+    c = A.T @ w_star + slack * rng.uniform(0.1, 1.0, size=n)
+    return A, c
+
+
+def naive(A, c, eta, rule, max_iterations, tol=1e-9, seed=0):
+    """Algorithm 1.37 written out step by step, recomputing a_i^T w every time."""
+    p, n = A.shape
+    w = np.zeros(p)
+    rng = np.random.default_rng(seed)
+    norms2 = (A * A).sum(axis=0)
+    stream, t, moves = [], 0, 0
+    while t < max_iterations and np.max(A.T @ w - c) > tol:
+        if rule in ("max_distance", "max_residual"):
+            viol = np.maximum(A.T @ w - c, 0)
+            i = int(np.argmax(viol / np.sqrt(norms2) if rule == "max_distance" else viol))
+        else:
+            if not stream:
+                if rule == "cyclic":
+                    stream = list(range(n))
+                elif rule == "permuted":
+                    stream = list(rng.permutation(n))
+                else:
+                    stream = list(rng.choice(n, size=n, p=norms2 / norms2.sum()))
+            i = int(stream.pop(0))
+        t += 1
+        excess = A[:, i] @ w - c[i]
+        if excess > tol:
+            w = w - eta * excess / norms2[i] * A[:, i]
+            moves += 1
+    return w, t, moves
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("eta", [0.7, 1.0, 2.0])
+def test_matches_the_step_by_step_algorithm(rule, eta):
+    A, c = feasible_system(seed=3)
+    c = c - 1.5  # push the start (w = 0) far outside
+    ref_w, ref_t, ref_moves = naive(A, c, eta, rule, 3000)
+    res = relaxation_method(A, c, eta=eta, rule=rule, max_iterations=3000)
+    assert res.iterations == ref_t and res.moves == ref_moves
+    assert np.allclose(res.w, ref_w, atol=1e-8)
+    assert res.converged == (np.max(A.T @ ref_w - c) <= 1e-9)
+
+
+def test_one_step_is_a_projection_or_a_reflection():
+    a = np.array([[3.0], [4.0]])  # one inequality 3 w1 + 4 w2 <= 5
+    c = np.array([5.0])
+    w0 = np.array([3.0, 4.0])  # a^T w0 - c = 20, ||a||^2 = 25
+    proj = relaxation_method(a, c, eta=1.0, w0=w0)
+    assert proj.iterations == 1 and np.allclose(proj.w, w0 - 20 / 25 * a[:, 0])
+    assert np.isclose(a[:, 0] @ proj.w, 5.0)  # lands on the boundary
+    refl = relaxation_method(a, c, eta=2.0, w0=w0)
+    assert np.isclose(a[:, 0] @ refl.w - 5.0, -20.0)  # mirror image across it
+    assert relaxation_method(a, c, w0=np.zeros(2)).iterations == 0  # already feasible
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("eta", [0.5, 1.0, 1.5, 2.0])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_returned_solutions_satisfy_every_inequality(rule, eta, seed):
+    A, c = feasible_system(n=40, p=4, seed=seed)
+    res = relaxation_method(A, c, eta=eta, rule=rule, max_iterations=20_000, seed=seed)
+    worst = float(np.max(A.T @ res.w - c))
+    if res.converged:
+        assert worst <= 1e-9
+    else:
+        assert res.iterations == 20_000 and worst > 1e-9
+    assert res.max_violation == pytest.approx(max(0.0, worst), abs=1e-15)
+
+
+def test_infeasible_system_stops_at_the_bound():
+    a = np.array([[1.0, -1.0], [0.0, 0.0]])  # w1 <= -1 and -w1 <= -1
+    c = np.array([-1.0, -1.0])
+    for rule in RULES:
+        res = relaxation_method(a, c, rule=rule, eta=1.0, max_iterations=500)
+        assert not res.converged and res.iterations == 500 and res.max_violation >= 1.0 - 1e-12
+
+
+def test_projections_creep_into_a_narrow_wedge_while_reflections_enter():
+    # |w2| <= 0.1 (w1 - 1): a thin wedge with its apex at (1, 0), started from (0, 0.5)
+    A, c = wedge_system(0.1)
+    rng = np.random.default_rng(0)
+    for w in rng.uniform(-3, 3, size=(200, 2)):
+        assert np.all(A.T @ w <= c) == (abs(w[1]) <= 0.1 * (w[0] - 1))
+    w0 = np.array([0.0, 0.5])
+    slow = relaxation_method(A, c, eta=1.0, w0=w0, max_iterations=2000, tol=0.0, record=True)
+    fast = relaxation_method(A, c, eta=2.0, w0=w0, max_iterations=2000, tol=0.0)
+    assert fast.converged and np.all(A.T @ fast.w <= c) and fast.iterations <= 20
+    assert not slow.converged and slow.iterations == 2000
+    # the projections creep along the axis towards the apex, never past it
+    path = np.array(slow.history["w"])
+    assert np.all(path[:, 0] <= 1.0) and np.all(np.diff(path[:, 0]) >= 0)
+    tolerant = relaxation_method(A, c, eta=1.0, w0=w0, max_iterations=2000, tol=1e-9)
+    assert tolerant.converged and tolerant.iterations > 40 * fast.iterations
+
+
+def test_perceptron_system_encodes_the_margin():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(7, 3))
+    Y = np.array([1, -1, 1, 1, -1, -1, 1.0])
+    A, c = perceptron_system(X, Y, margin=2.0)
+    assert A.shape == (4, 7) and np.all(c == -2.0)
+    w, b = rng.normal(size=3), 0.7
+    assert np.allclose(A.T @ np.append(w, b), -Y * (X @ w + b))
+    with pytest.raises(ValueError, match="margin"):
+        perceptron_system(X, Y, margin=0.0)
+
+
+@pytest.fixture(scope="module")
+def zero_vs_rest():
+    split = datasets.digits_split(seed=0)
+    return split, datasets.one_vs_rest(split.y_train, 0), datasets.one_vs_rest(split.y_test, 0)
+
+
+def test_solves_the_digit_problem_with_reflections(zero_vs_rest):
+    """The notebook's claims: every rule finds a separator of 0-vs-rest with eta = 2."""
+    split, Y, _ = zero_vs_rest
+    A, c = perceptron_system(split.X_train, Y)
+    for rule in RULES:
+        res = relaxation_method(A, c, eta=2.0, rule=rule, max_iterations=100_000)
+        assert res.converged, rule
+        assert error_rate(res.w[:-1], res.w[-1], split.X_train, Y) == 0.0
+        assert np.min(Y * (split.X_train @ res.w[:-1] + res.w[-1])) >= 1 - 1e-9
+
+
+def test_rule_comparison_on_digits(zero_vs_rest):
+    """The notebook's reading of the table: for every rule eta = 2 needs fewer iterations than
+    eta = 1; with eta = 1 the blind rules are still outside after 50 epochs; the greedy rules
+    need fewer iterations than any blind one; the solution classifies the test set."""
+    split, Y, Y_test = zero_vs_rest
+    A, c = perceptron_system(split.X_train, Y)
+    bound = 50 * len(Y)
+    table = compare_rules(A, c, max_iterations=bound)
+    assert set(table) == {(rule, eta) for rule in RULES for eta in ETAS}
+    for rule in RULES:
+        one, two = table[(rule, 1.0)], table[(rule, 2.0)]
+        assert two.converged and two.iterations < one.iterations, rule
+    blind, greedy = RULES[:3], RULES[3:]
+    assert not any(table[(rule, 1.0)].converged for rule in blind)
+    for eta in ETAS:
+        assert max(table[(g, eta)].iterations for g in greedy) < min(
+            table[(b, eta)].iterations for b in blind)
+    for res in table.values():  # every result was checked against the system
+        worst = float(np.max(A.T @ res.w - c))
+        assert res.converged == (worst <= 1e-9)
+        assert res.converged or res.iterations == bound
+    best = table[("max_distance", 2.0)]
+    assert error_rate(best.w[:-1], best.w[-1], split.X_test, Y_test) <= 0.01
+
+
+def test_record_keeps_the_path():
+    A, c = feasible_system(seed=5)
+    w0 = np.full(5, 3.0)
+    res = relaxation_method(A, c, eta=1.5, rule="max_residual", w0=w0, record=True)
+    h = res.history
+    assert res.converged and res.moves > 3
+    assert h["iteration"][0] == 0 and h["iteration"][-1] == res.iterations
+    assert len(h["w"]) == res.moves + 1 and np.allclose(h["w"][-1], res.w)
+    assert np.allclose(h["w"][0], w0)
+    assert h["violation"][0] == pytest.approx(max_violation(A, c, w0))
+    assert h["violation"][-1] == pytest.approx(res.max_violation, abs=1e-9)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"eta": 0.0}, "eta"), ({"eta": 2.5}, r"\(0, 2\]"), ({"rule": "random"}, "rule"),
+    ({"max_iterations": -1}, "max_iterations"), ({"tol": -1.0}, "tol"),
+    ({"w0": np.zeros(3)}, "w0"),
+])
+def test_bad_arguments(kwargs, words):
+    A, c = feasible_system(n=4, p=2)
+    with pytest.raises(ValueError, match=words):
+        relaxation_method(A, c, **kwargs)
+
+
+def test_bad_systems():
+    with pytest.raises(ValueError, match="column 1 of A is zero"):
+        relaxation_method(np.array([[1.0, 0.0], [0.0, 0.0]]), np.zeros(2))
+    with pytest.raises(ValueError, match="one entry per column"):
+        relaxation_method(np.ones((2, 3)), np.zeros(2))
