@@ -46,12 +46,20 @@ class Options:
 
 
 def _sections() -> list[tuple[str, Callable[[Options], list[Path]]]]:
-    from . import chapter
+    from . import chapter, digits, divergence, expressivity, multiclass, relaxation, sgd, theory
 
     return [
         ("The perceptron, step by step", chapter.demo_section),
         ("Updates against the margin", chapter.experiment_section),
         ("The perceptron loss", chapter.loss_section),
+        ("The perceptron as SGD", sgd.sgd_section),
+        ("Black & White", divergence.black_and_white_section),
+        ("Convergence bounds", theory.convergence_section),
+        ("Optimality and generalization", theory.optimality_section),
+        ("Expressivity and the loss surface", expressivity.expressivity_section),
+        ("Digits: 0 or not 0", digits.digits_section),
+        ("Multiclass", multiclass.multiclass_section),
+        ("The relaxation method", relaxation.relaxation_section),
     ]
 
 
