@@ -20,7 +20,7 @@ call; MXNet allocates outside Python, so its rows show ``n/a``.
 
 Options: ``--quick`` shrinks every size (a smoke run of a few seconds, numbers not for
 quoting); ``--faithful-fraction F`` runs the faithful experiment on that fraction of its 10
-trials and extrapolates (default 1: the whole ~50 s experiment).
+trials and extrapolates (default 1: the whole experiment, 1 to 2 minutes).
 """
 
 from __future__ import annotations

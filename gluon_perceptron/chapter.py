@@ -103,7 +103,7 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     For each trial and each epsilon: ``X, Y = getfake(samples, 2, epsilon)`` and one pass of
     :func:`perceptron` over it, adding the updates to ``Err[i]``; ``w, b`` are never reset, so
     every dataset starts from the weights the previous one left. Returns the average over
-    trials. Takes about 50 s at the chapter's sizes (10 trials x 17 margins x 1000 points),
+    trials. Takes 1 to 2 minutes at the chapter's sizes (10 trials x 17 margins x 1000 points),
     almost all of it in the one-point-at-a-time sampler.
 
     Returns
@@ -237,13 +237,13 @@ def experiment_section(opts) -> list:
     """Updates against the margin: corrected experiment (and the faithful one on request)."""
     faithful = None
     if opts.faithful_experiment:
-        print("running the chapter's experiment exactly as written (about 50 s)...")
+        print("running the chapter's experiment exactly as written (1 to 2 minutes)...")
         # as in the chapter, it continues from the weights the demo left (same seed, same data)
         w, b, _ = demo(*getfake(50, 2, 0.3), verbose=False)
         faithful = margin_experiment_faithful(w=w, b=b, progress=opts.progress)
     else:
         print("(the chapter's own experiment, which never resets w, b and makes one pass, "
-              "takes about 50 s: add --faithful-experiment to run it too)")
+              "takes 1 to 2 minutes: add --faithful-experiment to run it too)")
     result = margin_experiment(progress=opts.progress)
     broken = ~result.chapter_assumptions
     print(f"{result.updates.size} runs, all converged: {bool(result.converged.all())}; "

@@ -19,7 +19,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     p.add_argument("--faithful-experiment", action="store_true",
                    help="also run the chapter's convergence experiment exactly as written "
-                        "(one-point-at-a-time sampler, never resets w, b): about 50 s more")
+                        "(one-point-at-a-time sampler, never resets w, b): 1 to 2 minutes more")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument("--only", nargs="+", metavar="WORD",
                    help="run only the sections whose name contains one of these words")

@@ -30,7 +30,7 @@ class Options:
     progress : bool
         Show progress bars on long loops.
     faithful_experiment : bool
-        Also run the chapter's convergence experiment exactly as written (about 50 s).
+        Also run the chapter's convergence experiment exactly as written (1 to 2 minutes).
     """
 
     out: Path = Path("figures")

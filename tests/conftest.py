@@ -9,6 +9,8 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
+import importlib  # noqa: E402
+
 import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -33,3 +35,15 @@ def _close_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+#: The module (not the function of the same name the package exports).
+perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
+BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request, monkeypatch):
+    """Run the test with the compiled fast engine (when numba is installed) and the numpy one."""
+    monkeypatch.setattr(perceptron_module, "FAST_BACKEND", request.param)
+    return request.param

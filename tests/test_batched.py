@@ -1,22 +1,10 @@
 """Batched runs: each run of train_batched equals train on that run's own data, bit for bit."""
 
-import importlib
 
 import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-
-perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
-
-BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request, monkeypatch):
-    """Run the test with the compiled engine (when numba is installed) and the numpy one."""
-    monkeypatch.setattr(perceptron_module, "FAST_BACKEND", request.param)
-    return request.param
 
 
 def _assert_same(batched: gp.TrainResult, alone: gp.TrainResult):

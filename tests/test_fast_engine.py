@@ -14,13 +14,6 @@ import pytest
 import gluon_perceptron as gp
 
 perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
-BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request, monkeypatch):
-    monkeypatch.setattr(perceptron_module, "FAST_BACKEND", request.param)
-    return request.param
 
 
 def _dataset(rng, kind, dtype, n=90, d=5):
