@@ -7,11 +7,18 @@ shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples
 (one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
 its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: the compiled engine runs the
 very same loop for every run, and the numpy fallback calls :func:`train`'s numpy engine per run.
+
+``engine="ndarray"`` shows the other way to batch, in MXNet itself: all runs step through the
+examples *in lockstep*, so at example ``i`` one NDArray computation scores it under every run's
+weights and updates the runs that err. That works because every run visits its examples in the
+same order (a masked example is a step where that run does nothing), and a run that has
+converged makes no more updates, so carrying it along changes nothing.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from mxnet import nd
 
 from . import _checks
 from .perceptron import TrainResult, _compiled_runs, _fast_run, _use_compiled
@@ -55,8 +62,8 @@ def _check_batch(X, Y, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return X3, Yk, keep
 
 
-def train_batched(X, Y, *, max_epochs: int, mask=None,
-                  learning_rate: float = 1.0) -> list[TrainResult]:
+def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.0,
+                  engine: str = "fast") -> list[TrainResult]:
     """Train ``k`` independent perceptrons at once, each exactly as :func:`train` would.
 
     Run ``r`` starts from :math:`w = 0, b = 0` and passes over its examples in data order,
@@ -79,6 +86,12 @@ def train_batched(X, Y, *, max_epochs: int, mask=None,
         default: every run uses every example.
     learning_rate : float
         Step :math:`\\eta > 0`.
+    engine : {"fast", "ndarray"}
+        ``"fast"``: the compiled loop run by run (numpy fallback without numba). ``"ndarray"``:
+        all runs in lockstep, one MXNet computation per example (about 0.3 ms a step for all
+        runs together: meant for showing the idea, not for speed). The scores are summed in
+        MXNet's order, so, as between ``train``'s engines, a decision could only differ for a
+        margin within rounding of 0; never on integer-valued data such as the digits.
 
     Returns
     -------
@@ -87,7 +100,10 @@ def train_batched(X, Y, *, max_epochs: int, mask=None,
     """
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    _checks.choice(engine, "engine", {"fast", "ndarray"})
     X3, Yk, keep = _check_batch(X, Y, mask)
+    if engine == "ndarray":
+        return _lockstep(X3, Yk, keep, max_epochs, learning_rate)
     if not _use_compiled():
         return [_one_by_one(X3[min(r, X3.shape[0] - 1)][keep[r]], Yk[r][keep[r]],
                             max_epochs, learning_rate) for r in range(Yk.shape[0])]
@@ -116,3 +132,53 @@ def _one_by_one(X: np.ndarray, Y: np.ndarray, max_epochs: int,
     per_epoch = _fast_run(X, Y, w, b, max_epochs, learning_rate, 0.0)
     return TrainResult(w=w, b=float(b[0]), updates=sum(per_epoch), updates_per_epoch=per_epoch,
                        converged=per_epoch[-1] == 0)
+
+
+def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
+              learning_rate: float) -> list[TrainResult]:
+    """All runs in lockstep in NDArray: at example ``i``, for every run ``r`` at once,
+
+    .. math:: u_r = [\\text{keep}_{ri}]\\,[\\text{active}_r]\\,
+              [y_{ri} (w_r^\\top x_{ri} + b_r) \\le 0],
+
+    .. math:: w_r \\mathrel{+}= \\eta\\, u_r y_{ri} x_{ri}, \\qquad
+              b_r \\mathrel{+}= \\eta\\, u_r y_{ri}.
+
+    A run stops being active after a pass with no update (its weights would not change again).
+    """
+    k, n = Yk.shape
+    dtype = X3.dtype
+    Xd = nd.array(X3, dtype=dtype)
+    Yd = nd.array(Yk, dtype=dtype)
+    Kd = nd.array(keep, dtype=dtype)
+    W = nd.zeros((k, X3.shape[2]), dtype=dtype)
+    B = nd.zeros((k,), dtype=dtype)
+    active = nd.ones((k,), dtype=dtype)
+    shared = X3.shape[0] == 1
+    counts: list[np.ndarray] = []
+    epochs = np.zeros(k, dtype=int)
+    for _ in range(max_epochs):
+        made = nd.zeros((k,), dtype=dtype)
+        for i in range(n):
+            x = Xd[0, i] if shared else Xd[:, i, :]
+            scores = (nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B
+            y = Yd[:, i]
+            u = (y * scores <= 0) * Kd[:, i] * active
+            step = (learning_rate * y) * u
+            W += step.reshape((k, 1)) * x
+            B += step
+            made += u
+        per_run = made.asnumpy().astype(int)
+        still = active.asnumpy() > 0
+        counts.append(np.where(still, per_run, -1))
+        epochs[still] += 1
+        active = nd.array(still & (per_run > 0), dtype=dtype)
+        if not still.any() or not (still & (per_run > 0)).any():
+            break
+    Wn, Bn = W.asnumpy(), B.asnumpy()
+    results = []
+    for r in range(k):
+        per_epoch = [int(c[r]) for c in counts[:epochs[r]]]
+        results.append(TrainResult(w=Wn[r].copy(), b=float(Bn[r]), updates=sum(per_epoch),
+                                   updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0))
+    return results

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import _checks
 from .datasets import Split, digits_split, one_vs_rest

@@ -42,7 +42,7 @@ from typing import NamedTuple
 import matplotlib.pyplot as plt
 import numpy as np
 from scipy.optimize import linprog
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import _checks
 from .data import gaussian_classes, getfake_noisy, xor_data

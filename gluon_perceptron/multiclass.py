@@ -97,8 +97,9 @@ def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _fit(X, Y, mask, max_epochs, engine) -> list[TrainResult]:
     """Train one perceptron per row of ``Y`` (on the examples ``mask`` keeps)."""
-    if engine == "batched":
-        return train_batched(X, Y, max_epochs=max_epochs, mask=mask)
+    if engine in ("batched", "ndarray"):
+        return train_batched(X, Y, max_epochs=max_epochs, mask=mask,
+                             engine="fast" if engine == "batched" else "ndarray")
     return [train(X[keep], labels[keep], max_epochs=max_epochs)
             for labels, keep in zip(Y, mask)]
 
@@ -123,13 +124,15 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "batched") -> Multi
         Class labels (any sortable values, e.g. digits 0 to 9).
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
-    engine : {"batched", "loop"}
-        ``"batched"`` trains all ``c`` at once with :func:`batched.train_batched`; ``"loop"``
-        calls :func:`perceptron.train` once per class. Both give the same perceptrons.
+    engine : {"batched", "ndarray", "loop"}
+        ``"batched"`` trains all ``c`` at once with :func:`batched.train_batched` (compiled);
+        ``"ndarray"`` trains them in lockstep as one MXNet computation per example (slow, but
+        it is the batching written in NDArray); ``"loop"`` calls :func:`perceptron.train` once
+        per class. All give the same perceptrons.
     """
     Xn, yn, classes = _class_labels(X, y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.choice(engine, "engine", {"batched", "loop"})
+    _checks.choice(engine, "engine", {"batched", "ndarray", "loop"})
     Y = np.where(yn[None, :] == classes[:, None], 1.0, -1.0)
     mask = np.ones(Y.shape, dtype=bool)
     results = _fit(Xn, Y, mask, max_epochs, engine)
@@ -145,7 +148,7 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "batched") -> Multi
     """
     Xn, yn, classes = _class_labels(X, y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.choice(engine, "engine", {"batched", "loop"})
+    _checks.choice(engine, "engine", {"batched", "ndarray", "loop"})
     pairs = list(combinations(range(classes.size), 2))
     first = classes[[k for k, _ in pairs]][:, None]
     second = classes[[k2 for _, k2 in pairs]][:, None]

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import matplotlib.pyplot as plt
 import numpy as np
 from mxnet import autograd, nd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from . import _checks
 from .gluon_trainer import train_gluon

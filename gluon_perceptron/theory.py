@@ -324,7 +324,7 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     Every bound depends on the data only through a radius and a margin, never on ``d`` or
     ``n`` directly. Returns a dict of equal-length arrays, keys :data:`BOUND_FIELDS`.
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     from .data import sample_separable
     from .margins import optimal_margin
@@ -542,7 +542,7 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
 
     The theorem says ``mean(loo) <= mean(bound)``.
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     from .data import sample_separable
     from .margins import optimal_margin

@@ -113,3 +113,31 @@ def test_margin_experiment_runs_batched_as_they_would_one_by_one(backend, seed):
     for name in ("updates", "epochs", "converged", "R", "gamma", "bound"):
         np.testing.assert_array_equal(getattr(batched, name), getattr(alone, name))
     assert batched.converged.all() and batched.updates.min() > 0
+
+
+def test_ndarray_lockstep_equals_one_by_one_with_masks():
+    """engine="ndarray": all runs in lockstep in MXNet, each still exactly train alone."""
+    rng = np.random.default_rng(12)
+    X = rng.integers(0, 9, size=(70, 5)).astype(np.float32)  # integer-valued: exact sums
+    Y = _labels(rng, 4, 70, X, 0.1)
+    mask = rng.random((4, 70)) < 0.6
+    results = gp.train_batched(X, Y, max_epochs=8, mask=mask, engine="ndarray")
+    for r, res in enumerate(results):
+        _assert_same(res, gp.train(X[mask[r]], Y[r, mask[r]], max_epochs=8))
+
+
+def test_ndarray_lockstep_per_run_data_and_convergence(seed):
+    """One getfake dataset per run: runs converge at different passes and stop counting."""
+    fakes = [gp.sample_separable(50, 2, 0.15) for _ in range(4)]
+    X = np.stack([f.X.asnumpy() for f in fakes])
+    Y = np.stack([f.Y.asnumpy() for f in fakes])
+    results = gp.train_batched(X, Y, max_epochs=100, engine="ndarray")
+    assert all(res.converged for res in results)
+    assert len({res.epochs for res in results}) > 1  # they did stop at different passes
+    for r, res in enumerate(results):
+        _assert_same(res, gp.train(X[r], Y[r], max_epochs=100, engine="faithful"))
+
+
+def test_engine_is_checked():
+    with pytest.raises(ValueError, match="engine"):
+        gp.train_batched(np.eye(2), np.ones((1, 2)), max_epochs=1, engine="gpu")

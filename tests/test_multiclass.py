@@ -151,3 +151,15 @@ def test_bad_input():
         mc.predict_multiclass(model, np.ones((1, 3)))
     with pytest.raises(ValueError, match="one-vs-one"):
         mc.votes(model, np.eye(2))
+
+
+@pytest.mark.parametrize("trainer", [mc.train_one_vs_all, mc.train_one_vs_one])
+def test_ndarray_lockstep_engine_gives_the_same_model(split, trainer):
+    """All c (or c(c-1)/2) perceptrons as one MXNet computation per example: same model."""
+    X, y = split.X_train[:300], split.y_train[:300]
+    lockstep = trainer(X, y, max_epochs=4, engine="ndarray")
+    compiled = trainer(X, y, max_epochs=4, engine="batched")
+    for a, b in zip(lockstep.results, compiled.results):
+        assert a.updates_per_epoch == b.updates_per_epoch
+    np.testing.assert_array_equal(lockstep.W, compiled.W)
+    np.testing.assert_array_equal(lockstep.b, compiled.b)
