@@ -38,7 +38,6 @@ setup() {
         "$py" -m venv .venv
     fi
     echo "run.sh: installing gluon_perceptron and its dependencies into .venv" >&2
-    .venv/bin/python -m pip install --quiet --upgrade pip >&2
     .venv/bin/python -m pip install --quiet -e '.[test,digits]' >&2
     echo "$want" > "$stamp"
 }
