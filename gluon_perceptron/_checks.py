@@ -55,8 +55,9 @@ def features(X, name: str = "X") -> np.ndarray:
     """
     a = to_numpy(X, name)
     if a.ndim != 2:
+        got = f"a {type(X).__name__}" if a.ndim == 0 else f"shape {a.shape}"
         raise ValueError(f"{name} must be 2-D with shape (samples, dimensions), "
-                         f"got shape {a.shape}; reshape a single example with x.reshape(1, -1)")
+                         f"got {got}; reshape a single example with x.reshape(1, -1)")
     if a.shape[0] == 0 or a.shape[1] == 0:
         raise ValueError(f"{name} must hold at least one example and one feature, "
                          f"got shape {a.shape}")
@@ -78,7 +79,8 @@ def labels(Y, n: int | None = None, name: str = "Y", dtype=np.float64) -> np.nda
     if a.ndim == 2 and 1 in a.shape:
         a = a.reshape(-1)
     if a.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one label per example), got shape {a.shape}")
+        got = f"a {type(Y).__name__}" if a.ndim == 0 else f"shape {a.shape}"
+        raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
     if n is not None and a.shape[0] != n:
         raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
                          f"{name} has {a.shape[0]} labels")
@@ -106,3 +108,41 @@ def choice(value, name: str, options) -> str:
     if value not in options:
         raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
     return value
+
+
+def vector(v, name: str, size: int | None = None) -> np.ndarray:
+    """Return ``v`` (one vector, of shape ``(d,)``, ``(d, 1)``, ...) as a finite 1-D array.
+
+    Float32 and float64 keep their precision, as in :func:`features`; anything else becomes
+    float64. ``size``, if given, is the number of entries required.
+    """
+    a = to_numpy(v, name)
+    if a.dtype == object or not np.issubdtype(a.dtype, np.number) \
+            or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{name} must be a vector of real numbers, got {type(v).__name__} "
+                         f"{v!r:.60}")
+    a = a.reshape(-1) if a.dtype in (np.float32, np.float64) else a.astype(np.float64).reshape(-1)
+    if a.size == 0:
+        raise ValueError(f"{name} must hold at least one number, got an empty array")
+    if size is not None and a.size != size:
+        raise ValueError(f"{name} must have {size} entries, got {a.size}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite, got {a}; drop or replace its NaN/inf entries")
+    return a
+
+
+def scalar(value, name: str, **bounds) -> float:
+    """Like :func:`finite_float`, also accepting a one-element array (e.g. an NDArray ``b``)."""
+    if isinstance(value, (nd.NDArray, np.ndarray)):
+        if value.size != 1:
+            raise ValueError(f"{name} must be a single number, got an array of shape {value.shape}")
+        value = to_numpy(value, name).reshape(-1)[0].item()
+    return finite_float(value, name, **bounds)
+
+
+def instance(value, cls, name: str, hint: str) -> None:
+    """Raise ``TypeError`` unless ``value`` is a ``cls``; ``hint`` says where one comes from."""
+    if not isinstance(value, cls):
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        article = "an" if names[0] in "AEIOU" else "a"
+        raise TypeError(f"{name} must be {article} {names} ({hint}), got {type(value).__name__}")

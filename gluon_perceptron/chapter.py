@@ -79,6 +79,7 @@ def demo(X, Y, *, verbose: bool = True, w: nd.NDArray | None = None,
 
 def plot_update(X, Y, update: Update, ax=None):
     """Score contours after ``update``, the data, and the offending point ringed in green."""
+    _checks.instance(update, Update, "update", "one of the updates demo(X, Y) returns")
     ax = plotscore(update.w, update.b, ax=ax)
     plotdata(X, Y, ax=ax)
     ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
@@ -89,7 +90,11 @@ def plot_update(X, Y, update: Update, ax=None):
 
 
 def _epsilons(epsilons) -> np.ndarray:
-    eps = np.asarray(EPSILONS if epsilons is None else epsilons, dtype=float).reshape(-1)
+    eps = (np.asarray(EPSILONS, dtype=float) if epsilons is None
+           else _checks.to_numpy(epsilons, "epsilons").reshape(-1))
+    if not np.issubdtype(eps.dtype, np.number) or np.issubdtype(eps.dtype, np.complexfloating):
+        raise ValueError(f"epsilons must be a non-empty list of finite numbers >= 0, got {eps}")
+    eps = eps.astype(float)
     if eps.size == 0 or not np.all(np.isfinite(eps)) or np.any(eps < 0):
         raise ValueError(f"epsilons must be a non-empty list of finite numbers >= 0, got {eps}")
     return eps
@@ -192,6 +197,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
 
 def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None):
     """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
+    _checks.instance(result, MarginExperiment, "result", "the result of margin_experiment()")
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.5))
     eps = result.epsilons

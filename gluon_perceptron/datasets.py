@@ -26,6 +26,7 @@ its own magic bytes, whatever the file is called.
 from __future__ import annotations
 
 import gzip
+import os
 import struct
 import zlib
 from pathlib import Path
@@ -155,6 +156,9 @@ def read_idx(path) -> np.ndarray:
     IDXError
         Wrong magic number, truncated or corrupt file (see :func:`parse_idx`).
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or pathlib.Path), got "
+                        f"{type(path).__name__} {path!r:.40}")
     path = Path(path)
     return parse_idx(_read_bytes(path), str(path))
 
@@ -211,6 +215,9 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
         A file is missing, broken, or the image and label counts differ.
     """
     _checks.choice(part, "part", set(MNIST_FILES))
+    if not isinstance(folder, (str, os.PathLike)):
+        raise TypeError(f"folder must be a folder name (str or pathlib.Path), got "
+                        f"{type(folder).__name__} {folder!r:.40}")
     folder = Path(folder)
     image_path, label_path = (_find_mnist_file(folder, name) for name in MNIST_FILES[part])
     images = read_idx(image_path)

@@ -86,8 +86,13 @@ def baselines(Y_train, Y_test) -> dict[str, float]:
     * ``"majority"``: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
-    p = float(np.mean(_checks.labels(Y_train, name="Y_train") == 1))
-    q = float(np.mean(_checks.labels(Y_test, name="Y_test") == 1))
+    Y_train = _checks.labels(Y_train, name="Y_train")
+    Y_test = _checks.labels(Y_test, name="Y_test")
+    if Y_train.size == 0 or Y_test.size == 0:
+        raise ValueError(f"Y_train and Y_test must each hold at least one label, got "
+                         f"{Y_train.size} and {Y_test.size}")
+    p = float(np.mean(Y_train == 1))
+    q = float(np.mean(Y_test == 1))
     return {"coin flip": 0.5,
             "random, class frequencies": p * q + (1 - p) * (1 - q),
             "majority": q if p > 0.5 else 1 - q}
@@ -114,6 +119,7 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
         Also run the averaged perceptron.
     """
     epochs = _checks.positive_int(epochs, "epochs")
+    _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
     Y_train = one_vs_rest(split.y_train, digit)
     Y_test = one_vs_rest(split.y_test, digit)
     w, b = np.zeros(split.X_train.shape[1]), 0.0
@@ -141,6 +147,7 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
 def plot_learning_curve(curve: LearningCurve, base: dict[str, float] | None = None,
                         axes=None):
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
+    _checks.instance(curve, LearningCurve, "curve", "the result of learning_curve(split, digit)")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax, ax_up = axes
@@ -213,6 +220,12 @@ def plot_weights(w, ax=None, *, title: str | None = None):
 
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None):
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
+    _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
+    if isinstance(curves, LearningCurve) or not curves:
+        raise ValueError("curves must be a non-empty list of learning_curve(split, digit) "
+                         "results, e.g. [curve] for one")
+    for curve in curves:
+        _checks.instance(curve, LearningCurve, "curves[k]", "from learning_curve(split, digit)")
     if axes is None:
         _, axes = plt.subplots(2, len(curves), figsize=(2.8 * len(curves), 5.6), squeeze=False)
     for k, curve in enumerate(curves):

@@ -399,8 +399,7 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     Y : ndarray, shape (steps,), all ones
     """
     steps = _checks.positive_int(steps, "steps")
-    x = np.array([1.0, 0.0]) if x is None else _checks.to_numpy(x, "x").astype(np.float64)
-    x = x.reshape(-1)
+    x = np.array([1.0, 0.0]) if x is None else _checks.vector(x, "x").astype(np.float64)
     norm = float(np.linalg.norm(x)) if np.all(np.isfinite(x)) else 0.0
     if x.size == 0 or norm == 0.0:
         raise ValueError(f"x must be a finite nonzero vector, got {x}")

@@ -140,6 +140,8 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
     Wn = np.asarray(_checks.to_numpy(W, "W"), dtype=np.float64)
     if Wn.shape[-1] != Xn.shape[1]:
         raise ValueError(f"W's last axis must have {Xn.shape[1]} entries, got {Wn.shape}")
+    if not np.all(np.isfinite(Wn)):
+        raise ValueError("W must be finite; drop or replace its NaN/inf entries")
     return np.maximum(0.0, -(Wn @ Xn.T) * Yn).sum(axis=-1)
 
 
@@ -149,9 +151,15 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
 
     Defaults to :func:`two_point_data` and its homogeneous run from :math:`w = 0`.
     """
-    if X is None or Y is None:
+    if (X is None) != (Y is None):
+        raise ValueError("pass both X and Y, or neither (for the default two-point data); "
+                         f"got only {'Y' if X is None else 'X'}")
+    if X is None:
         X, Y = two_point_data()
     Xn, Yn = _checks.dataset(X, Y)
+    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
+    if path is not None:
+        _checks.instance(path, UpdatePath, "path", "the result of update_path(X, Y, ...)")
     if Xn.shape[1] != 2:
         raise ValueError(f"the loss surface is drawn over 2 weights; X has {Xn.shape[1]}")
     if path is None:

@@ -17,6 +17,7 @@ the examples come one at a time in data order and :math:`\\eta` is the same.
 
 from __future__ import annotations
 
+import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from . import _checks
@@ -58,6 +59,11 @@ class PerceptronLoss(gluon.loss.Loss):
 def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
     """``gluon.nn.Dense(1)`` with weights and bias initialized to 0, hybridized."""
     dimensions = _checks.positive_int(dimensions, "dimensions")
+    try:
+        kind = np.dtype(dtype).name
+    except TypeError:
+        kind = dtype
+    _checks.choice(kind, "dtype", {"float16", "float32", "float64"})
     net = gluon.nn.Dense(1, in_units=dimensions, dtype=dtype, weight_initializer=init.Zero(),
                          bias_initializer=init.Zero())
     net.initialize()

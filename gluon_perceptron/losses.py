@@ -169,6 +169,7 @@ def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -
     NDArray, shape (1,), (n,) or (r,)
         The loss of each example (not reduced: call ``.sum()`` or ``.mean()``).
     """
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     x = _as_examples(w, x)
     ws, _, xs = _shapes(w, b, x)
     yv = _label(y, 1 if len(xs) == 1 else xs[0], w)

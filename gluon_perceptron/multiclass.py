@@ -89,6 +89,8 @@ def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if yn.shape[0] != Xn.shape[0]:
         raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
                          f"y has {yn.shape[0]} labels")
+    if np.issubdtype(yn.dtype, np.inexact) and not np.all(np.isfinite(yn)):
+        raise ValueError("y must hold class labels, found NaN or inf; drop those examples")
     classes = np.unique(yn)
     if classes.size < 2:
         raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
@@ -186,6 +188,8 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
+    _checks.instance(model, MulticlassModel, "model",
+                     "the result of train_one_vs_all or train_one_vs_one")
     table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return model.classes[np.argmax(table, axis=1)]
 
@@ -213,10 +217,16 @@ def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
+    _checks.instance(model, MulticlassModel, "model",
+                     "the result of train_one_vs_all or train_one_vs_one")
     s = scores(model, X)
     yn = _checks.to_numpy(y, "y").reshape(-1)
     if yn.shape[0] != s.shape[0]:
         raise ValueError(f"X and y must have the same length, got {s.shape[0]} and {yn.size}")
+    unknown = np.setdiff1d(np.unique(yn), model.classes)
+    if unknown.size:
+        raise ValueError(f"y holds labels {unknown[:5].tolist()} the model was not trained on; "
+                         f"its classes are {model.classes.tolist()}")
     positive = yn[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
         negative = ~positive
@@ -263,8 +273,11 @@ def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
 
 def plot_confusion_matrix(M, classes, ax=None, *, title: str = ""):
     """The confusion matrix as an image with its counts; the diagonal holds the hits."""
+    M = _checks.to_numpy(M, "M")
+    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != len(classes):
+        raise ValueError(f"M must be square with one row per class ({len(classes)} classes), "
+                         f"got shape {M.shape}; use confusion_matrix(y_true, y_pred, classes)")
     ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
-    M = np.asarray(M)
     ax.imshow(M, cmap="Blues")
     for i in range(M.shape[0]):
         for j in range(M.shape[1]):

@@ -129,7 +129,13 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y, *,
     if b.shape != (1,):
         raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
     yv = _label_value(y)
-    if yv * (nd.dot(w, x) + b).asscalar() <= threshold:
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    margin = yv * (nd.dot(w, x) + b).asscalar()
+    if not np.isfinite(margin):
+        raise ValueError(f"the margin y (w.x + b) is {margin}: x, w or b holds NaN or inf; "
+                         f"check the data with np.isfinite and restart from finite w, b")
+    if margin <= threshold:
         w += (learning_rate * yv) * x
         b += learning_rate * yv
         return 1
@@ -347,7 +353,7 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
     b0 = _checks.finite_float(b0, "b0")
     w_start = np.zeros(d, dtype=Xn.dtype)
     if w0 is not None:
-        w_start = _checks.to_numpy(w0, "w0").astype(Xn.dtype).reshape(-1)
+        w_start = _checks.vector(w0, "w0").astype(Xn.dtype)
         if w_start.shape != (d,) or not np.all(np.isfinite(w_start)):
             raise ValueError(f"w0 must be finite with shape ({d},), got {w_start.shape}")
 
@@ -371,14 +377,16 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
 def predict(w, b: float, X) -> np.ndarray:
     """Labels :math:`\\operatorname{sign}(w^\\top x + b)` in {-1, +1}; a score of 0 gives -1."""
     Xn = _checks.features(X)
-    wn = _checks.to_numpy(w, "w").reshape(-1)
+    wn = _checks.vector(w, "w")
     if wn.shape[0] != Xn.shape[1]:
         raise ValueError(f"w has {wn.shape[0]} entries but X has {Xn.shape[1]} features")
-    return np.where(Xn @ wn + float(b) > 0, 1.0, -1.0)
+    return np.where(Xn @ wn + _checks.scalar(b, "b") > 0, 1.0, -1.0)
 
 
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
     Xn, Yn = _checks.dataset(X, Y)
-    wn = _checks.to_numpy(w, "w").reshape(-1)
-    return float(np.mean(Yn * (Xn @ wn + float(b)) <= 0))
+    wn = _checks.vector(w, "w")
+    if wn.shape[0] != Xn.shape[1]:
+        raise ValueError(f"w has {wn.shape[0]} entries but X has {Xn.shape[1]} features")
+    return float(np.mean(Yn * (Xn @ wn + _checks.scalar(b, "b")) <= 0))

@@ -18,6 +18,8 @@ from . import _checks
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
+#: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
+MAX_GRID = 4000
 
 
 def _axes(ax):
@@ -70,7 +72,13 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02):
     wn = _checks.to_numpy(w, "w").astype(np.float32).reshape(-1)
     if wn.shape != (2,) or not np.all(np.isfinite(wn)):
         raise ValueError(f"w must be 2 finite numbers to plot a 2-D score, got {wn}")
-    dn = float(np.asarray(_checks.to_numpy(d, "d")).reshape(-1)[0])
+    dn = _checks.scalar(d, "d")
+    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
+    step = _checks.finite_float(step, "step", strictly_positive=True)
+    if extent / step > MAX_GRID // 2:
+        raise ValueError(f"step={step} is too fine for extent={extent}: the grid would have "
+                         f"{2 * extent / step:.0f} points per side; use step >= "
+                         f"{2 * extent / MAX_GRID:g}")
     ax = _axes(ax)
     grid = np.arange(-extent, extent, step)
     xx, yy = np.meshgrid(grid, grid)
@@ -94,6 +102,11 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0):
     The perceptron loss for a positive example is :math:`\\max(0, -f(x))`, for a negative one
     :math:`\\max(0, f(x))`.
     """
+    lo = _checks.finite_float(lo, "lo")
+    hi = _checks.finite_float(hi, "hi")
+    if not hi - lo >= 0.2:
+        raise ValueError(f"need lo < hi (at least 0.2 apart) to draw a range of scores, got "
+                         f"lo={lo}, hi={hi}")
     ax = _axes(ax)
     f = np.arange(lo, hi, 0.1)
     ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")
@@ -106,7 +119,15 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0):
 
 def save_figure(fig, out_dir, name: str) -> Path:
     """Save ``fig`` as ``out_dir/name.png`` (creating the folder), close it, return the path."""
+    if not callable(getattr(fig, "savefig", None)):
+        raise TypeError(f"fig must be a matplotlib Figure (e.g. ax.figure), got "
+                        f"{type(fig).__name__}")
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
+        raise ValueError(f"name must be a non-empty file name without folders or extension, "
+                         f"e.g. '05_margins', got {name!r}")
     out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out_dir {str(out)!r} is a file; pass a folder to save figures in")
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
     fig.savefig(path, dpi=90, bbox_inches="tight")

@@ -92,7 +92,7 @@ class RelaxationResult:
 def max_violation(A, c, w) -> float:
     """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`."""
     An, cn = _system(A, c)
-    wn = _checks.to_numpy(w, "w").astype(np.float64).reshape(-1)
+    wn = _checks.vector(w, "w").astype(np.float64)
     if wn.shape[0] != An.shape[0]:
         raise ValueError(f"w has {wn.shape[0]} entries but A has {An.shape[0]} rows")
     return float(max(0.0, np.max(An.T @ wn - cn)))
@@ -318,6 +318,10 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
         ``(rule, eta) -> RelaxationResult``; compare their ``iterations`` (to feasibility, or
         ``max_iterations`` when ``converged`` is False).
     """
+    for name, values in (("etas", etas), ("rules", rules)):
+        if isinstance(values, str) or np.ndim(values) != 1 or len(values) == 0:
+            raise ValueError(f"{name} must be a non-empty sequence (e.g. a tuple with one "
+                             f"value), got {values!r}")
     return {(rule, float(eta)): relaxation_method(A, c, eta=eta, rule=rule,
                                            max_iterations=max_iterations, seed=seed)
             for rule in rules for eta in etas}
@@ -328,6 +332,9 @@ def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=No
 
     Runs that hit the iteration bound without becoming feasible are drawn hatched.
     """
+    if not isinstance(table, dict) or not table:
+        raise ValueError(f"table must be the non-empty dict returned by compare_rules(A, c), "
+                         f"got {table!r:.60}")
     ax = ax if ax is not None else plt.subplots(figsize=(9, 4.5))[1]
     rules = list(dict.fromkeys(rule for rule, _ in table))
     etas = list(dict.fromkeys(eta for _, eta in table))

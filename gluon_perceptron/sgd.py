@@ -103,6 +103,18 @@ def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
     return nd.broadcast_mul(m, v.reshape((-1, 1))) if m.ndim == 2 else v * m
 
 
+def _check_params(w, b, names: tuple[str, str] = ("w", "b")) -> None:
+    """Raise ``TypeError`` unless ``w`` and ``b`` are NDArrays (they are updated by MXNet)."""
+    for name, a in zip(names, (w, b)):
+        _checks.instance(a, nd.NDArray, name, "wrap it with nd.array(...)")
+
+
+def _check_loss(loss) -> None:
+    if not callable(loss):
+        raise TypeError(f"loss must be a function loss(w, b, x, y), e.g. perceptron_loss or "
+                        f"hinge_loss (not its name), got {type(loss).__name__} {loss!r:.40}")
+
+
 def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
     """:math:`\\|(w, b)\\|^2` per model: shape (1,) for 1-D ``w``, (r,) for 2-D ``w``."""
     return nd.sum(w * w, axis=-1) + b * b
@@ -112,6 +124,7 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
     :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
+    _check_params(grad_w, grad_b, ("grad_w", "grad_b"))
     max_norm = _checks.finite_float(max_norm, "max_norm", strictly_positive=True)
     factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
     if grad_w.ndim == 1:
@@ -122,6 +135,7 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
+    _check_params(w, b)
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
     factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
     nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
@@ -167,6 +181,13 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     ndarray of bool, shape (1,) or (r,)
         Where the gradient was nonzero, i.e. where this step was an update.
     """
+    _check_params(w, b)
+    _check_loss(loss)
+    if not isinstance(learning_rate, nd.NDArray):
+        _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    for name, value in (("clip", clip), ("radius", radius)):
+        if value is not None:
+            _checks.finite_float(value, name, strictly_positive=True)
     grad_b = b.grad
     if grad_b is None:
         raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: autograd "
@@ -231,6 +252,7 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     Xn, Yn = _checks.dataset(X, Y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    _check_loss(loss)
     n, d = Xn.shape
     w, b = _parameters_like((d,), (1,), Xn.dtype)
     Xd = nd.array(Xn, dtype=Xn.dtype)
@@ -341,6 +363,9 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     steps = _checks.positive_int(steps, "steps")
     runs = _checks.positive_int(runs, "runs")
     _checks.choice(order, "order", {"random", "cyclic"})
+    _check_loss(loss)
+    if seed is not None:
+        seed = _checks.positive_int(seed, "seed", minimum=0)
     for name, value in (("radius", radius), ("clip", clip)):
         if value is not None:
             _checks.finite_float(value, name, strictly_positive=True)
@@ -410,7 +435,11 @@ def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
     lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
-    eta = np.asarray(learning_rates, dtype=np.float64).reshape(-1)
+    eta = _checks.to_numpy(learning_rates, "learning_rates").reshape(-1)
+    if not np.issubdtype(eta.dtype, np.number) or np.issubdtype(eta.dtype, np.complexfloating):
+        raise ValueError(f"learning_rates must be a non-empty sequence of finite rates > 0, "
+                         f"got {learning_rates!r:.60}")
+    eta = eta.astype(np.float64)
     if eta.size == 0 or not np.all(np.isfinite(eta)) or np.any(eta <= 0):
         raise ValueError("learning_rates must be a non-empty sequence of finite rates > 0")
     return (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
@@ -583,6 +612,8 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
 
 def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None):
     """Measured gap (mean over seeds, min-max band) and bound against :math:`T`, log-log."""
+    _checks.instance(result, SGDBoundExperiment, "result",
+                     "the result of sgd_bound_experiment(X, Y)")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 4.5))
     T = result.horizons

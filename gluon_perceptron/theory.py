@@ -47,6 +47,9 @@ def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
     w_norm = _checks.finite_float(w_norm, "w_norm", minimum=0.0)
     b = _checks.finite_float(b, "b")
+    if w_norm == 0 and b == 0:
+        raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
+                         "norm and bias of a plane with margin gamma")
     return (R * R + 1.0) * (w_norm**2 + b * b) / gamma**2
 
 
@@ -108,11 +111,13 @@ def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 
 
 def separator(wfake, bfake=None) -> np.ndarray:
     """The generating plane as one vector :math:`u = (w^*, b^*)` (or :math:`w^*` if no bias)."""
-    w = _checks.to_numpy(wfake, "wfake").astype(np.float64).reshape(-1)
+    w = _checks.vector(wfake, "wfake").astype(np.float64)
+    if not np.any(w):
+        raise ValueError("wfake is the zero vector, which defines no plane; pass the plane's "
+                         "normal (e.g. FakeData.wfake)")
     if bfake is None:
         return w
-    b = np.asarray(_checks.to_numpy(bfake, "bfake"), dtype=np.float64).reshape(-1)[:1]
-    return np.concatenate([w, b])
+    return np.append(w, _checks.scalar(bfake, "bfake"))
 
 
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
@@ -123,6 +128,8 @@ def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     (no-bias) theory applies. The radius grows to at most :math:`R + |b^*| / \\|w^*\\|`.
     """
     Xn = _checks.features(X).astype(np.float64)
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
     u = separator(wfake, bfake)
     w, b = u[:-1], u[-1]
     if w.shape[0] != Xn.shape[1]:
@@ -331,6 +338,11 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     from .perceptron import train
 
     trials = _checks.positive_int(trials, "trials")
+    for name, values in (("dimensions", dimensions), ("samples", samples),
+                         ("epsilons", epsilons)):
+        if np.ndim(values) != 1:
+            raise ValueError(f"{name} must be a sequence of values, e.g. {name}=(0.1,) for one, "
+                             f"got {values!r}")
     grid = [(int(d), int(n), float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
     if not grid:
@@ -374,11 +386,15 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     Xn, Yn = _checks.dataset(X, Y)
     scale = _checks.finite_float(scale, "scale", strictly_positive=True)
     shift_v = np.zeros(Xn.shape[1]) if shift is None else np.asarray(
-        _checks.to_numpy(shift, "shift"), dtype=np.float64).reshape(-1)
+        _checks.vector(shift, "shift"), dtype=np.float64)
     if shift_v.shape != (Xn.shape[1],) or not np.all(np.isfinite(shift_v)):
         raise ValueError(f"shift must be {Xn.shape[1]} finite numbers, got shape "
                          f"{shift_v.shape}")
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
     u = separator(wfake, bfake)
+    if u.size - 1 != Xn.shape[1]:
+        raise ValueError(f"wfake has {u.size - 1} entries but X has {Xn.shape[1]} features")
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])
     Xt = scale * Xn.astype(np.float64) + shift_v
@@ -479,6 +495,10 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
         raise ValueError(f"gamma must be in (0, 1] (the e_i have norm 1), got {gamma}")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     learner = PerceptronLearner(dimensions) if learner is None else learner
+    if not (callable(getattr(learner, "predict", None))
+            and callable(getattr(learner, "update", None))):
+        raise TypeError(f"learner must have methods predict(x) and update(x, y), like "
+                        f"PerceptronLearner(dimensions); got {type(learner).__name__}")
     # floor(1/gamma^2), guarding against 1/0.1**2 = 99.999...
     n = min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
     X = np.eye(dimensions)[:n]
@@ -510,6 +530,9 @@ def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> dict:
     from .perceptron import train
 
     Xn, Yn = _checks.dataset(X, Y)
+    if Xn.shape[0] < 2:
+        raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
+                         f"to train on), got {Xn.shape[0]}")
     full = update_path(Xn, Yn, max_epochs=max_epochs)
     touched = np.unique(full.examples)
     errors = 0
@@ -579,6 +602,7 @@ def plot_proof_trace(trace: ProofTrace, axes=None):
     """
     import matplotlib.pyplot as plt
 
+    _checks.instance(trace, ProofTrace, "trace", "the result of proof_trace(X, Y, u)")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     t = np.arange(trace.progress.size)
@@ -614,6 +638,10 @@ def plot_bound_experiment(rec: dict, axes=None):
     Right: medians against the dimension, per number of points (flat bounds)."""
     import matplotlib.pyplot as plt
 
+    missing = [k for k in BOUND_FIELDS if k not in rec] if isinstance(rec, dict) else BOUND_FIELDS
+    if missing:
+        raise ValueError(f"rec must be the dict returned by bound_experiment(); it lacks "
+                         f"{list(missing)[:4]}")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]

@@ -43,6 +43,15 @@ def test_corrected_experiment_respects_its_bound(seed):
     assert np.all(r.bound[ok] <= r.chapter_bound[ok] * (1 + 1e-9))
 
 
+def test_counts_fall_as_the_margin_widens_far_below_the_bounds(seed):
+    """Notebook 3: "the measured counts fall as the margin widens, far below either bound"."""
+    seed(5)
+    r = gp.margin_experiment([0.025, 0.1, 0.4], trials=6, samples=300, progress=False)
+    mean = r.updates.mean(axis=0)
+    assert np.all(np.diff(mean) < 0), mean
+    assert np.all(r.updates <= 0.25 * r.bound) and np.all(r.updates <= 0.25 * r.chapter_bound)
+
+
 def test_bias_bound_algebra():
     assert gp.chapter_bound(3.0, 0.5) == pytest.approx(80.0)
     assert gp.bias_bound(3.0, 0.5, 1.0, 1.0) == pytest.approx(gp.chapter_bound(3.0, 0.5))
@@ -66,6 +75,19 @@ def test_bound_holds_whatever_the_size_and_dimension(seed, samples, dims):
         info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         assert run.converged
         assert run.updates <= info["bound"] <= 10 * (1 + info["b"] ** 2) / 0.1**2
+
+
+def test_counts_grow_with_size_and_dimension_but_not_the_bound(seed):
+    """Notebook 3: the bound ignores n and d, the measured counts grow with both."""
+    means = []
+    for samples, dims in [(100, 2), (1000, 2), (1000, 10)]:
+        counts = []
+        for s in range(12):
+            seed(s)
+            fake = gp.sample_separable(samples, dims, 0.1)
+            counts.append(gp.train(fake.X, fake.Y, max_epochs=10_000).updates)
+        means.append(np.mean(counts))
+    assert means[0] < means[1] < means[2], means
 
 
 def test_about_a_third_of_planes_break_the_chapters_assumption(seed):

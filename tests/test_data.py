@@ -1,7 +1,5 @@
 """getfake / sample_separable: the guarantees the chapter's sampler promises, and bad input."""
 
-import time
-
 import mxnet as mx
 import numpy as np
 import pytest
@@ -48,6 +46,7 @@ def test_batched_sampler_is_reproducible_and_shares_the_plane(seed):
     np.testing.assert_array_equal(a.X.asnumpy(), b.X.asnumpy())
     # same first draws: the plane is the same under one seed, the points are another stream
     np.testing.assert_array_equal(a.wfake.asnumpy(), c.wfake.asnumpy())
+    assert not np.array_equal(a.X.asnumpy(), c.X.asnumpy())
 
 
 def test_batched_sampler_has_the_faithful_distribution(seed):
@@ -82,22 +81,22 @@ def test_getfake_rejects_bad_arguments(kwargs, word):
 
 
 def test_unreachable_epsilon_for_the_drawn_plane_fails_at_once(seed):
+    """Refused before any candidate is drawn: without the check the sampler would stop at its
+    max_attempts with a SamplingError, which does not match."""
     seed(0)
     b = abs(float(gp.sample_separable(1, 2, 0.0).bfake.asscalar()))  # the plane seed 0 draws
     seed(0)
-    start = time.perf_counter()
-    with pytest.raises(ValueError, match="epsilon.*cannot be reached"):
+    with pytest.raises(ValueError, match="epsilon.*cannot be reached") as info:
         gp.getfake(10, 2, 3.0 + b + 0.01)
-    assert time.perf_counter() - start < 2
+    assert not isinstance(info.value, gp.SamplingError)
 
 
 @pytest.mark.parametrize("engine", ["faithful", "batched"])
 def test_rejection_sampling_is_bounded(seed, engine):
-    """A reachable but hopeless request stops at max_attempts and says why."""
-    start = time.perf_counter()
-    with pytest.raises(gp.SamplingError, match="max_attempts=2000.*acceptance rate"):
+    """A reachable but hopeless request stops at max_attempts and says why (no timing: the
+    message names the bound it stopped at)."""
+    with pytest.raises(gp.SamplingError, match="after max_attempts=2000 draws.*acceptance rate"):
         gp.sample_separable(10, 40, 0.1, engine=engine, max_attempts=2000)
-    assert time.perf_counter() - start < 10
 
 
 def test_default_bound_stops_high_dimensional_request(seed):

@@ -143,6 +143,7 @@ def test_builtin_digits():
     assert np.bincount(y).tolist() == [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]
     X16, _ = datasets.load_digits(scale=False)
     assert np.array_equal(X16, 16 * X)
+    assert np.array_equal(np.unique(X16), np.arange(17))  # 17 grey levels, 0 to 16
 
 
 def test_split_is_seeded_and_a_partition():

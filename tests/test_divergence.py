@@ -100,7 +100,10 @@ def test_norm_levels_off_below_the_theorem(plain_runs):
         first, rest = norms[:30].max(), norms[30:].max()
         if name != "xor":  # XOR is back at 0 after every pass (see the next test)
             assert rest <= 1.25 * first
-        assert norms.max() <= dv.amaldi_hauser_bound(X, Y)
+        bound = dv.amaldi_hauser_bound(X, Y)
+        assert norms.max() <= bound
+        if name != "xor":  # notebook 5: "very loose: millions, against measured norms near 3"
+            assert bound > 1e6 and bound > 1e5 * norms.max()
         maxima = dv.horizon_maxima(norms, [30, 300])
         assert maxima[1] <= 1.25 * maxima[0] or name == "xor"
 
@@ -241,6 +244,9 @@ def remedies():
 
 def test_pocket_and_averaged_settle_where_plain_does_not(remedies):
     plain = dv.tail_stats(remedies.errors["plain"], 50)
+    # notebook 5: plain is far above the best line and jumps by tens of points between passes
+    assert plain.mean > remedies.plane_error + 0.1
+    assert np.abs(np.diff(remedies.errors["plain"][-50:])).max() >= 0.1
     for name in ("pocket", "averaged", "decaying + margin"):
         stats = dv.tail_stats(remedies.errors[name], 50)
         assert stats.std < plain.std / 3

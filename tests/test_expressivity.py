@@ -20,8 +20,16 @@ def test_binary_tables(name):
         assert (out > 0) == expected
 
 
+def test_the_books_weights():
+    """Notebook 8: AND = x1 + x2 - 1, OR = x1 + x2 + 1, NOT = -x1."""
+    for name, (w, b) in {"AND": ([1, 1], -1), "OR": ([1, 1], 1), "NOT": ([-1], 0)}.items():
+        np.testing.assert_array_equal(gp.BOOLEAN_PERCEPTRONS[name][0], w)
+        assert float(np.squeeze(gp.BOOLEAN_PERCEPTRONS[name][1])) == b
+
+
 def test_not_table():
     table = gp.truth_table(*gp.BOOLEAN_PERCEPTRONS["NOT"])
+    assert np.all(table["lin"] != 0)
     np.testing.assert_array_equal(table["output"], -table["inputs"][:, 0])
     assert "lin(x) = -1*x1" in ex.format_truth_table("NOT")
 
@@ -49,8 +57,10 @@ def test_xor_never_converges_and_cycles():
     run = gp.learn_boolean("XOR", max_epochs=500)
     assert not run.converged and min(run.updates_per_epoch) > 0
     path, period = gp.xor_cycle()
-    assert period >= 1 and not path.converged
-    assert np.abs(path.thetas).max() <= 4        # bounded, as Theorem 1.35 promises
+    # by hand from theta = 0: (1,1,-1), (0,2,0), (1,1,1), (0,0,0), so back at 0 after one pass
+    assert period == 1 and not path.converged
+    np.testing.assert_array_equal(path.thetas[-4:], [[1, 1, -1], [0, 2, 0], [1, 1, 1], [0, 0, 0]])
+    assert np.abs(path.thetas).max() == 2        # bounded, as Theorem 1.35 promises
 
 
 def test_loss_matches_closed_form():
@@ -71,6 +81,8 @@ def test_two_point_path_by_hand():
     np.testing.assert_array_equal(path.thetas, expected)
     assert path.converged
     assert gp.total_perceptron_loss(path.w, *gp.two_point_data()) == 0
+    X, Y = gp.two_point_data()
+    np.testing.assert_array_equal(Y * (X @ path.w), [1.0, 1.0])  # both margins exactly 1
 
 
 def test_plot_and_section(tmp_path):

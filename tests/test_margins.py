@@ -43,8 +43,11 @@ def test_optimal_margin_is_certified(seed, k):
     margins = A @ theta
     assert margins.min() == pytest.approx(opt.gamma) and opt.gamma > 0
     # KKT: theta = sum over support vectors of lambda_i a_i with lambda_i >= 0
+    # (nnls returns lambda >= 0 by construction: the residual is what can fail)
     lam, resid = nnls(A[opt.support].T, theta)
-    assert resid < 1e-6 and np.all(lam >= 0)
+    assert resid < 1e-6 and lam.sum() > 0
+    # complementary slackness: the support vectors are exactly the points at the margin
+    np.testing.assert_allclose(margins[opt.support], opt.gamma, rtol=1e-4)
     # perturbations of theta never improve the smallest margin
     rng = np.random.default_rng(k)
     for scale in (1e-1, 1e-2, 1e-4):

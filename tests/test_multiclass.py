@@ -81,6 +81,8 @@ def test_accuracy_cost_and_imbalance(split, models):
     assert acc["one-vs-all"] > 0.94 and acc["one-vs-one"] > acc["one-vs-all"]
     assert np.allclose(ova.positive_share, np.bincount(split.y_train) / len(split.y_train))
     assert np.all(np.abs(ovo.positive_share - 0.5) < 0.05)
+    pair_share = [np.isin(split.y_train, pair).mean() for pair in ovo.pairs]
+    assert len(pair_share) == 45 and np.all(np.abs(np.array(pair_share) - 0.2) < 0.03)
     c_ova, c_ovo = ova.cost(), ovo.cost()
     assert c_ova["perceptrons"] == 10 and c_ovo["perceptrons"] == 45
     assert c_ovo["separated"] == 45 and c_ova["separated"] < 5  # most OvA runs never separate

@@ -152,6 +152,7 @@ def test_rule_comparison_on_digits(zero_vs_rest):
     need fewer iterations than any blind one; the solution classifies the test set."""
     split, Y, Y_test = zero_vs_rest
     A, c = perceptron_system(split.X_train, Y)
+    assert A.shape == (65, 1348)  # 1,348 inequalities in 65 unknowns
     bound = 50 * len(Y)
     table = compare_rules(A, c, max_iterations=bound)
     assert set(table) == {(rule, eta) for rule in RULES for eta in ETAS}
@@ -163,6 +164,10 @@ def test_rule_comparison_on_digits(zero_vs_rest):
     for eta in ETAS:
         assert max(table[(g, eta)].iterations for g in greedy) < min(
             table[(b, eta)].iterations for b in blind)
+    # the blind rules often pick a satisfied inequality (no move), the greedy ones always move
+    for eta in ETAS:
+        assert all(table[(g, eta)].moves == table[(g, eta)].iterations for g in greedy)
+        assert all(table[(b, eta)].moves < table[(b, eta)].iterations for b in blind)
     for res in table.values():  # every result was checked against the system
         worst = float(np.max(A.T @ res.w - c))
         assert res.converged == (worst <= 1e-9)

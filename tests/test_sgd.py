@@ -61,6 +61,21 @@ def test_train_autograd_reports_when_it_hits_max_epochs():
     assert not result.converged and result.epochs == 3 and result.updates_per_epoch[-1] > 0
 
 
+def test_four_trainers_agree_on_the_notebooks_non_separable_set():
+    """Notebook 4: on sgd_demo_data(60, flip=0.1, seed=1), which no line separates, train (both
+    engines), train_autograd and train_gluon make identical updates and weights."""
+    X, Y = gp.sgd_demo_data(60, flip=0.1, seed=1)
+    assert not gp.is_separable(X, Y)
+    results = gp.compare_trainers(X, Y, max_epochs=8)
+    assert len(results) == 4
+    ref = results["train (faithful)"]
+    assert not ref.converged and min(ref.updates_per_epoch) > 0
+    for r in results.values():
+        _same(r, ref)
+    trap = gp.train_autograd(X, Y, max_epochs=5, loss=gp.relu_perceptron_loss)
+    assert trap.updates == 0 and trap.converged and gp.error_rate(trap.w, trap.b, X, Y) == 1.0
+
+
 def test_the_relu_trap_never_moves():
     X, Y = DATASETS[0]
     trap = gp.train_autograd(X, Y, max_epochs=5, loss=gp.relu_perceptron_loss)

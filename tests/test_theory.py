@@ -75,6 +75,11 @@ def test_bounds_never_exceeded_over_many_datasets(seed):
     assert np.all(rec["updates"] <= rec["bias_bound"])
     assert np.all(rec["updates"] <= rec["optimal_bound"] * (1 + 1e-6))
     assert np.all(rec["optimal_bound"] <= rec["bias_bound"] * (1 + 1e-6))  # gamma_2 is best
+    assert np.all(rec["optimal_bound"] <= rec["chapter_bound"] * (1 + 1e-6))
+    # notebook 6: "the bounds are loose, often by one or two orders of magnitude"
+    for bound in ("bias_bound", "chapter_bound"):
+        assert np.median(rec["updates"] / rec[bound]) < 0.1
+    assert np.median(rec["homogeneous_updates"] / rec["novikoff_bound"]) < 0.1
     assert np.all(rec["homogeneous_updates"] <= rec["novikoff_bound"])
     ok = rec["b"] ** 2 <= 1
     assert ok.any() and np.all(rec["updates"][ok] <= rec["chapter_bound"][ok])
@@ -185,6 +190,7 @@ def test_scaling_and_translation(seed):
     orig = {lam: gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
             for lam in (0.05, 1.0, 20.0)}
     assert len({r["updates"] for r in orig.values()}) > 1
+    assert len({round(r["optimal_bound"], 6) for r in orig.values()}) == 3  # so does the bound
     assert all(r["updates"] <= r["optimal_bound"] * (1 + 1e-6) for r in orig.values())
     # translating keeps the data separable and moves the plane's bias by -w*.shift
     shift = np.full(3, 4.0)
@@ -196,6 +202,8 @@ def test_scaling_and_translation(seed):
     far = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=np.full(3, 10.0))
     home = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
     assert far["bias_bound"] > home["bias_bound"] and far["optimal_bound"] > home["optimal_bound"]
+    # ... because moving the data far from the origin makes |b*| and R larger (notebook 6)
+    assert abs(far["b"]) > abs(home["b"]) and far["R"] > home["R"]
 
 
 # --- optimality: Theorem 1.34 -----------------------------------------------------------------
@@ -259,6 +267,20 @@ def test_leave_one_out_bound_holds_on_average(seed):
         assert np.all(g["support"] <= g["updates"] + 1e-12)
         assert np.all(g["updates"] <= g["bound"] * (1 + 1e-6))
         assert g["loo"].mean() <= g["bound"].mean()
+
+
+def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
+    """Notebook 7: the bound exceeds 1 for the smallest N and falls with N, so do the errors.
+    It falls more slowly than 1/N: (N+1) x bound = E[R_a^2/gamma_2^2] grows, since more points
+    leave a smaller margin."""
+    seed(4)
+    sizes = (15, 60, 240)
+    g = [gp.generalization_experiment(n, 20, epsilon=0.5, test_points=100) for n in sizes]
+    bound = np.array([s["bound"].mean() for s in g])
+    loo = np.array([s["loo"].mean() for s in g])
+    assert bound[0] > 1 and np.all(np.diff(bound) < 0)
+    assert loo[-1] < loo[0] and np.all(loo <= bound)
+    assert np.all(np.diff(bound * (np.array(sizes) + 1)) > 0)
 
 
 def test_proof_trace_rejects_a_non_separator(seed):

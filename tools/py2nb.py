@@ -30,6 +30,8 @@ def convert(text: str) -> nbformat.NotebookNode:
         elif kind is not None:
             lines.append(line)
     flush()
+    for i, cell in enumerate(cells):
+        cell["id"] = f"cell-{i:02d}"  # stable ids: regenerating a notebook gives a small diff
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
