@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from mxnet import nd
 from tqdm import tqdm
 
@@ -43,7 +44,7 @@ class Update:
 
 
 def demo(X, Y, *, verbose: bool = True, w: nd.NDArray | None = None,
-         b: nd.NDArray | None = None):
+         b: nd.NDArray | None = None) -> tuple[nd.NDArray, nd.NDArray, list[Update]]:
     """One pass of the chapter's perceptron over ``(X, Y)``, printing each update.
 
     Parameters
@@ -77,7 +78,7 @@ def demo(X, Y, *, verbose: bool = True, w: nd.NDArray | None = None,
     return w, b, updates
 
 
-def plot_update(X, Y, update: Update, ax=None):
+def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
     _checks.instance(update, Update, "update", "one of the updates demo(X, Y) returns")
     ax = plotscore(update.w, update.b, ax=ax)
@@ -102,7 +103,7 @@ def _epsilons(epsilons) -> np.ndarray:
 
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
-                               progress: bool = True):
+                               progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The chapter's convergence experiment, exactly as written (including its slip).
 
     For each trial and each epsilon: ``X, Y = getfake(samples, 2, epsilon)`` and one pass of
@@ -195,7 +196,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     return MarginExperiment(epsilons=eps, converged=converged, **out)
 
 
-def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None):
+def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) -> Axes:
     """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
     _checks.instance(result, MarginExperiment, "result", "the result of margin_experiment()")
     if ax is None:

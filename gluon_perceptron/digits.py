@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 from tqdm import tqdm
 
@@ -145,7 +146,7 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
 
 
 def plot_learning_curve(curve: LearningCurve, base: dict[str, float] | None = None,
-                        axes=None):
+                        axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
     _checks.instance(curve, LearningCurve, "curve", "the result of learning_curve(split, digit)")
     if axes is None:
@@ -188,7 +189,7 @@ def image_side(x) -> int:
     return side
 
 
-def plot_digit(x, ax=None, *, title: str | None = None):
+def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
     side = image_side(x)
@@ -200,7 +201,7 @@ def plot_digit(x, ax=None, *, title: str | None = None):
     return ax
 
 
-def plot_weights(w, ax=None, *, title: str | None = None):
+def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     """Pixel weights as an image: red where ink counts for the class, blue where against it.
 
     The colour scale is symmetric around 0, so white means "this pixel does not matter".
@@ -218,7 +219,7 @@ def plot_weights(w, ax=None, *, title: str | None = None):
     return ax
 
 
-def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None):
+def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
     _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
     if isinstance(curves, LearningCurve) or not curves:

@@ -19,6 +19,7 @@ import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 
 from . import _checks
 from .data import xor_data
@@ -146,7 +147,7 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
 
 
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
-                      ax=None):
+                      ax=None) -> Axes:
     """The zero-loss region shaded, level sets 1, 2, ..., and the perceptron's path on top.
 
     Defaults to :func:`two_point_data` and its homogeneous run from :math:`w = 0`.

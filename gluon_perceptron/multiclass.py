@@ -26,6 +26,7 @@ from itertools import combinations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 
 from . import _checks
 from .batched import train_batched
@@ -271,7 +272,7 @@ def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
     return M
 
 
-def plot_confusion_matrix(M, classes, ax=None, *, title: str = ""):
+def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
     """The confusion matrix as an image with its counts; the diagonal holds the hits."""
     M = _checks.to_numpy(M, "M")
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != len(classes):

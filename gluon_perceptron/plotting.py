@@ -12,6 +12,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from mxnet import nd
 
 from . import _checks
@@ -28,7 +29,7 @@ def _axes(ax):
     return ax
 
 
-def plotdata(X, Y, ax=None):
+def plotdata(X, Y, ax=None) -> Axes:
     """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
 
     Parameters
@@ -51,7 +52,7 @@ def plotdata(X, Y, ax=None):
     return ax
 
 
-def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02):
+def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes:
     """Contours of the score :math:`f(x) = w^\\top x + d` on the square ``[-3, 3]^2``.
 
     As in the chapter, the grid is stacked into an NDArray of shape ``(n, n, 2)`` and scored
@@ -96,7 +97,7 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02):
     return ax
 
 
-def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0):
+def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
 
     The perceptron loss for a positive example is :math:`\\max(0, -f(x))`, for a negative one

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
@@ -327,7 +328,7 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
             for rule in rules for eta in etas}
 
 
-def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=None):
+def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=None) -> Axes:
     """Iterations to feasibility, grouped by rule, one bar per eta (log scale).
 
     Runs that hit the iteration bound without becoming feasible are drawn hatched.

@@ -591,7 +591,7 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
 
 # --- figures and the main job's sections -----------------------------------------------------
 
-def plot_proof_trace(trace: ProofTrace, axes=None):
+def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     """The two halves of the proof along one run, and the squeeze that ends it.
 
     Left: :math:`u^\\top\\theta_t` above its lower bound :math:`u^\\top\\theta_0 + ts`
@@ -633,7 +633,7 @@ def plot_proof_trace(trace: ProofTrace, axes=None):
     return axes
 
 
-def plot_bound_experiment(rec: dict, axes=None):
+def plot_bound_experiment(rec: dict, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
     import matplotlib.pyplot as plt
