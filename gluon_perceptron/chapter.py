@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -191,8 +192,9 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
         out["bound"][j, i] = info["bound"]
         out["chapter_bound"][j, i] = theory.chapter_bound(info["R"], float(eps[i]))
     if not converged.all():
-        print(f"warning: {np.sum(~converged)} runs stopped at max_epochs={max_epochs} "
-              f"before separating their data")
+        warnings.warn(f"{np.sum(~converged)} runs stopped at max_epochs={max_epochs} before "
+                      f"separating their data (see result.converged); raise max_epochs",
+                      RuntimeWarning, stacklevel=2)
     return MarginExperiment(epsilons=eps, converged=converged, **out)
 
 

@@ -1,5 +1,7 @@
 """The chapter's experiments: the faithful one keeps its slip, the corrected one its bound."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,14 @@ def test_about_a_third_of_planes_break_the_chapters_assumption(seed):
     """P(|N(0,1)| > 1) = 0.317: the notebook's 'about a third'."""
     b = np.array([gp.sample_separable(1, 2, 0.0).bfake.asscalar() for _ in range(600)])
     assert 0.25 < np.mean(b**2 > 1) < 0.39
+
+
+def test_corrected_experiment_reports_runs_that_hit_the_bound(seed):
+    """With too few passes allowed, the runs that did not separate are flagged, not hidden."""
+    with pytest.warns(RuntimeWarning, match="stopped at max_epochs=1"):
+        with warnings.catch_warnings():  # pytest.warns would re-raise MXNet's deprecation noise
+            warnings.simplefilter("ignore", DeprecationWarning)
+            r = gp.margin_experiment([0.025], trials=3, samples=1000, max_epochs=1,
+                                     progress=False)
+    assert not r.converged.all()
+    assert np.all(r.epochs == 1)
