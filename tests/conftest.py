@@ -44,6 +44,14 @@ def _fresh_state():
     plt.close("all")
 
 
+@pytest.fixture(scope="session")
+def split():
+    """scikit-learn's digits, split with seed 0 (the digits and multiclass tests share it)."""
+    from gluon_perceptron import datasets
+
+    return datasets.digits_split(seed=0)
+
+
 #: The module (not the function of the same name the package exports).
 perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
 BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]

@@ -12,11 +12,6 @@ MARGIN_OVER_MAJORITY = 0.05
 
 
 @pytest.fixture(scope="module")
-def split():
-    return datasets.digits_split(seed=0)
-
-
-@pytest.fixture(scope="module")
 def curves(split):
     return {d: digits.learning_curve(split, d, epochs=20) for d in digits.SLIDE_DIGITS}
 

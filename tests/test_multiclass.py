@@ -5,16 +5,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from gluon_perceptron import datasets
 from gluon_perceptron import multiclass as mc
 from gluon_perceptron.perceptron import train
 
 EPOCHS = 20
-
-
-@pytest.fixture(scope="module")
-def split():
-    return datasets.digits_split(seed=0)
 
 
 @pytest.fixture(scope="module")
