@@ -114,7 +114,7 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     """Return ``v`` (one vector, of shape ``(d,)``, ``(d, 1)``, ...) as a finite 1-D array.
 
     Float32 and float64 keep their precision, as in :func:`features`; anything else becomes
-    float64. ``size``, if given, is the number of entries required.
+    float64. ``size``, if given, is the number of entries required: one per feature of ``X``.
     """
     a = to_numpy(v, name)
     if a.dtype == object or not np.issubdtype(a.dtype, np.number) \
@@ -125,7 +125,8 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if a.size == 0:
         raise ValueError(f"{name} must hold at least one number, got an empty array")
     if size is not None and a.size != size:
-        raise ValueError(f"{name} must have {size} entries, got {a.size}")
+        raise ValueError(f"{name} has {a.size} entries but X has {size} features: pass one "
+                         f"number per feature")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite, got {a}; drop or replace its NaN/inf entries")
     return a

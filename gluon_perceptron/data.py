@@ -218,10 +218,8 @@ def pad_constant(X, value: float = 1.0) -> np.ndarray:
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
     Xn, Yn = _checks.dataset(X, Y)
-    w = _checks.vector(wfake, "wfake").astype(np.float64)
+    w = _checks.vector(wfake, "wfake", size=Xn.shape[1]).astype(np.float64)
     b = _checks.scalar(bfake, "bfake")
-    if w.shape[0] != Xn.shape[1]:
-        raise ValueError(f"wfake has {w.shape[0]} entries but X has {Xn.shape[1]} features")
     return Yn.astype(np.float64) * (Xn.astype(np.float64) @ w + b)
 
 

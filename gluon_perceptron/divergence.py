@@ -60,12 +60,13 @@ def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:
     return theta[:-1].copy(), float(theta[-1])
 
 
-def hinge_separator(X, Y) -> tuple[np.ndarray, float, float]:
+def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     """The linear rule minimising the mean hinge loss, by linear programming.
 
     Solves :math:`\\min_{\\theta, s} \\frac1n \\sum_i s_i` subject to
-    :math:`\\langle \\theta, a_i \\rangle \\ge 1 - s_i,\\; s_i \\ge 0`, i.e. minimises
-    :math:`\\frac1n \\sum_i \\max(0, 1 - y_i (w^\\top x_i + b))` (scipy's HiGHS solver). This is
+    :math:`\\langle \\theta, a_i \\rangle \\ge \\delta - s_i,\\; s_i \\ge 0`, i.e. minimises
+    :math:`\\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i + b))` exactly (a piecewise
+    linear objective; scipy's HiGHS solver), with :math:`\\delta` = ``threshold``. This is
     the loss a perceptron with margin :math:`\\delta = 1` and a decaying step minimises, and a
     standard surrogate for the best linear separator (minimising the number of errors itself
     is NP-hard). The optimum is 0 exactly when the data is separable.
@@ -78,11 +79,13 @@ def hinge_separator(X, Y) -> tuple[np.ndarray, float, float]:
         The minimal mean hinge loss.
     """
     A = signed_rows(X, Y)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     n, p = A.shape
     cost = np.concatenate([np.zeros(p), np.full(n, 1.0 / n)])
-    constraints = -np.hstack([A, np.eye(n)])  # -(a_i . theta) - s_i <= -1
+    constraints = -np.hstack([A, np.eye(n)])  # -(a_i . theta) - s_i <= -delta
     bounds = [(None, None)] * p + [(0, None)] * n
-    solved = linprog(cost, A_ub=constraints, b_ub=-np.ones(n), bounds=bounds, method="highs")
+    solved = linprog(cost, A_ub=constraints, b_ub=np.full(n, -threshold), bounds=bounds,
+                     method="highs")
     if solved.status != 0:  # pragma: no cover - the LP is always feasible and bounded below
         raise RuntimeError(f"linear program failed: {solved.message}")
     w, b = _split(solved.x[:p])

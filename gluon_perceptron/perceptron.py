@@ -150,14 +150,17 @@ def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
 
 
 def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
-                 learning_rate: float, threshold: float) -> int:
+                 learning_rate: float, threshold: float, *, bias: bool = True,
+                 on_update=None) -> int:
     """One pass making the same updates as :func:`_faithful_epoch`, scanning ahead in numpy.
 
     Between two updates the weights do not change, so the margins of the next block of
     examples can be computed at once with the current ``(w, b)``; the first one at or below the
     threshold is exactly the next example the one-by-one loop would update on. Blocks grow
     while no mistake is found and shrink after one, so the work tracks the update rate.
-    ``w`` and ``b`` (a 1-element array) are updated in place.
+    ``w`` and ``b`` (a 1-element array) are updated in place. ``bias=False`` leaves ``b`` alone
+    (the homogeneous perceptron, with ``b = 0``); ``on_update(k)``, if given, is called after
+    each update, on example ``k``, so a caller can keep the path (:func:`theory.update_path`).
     """
     n = X.shape[0]
     i = updates = 0
@@ -173,8 +176,11 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
         k = i + hits[0]
         step = learning_rate * Y[k]
         w += step * X[k]
-        b += step
+        if bias:
+            b += step
         updates += 1
+        if on_update is not None:
+            on_update(int(k))
         i = k + 1
         block = max(16, int(hits[0]) * 2)
     return updates
@@ -353,9 +359,7 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
     b0 = _checks.finite_float(b0, "b0")
     w_start = np.zeros(d, dtype=Xn.dtype)
     if w0 is not None:
-        w_start = _checks.vector(w0, "w0").astype(Xn.dtype)
-        if w_start.shape != (d,) or not np.all(np.isfinite(w_start)):
-            raise ValueError(f"w0 must be finite with shape ({d},), got {w_start.shape}")
+        w_start = _checks.vector(w0, "w0", size=d).astype(Xn.dtype)
 
     if engine == "faithful":
         w = nd.array(w_start, dtype=Xn.dtype)
@@ -377,16 +381,12 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
 def predict(w, b: float, X) -> np.ndarray:
     """Labels :math:`\\operatorname{sign}(w^\\top x + b)` in {-1, +1}; a score of 0 gives -1."""
     Xn = _checks.features(X)
-    wn = _checks.vector(w, "w")
-    if wn.shape[0] != Xn.shape[1]:
-        raise ValueError(f"w has {wn.shape[0]} entries but X has {Xn.shape[1]} features")
+    wn = _checks.vector(w, "w", size=Xn.shape[1])
     return np.where(Xn @ wn + _checks.scalar(b, "b") > 0, 1.0, -1.0)
 
 
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
     Xn, Yn = _checks.dataset(X, Y)
-    wn = _checks.vector(w, "w")
-    if wn.shape[0] != Xn.shape[1]:
-        raise ValueError(f"w has {wn.shape[0]} entries but X has {Xn.shape[1]} features")
+    wn = _checks.vector(w, "w", size=Xn.shape[1])
     return float(np.mean(Yn * (Xn @ wn + _checks.scalar(b, "b")) <= 0))

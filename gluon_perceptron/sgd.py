@@ -456,13 +456,12 @@ def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> tuple[
 
 
 def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
-    """The exact minimum of the average loss :math:`\\frac1n\\sum_i \\max(0, \\delta - y_i
-    (w^\\top x_i + b))`, as a linear program.
+    """The exact minimum of the average loss :math:`R(\\theta) = \\frac1n\\sum_i \\max(0,
+    \\delta - y_i (w^\\top x_i + b))`: the :math:`R(\\theta^*)` the SGD bound is measured from.
 
-    With slacks :math:`\\xi_i`: minimize :math:`\\frac1n \\sum_i \\xi_i` subject to
-    :math:`\\xi_i \\ge \\delta - y_i (w^\\top x_i + b)` and :math:`\\xi_i \\ge 0`. A piecewise
-    linear objective makes the LP exact; it is solved by HiGHS through
-    ``scipy.optimize.linprog(method="highs")``.
+    The linear program of :func:`~gluon_perceptron.divergence.hinge_separator` (slacks
+    :math:`\\xi_i \\ge \\delta - y_i (w^\\top x_i + b)`, :math:`\\xi_i \\ge 0`, minimize their
+    mean; exact because the objective is piecewise linear), solved by HiGHS.
 
     Returns
     -------
@@ -472,19 +471,9 @@ def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, fl
     value : float
         :math:`R(\\theta^*)`.
     """
-    from scipy.optimize import linprog
+    from .divergence import hinge_separator
 
-    Xn, Yn = _checks.dataset(X, Y)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    n, d = Xn.shape
-    A = Yn[:, None].astype(np.float64) * np.hstack([Xn, np.ones((n, 1))]).astype(np.float64)
-    cost = np.concatenate([np.zeros(d + 1), np.full(n, 1.0 / n)])
-    bounds = [(None, None)] * (d + 1) + [(0, None)] * n
-    res = linprog(cost, A_ub=np.hstack([-A, -np.eye(n)]), b_ub=np.full(n, -threshold),
-                  bounds=bounds, method="highs")
-    if res.status != 0:  # pragma: no cover - the LP is feasible and bounded below by 0
-        raise RuntimeError(f"linprog did not solve the LP: {res.message}")
-    return res.x[:d], float(res.x[d]), float(res.fun)
+    return hinge_separator(X, Y, threshold=threshold)
 
 
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,

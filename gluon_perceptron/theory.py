@@ -130,10 +130,8 @@ def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     Xn = _checks.features(X).astype(np.float64)
     if bfake is None:
         raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
-    u = separator(wfake, bfake)
+    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
     w, b = u[:-1], u[-1]
-    if w.shape[0] != Xn.shape[1]:
-        raise ValueError(f"wfake has {w.shape[0]} entries but X has {Xn.shape[1]} features")
     return Xn + b * w / (w @ w)
 
 
@@ -184,40 +182,35 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     The same rule as :func:`~gluon_perceptron.train` with learning rate 1 (update when
     :math:`y_i (w^\\top x_i + b) \\le \\delta`: :math:`w \\mathrel{+}= y_i x_i`,
     :math:`b \\mathrel{+}= y_i`), plus ``bias=False`` for the homogeneous perceptron of
-    Novikoff's theorem, which has no :math:`b`. Each update scans the rest of the pass at once
-    for the next example at or below the threshold, so the cost is O(n d) per update.
+    Novikoff's theorem, which has no :math:`b`. It runs ``train``'s numpy engine
+    (``perceptron._numpy_epoch``), which scans ahead for the next example at or below the
+    threshold, and notes the parameters after every update.
     """
+    from .perceptron import _numpy_epoch
+
     Xn, Yn = _checks.dataset(X, Y)
-    n, d = Xn.shape
+    d = Xn.shape[1]
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     b0 = _checks.finite_float(b0, "b0")
     if not bias and b0 != 0.0:
         raise ValueError("b0 must be 0 when bias=False (the homogeneous perceptron has no b)")
-    w = np.zeros(d, dtype=Xn.dtype)
-    if w0 is not None:
-        w = _checks.to_numpy(w0, "w0").astype(Xn.dtype).reshape(-1).copy()
-        if w.shape != (d,) or not np.all(np.isfinite(w)):
-            raise ValueError(f"w0 must be finite with shape ({d},), got {w.shape}")
+    w = np.zeros(d, dtype=Xn.dtype) if w0 is None else _checks.vector(
+        w0, "w0", size=d).astype(Xn.dtype)
     b = np.array([b0], dtype=Xn.dtype)
-    thetas = [np.append(w, b) if bias else w.copy()]
+
+    def state() -> np.ndarray:
+        return np.append(w, b) if bias else w.copy()
+
+    thetas = [state()]
     examples: list[int] = []
+
+    def keep(k: int) -> None:
+        thetas.append(state())
+        examples.append(k)
+
     for epoch in range(1, max_epochs + 1):
-        before = len(examples)
-        i = 0
-        while i < n:
-            scores = Xn[i:] @ w + b[0] if bias else Xn[i:] @ w
-            hits = np.flatnonzero(Yn[i:] * scores <= threshold)
-            if hits.size == 0:
-                break
-            k = i + int(hits[0])
-            w += Yn[k] * Xn[k]
-            if bias:
-                b += Yn[k]
-            thetas.append(np.append(w, b) if bias else w.copy())
-            examples.append(k)
-            i = k + 1
-        if len(examples) == before:
+        if _numpy_epoch(Xn, Yn, w, b, 1.0, threshold, bias=bias, on_update=keep) == 0:
             return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
                               True, epoch, bias)
     return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
@@ -385,16 +378,11 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
 
     Xn, Yn = _checks.dataset(X, Y)
     scale = _checks.finite_float(scale, "scale", strictly_positive=True)
-    shift_v = np.zeros(Xn.shape[1]) if shift is None else np.asarray(
-        _checks.vector(shift, "shift"), dtype=np.float64)
-    if shift_v.shape != (Xn.shape[1],) or not np.all(np.isfinite(shift_v)):
-        raise ValueError(f"shift must be {Xn.shape[1]} finite numbers, got shape "
-                         f"{shift_v.shape}")
+    shift_v = np.zeros(Xn.shape[1]) if shift is None else _checks.vector(
+        shift, "shift", size=Xn.shape[1]).astype(np.float64)
     if bfake is None:
         raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
-    u = separator(wfake, bfake)
-    if u.size - 1 != Xn.shape[1]:
-        raise ValueError(f"wfake has {u.size - 1} entries but X has {Xn.shape[1]} features")
+    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])
     Xt = scale * Xn.astype(np.float64) + shift_v
