@@ -47,7 +47,7 @@ import numpy as np  # noqa: E402
 
 import gluon_perceptron as gp  # noqa: E402
 
-perceptron_module = importlib.import_module("gluon_perceptron.perceptron")
+perceptron_module = importlib.import_module("gluon_perceptron.core.kernel")
 RESULTS = Path(__file__).resolve().parent / "results"
 
 

@@ -1,285 +1,157 @@
 """gluon_perceptron: the Perceptron chapter of *Deep Learning - The Straight Dope* in MXNet.
 
 The chapter's own names are kept: :func:`getfake`, :func:`plotdata`, :func:`plotscore` and
-:func:`perceptron`; :func:`train` runs the rule to convergence with a fast exact engine.
+:func:`perceptron`; :func:`train` runs the rule to convergence with the fast exact engine.
+
+The package has four layers, each importing only the ones above it in this list:
+
+- :mod:`gluon_perceptron.core`: the algorithms (data, the chapter's code, the epoch kernel,
+  losses, SGD, Gluon, geometry and bounds, multiclass, relaxation, datasets); no pyplot, no
+  progress bars, no printing.
+- :mod:`gluon_perceptron.experiments`: what the chapter, the notebooks and the main job measure,
+  returned as dataclasses.
+- :mod:`gluon_perceptron.plots`: every figure; ``ax=None`` in, what was drawn on out.
+- :mod:`gluon_perceptron.main`: the command line and its sections, the only code that prints.
+
+Every public name below is importable from the package itself. Names are loaded on first use
+(PEP 562), so ``import gluon_perceptron`` stays light: matplotlib, SciPy's optimizers and MXNet
+load only when something that needs them is used.
 """
 
-from .batched import train_batched
-from .chapter import (
-    EPSILONS,
-    MarginExperiment,
-    demo,
-    margin_experiment,
-    margin_experiment_faithful,
-    plot_margin_experiment,
-    plot_update,
-)
-from .data import (
-    FakeData,
-    GaussianClasses,
-    NoisyData,
-    SamplingError,
-    gaussian_classes,
-    generating_margins,
-    getfake,
-    getfake_noisy,
-    pad_constant,
-    sample_separable,
-    xor_data,
-)
-from .datasets import (
-    IDXError,
-    Split,
-    digits_split,
-    load_digits,
-    load_mnist,
-    mnist_split,
-    one_vs_rest,
-    read_idx,
-    train_test_split,
-    write_idx,
-)
-from .digits import (
-    LearningCurve,
-    baselines,
-    learning_curve,
-    plot_digit,
-    plot_digit_weights,
-    plot_learning_curve,
-    plot_weights,
-)
-from .divergence import (
-    OnlineRun,
-    Remedies,
-    amaldi_hauser_bound,
-    hinge_separator,
-    is_separable,
-    notes_sequence,
-    remedies_experiment,
-    run_online,
-    train_aggressive,
-    train_averaged,
-    train_pocket,
-    train_projected,
-    train_traced,
-)
-from .expressivity import (
-    BOOLEAN_PERCEPTRONS,
-    boolean_data,
-    learn_boolean,
-    plot_loss_surface,
-    total_perceptron_loss,
-    truth_table,
-    two_point_data,
-    xor_cycle,
-)
-from .gluon_trainer import PerceptronLoss, perceptron_net, train_gluon
-from .losses import (
-    KINK_FORMS,
-    analytic_subgradient,
-    average_loss,
-    compare_subgradients,
-    hinge_loss,
-    kink_gradient,
-    perceptron_loss,
-    relu_perceptron_loss,
-    threshold_loss,
-)
-from .margins import OptimalMargin, optimal_margin
-from .multiclass import (
-    MulticlassModel,
-    binary_error_rates,
-    confusion_matrix,
-    plot_confusion_matrix,
-    predict_multiclass,
-    train_one_vs_all,
-    train_one_vs_one,
-)
-from .perceptron import TrainResult, error_rate, perceptron, predict, train
-from .plotting import plot_losses, plotdata, plotscore, save_figure
-from .relaxation import (
-    RelaxationResult,
-    compare_rules,
-    max_violation,
-    perceptron_system,
-    plot_rule_comparison,
-    relaxation_method,
-    wedge_system,
-)
-from .sgd import (
-    SGDBoundExperiment,
-    SGDResult,
-    clip_gradient,
-    compare_trainers,
-    constant_rate,
-    constant_rate_optimum,
-    inverse_sqrt_rate,
-    plot_sgd_bound_experiment,
-    project_to_ball,
-    risk_minimum,
-    run_sgd,
-    sgd_bound,
-    sgd_bound_experiment,
-    sgd_demo_data,
-    sgd_step,
-    train_autograd,
-)
-from .theory import (
-    AdversaryRun,
-    PerceptronLearner,
-    ProofTrace,
-    UpdatePath,
-    adversary_run,
-    bias_bound,
-    bound_experiment,
-    chapter_bound,
-    general_bound,
-    generalization_experiment,
-    generating_plane_bound,
-    leave_one_out,
-    novikoff_bound,
-    plot_bound_experiment,
-    plot_proof_trace,
-    proof_trace,
-    radius,
-    separator,
-    shift_plane_to_origin,
-    transformed_run,
-    update_path,
-)
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "AdversaryRun",
-    "BOOLEAN_PERCEPTRONS",
-    "EPSILONS",
-    "FakeData",
-    "GaussianClasses",
-    "IDXError",
-    "KINK_FORMS",
-    "LearningCurve",
-    "MarginExperiment",
-    "MulticlassModel",
-    "NoisyData",
-    "OnlineRun",
-    "OptimalMargin",
-    "PerceptronLearner",
-    "PerceptronLoss",
-    "ProofTrace",
-    "RelaxationResult",
-    "Remedies",
-    "SGDBoundExperiment",
-    "SGDResult",
-    "SamplingError",
-    "Split",
-    "TrainResult",
-    "UpdatePath",
-    "adversary_run",
-    "amaldi_hauser_bound",
-    "analytic_subgradient",
-    "average_loss",
-    "baselines",
-    "bias_bound",
-    "binary_error_rates",
-    "boolean_data",
-    "bound_experiment",
-    "chapter_bound",
-    "clip_gradient",
-    "compare_rules",
-    "compare_subgradients",
-    "compare_trainers",
-    "confusion_matrix",
-    "constant_rate",
-    "constant_rate_optimum",
-    "demo",
-    "digits_split",
-    "error_rate",
-    "gaussian_classes",
-    "general_bound",
-    "generalization_experiment",
-    "generating_margins",
-    "generating_plane_bound",
-    "getfake",
-    "getfake_noisy",
-    "hinge_loss",
-    "hinge_separator",
-    "inverse_sqrt_rate",
-    "is_separable",
-    "kink_gradient",
-    "learn_boolean",
-    "learning_curve",
-    "leave_one_out",
-    "load_digits",
-    "load_mnist",
-    "margin_experiment",
-    "margin_experiment_faithful",
-    "max_violation",
-    "mnist_split",
-    "notes_sequence",
-    "novikoff_bound",
-    "one_vs_rest",
-    "optimal_margin",
-    "pad_constant",
-    "perceptron",
-    "perceptron_loss",
-    "perceptron_net",
-    "perceptron_system",
-    "plot_bound_experiment",
-    "plot_confusion_matrix",
-    "plot_digit",
-    "plot_digit_weights",
-    "plot_learning_curve",
-    "plot_loss_surface",
-    "plot_losses",
-    "plot_margin_experiment",
-    "plot_proof_trace",
-    "plot_rule_comparison",
-    "plot_sgd_bound_experiment",
-    "plot_update",
-    "plot_weights",
-    "plotdata",
-    "plotscore",
-    "predict",
-    "predict_multiclass",
-    "project_to_ball",
-    "proof_trace",
-    "radius",
-    "read_idx",
-    "relaxation_method",
-    "relu_perceptron_loss",
-    "remedies_experiment",
-    "risk_minimum",
-    "run_online",
-    "run_sgd",
-    "sample_separable",
-    "save_figure",
-    "separator",
-    "sgd_bound",
-    "sgd_bound_experiment",
-    "sgd_demo_data",
-    "sgd_step",
-    "shift_plane_to_origin",
-    "threshold_loss",
-    "total_perceptron_loss",
-    "train",
-    "train_aggressive",
-    "train_autograd",
-    "train_averaged",
-    "train_batched",
-    "train_gluon",
-    "train_one_vs_all",
-    "train_one_vs_one",
-    "train_pocket",
-    "train_projected",
-    "train_test_split",
-    "train_traced",
-    "transformed_run",
-    "truth_table",
-    "two_point_data",
-    "update_path",
-    "wedge_system",
-    "write_idx",
-    "xor_cycle",
-    "xor_data",
-]
+#: Where each public name lives, module by module, layer by layer.
+_MODULES: dict[str, tuple[str, ...]] = {
+    "core.data": (
+        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins", "getfake",
+        "getfake_noisy", "NoisyData", "pad_constant", "sample_separable", "SamplingError",
+        "xor_data",
+    ),
+    "core.rosenblatt": (
+        "error_rate", "perceptron", "predict", "train", "TrainResult",
+    ),
+    "core.batched": (
+        "train_batched",
+    ),
+    "core.variants": (
+        "notes_sequence", "OnlineRun", "run_online", "train_aggressive", "train_averaged",
+        "train_pocket", "train_projected", "train_traced", "update_path", "UpdatePath",
+    ),
+    "core.losses": (
+        "analytic_subgradient", "average_loss", "hinge_loss", "KINK_FORMS", "kink_gradient",
+        "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
+    ),
+    "core.sgd": (
+        "clip_gradient", "constant_rate", "inverse_sqrt_rate", "project_to_ball", "run_sgd",
+        "sgd_step", "SGDResult", "train_autograd",
+    ),
+    "core.gluon_trainer": (
+        "perceptron_net", "PerceptronLoss", "train_gluon",
+    ),
+    "core.geometry": (
+        "signed_rows",
+        "hinge_separator", "is_separable", "optimal_margin", "OptimalMargin", "radius",
+        "risk_minimum", "separator", "shift_plane_to_origin",
+    ),
+    "core.bounds": (
+        "amaldi_hauser_bound", "bias_bound", "chapter_bound", "constant_rate_optimum",
+        "general_bound", "generating_plane_bound", "novikoff_bound", "sgd_bound",
+    ),
+    "core.expressivity": (
+        "boolean_data", "BOOLEAN_PERCEPTRONS", "learn_boolean", "total_perceptron_loss",
+        "truth_table", "two_point_data", "xor_cycle",
+    ),
+    "core.datasets": (
+        "digits_split", "IDXError", "load_digits", "load_mnist", "mnist_split", "one_vs_rest",
+        "read_idx", "Split", "train_test_split", "write_idx",
+    ),
+    "core.multiclass": (
+        "ties", "votes",
+        "binary_error_rates", "confusion_matrix", "MulticlassModel", "predict_multiclass",
+        "train_one_vs_all", "train_one_vs_one",
+    ),
+    "core.relaxation": (
+        "max_violation", "perceptron_system", "relaxation_method", "RelaxationResult",
+        "wedge_system",
+    ),
+    "experiments.chapter": (
+        "demo", "EPSILONS", "margin_experiment", "margin_experiment_faithful", "MarginExperiment",
+    ),
+    "experiments.sgd": (
+        "compare_subgradients", "compare_trainers", "sgd_bound_experiment", "sgd_demo_data",
+        "SGDBoundExperiment",
+    ),
+    "experiments.black_and_white": (
+        "boundary_turns", "heldout_errors", "horizon_maxima", "step_errors", "tail_stats",
+        "Remedies", "remedies_experiment",
+    ),
+    "experiments.convergence": (
+        "bound_experiment", "proof_trace", "ProofTrace", "transformed_run",
+    ),
+    "experiments.optimality": (
+        "adversary_run", "AdversaryRun", "generalization_experiment", "leave_one_out",
+        "PerceptronLearner",
+    ),
+    "experiments.digits": (
+        "mean_image_contrast",
+        "baselines", "learning_curve", "LearningCurve",
+    ),
+    "experiments.relaxation": (
+        "ETAS",
+        "compare_rules",
+    ),
+    "plots.chapter": (
+        "plot_losses", "plot_margin_experiment", "plot_update", "plotdata", "plotscore",
+    ),
+    "plots.sgd": (
+        "plot_relu_trap", "plot_subgradient_check", "plot_trainers",
+        "plot_sgd_bound_experiment",
+    ),
+    "plots.convergence": (
+        "plot_bound_experiment", "plot_proof_trace",
+    ),
+    "plots.expressivity": (
+        "plot_loss_surface",
+    ),
+    "plots.digits": (
+        "plot_digit", "plot_digit_weights", "plot_learning_curve", "plot_weights",
+    ),
+    "plots.multiclass": (
+        "plot_binary_error_rates",
+        "plot_confusion_matrix",
+    ),
+    "plots.relaxation": (
+        "plot_wedge_paths",
+        "plot_rule_comparison",
+    ),
+    "experiments.expressivity": (
+        "format_truth_table",
+    ),
+    "plots.black_and_white": (
+        "plot_aggressive", "plot_boundaries", "plot_nonseparable", "plot_remedies", "plot_unguarded",
+    ),
+    "main.figures": (
+        "save_figure",
+    ),
+}
+
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+__all__ = sorted(_WHERE, key=str.lower)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gluon_perceptron' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

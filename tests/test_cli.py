@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from gluon_perceptron import cli
+from gluon_perceptron.main import cli
 
 
 def test_main_job_writes_every_figure(tmp_path):

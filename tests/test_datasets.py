@@ -6,8 +6,8 @@ import struct
 import numpy as np
 import pytest
 
-from gluon_perceptron import datasets
-from gluon_perceptron.datasets import IDXError, load_mnist, read_idx, write_idx
+from gluon_perceptron.core import datasets
+from gluon_perceptron.core.datasets import IDXError, load_mnist, read_idx, write_idx
 
 
 def idx_bytes(code: int, shape, payload: bytes) -> bytes:

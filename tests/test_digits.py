@@ -4,8 +4,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from gluon_perceptron import datasets, digits
-from gluon_perceptron.perceptron import train
+from gluon_perceptron.core import datasets
+from gluon_perceptron.core.rosenblatt import train
+from gluon_perceptron.experiments import digits as exp_digits
+from gluon_perceptron.plots import digits as plt_digits
 
 #: The stated margin: 0-vs-rest test accuracy beats the majority baseline by at least this.
 MARGIN_OVER_MAJORITY = 0.05
@@ -13,7 +15,7 @@ MARGIN_OVER_MAJORITY = 0.05
 
 @pytest.fixture(scope="module")
 def curves(split):
-    return {d: digits.learning_curve(split, d, epochs=20) for d in digits.SLIDE_DIGITS}
+    return {d: exp_digits.learning_curve(split, d, epochs=20) for d in exp_digits.SLIDE_DIGITS}
 
 
 def slides_loop(X, y, epochs):
@@ -51,7 +53,7 @@ def test_accuracy_is_measured_independently(split, curves):
 
 def test_zero_or_not_beats_the_majority_baseline(split, curves):
     zero = curves[0]
-    base = digits.baselines(datasets.one_vs_rest(split.y_train, 0),
+    base = exp_digits.baselines(datasets.one_vs_rest(split.y_train, 0),
                             datasets.one_vs_rest(split.y_test, 0))
     share_of_zeros = np.mean(split.y_test == 0)
     assert base["majority"] == pytest.approx(1 - share_of_zeros)
@@ -88,7 +90,7 @@ def test_weights_look_like_the_digit(split, curves):
     """The notebook: the weights resemble "this digit's ink minus the others'", and for 0 the
     centre (the hole of a 0) is weighted against."""
     for d, curve in curves.items():
-        template = digits.mean_image_contrast(split, d)
+        template = exp_digits.mean_image_contrast(split, d)
         assert np.corrcoef(curve.w, template)[0, 1] > 0.5, d
     centre = curves[0].w.reshape(8, 8)[3:5, 3:5]
     assert np.all(centre < 0)
@@ -98,18 +100,18 @@ def test_weights_look_like_the_digit(split, curves):
 
 def test_plots_draw(split, curves):
     fig, axes = plt.subplots(1, 2)
-    digits.plot_learning_curve(curves[0], {"majority": 0.9}, axes)
+    plt_digits.plot_learning_curve(curves[0], {"majority": 0.9}, axes)
     assert len(axes[0].lines) == 5 and len(axes[1].patches) == 20
-    axes = digits.plot_digit_weights(split, [curves[0], curves[3]])
+    axes = plt_digits.plot_digit_weights(split, [curves[0], curves[3]])
     assert axes[1][0].images[0].get_array().shape == (8, 8)
     image = axes[1][0].images[0]
     assert image.norm.vmin == -image.norm.vmax  # white is 0
     with pytest.raises(ValueError, match="square"):
-        digits.plot_weights(np.zeros(65))
+        plt_digits.plot_weights(np.zeros(65))
 
 
 def test_bad_arguments(split):
     with pytest.raises(ValueError, match="epochs"):
-        digits.learning_curve(split, 0, epochs=0)
+        exp_digits.learning_curve(split, 0, epochs=0)
     with pytest.raises(ValueError, match="no example has label 11"):
-        digits.learning_curve(split, 11, epochs=1)
+        exp_digits.learning_curve(split, 11, epochs=1)

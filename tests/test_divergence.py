@@ -11,7 +11,8 @@ import pytest
 from scipy.stats import norm
 
 import gluon_perceptron as gp
-from gluon_perceptron import divergence as dv
+from gluon_perceptron.core import bounds, geometry, variants
+from gluon_perceptron.experiments import black_and_white as exp_black_and_white
 
 
 def _noisy(seed, samples=100, flip=0.2):
@@ -71,7 +72,7 @@ def _datasets():
 
 @pytest.fixture(scope="module")
 def plain_runs():
-    return {name: (xy, dv.train_traced(*xy, max_epochs=300, record=True))
+    return {name: (xy, variants.train_traced(*xy, max_epochs=300, record=True))
             for name, xy in _datasets().items()}
 
 
@@ -100,42 +101,43 @@ def test_norm_levels_off_below_the_theorem(plain_runs):
         first, rest = norms[:30].max(), norms[30:].max()
         if name != "xor":  # XOR is back at 0 after every pass (see the next test)
             assert rest <= 1.25 * first
-        bound = dv.amaldi_hauser_bound(X, Y)
+        bound = bounds.amaldi_hauser_bound(X, Y)
         assert norms.max() <= bound
         if name != "xor":  # notebook 5: "very loose: millions, against measured norms near 3"
             assert bound > 1e6 and bound > 1e5 * norms.max()
-        maxima = dv.horizon_maxima(norms, [30, 300])
+        maxima = exp_black_and_white.horizon_maxima(norms, [30, 300])
         assert maxima[1] <= 1.25 * maxima[0] or name == "xor"
 
 
 def test_xor_cycles_with_period_one_pass():
     X, Y = gp.xor_data()
-    run = dv.run_online(np.tile(X, (3, 1)), np.tile(Y, 3))
+    run = variants.run_online(np.tile(X, (3, 1)), np.tile(Y, 3))
     # by hand: a = y (x, 1) = (1,1,-1), (-1,1,1), (1,-1,1), (-1,-1,-1); theta_0 = 0
     cycle = np.array([[1, 1, -1], [0, 2, 0], [1, 1, 1], [0, 0, 0]], dtype=float)
     np.testing.assert_array_equal(run.thetas, np.tile(cycle, (3, 1)))
     assert run.mistakes.all()
-    np.testing.assert_allclose(dv.step_errors(run, X, Y)[:4], [0.75, 0.5, 0.25, 1.0])
+    np.testing.assert_allclose(exp_black_and_white.step_errors(run, X, Y)[:4],
+                               [0.75, 0.5, 0.25, 1.0])
 
 
 def test_amaldi_hauser_bound_on_xor_by_hand():
     # Gram matrix of any 3 of the a_i: 3 on the diagonal, -1 off it, det = 16, kappa = 1/4
     expected = 2 * math.sqrt(3) * (0.25 * 2**4.5 + 1)
-    assert dv.amaldi_hauser_bound(*gp.xor_data()) == pytest.approx(expected)
-    assert dv.amaldi_hauser_bound(*gp.xor_data(), learning_rate=2.0) == pytest.approx(
+    assert bounds.amaldi_hauser_bound(*gp.xor_data()) == pytest.approx(expected)
+    assert bounds.amaldi_hauser_bound(*gp.xor_data(), learning_rate=2.0) == pytest.approx(
         2 * expected)
 
 
 def test_amaldi_hauser_bound_refuses_too_many_subsets():
     X, Y = _noisy(0, samples=100)
     with pytest.raises(ValueError, match="max_subsets"):
-        dv.amaldi_hauser_bound(X, Y, max_subsets=1000)
+        bounds.amaldi_hauser_bound(X, Y, max_subsets=1000)
 
 
 def test_boundary_moves_and_training_error_oscillates(plain_runs):
     for name in ("noise", "gauss"):
         _, res = plain_runs[name]
-        turns = dv.boundary_turns(res.history["weights"])
+        turns = exp_black_and_white.boundary_turns(res.history["weights"])
         assert np.mean(turns > 0.1) > 0.9
         errors = np.array(res.history["error"][-100:])
         assert errors.std() > 0.01 and len(np.unique(errors)) >= 3
@@ -146,12 +148,12 @@ def test_boundary_moves_and_training_error_oscillates(plain_runs):
 def test_replays_make_the_same_updates_as_train():
     X, Y = _noisy(1)
     reference = gp.train(X, Y, max_epochs=40, learning_rate=0.5)
-    for res in (dv.train_averaged(X, Y, max_epochs=40, learning_rate=0.5),
-                dv.train_pocket(X, Y, max_epochs=40, learning_rate=0.5),
-                dv.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9),
-                dv.train_traced(X, Y, max_epochs=40, learning_rate=0.5)):
+    for res in (variants.train_averaged(X, Y, max_epochs=40, learning_rate=0.5),
+                variants.train_pocket(X, Y, max_epochs=40, learning_rate=0.5),
+                variants.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9),
+                variants.train_traced(X, Y, max_epochs=40, learning_rate=0.5)):
         assert res.updates_per_epoch == reference.updates_per_epoch
-    projected = dv.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9)
+    projected = variants.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9)
     np.testing.assert_allclose(projected.w, reference.w, atol=1e-9)
     assert projected.b == pytest.approx(reference.b)
 
@@ -165,41 +167,42 @@ def test_averaged_is_the_mean_over_every_step():
             if a @ theta <= 0:
                 theta = theta + a
             total, visits = total + theta, visits + 1
-    res = dv.train_averaged(X, Y, max_epochs=7)
+    res = variants.train_averaged(X, Y, max_epochs=7)
     np.testing.assert_allclose(np.append(res.w, res.b), total / visits, atol=1e-12)
 
 
 def test_trainers_stop_at_the_bound_or_at_separation(seed):
     X, Y = gp.xor_data()
-    for trainer in (dv.train_averaged, dv.train_pocket, dv.train_traced, dv.train_aggressive):
+    for trainer in (variants.train_averaged, variants.train_pocket, variants.train_traced,
+                    variants.train_aggressive):
         res = trainer(X, Y, max_epochs=5)
         assert res.epochs == 5 and not res.converged
-    assert not dv.train_projected(X, Y, max_epochs=5, radius=1.0).converged
+    assert not variants.train_projected(X, Y, max_epochs=5, radius=1.0).converged
     fake = gp.sample_separable(50, 2, 0.3)
-    for trainer in (dv.train_averaged, dv.train_pocket, dv.train_traced):
+    for trainer in (variants.train_averaged, variants.train_pocket, variants.train_traced):
         res = trainer(fake.X, fake.Y, max_epochs=1000)
         assert res.converged and res.updates_per_epoch[-1] == 0 and res.epochs < 1000
         assert res.history["error"][-1] == 0.0
     # the unguarded rule never converges, even on separable data
-    assert not dv.train_aggressive(fake.X, fake.Y, max_epochs=3).converged
+    assert not variants.train_aggressive(fake.X, fake.Y, max_epochs=3).converged
 
 
 # --- part 2: rules without the mistake test ---------------------------------------------------
 
 def test_notes_sequence():
-    X, Y = dv.notes_sequence(9, x=[0.0, 3.0])
+    X, Y = variants.notes_sequence(9, x=[0.0, 3.0])
     powers = [1, 2, 4, 8]
     expected = np.array([[0.0, -2.0 if t in powers else 1.0] for t in range(1, 10)])
     np.testing.assert_array_equal(X, expected)
     assert np.all(Y == 1)
     with pytest.raises(ValueError, match="nonzero"):
-        dv.notes_sequence(5, x=[0.0, 0.0])
+        variants.notes_sequence(5, x=[0.0, 0.0])
 
 
 def test_aggressive_rule_errs_at_every_power_of_two():
     T = 2**12
-    X, Y = dv.notes_sequence(T)
-    aggressive = dv.run_online(X, Y, rule="aggressive")
+    X, Y = variants.notes_sequence(T)
+    aggressive = variants.run_online(X, Y, rule="aggressive")
     # before step 2^k the weights are sum_{i < 2^k} (x_i, 1): closed form 6k + 1 - 2^k
     for k in range(13):
         assert aggressive.margins[2**k - 1] == pytest.approx(6 * k + 1 - 2**k)
@@ -211,8 +214,8 @@ def test_aggressive_rule_errs_at_every_power_of_two():
 
 
 def test_plain_rule_on_the_notes_sequence_obeys_novikoff():
-    X, Y = dv.notes_sequence(2**12)
-    plain = dv.run_online(X, Y)
+    X, Y = variants.notes_sequence(2**12)
+    plain = variants.run_online(X, Y)
     # u = (0, 0, 1) separates with margin 1 and ||a_t||^2 <= 4 + 1: at most 5 mistakes
     assert plain.mistakes.sum() <= 5
     assert not plain.mistakes[32:].any()
@@ -220,18 +223,18 @@ def test_plain_rule_on_the_notes_sequence_obeys_novikoff():
 
 def test_unguarded_rule_grows_linearly_by_the_closed_form():
     X, Y = _noisy(5)
-    res = dv.train_aggressive(X, Y, max_epochs=50, learning_rate=0.5)
+    res = variants.train_aggressive(X, Y, max_epochs=50, learning_rate=0.5)
     slope = 0.5 * np.linalg.norm(_padded(X, Y).sum(axis=0))
     np.testing.assert_allclose(res.history["norm"], slope * np.arange(1, 51), rtol=1e-9)
     assert slope > 0.5
-    plain = dv.train_traced(X, Y, max_epochs=50, learning_rate=0.5)
+    plain = variants.train_traced(X, Y, max_epochs=50, learning_rate=0.5)
     assert res.history["norm"][-1] > 10 * max(plain.history["norm"])
     assert res.updates_per_epoch == [len(Y)] * 50
 
 
 def test_run_online_rejects_an_unknown_rule():
     with pytest.raises(ValueError, match="rule"):
-        dv.run_online(*gp.xor_data(), rule="eager")
+        variants.run_online(*gp.xor_data(), rule="eager")
 
 
 # --- part 3: remedies -----------------------------------------------------------------------
@@ -239,16 +242,16 @@ def test_run_online_rejects_an_unknown_rule():
 @pytest.fixture(scope="module")
 def remedies():
     mx.random.seed(7)
-    return dv.remedies_experiment(150, epochs=150)
+    return exp_black_and_white.remedies_experiment(150, epochs=150)
 
 
 def test_pocket_and_averaged_settle_where_plain_does_not(remedies):
-    plain = dv.tail_stats(remedies.errors["plain"], 50)
+    plain = exp_black_and_white.tail_stats(remedies.errors["plain"], 50)
     # notebook 5: plain is far above the best line and jumps by tens of points between passes
     assert plain.mean > remedies.plane_error + 0.1
     assert np.abs(np.diff(remedies.errors["plain"][-50:])).max() >= 0.1
     for name in ("pocket", "averaged", "decaying + margin"):
-        stats = dv.tail_stats(remedies.errors[name], 50)
+        stats = exp_black_and_white.tail_stats(remedies.errors[name], 50)
         assert stats.std < plain.std / 3
         assert stats.spread < plain.spread / 3
         assert stats.mean < plain.mean
@@ -268,16 +271,16 @@ def test_decaying_step_alone_only_shrinks_the_weights(remedies):
     # the rule is scale-free: with step 1/e the weights shrink like 1/e ...
     assert decaying.history["norm"][-1] < max(plain.history["norm"]) / 20
     # ... and the boundary moves as much as before
-    assert dv.tail_stats(remedies.errors["decaying"], 50).spread > 0.05
+    assert exp_black_and_white.tail_stats(remedies.errors["decaying"], 50).spread > 0.05
 
 
 def test_decaying_step_with_margin_approaches_the_hinge_optimum(remedies):
     X, Y = remedies.train
     res = remedies.results["decaying + margin"]
-    _, _, best = dv.hinge_separator(X, Y)
+    _, _, best = geometry.hinge_separator(X, Y)
     hinge = np.mean(np.maximum(0.0, 1.0 - Y * (X @ res.w + res.b)))
     assert best <= hinge <= 1.05 * best
-    assert abs(dv.tail_stats(remedies.errors["decaying + margin"], 50).mean
+    assert abs(exp_black_and_white.tail_stats(remedies.errors["decaying + margin"], 50).mean
                - remedies.hinge_error) < 0.03
 
 
@@ -286,32 +289,33 @@ def test_projection_keeps_the_weights_in_the_ball(remedies):
     assert max(res.history["norm"]) <= remedies.radius * (1 + 1e-12)
     assert remedies.radius == pytest.approx(0.5 * max(remedies.results["plain"].history["norm"]))
     # ... which does not make it a good learner: it stays far from the generating plane
-    assert dv.tail_stats(remedies.errors["projected"], 50).mean > remedies.plane_error + 0.1
+    tail = exp_black_and_white.tail_stats(remedies.errors["projected"], 50)
+    assert tail.mean > remedies.plane_error + 0.1
 
 
 def test_reference_errors(remedies):
     X, Y = remedies.test
     assert remedies.flip == 0.2
     assert 0.1 < remedies.plane_error < 0.3  # the flipped fraction of 150 held-out labels
-    w, b, _ = dv.hinge_separator(*remedies.train)
+    w, b, _ = geometry.hinge_separator(*remedies.train)
     assert remedies.hinge_error == gp.error_rate(w, b, X, Y)
 
 
 def test_heldout_errors_need_recorded_weights():
-    res = dv.train_averaged(*gp.xor_data(), max_epochs=2)
+    res = variants.train_averaged(*gp.xor_data(), max_epochs=2)
     assert "weights" not in res.history
     with pytest.raises(ValueError, match="record=True"):
-        dv.heldout_errors(res, *gp.xor_data())
+        exp_black_and_white.heldout_errors(res, *gp.xor_data())
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda X, Y: dv.train_projected(X, Y, max_epochs=3, radius=0.0), "radius"),
-    (lambda X, Y: dv.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
-    (lambda X, Y: dv.train_averaged(X, Y, max_epochs=0), "max_epochs"),
-    (lambda X, Y: dv.train_pocket(X, Y, max_epochs=3, learning_rate=0.0), "learning_rate"),
-    (lambda X, Y: dv.train_aggressive(X, Y[:3], max_epochs=3), "same length"),
-    (lambda X, Y: dv.tail_stats([0.1, 0.2], 5), "last"),
-    (lambda X, Y: dv.horizon_maxima([1.0, 2.0], [3]), "horizon"),
+    (lambda X, Y: variants.train_projected(X, Y, max_epochs=3, radius=0.0), "radius"),
+    (lambda X, Y: variants.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
+    (lambda X, Y: variants.train_averaged(X, Y, max_epochs=0), "max_epochs"),
+    (lambda X, Y: variants.train_pocket(X, Y, max_epochs=3, learning_rate=0.0), "learning_rate"),
+    (lambda X, Y: variants.train_aggressive(X, Y[:3], max_epochs=3), "same length"),
+    (lambda X, Y: exp_black_and_white.tail_stats([0.1, 0.2], 5), "last"),
+    (lambda X, Y: exp_black_and_white.horizon_maxima([1.0, 2.0], [3]), "horizon"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron import expressivity as ex
+from gluon_perceptron.experiments import expressivity as exp_expressivity
+from gluon_perceptron.main import sections as main_sections
 
 TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
 
@@ -31,7 +32,7 @@ def test_not_table():
     table = gp.truth_table(*gp.BOOLEAN_PERCEPTRONS["NOT"])
     assert np.all(table["lin"] != 0)
     np.testing.assert_array_equal(table["output"], -table["inputs"][:, 0])
-    assert "lin(x) = -1*x1" in ex.format_truth_table("NOT")
+    assert "lin(x) = -1*x1" in exp_expressivity.format_truth_table("NOT")
 
 
 @pytest.mark.parametrize("name", ["AND", "OR", "NOT"])
@@ -89,9 +90,9 @@ def test_plot_and_section(tmp_path):
     matplotlib.use("Agg")
     ax = gp.plot_loss_surface()
     assert ax.get_xlabel() == "w1"
-    from gluon_perceptron.job import Options
+    from gluon_perceptron.main.job import Options
 
-    paths = ex.expressivity_section(Options(out=tmp_path, progress=False))
+    paths = main_sections.expressivity_section(Options(out=tmp_path, progress=False))
     assert [p.name for p in paths] == ["08_loss_surface.png"] and paths[0].stat().st_size > 0
     with pytest.raises(ValueError, match="name"):
         gp.boolean_data("NAND")

@@ -5,8 +5,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from gluon_perceptron import multiclass as mc
-from gluon_perceptron.perceptron import train
+from gluon_perceptron.core import multiclass
+from gluon_perceptron.core.rosenblatt import train
 
 EPOCHS = 20
 
@@ -14,8 +14,8 @@ EPOCHS = 20
 @pytest.fixture(scope="module")
 def models(split):
     return {scheme: train(split.X_train, split.y_train, max_epochs=EPOCHS)
-            for scheme, train in (("one-vs-all", mc.train_one_vs_all),
-                                  ("one-vs-one", mc.train_one_vs_one))}
+            for scheme, train in (("one-vs-all", multiclass.train_one_vs_all),
+                                  ("one-vs-one", multiclass.train_one_vs_one))}
 
 
 def reference_one_vs_all(split):
@@ -55,12 +55,12 @@ def test_batched_equals_independent_binary_perceptrons(split, models, scheme, re
     for got, want in zip(model.results, runs):
         assert got.updates_per_epoch == want.updates_per_epoch
         assert np.allclose(got.w, want.w) and np.isclose(got.b, want.b)
-    assert np.array_equal(mc.predict_multiclass(model, split.X_test), predicted)
+    assert np.array_equal(multiclass.predict_multiclass(model, split.X_test), predicted)
 
 
 @pytest.mark.parametrize("scheme", ["one-vs-all", "one-vs-one"])
 def test_loop_engine_gives_the_same_model(split, models, scheme):
-    trainer = mc.train_one_vs_all if scheme == "one-vs-all" else mc.train_one_vs_one
+    trainer = multiclass.train_one_vs_all if scheme == "one-vs-all" else multiclass.train_one_vs_one
     loop = trainer(split.X_train, split.y_train, max_epochs=EPOCHS, engine="loop")
     assert np.allclose(loop.W, models[scheme].W) and np.allclose(loop.b, models[scheme].b)
 
@@ -70,7 +70,7 @@ def test_accuracy_cost_and_imbalance(split, models):
     OvA's problems have 10 % positives and few separate, OvO's are balanced and all separate,
     and OvO visits far fewer examples."""
     ova, ovo = models["one-vs-all"], models["one-vs-one"]
-    acc = {s: np.mean(mc.predict_multiclass(m, split.X_test) == split.y_test)
+    acc = {s: np.mean(multiclass.predict_multiclass(m, split.X_test) == split.y_test)
            for s, m in models.items()}
     assert acc["one-vs-all"] > 0.94 and acc["one-vs-one"] > acc["one-vs-all"]
     assert np.allclose(ova.positive_share, np.bincount(split.y_train) / len(split.y_train))
@@ -88,7 +88,7 @@ def test_accuracy_cost_and_imbalance(split, models):
 def test_one_vs_all_perceptrons_say_not_mine(split, models):
     """Imbalance: OvA misses positives far more often than it raises false alarms."""
     model = models["one-vs-all"]
-    rates = mc.binary_error_rates(model, split.X_test, split.y_test)
+    rates = multiclass.binary_error_rates(model, split.X_test, split.y_test)
     S = split.X_test @ model.W.T + model.b
     for k in range(10):
         pos = split.y_test == k
@@ -102,54 +102,55 @@ def test_one_vs_all_perceptrons_say_not_mine(split, models):
 def test_tie_breaking_is_deterministic_and_documented():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
     y = np.array([0, 1, 2])
-    model = mc.train_one_vs_all(X, y, max_epochs=5)
+    model = multiclass.train_one_vs_all(X, y, max_epochs=5)
     model.W[:] = 0.0
     model.b[:] = 0.0  # every score is 0: a three-way tie everywhere
-    assert mc.predict_multiclass(model, X).tolist() == [0, 0, 0]
-    assert mc.ties(model, X) == 3
-    ovo = mc.train_one_vs_one(X, y, max_epochs=5)
+    assert multiclass.predict_multiclass(model, X).tolist() == [0, 0, 0]
+    assert multiclass.ties(model, X) == 3
+    ovo = multiclass.train_one_vs_one(X, y, max_epochs=5)
     # a voting cycle: (0, 1) votes 0, (0, 2) votes 2, (1, 2) votes 1: one vote each
     ovo.W[:] = 0.0
     ovo.b[:] = [1.0, -1.0, 1.0]
     assert ovo.pairs.tolist() == [[0, 1], [0, 2], [1, 2]]
-    assert mc.votes(ovo, X).tolist() == [[1, 1, 1]] * 3
-    assert mc.predict_multiclass(ovo, X).tolist() == [0, 0, 0] and mc.ties(ovo, X) == 3
+    assert multiclass.votes(ovo, X).tolist() == [[1, 1, 1]] * 3
+    assert multiclass.predict_multiclass(ovo, X).tolist() == [0, 0, 0]
+    assert multiclass.ties(ovo, X) == 3
     ovo.b[:] = 0.0  # a score of exactly 0 votes for the second class of the pair
-    assert mc.votes(ovo, X).tolist() == [[0, 1, 2]] * 3
+    assert multiclass.votes(ovo, X).tolist() == [[0, 1, 2]] * 3
 
 
 def test_labels_need_not_be_0_to_c():
     rng = np.random.default_rng(0)
     X = np.vstack([rng.normal(loc, 0.3, size=(20, 2)) for loc in ([0, 3], [3, 0], [-3, -3])])
     y = np.repeat(np.array([7, 2, 5]), 20)
-    for trainer in (mc.train_one_vs_all, mc.train_one_vs_one):
+    for trainer in (multiclass.train_one_vs_all, multiclass.train_one_vs_one):
         model = trainer(X, y, max_epochs=50)
         assert model.classes.tolist() == [2, 5, 7]
-        assert np.array_equal(mc.predict_multiclass(model, X), y)
+        assert np.array_equal(multiclass.predict_multiclass(model, X), y)
 
 
 def test_confusion_matrix():
-    M = mc.confusion_matrix([0, 0, 1, 2, 2, 2], [0, 1, 1, 2, 0, 2], [0, 1, 2])
+    M = multiclass.confusion_matrix([0, 0, 1, 2, 2, 2], [0, 1, 1, 2, 0, 2], [0, 1, 2])
     assert M.tolist() == [[1, 1, 0], [0, 1, 0], [1, 0, 2]]
     with pytest.raises(ValueError, match="not in classes"):
-        mc.confusion_matrix([0, 3], [0, 0], [0, 1])
+        multiclass.confusion_matrix([0, 3], [0, 0], [0, 1])
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="at least 2 classes"):
-        mc.train_one_vs_all(np.ones((3, 2)), [1, 1, 1], max_epochs=2)
+        multiclass.train_one_vs_all(np.ones((3, 2)), [1, 1, 1], max_epochs=2)
     with pytest.raises(ValueError, match="same length"):
-        mc.train_one_vs_one(np.ones((3, 2)), [0, 1], max_epochs=2)
+        multiclass.train_one_vs_one(np.ones((3, 2)), [0, 1], max_epochs=2)
     with pytest.raises(ValueError, match="engine"):
-        mc.train_one_vs_all(np.ones((2, 2)), [0, 1], max_epochs=2, engine="gpu")
-    model = mc.train_one_vs_all(np.eye(2), [0, 1], max_epochs=2)
+        multiclass.train_one_vs_all(np.ones((2, 2)), [0, 1], max_epochs=2, engine="gpu")
+    model = multiclass.train_one_vs_all(np.eye(2), [0, 1], max_epochs=2)
     with pytest.raises(ValueError, match="features"):
-        mc.predict_multiclass(model, np.ones((1, 3)))
+        multiclass.predict_multiclass(model, np.ones((1, 3)))
     with pytest.raises(ValueError, match="one-vs-one"):
-        mc.votes(model, np.eye(2))
+        multiclass.votes(model, np.eye(2))
 
 
-@pytest.mark.parametrize("trainer", [mc.train_one_vs_all, mc.train_one_vs_one])
+@pytest.mark.parametrize("trainer", [multiclass.train_one_vs_all, multiclass.train_one_vs_one])
 def test_ndarray_lockstep_engine_gives_the_same_model(split, trainer):
     """All c (or c(c-1)/2) perceptrons as one MXNet computation per example: same model."""
     X, y = split.X_train[:300], split.y_train[:300]

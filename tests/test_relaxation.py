@@ -3,17 +3,16 @@
 import numpy as np
 import pytest
 
-from gluon_perceptron import datasets
-from gluon_perceptron.perceptron import error_rate
-from gluon_perceptron.relaxation import (
-    ETAS,
+from gluon_perceptron.core import datasets
+from gluon_perceptron.core.relaxation import (
     RULES,
-    compare_rules,
     max_violation,
     perceptron_system,
     relaxation_method,
     wedge_system,
 )
+from gluon_perceptron.core.rosenblatt import error_rate
+from gluon_perceptron.experiments.relaxation import ETAS, compare_rules
 
 
 def feasible_system(n=30, p=5, seed=0, slack=0.5):

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron import theory
+from gluon_perceptron.core import geometry
+from gluon_perceptron.experiments import convergence as exp_convergence
 
 
 def _datasets(seed, count=12, dims=(2, 5, 10), sizes=(50, 300), eps=(0.05, 0.2)):
@@ -121,7 +122,7 @@ def test_general_bound_with_start_and_threshold(seed):
             assert tr.path.converged
             assert tr.path.updates <= tr.bound
             # the margin after convergence exceeds the threshold on every example
-            A = gp.margins.signed_rows(fake.X, fake.Y)
+            A = geometry.signed_rows(fake.X, fake.Y)
             assert (A @ tr.path.thetas[-1]).min() > delta
 
 
@@ -295,10 +296,10 @@ def test_proof_trace_rejects_a_non_separator(seed):
 
 
 def test_section_names_are_registered():
-    from gluon_perceptron import job
+    from gluon_perceptron.main import job
 
     names = job.section_names()
     for name in ("Convergence bounds", "Optimality and generalization",
                  "Expressivity and the loss surface"):
         assert name in names
-    assert theory.BOUND_FIELDS[0] == "dimensions"
+    assert exp_convergence.BOUND_FIELDS[0] == "dimensions"

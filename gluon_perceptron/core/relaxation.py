@@ -31,17 +31,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.colors import ListedColormap
-from matplotlib.patches import Patch
 
 from . import _checks
 from .data import pad_constant
-from .datasets import digits_split, one_vs_rest
-from .perceptron import error_rate
-from .plotting import save_figure
 
 #: The index rules: ``cyclic`` (1, 2, ..., n, 1, 2, ...); ``randomized`` (i.i.d. with
 #: :math:`p_i \\propto \\|a_i\\|^2`); ``permuted`` (a fresh random order every epoch);
@@ -303,62 +296,6 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
                             eta=eta, history=history)
 
 
-# --- experiments and figures ---------------------------------------------------------------
-
-#: Relaxation parameters compared by default: under-relaxed, projection, over-relaxed, reflection.
-ETAS = (0.5, 1.0, 1.5, 2.0)
-
-
-def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
-                  seed: int = 0) -> dict[tuple[str, float], RelaxationResult]:
-    """Run :func:`relaxation_method` for every index rule and relaxation parameter.
-
-    Returns
-    -------
-    dict
-        ``(rule, eta) -> RelaxationResult``; compare their ``iterations`` (to feasibility, or
-        ``max_iterations`` when ``converged`` is False).
-    """
-    for name, values in (("etas", etas), ("rules", rules)):
-        if isinstance(values, str) or np.ndim(values) != 1 or len(values) == 0:
-            raise ValueError(f"{name} must be a non-empty sequence (e.g. a tuple with one "
-                             f"value), got {values!r}")
-    return {(rule, float(eta)): relaxation_method(A, c, eta=eta, rule=rule,
-                                           max_iterations=max_iterations, seed=seed)
-            for rule in rules for eta in etas}
-
-
-def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=None) -> Axes:
-    """Iterations to feasibility, grouped by rule, one bar per eta (log scale).
-
-    Runs that hit the iteration bound without becoming feasible are drawn hatched.
-    """
-    if not isinstance(table, dict) or not table:
-        raise ValueError(f"table must be the non-empty dict returned by compare_rules(A, c), "
-                         f"got {table!r:.60}")
-    ax = ax if ax is not None else plt.subplots(figsize=(9, 4.5))[1]
-    rules = list(dict.fromkeys(rule for rule, _ in table))
-    etas = list(dict.fromkeys(eta for _, eta in table))
-    width = 0.8 / len(etas)
-    for j, eta in enumerate(etas):
-        for i, rule in enumerate(rules):
-            res = table[(rule, eta)]
-            ax.bar(i + (j - (len(etas) - 1) / 2) * width, max(res.iterations, 1), width=width,
-                   color=f"C{j}", hatch="" if res.converged else "//", edgecolor="k",
-                   linewidth=0.5)
-    ax.set_yscale("log")
-    low, high = ax.get_ylim()
-    ax.set_ylim(low, high * 30)  # room for the legend above the bars
-    ax.set_xticks(range(len(rules)), [r.replace("_", " ") for r in rules])
-    ax.set_ylabel("iterations to feasibility")
-    handles = [Patch(facecolor=f"C{j}", edgecolor="k", label=f"eta = {eta:g}")
-               for j, eta in enumerate(etas)]
-    handles.append(Patch(facecolor="white", hatch="//", edgecolor="k",
-                         label="hatched: not feasible at the bound"))
-    ax.legend(handles=handles, fontsize=8, ncol=len(handles), loc="upper center")
-    return ax
-
-
 def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
     """Two inequalities whose solutions form a thin wedge with its apex at (1, 0):
 
@@ -369,66 +306,3 @@ def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
     """
     s = _checks.finite_float(slope, "slope", strictly_positive=True)
     return np.array([[-s, -s], [1.0, -1.0]]), np.array([-s, -s])
-
-
-def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None):
-    """The feasible region of a 2-D system (shaded) and the recorded paths of some runs."""
-    ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
-    points = np.vstack([np.array(res.history["w"]) for res in results.values()])
-    (x0, y0), (x1, y1) = points.min(axis=0) - 0.3, points.max(axis=0) + 0.3
-    gx, gy = np.meshgrid(np.linspace(x0, x1, 500), np.linspace(y0, y1, 300))
-    inside = np.all(np.tensordot(np.asarray(A).T, np.stack([gx, gy]), axes=1)
-                    <= np.asarray(c)[:, None, None], axis=0)
-    ax.imshow(inside, extent=(x0, x1, y0, y1), origin="lower", aspect="auto",
-              cmap=ListedColormap(["white", "#cfe8cf"]), vmin=0, vmax=1)
-    for k, (label, res) in enumerate(results.items()):
-        path = np.array(res.history["w"])
-        status = (f"feasible after {res.iterations} iterations" if res.converged
-                  else f"not feasible after {res.iterations}")
-        ax.plot(path[:, 0], path[:, 1], "o-", ms=2.5, lw=0.8, color=f"C{k}",
-                label=f"{label}: {status}")
-    ax.plot([], [], "s", color="#cfe8cf", label="feasible region")
-    ax.set_xlabel("w1")
-    ax.set_ylabel("w2")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return ax
-
-
-# --- the main job's section ----------------------------------------------------------------
-
-def relaxation_section(opts) -> list:
-    """Projections against reflections on a thin wedge; rules and eta on "0 or not 0"."""
-    A, c = wedge_system(0.1)
-    w0 = np.array([0.0, 0.5])
-    paths = {f"eta = {eta:g}": relaxation_method(A, c, eta=eta, w0=w0, max_iterations=60,
-                                          record=True) for eta in (1.0, 2.0)}
-    fig, ax = plt.subplots(figsize=(7, 4))
-    plot_wedge_paths(paths, A, c, ax)
-    ax.set_title("cyclic relaxation on |w2| <= 0.1 (w1 - 1): projections creep, "
-                 "reflections jump in", fontsize=9)
-    out = [save_figure(fig, opts.out, "11_relaxation_wedge")]
-
-    split = digits_split(seed=opts.seed)
-    Y = one_vs_rest(split.y_train, 0)
-    A, c = perceptron_system(split.X_train, Y)
-    bound = 50 * len(Y)
-    table = compare_rules(A, c, max_iterations=bound, seed=opts.seed)
-    print(f'"0 or not 0" as A^T w <= -1: {A.shape[1]} inequalities in {A.shape[0]} unknowns; '
-          f"bound {bound} iterations (50 epochs)")
-    print("  rule          " + "".join(f"   eta={eta:<4g}" for eta in ETAS))
-    for rule in RULES:
-        cells = [table[(rule, eta)] for eta in ETAS]
-        print(f"  {rule:13s}" + "".join(f"{r.iterations:>10d}{'' if r.converged else '*'}"
-                                         .ljust(11) for r in cells))
-    print("  (* = not feasible at the bound; every other w was checked against all "
-          "inequalities)")
-    best = table[("max_distance", 2.0)]
-    Y_test = one_vs_rest(split.y_test, 0)
-    print(f"  max distance, eta = 2: feasible after {best.iterations} iterations; its w has "
-          f"test accuracy {1 - error_rate(best.w[:-1], best.w[-1], split.X_test, Y_test):.3f}")
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    plot_rule_comparison(table, ax)
-    ax.set_title('relaxation method on "0 or not 0" (digits, 1348 inequalities): '
-                 "iterations to feasibility", fontsize=9)
-    out.append(save_figure(fig, opts.out, "11_relaxation_rules"))
-    return out

@@ -1,21 +1,51 @@
-"""Plots of the chapter: the data (``plotdata``), the score surface (``plotscore``), the losses.
-
-Every function draws on a matplotlib ``Axes`` (a new one when ``ax`` is None) and returns it,
-so figures can be composed in notebooks and saved by the main job with :func:`save_figure`.
-The package never opens a window: importing it under a non-interactive session keeps
-matplotlib's default backend, and the command line forces ``Agg``.
+"""The chapter's figures: plotdata, plotscore, the loss, one update, the margin experiment.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from mxnet import nd
 
-from . import _checks
+from ..core import _checks
+from ..experiments.chapter import MarginExperiment, Update
+
+
+def plot_update(X, Y, update: Update, ax=None) -> Axes:
+    """Score contours after ``update``, the data, and the offending point ringed in green."""
+    _checks.instance(update, Update, "update", "one of the updates demo(X, Y) returns")
+    ax = plotscore(update.w, update.b, ax=ax)
+    plotdata(X, Y, ax=ax)
+    ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
+               linewidths=2.5, label="update on this point")
+    ax.set_title(f"after update on example {update.index}: "
+                 f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=9)
+    return ax
+
+
+def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) -> Axes:
+    """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
+    _checks.instance(result, MarginExperiment, "result", "the result of margin_experiment()")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.5))
+    eps = result.epsilons
+    mean = result.updates.mean(axis=0)
+    ax.fill_between(eps, result.updates.min(axis=0), result.updates.max(axis=0), alpha=0.2,
+                    label="corrected: min-max over trials")
+    ax.plot(eps, mean, "o-", label="corrected: mean updates to convergence")
+    ax.plot(eps, np.median(result.bound, axis=0), "--",
+            label="bound (R^2+1)(1+b*^2)/gamma^2, median over trials")
+    ax.plot(eps, np.median(result.chapter_bound, axis=0), ":",
+            label="chapter's bound 2(R^2+1)/eps^2 (needs b*^2 <= 1)")
+    if faithful is not None:
+        ax.plot(faithful[0], faithful[1], "s-", color="gray",
+                label="faithful: one warm-started pass, never reset")
+    ax.set_yscale("log")
+    ax.set_xlabel("margin epsilon")
+    ax.set_ylabel("number of updates")
+    ax.legend(fontsize=7)
+    return ax
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
@@ -116,21 +146,3 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     ax.set_ylabel("loss")
     ax.legend()
     return ax
-
-
-def save_figure(fig, out_dir, name: str) -> Path:
-    """Save ``fig`` as ``out_dir/name.png`` (creating the folder), close it, return the path."""
-    if not callable(getattr(fig, "savefig", None)):
-        raise TypeError(f"fig must be a matplotlib Figure (e.g. ax.figure), got "
-                        f"{type(fig).__name__}")
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise ValueError(f"name must be a non-empty file name without folders or extension, "
-                         f"e.g. '05_margins', got {name!r}")
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out_dir {str(out)!r} is a file; pass a folder to save figures in")
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{name}.png"
-    fig.savefig(path, dpi=90, bbox_inches="tight")
-    plt.close(fig)
-    return path

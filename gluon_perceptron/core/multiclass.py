@@ -24,15 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
 
 from . import _checks
 from .batched import train_batched
-from .datasets import digits_split
-from .perceptron import TrainResult, train
-from .plotting import save_figure
+from .rosenblatt import TrainResult, train
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
@@ -240,21 +236,6 @@ def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
     return {"miss": miss, "false alarm": alarm, "no positive": nobody}
 
 
-def plot_binary_error_rates(model: MulticlassModel, rates: dict, ax=None):
-    """Miss and false-alarm rates of each one-vs-all perceptron, side by side."""
-    ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
-    k = np.arange(len(rates["miss"]))
-    ax.bar(k - 0.2, rates["miss"], width=0.4, label="miss rate (positive scored <= 0)")
-    ax.bar(k + 0.2, rates["false alarm"], width=0.4, label="false-alarm rate (negative > 0)")
-    ax.set_xticks(k, [str(c) for c in model.classes[model.pairs[:, 0]]])
-    ax.set_xlabel("class k of the perceptron 'k or not'")
-    ax.set_ylabel("rate on the test set")
-    ax.set_title(f"{model.scheme}: imbalance (positives {model.positive_share.mean():.0%})",
-                 fontsize=10)
-    ax.legend(fontsize=8)
-    return ax
-
-
 def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
     """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
     yt = _checks.to_numpy(y_true, "y_true").reshape(-1)
@@ -270,53 +251,3 @@ def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
     M = np.zeros((cl.size, cl.size), dtype=np.int64)
     np.add.at(M, ([index[v] for v in yt.tolist()], [index[v] for v in yp.tolist()]), 1)
     return M
-
-
-def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
-    """The confusion matrix as an image with its counts; the diagonal holds the hits."""
-    M = _checks.to_numpy(M, "M")
-    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != len(classes):
-        raise ValueError(f"M must be square with one row per class ({len(classes)} classes), "
-                         f"got shape {M.shape}; use confusion_matrix(y_true, y_pred, classes)")
-    ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
-    ax.imshow(M, cmap="Blues")
-    for i in range(M.shape[0]):
-        for j in range(M.shape[1]):
-            if M[i, j]:
-                ax.text(j, i, str(M[i, j]), ha="center", va="center", fontsize=7,
-                        color="white" if M[i, j] > M.max() / 2 else "black")
-    ticks = np.arange(len(classes))
-    ax.set_xticks(ticks, [str(c) for c in classes])
-    ax.set_yticks(ticks, [str(c) for c in classes])
-    ax.set_xlabel("predicted")
-    ax.set_ylabel("true")
-    accuracy = np.trace(M) / max(M.sum(), 1)
-    ax.set_title(f"{title}  (accuracy {accuracy:.3f})".strip(), fontsize=10)
-    return ax
-
-
-# --- the main job's section ----------------------------------------------------------------
-
-def multiclass_section(opts) -> list:
-    """One-vs-all and one-vs-one on the ten digits: accuracy, confusion, cost, imbalance."""
-    split = digits_split(seed=opts.seed)
-    models = [train_one_vs_all(split.X_train, split.y_train, max_epochs=20),
-              train_one_vs_one(split.X_train, split.y_train, max_epochs=20)]
-    fig, axes = plt.subplots(1, 3, figsize=(17, 5))
-    for model, ax in zip(models, axes):
-        predicted = predict_multiclass(model, split.X_test)
-        M = confusion_matrix(split.y_test, predicted, model.classes)
-        plot_confusion_matrix(M, model.classes, ax, title=f"{model.scheme}, test set")
-        cost = model.cost()
-        print(f"{model.scheme}: test accuracy {np.mean(predicted == split.y_test):.3f}, "
-              f"{ties(model, split.X_test)} tied test examples; {cost['perceptrons']} "
-              f"perceptrons ({cost['separated']} separated their data in 20 epochs), "
-              f"{cost['passes']} passes, {cost['example visits']} example visits, "
-              f"{cost['updates']} updates; positives per binary problem "
-              f"{model.positive_share.min():.2f}-{model.positive_share.max():.2f}")
-    rates = binary_error_rates(models[0], split.X_test, split.y_test)
-    plot_binary_error_rates(models[0], rates, axes[2])
-    print(f"one-vs-all imbalance: mean miss rate {rates['miss'].mean():.3f} against mean "
-          f"false-alarm rate {rates['false alarm'].mean():.3f}; "
-          f"{rates['no positive']:.1%} of test digits claimed by no perceptron")
-    return [save_figure(fig, opts.out, "10_multiclass_confusion")]

@@ -21,7 +21,8 @@ import numpy as np
 from mxnet import nd
 
 from . import _checks
-from .perceptron import TrainResult, _compiled_runs, _fast_run, _use_compiled
+from .kernel import _compiled_runs, _fast_run, _use_compiled
+from .rosenblatt import TrainResult
 
 
 def _check_batch(X, Y, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -30,6 +30,53 @@ from scipy.optimize import linprog, minimize
 
 from . import _checks
 
+# --- the best linear rule -----------------------------------------------------------------
+
+def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:
+    return theta[:-1].copy(), float(theta[-1])
+
+
+def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
+    """The linear rule minimising the mean hinge loss, by linear programming.
+
+    Solves :math:`\\min_{\\theta, s} \\frac1n \\sum_i s_i` subject to
+    :math:`\\langle \\theta, a_i \\rangle \\ge \\delta - s_i,\\; s_i \\ge 0`, i.e. minimises
+    :math:`\\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i + b))` exactly (a piecewise
+    linear objective; scipy's HiGHS solver), with :math:`\\delta` = ``threshold``. This is
+    the loss a perceptron with margin :math:`\\delta = 1` and a decaying step minimises, and a
+    standard surrogate for the best linear separator (minimising the number of errors itself
+    is NP-hard). The optimum is 0 exactly when the data is separable.
+
+    Returns
+    -------
+    w : ndarray, shape (d,)
+    b : float
+    loss : float
+        The minimal mean hinge loss.
+    """
+    A = signed_rows(X, Y)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    n, p = A.shape
+    cost = np.concatenate([np.zeros(p), np.full(n, 1.0 / n)])
+    constraints = -np.hstack([A, np.eye(n)])  # -(a_i . theta) - s_i <= -delta
+    bounds = [(None, None)] * p + [(0, None)] * n
+    solved = linprog(cost, A_ub=constraints, b_ub=np.full(n, -threshold), bounds=bounds,
+                     method="highs")
+    if solved.status != 0:  # pragma: no cover - the LP is always feasible and bounded below
+        raise RuntimeError(f"linear program failed: {solved.message}")
+    w, b = _split(solved.x[:p])
+    return w, b, float(solved.fun)
+
+
+def is_separable(X, Y) -> bool:
+    """Whether some :math:`(w, b)` has :math:`y_i (w^\\top x_i + b) > 0` for every example.
+
+    Decided by :func:`hinge_separator`: strict separability is the same as some
+    :math:`\\theta` with :math:`\\langle \\theta, a_i \\rangle \\ge 1` for all :math:`i` (scale
+    it up), i.e. a minimal hinge loss of 0.
+    """
+    return hinge_separator(X, Y)[2] <= 1e-9
+
 
 def signed_rows(X, Y, *, bias: bool = True) -> np.ndarray:
     """The rows :math:`a_i = y_i (x_i, 1)` (``bias=True``) or :math:`a_i = y_i x_i`, float64.
@@ -140,3 +187,55 @@ def optimal_margin(X, Y, *, bias: bool = True, tol: float = 1e-10,
     radius = float(np.sqrt(np.max(np.sum(A * A, axis=1))))
     w, b = (theta[:-1], float(theta[-1])) if bias else (theta, 0.0)
     return OptimalMargin(w=w, b=b, gamma=gamma, support=support, radius=radius, bias=bias)
+
+
+def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
+    """The exact minimum of the average loss :math:`R(\\theta) = \\frac1n\\sum_i \\max(0,
+    \\delta - y_i (w^\\top x_i + b))`: the :math:`R(\\theta^*)` the SGD bound is measured from.
+
+    The linear program of :func:`~gluon_perceptron.divergence.hinge_separator` (slacks
+    :math:`\\xi_i \\ge \\delta - y_i (w^\\top x_i + b)`, :math:`\\xi_i \\ge 0`, minimize their
+    mean; exact because the objective is piecewise linear), solved by HiGHS.
+
+    Returns
+    -------
+    w : ndarray, shape (d,)
+    b : float
+        A minimizer (a vertex of the LP; minimizers need not be unique).
+    value : float
+        :math:`R(\\theta^*)`.
+    """
+
+    return hinge_separator(X, Y, threshold=threshold)
+
+
+def radius(X) -> float:
+    """:math:`R = \\max_i \\|x_i\\|`, the radius of the data."""
+    Xn = _checks.features(X).astype(np.float64)
+    return float(np.sqrt(np.max(np.sum(Xn * Xn, axis=1))))
+
+
+def separator(wfake, bfake=None) -> np.ndarray:
+    """The generating plane as one vector :math:`u = (w^*, b^*)` (or :math:`w^*` if no bias)."""
+    w = _checks.vector(wfake, "wfake").astype(np.float64)
+    if not np.any(w):
+        raise ValueError("wfake is the zero vector, which defines no plane; pass the plane's "
+                         "normal (e.g. FakeData.wfake)")
+    if bfake is None:
+        return w
+    return np.append(w, _checks.scalar(bfake, "bfake"))
+
+
+def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
+    """Translate the data so its generating plane passes through the origin.
+
+    :math:`x' = x + b^* w^* / \\|w^*\\|^2` gives :math:`w^{*\\top} x' = w^{*\\top} x + b^*`: the
+    margins are unchanged and :math:`w^*` alone separates :math:`x'`, so homogeneous
+    (no-bias) theory applies. The radius grows to at most :math:`R + |b^*| / \\|w^*\\|`.
+    """
+    Xn = _checks.features(X).astype(np.float64)
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
+    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
+    w, b = u[:-1], u[-1]
+    return Xn + b * w / (w @ w)

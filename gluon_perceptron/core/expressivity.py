@@ -17,16 +17,12 @@ from __future__ import annotations
 
 import itertools
 
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
 
 from . import _checks
 from .data import xor_data
-from .divergence import is_separable
-from .perceptron import TrainResult, train
-from .plotting import save_figure
-from .theory import UpdatePath, update_path
+from .rosenblatt import TrainResult, train
+from .variants import UpdatePath, update_path
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
@@ -73,19 +69,6 @@ def truth_table(w, b: float) -> dict[str, np.ndarray]:
     X = boolean_inputs(wn.size)
     lin = X @ wn + b
     return {"inputs": X, "lin": lin, "output": np.sign(lin)}
-
-
-def format_truth_table(name: str) -> str:
-    """Example 2.2's perceptron for ``name`` and its table, as text."""
-    _checks.choice(name, "name", set(BOOLEAN_PERCEPTRONS))
-    w, b = BOOLEAN_PERCEPTRONS[name]
-    table = truth_table(w, b)
-    terms = " + ".join(f"{c:g}*x{i + 1}" for i, c in enumerate(w)) + (f" + {b:g}" if b else "")
-    lines = [f"{name}: lin(x) = {terms}".replace("+ -", "- ")]
-    for x, lin, out in zip(table["inputs"], table["lin"], table["output"]):
-        lines.append(f"  x = {tuple(int(v) for v in x)!s:9s} lin = {lin:+g}  -> "
-                     f"{'true' if out > 0 else 'false'}")
-    return "\n".join(lines)
 
 
 def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
@@ -144,63 +127,3 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
     if not np.all(np.isfinite(Wn)):
         raise ValueError("W must be finite; drop or replace its NaN/inf entries")
     return np.maximum(0.0, -(Wn @ Xn.T) * Yn).sum(axis=-1)
-
-
-def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
-                      ax=None) -> Axes:
-    """The zero-loss region shaded, level sets 1, 2, ..., and the perceptron's path on top.
-
-    Defaults to :func:`two_point_data` and its homogeneous run from :math:`w = 0`.
-    """
-    if (X is None) != (Y is None):
-        raise ValueError("pass both X and Y, or neither (for the default two-point data); "
-                         f"got only {'Y' if X is None else 'X'}")
-    if X is None:
-        X, Y = two_point_data()
-    Xn, Yn = _checks.dataset(X, Y)
-    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
-    if path is not None:
-        _checks.instance(path, UpdatePath, "path", "the result of update_path(X, Y, ...)")
-    if Xn.shape[1] != 2:
-        raise ValueError(f"the loss surface is drawn over 2 weights; X has {Xn.shape[1]}")
-    if path is None:
-        path = update_path(Xn, Yn, max_epochs=100, bias=False)
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 5))
-    grid = np.linspace(-extent, extent, 401)
-    W = np.stack(np.meshgrid(grid, grid), axis=-1)
-    L = total_perceptron_loss(W, Xn, Yn)
-    ax.contourf(grid, grid, (L == 0).astype(float), levels=[0.5, 1.5], colors=["#cfe8cf"])
-    levels = np.arange(1, int(L.max()) + 1)
-    cs = ax.contour(grid, grid, L, levels=levels, colors="gray", linewidths=0.7)
-    ax.clabel(cs, levels[:6], inline=True, fontsize=7)
-    ax.plot(path.thetas[:, 0], path.thetas[:, 1], "o-", color="C3", ms=4,
-            label=f"perceptron from w = 0 ({path.updates} updates)")
-    ax.plot(*path.thetas[-1], "*", color="k", ms=12, label="final w")
-    ax.set_xlabel("w1")
-    ax.set_ylabel("w2")
-    ax.set_aspect("equal")
-    ax.legend(fontsize=8, loc="lower left")
-    return ax
-
-
-def expressivity_section(opts) -> list:
-    """AND/OR/NOT tables, XOR's endless cycle, the two-point loss surface with the path."""
-    for name in BOOLEAN_PERCEPTRONS:
-        print(format_truth_table(name))
-    X, Y = xor_data()
-    run = learn_boolean("XOR", max_epochs=1000)
-    _, period = xor_cycle()
-    print(f"XOR: linearly separable (linprog)? {is_separable(X, Y)}; perceptron after "
-          f"{run.epochs} passes: converged={run.converged}, {run.updates} updates, its "
-          f"weights repeat every {period} pass(es)")
-    learned = {name: learn_boolean(name).converged for name in ("AND", "OR", "NOT")}
-    print(f"trained from zero, the perceptron learns AND/OR/NOT: {learned}")
-    path = update_path(*two_point_data(), max_epochs=100, bias=False)
-    fig, ax = plt.subplots(figsize=(5.5, 5))
-    plot_loss_surface(path=path, ax=ax)
-    ax.set_title("loss of (1,1)/-1 and (2,1)/+1: zero region shaded,\n"
-                 "levels 1, 2, ...; the perceptron's path", fontsize=9)
-    print(f"two-point example: {path.updates} updates, final w = {path.w.tolist()}, "
-          f"loss there = {total_perceptron_loss(path.w, *two_point_data()):g}")
-    return [save_figure(fig, opts.out, "08_loss_surface")]

@@ -1,15 +1,5 @@
-"""The chapter's two experiments: the printed demo, and updates against the margin.
-
-* :func:`demo` is the chapter's first run: 50 points with margin 0.3, one pass of the
-  perceptron from zero, printing every update the way the chapter does.
-* :func:`margin_experiment_faithful` is the chapter's convergence experiment exactly as
-  written: for 10 trials and each epsilon in 0.025 ... 0.425 it draws 1000 points and makes
-  one pass, *without ever resetting* ``w, b`` (they carry over from the demo and from every
-  earlier dataset) and without running to convergence. Its counts therefore measure a single
-  pass of a warm-started perceptron, not what the theorem bounds.
-* :func:`margin_experiment` is the corrected experiment: fresh ``w = 0, b = 0`` per dataset,
-  trained until a pass makes no update, with the theorem's bound computed from each dataset's
-  own radius, margin and generating plane.
+"""The chapter's experiments: the demo and the updates-against-margin experiment, faithful and
+corrected.
 """
 
 from __future__ import annotations
@@ -17,17 +7,15 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.axes import Axes
 from mxnet import nd
 from tqdm import tqdm
 
-from . import _checks, theory
-from .batched import train_batched
-from .data import getfake, sample_separable
-from .perceptron import perceptron, train
-from .plotting import plot_losses, plotdata, plotscore, save_figure
+from ..core import _checks
+from ..core.batched import train_batched
+from ..core.bounds import chapter_bound, generating_plane_bound
+from ..core.data import getfake, sample_separable
+from ..core.rosenblatt import perceptron, train
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.
 EPSILONS = np.arange(0.025, 0.45, 0.025)
@@ -77,18 +65,6 @@ def demo(X, Y, *, verbose: bool = True, w: nd.NDArray | None = None,
                 print(f"data   {Xn[i]}, label {Yn[i]}")
                 print(f"weight {w.asnumpy()}, bias  {b.asscalar()}")
     return w, b, updates
-
-
-def plot_update(X, Y, update: Update, ax=None) -> Axes:
-    """Score contours after ``update``, the data, and the offending point ringed in green."""
-    _checks.instance(update, Update, "update", "one of the updates demo(X, Y) returns")
-    ax = plotscore(update.w, update.b, ax=ax)
-    plotdata(X, Y, ax=ax)
-    ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
-               linewidths=2.5, label="update on this point")
-    ax.set_title(f"after update on example {update.index}: "
-                 f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=9)
-    return ax
 
 
 def _epsilons(epsilons) -> np.ndarray:
@@ -182,7 +158,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     else:
         results = [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
     for (j, i), fake, result in zip(runs, fakes, results):
-        info = theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         out["updates"][j, i] = result.updates
         out["epochs"][j, i] = result.epochs
         converged[j, i] = result.converged
@@ -190,88 +166,9 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
         out["gamma"][j, i] = info["gamma"]
         out["bfake"][j, i] = info["b"]
         out["bound"][j, i] = info["bound"]
-        out["chapter_bound"][j, i] = theory.chapter_bound(info["R"], float(eps[i]))
+        out["chapter_bound"][j, i] = chapter_bound(info["R"], float(eps[i]))
     if not converged.all():
         warnings.warn(f"{np.sum(~converged)} runs stopped at max_epochs={max_epochs} before "
                       f"separating their data (see result.converged); raise max_epochs",
                       RuntimeWarning, stacklevel=2)
     return MarginExperiment(epsilons=eps, converged=converged, **out)
-
-
-def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) -> Axes:
-    """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
-    _checks.instance(result, MarginExperiment, "result", "the result of margin_experiment()")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.5))
-    eps = result.epsilons
-    mean = result.updates.mean(axis=0)
-    ax.fill_between(eps, result.updates.min(axis=0), result.updates.max(axis=0), alpha=0.2,
-                    label="corrected: min-max over trials")
-    ax.plot(eps, mean, "o-", label="corrected: mean updates to convergence")
-    ax.plot(eps, np.median(result.bound, axis=0), "--",
-            label="bound (R^2+1)(1+b*^2)/gamma^2, median over trials")
-    ax.plot(eps, np.median(result.chapter_bound, axis=0), ":",
-            label="chapter's bound 2(R^2+1)/eps^2 (needs b*^2 <= 1)")
-    if faithful is not None:
-        ax.plot(faithful[0], faithful[1], "s-", color="gray",
-                label="faithful: one warm-started pass, never reset")
-    ax.set_yscale("log")
-    ax.set_xlabel("margin epsilon")
-    ax.set_ylabel("number of updates")
-    ax.legend(fontsize=7)
-    return ax
-
-
-# --- the main job's sections -------------------------------------------------------------
-
-def demo_section(opts) -> list:
-    """The demo: ``getfake(50, 2, 0.3)``, one printed pass, a figure per update."""
-    X, Y = getfake(50, 2, 0.3)
-    w, b, updates = demo(X, Y)
-    paths = []
-    fig, ax = plt.subplots(figsize=(5, 5))
-    plotdata(X, Y, ax=ax)
-    ax.set_title("getfake(50, 2, 0.3)")
-    paths.append(save_figure(fig, opts.out, "01_data"))
-    for k, update in enumerate(updates, start=1):
-        fig, ax = plt.subplots(figsize=(5, 5))
-        plot_update(X, Y, update, ax=ax)
-        paths.append(save_figure(fig, opts.out, f"02_update_{k:02d}"))
-    print(f"one pass made {len(updates)} updates; final w = {w.asnumpy()}, "
-          f"b = {b.asscalar()}")
-    return paths
-
-
-def experiment_section(opts) -> list:
-    """Updates against the margin: corrected experiment (and the faithful one on request)."""
-    faithful = None
-    if opts.faithful_experiment:
-        print("running the chapter's experiment exactly as written (1 to 2 minutes)...")
-        # as in the chapter, it continues from the weights the demo left (same seed, same data)
-        w, b, _ = demo(*getfake(50, 2, 0.3), verbose=False)
-        faithful = margin_experiment_faithful(w=w, b=b, progress=opts.progress)
-    else:
-        print("(the chapter's own experiment, which never resets w, b and makes one pass, "
-              "takes 1 to 2 minutes: add --faithful-experiment to run it too)")
-    result = margin_experiment(progress=opts.progress)
-    broken = ~result.chapter_assumptions
-    print(f"{result.updates.size} runs, all converged: {bool(result.converged.all())}; "
-          f"updates never above their bound: {bool(np.all(result.updates <= result.bound))}")
-    print(f"{int(broken.sum())} of {broken.size} generating planes have b*^2 > 1, where the "
-          f"chapter's 2(R^2+1)/eps^2 is not guaranteed; (R^2+1)(1+b*^2)/gamma^2 still holds")
-    print(" epsilon  mean updates  max updates  median bound")
-    for i, e in enumerate(result.epsilons):
-        print(f"  {e:5.3f}  {result.updates[:, i].mean():12.1f}  "
-              f"{result.updates[:, i].max():11.0f}  {np.median(result.bound[:, i]):12.0f}")
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    plot_margin_experiment(result, ax=ax, faithful=faithful)
-    ax.set_title("updates against the margin (10 trials x 1000 points)")
-    return [save_figure(fig, opts.out, "03_updates_vs_margin")]
-
-
-def loss_section(opts) -> list:
-    """The chapter's plot of max(0, f) and max(0, -f)."""
-    fig, ax = plt.subplots(figsize=(6, 4))
-    plot_losses(ax=ax)
-    ax.set_title("the perceptron's hinge-like losses")
-    return [save_figure(fig, opts.out, "04_losses")]

@@ -313,3 +313,13 @@ def one_vs_rest(y, positive) -> np.ndarray:
         raise ValueError(f"no example has label {positive!r}; labels present: "
                          f"{np.unique(yn)[:10].tolist()}")
     return np.where(yn == positive, 1.0, -1.0)
+
+
+def image_side(x) -> int:
+    """Side of the square image a flat pixel vector (optionally padded with one 1) holds."""
+    n = np.asarray(x).reshape(-1).size
+    side = int(round(np.sqrt(n)))
+    if side * side != n:
+        raise ValueError(f"cannot show {n} values as a square image (8x8 digits have 64, "
+                         f"MNIST 784); drop the padded constant before plotting")
+    return side

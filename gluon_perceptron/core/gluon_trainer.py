@@ -22,7 +22,7 @@ from mxnet import autograd, gluon, init, nd
 
 from . import _checks
 from .losses import hinge_of_score
-from .perceptron import TrainResult
+from .rosenblatt import TrainResult
 
 
 class PerceptronLoss(gluon.loss.Loss):

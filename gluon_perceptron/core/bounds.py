@@ -1,0 +1,176 @@
+"""Mistake bounds and step-size bounds: the chapter's, Novikoff's, the notes' general bound,
+Amaldi-Hauser's, and the SGD bound.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations, islice
+
+import numpy as np
+
+from . import _checks
+from .data import generating_margins
+from .geometry import radius, signed_rows
+
+
+def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
+                        max_subsets: int = 500_000) -> float:
+    """The boundedness theorem's ceiling on :math:`\\|\\theta_t\\|` (notes, Theorem 1.35).
+
+    For :math:`\\theta_{t+1} = \\theta_t + \\eta_t a_{I_t}` with :math:`\\langle \\theta_t,
+    a_{I_t} \\rangle \\le 0`, :math:`0 \\le \\eta_t \\le \\bar\\eta` and :math:`\\theta_0 = 0`,
+    Amaldi and Hauser (2005) prove, for every :math:`t`,
+
+    .. math:: \\|\\theta_t\\| \\le 2\\, \\bar\\eta \\max_i \\|a_i\\| \\left(
+              (1 \\wedge \\min_i \\|a_i\\|)^{r} \\kappa(A)\\, 2^{3p/2} + 1 \\right),
+
+    with :math:`r = \\operatorname{rank} A`, :math:`p = d + 1`, and :math:`\\kappa^{-2}(A)` the
+    smallest :math:`\\det(B^\\top B)` over the sets :math:`B` of :math:`r` columns of full rank.
+    Padding makes :math:`\\|a_i\\| \\ge 1`, so the middle power is 1. The bound holds on any data,
+    separable or not, in any order; it is typically loose by orders of magnitude.
+
+    Parameters
+    ----------
+    X, Y : array-like or NDArray
+    learning_rate : float
+        :math:`\\bar\\eta`, the largest step used.
+    max_subsets : int
+        Bound on the :math:`\\binom{n}{r}` determinants to compute.
+
+    Returns
+    -------
+    float
+    """
+    A = signed_rows(X, Y)
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    max_subsets = _checks.positive_int(max_subsets, "max_subsets")
+    n, p = A.shape
+    r = int(np.linalg.matrix_rank(A))
+    count = math.comb(n, r)
+    if count > max_subsets:
+        raise ValueError(f"the bound needs det(B^T B) for all C({n}, {r}) = {count} sets of "
+                         f"{r} examples, more than max_subsets={max_subsets}; use fewer "
+                         f"examples or raise max_subsets")
+    sq = np.sum(A * A, axis=1)
+    smallest = np.inf
+    subsets = combinations(range(n), r)
+    while True:
+        chunk = np.array(list(islice(subsets, 100_000)), dtype=np.int64)
+        if chunk.size == 0:
+            break
+        B = A[chunk]                                   # (m, r, p): rows are the chosen a_i
+        dets = np.linalg.det(B @ B.transpose(0, 2, 1))  # det(B^T B) with the a_i as columns
+        full = dets > 1e-10 * np.prod(sq[chunk], axis=1)  # Hadamard: det <= prod ||a_i||^2
+        if full.any():
+            smallest = min(smallest, float(dets[full].min()))
+    kappa = 1.0 / math.sqrt(smallest)
+    norms = np.sqrt(sq)
+    shrink = min(1.0, float(norms.min())) ** r
+    return 2.0 * learning_rate * float(norms.max()) * (shrink * kappa * 2.0 ** (1.5 * p) + 1.0)
+
+
+# --- the bound, and a problem where it can be measured ---------------------------------------
+
+def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
+    """The chapter's bound :math:`(R^2 + L^2 \\sum_{t \\le T} \\eta_t^2)/(2 \\sum_{t \\le T}
+    \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
+    radius = _checks.finite_float(radius, "radius", strictly_positive=True)
+    lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
+    eta = _checks.to_numpy(learning_rates, "learning_rates").reshape(-1)
+    if not np.issubdtype(eta.dtype, np.number) or np.issubdtype(eta.dtype, np.complexfloating):
+        raise ValueError(f"learning_rates must be a non-empty sequence of finite rates > 0, "
+                         f"got {learning_rates!r:.60}")
+    eta = eta.astype(np.float64)
+    if eta.size == 0 or not np.all(np.isfinite(eta)) or np.any(eta <= 0):
+        raise ValueError("learning_rates must be a non-empty sequence of finite rates > 0")
+    return (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
+
+
+def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> tuple[float, float]:
+    """The best constant rate for a horizon :math:`T` and its bound:
+    :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`."""
+    radius = _checks.finite_float(radius, "radius", strictly_positive=True)
+    lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
+    steps = _checks.positive_int(steps, "steps")
+    return radius / (lipschitz * np.sqrt(steps)), radius * lipschitz / np.sqrt(steps)
+
+
+def chapter_bound(R: float, epsilon: float) -> float:
+    """The chapter's bound :math:`2 (R^2 + 1) / \\epsilon^2` (needs :math:`\\|w^*\\| \\le 1,
+    b^{*2} \\le 1`)."""
+    R = _checks.finite_float(R, "R", minimum=0.0)
+    epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
+    return 2.0 * (R * R + 1.0) / epsilon**2
+
+
+def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
+    """Bound with bias for any separator: :math:`(R^2 + 1)(\\|w^*\\|^2 + b^{*2}) / \\gamma^2`.
+
+    Holds for every :math:`(w^*, b^*)` with :math:`y_i (w^{*\\top} x_i + b^*) \\ge \\gamma > 0`;
+    with the chapter's assumptions it is at most :func:`chapter_bound`.
+    """
+    R = _checks.finite_float(R, "R", minimum=0.0)
+    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
+    w_norm = _checks.finite_float(w_norm, "w_norm", minimum=0.0)
+    b = _checks.finite_float(b, "b")
+    if w_norm == 0 and b == 0:
+        raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
+                         "norm and bias of a plane with margin gamma")
+    return (R * R + 1.0) * (w_norm**2 + b * b) / gamma**2
+
+
+def novikoff_bound(R: float, gamma: float) -> float:
+    """Novikoff's bound without bias, :math:`R^2 / \\gamma^2` for a unit separator."""
+    R = _checks.finite_float(R, "R", minimum=0.0)
+    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
+    return R * R / gamma**2
+
+
+def generating_plane_bound(X, Y, wfake, bfake) -> dict:
+    """The bias bound for a dataset, using its generating plane as the separator.
+
+    Returns
+    -------
+    dict
+        ``R``, ``gamma`` (the smallest margin :math:`y_i(w^{*\\top} x_i + b^*)` actually
+        reached, never below the sampler's ``epsilon``), ``b`` (:math:`b^*`), ``bound`` (from
+        :func:`bias_bound`) and ``chapter_assumptions`` (whether :math:`b^{*2} \\le 1`, so that
+        :func:`chapter_bound` applies).
+    """
+    margins = generating_margins(X, Y, wfake, bfake)
+    gamma = float(margins.min())
+    if gamma <= 0:
+        raise ValueError("the given plane does not separate the data (a margin is <= 0)")
+    w = _checks.to_numpy(wfake, "wfake").astype(np.float64).reshape(-1)
+    b = float(np.asarray(_checks.to_numpy(bfake, "bfake")).reshape(-1)[0])
+    R = radius(X)
+    return {"R": R, "gamma": gamma, "b": b,
+            "bound": bias_bound(R, gamma, float(np.linalg.norm(w)), b),
+            "chapter_assumptions": b * b <= 1.0}
+
+
+# --- the general bound (1.4): any start, any threshold --------------------------------------
+
+def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 0.0,
+                  threshold: float = 0.0) -> float:
+    """The lecture notes' bound (1.4) for a start :math:`\\theta_0` and a threshold :math:`\\delta`.
+
+    With signed rows :math:`a_i` (:math:`\\|a_i\\| \\le R_a`) and a separator :math:`u` with
+    :math:`a_i^\\top u \\ge s > 0`, the two halves of the proof give
+    :math:`u^\\top \\theta_t \\ge -\\|u\\|\\|\\theta_0\\| + t s` and
+    :math:`\\|\\theta_t\\|^2 \\le \\|\\theta_0\\|^2 + t (2 \\delta + R_a^2)`; Cauchy-Schwarz
+    then yields
+
+    .. math:: t \\le \\frac{(2\\delta + R_a^2)\\|u\\|^2 + 2 s \\|u\\| \\|\\theta_0\\|}{s^2}.
+
+    With bias, :math:`R_a^2 = R^2 + 1` and :math:`u = (w^*, b^*)`; with
+    :math:`\\theta_0 = 0, \\delta = 0` this is :func:`bias_bound`. It assumes the learning
+    rate 1 (a rate :math:`\\eta` is the same run with :math:`\\theta_0/\\eta, \\delta/\\eta`).
+    """
+    radius_a = _checks.finite_float(radius_a, "radius_a", minimum=0.0)
+    s = _checks.finite_float(s, "s", strictly_positive=True)
+    u_norm = _checks.finite_float(u_norm, "u_norm", strictly_positive=True)
+    w0_norm = _checks.finite_float(w0_norm, "w0_norm", minimum=0.0)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    return ((2 * threshold + radius_a**2) * u_norm**2 + 2 * s * u_norm * w0_norm) / s**2

@@ -1,0 +1,189 @@
+"""The convergence theorem measured: bounds against runs, the proof traced along a run, rescaled
+data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from ..core import _checks
+from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
+from ..core.data import sample_separable
+from ..core.geometry import optimal_margin, radius, separator, shift_plane_to_origin, signed_rows
+from ..core.rosenblatt import train
+from ..core.variants import UpdatePath, update_path
+
+
+@dataclass
+class ProofTrace:
+    """Both halves of the convergence proof, measured along one run (:func:`proof_trace`).
+
+    Attributes
+    ----------
+    path : UpdatePath
+    progress : ndarray, shape (updates + 1,)
+        :math:`u^\\top \\theta_t` (Part 1: grows by at least ``s`` per update).
+    lower : ndarray
+        Its lower bound :math:`u^\\top \\theta_0 + t s`.
+    norm2 : ndarray
+        :math:`\\|\\theta_t\\|^2` (Part 2: grows by at most :math:`2\\delta + R_a^2` per update).
+    upper : ndarray
+        Its upper bound :math:`\\|\\theta_0\\|^2 + t (2\\delta + R_a^2)`.
+    s : float
+        The separator's smallest margin :math:`\\min_i a_i^\\top u`.
+    radius_a : float
+        :math:`R_a = \\max_i \\|a_i\\|`.
+    u_norm : float
+    bound : float
+        :func:`general_bound` for this run: the ``t`` where the two halves meet.
+    """
+
+    path: UpdatePath
+    progress: np.ndarray
+    lower: np.ndarray
+    norm2: np.ndarray
+    upper: np.ndarray
+    s: float
+    radius_a: float
+    u_norm: float
+    bound: float
+
+
+def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
+                b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:
+    """Run the perceptron and record the two quantities the convergence proof squeezes.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        The data.
+    u : array-like, shape (d + 1,) with bias, (d,) without
+        A separator :math:`u = (w^*, b^*)` (any norm), e.g. :func:`separator` of the generating
+        plane or :attr:`OptimalMargin.theta`.
+    max_epochs, bias, w0, b0, threshold
+        As in :func:`update_path`.
+
+    Raises
+    ------
+    ValueError
+        If ``u`` does not separate the data (the proof needs :math:`a_i^\\top u > 0`).
+    """
+
+    A = signed_rows(X, Y, bias=bias)
+    un = _checks.to_numpy(u, "u").astype(np.float64).reshape(-1)
+    if un.shape[0] != A.shape[1]:
+        raise ValueError(f"u must have {A.shape[1]} entries ({'(w*, b*)' if bias else 'w*'}), "
+                         f"got {un.shape[0]}")
+    s = float(np.min(A @ un))
+    if s <= 0:
+        raise ValueError(f"u does not separate the data: its smallest margin is {s:.3g} <= 0")
+    path = update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
+                       threshold=threshold)
+    t = np.arange(path.thetas.shape[0])
+    theta0 = path.thetas[0]
+    radius_a = float(np.sqrt(np.max(np.sum(A * A, axis=1))))
+    u_norm = float(np.linalg.norm(un))
+    return ProofTrace(
+        path=path, progress=path.thetas @ un, lower=theta0 @ un + t * s,
+        norm2=np.sum(path.thetas**2, axis=1),
+        upper=theta0 @ theta0 + t * (2 * threshold + radius_a**2), s=s, radius_a=radius_a,
+        u_norm=u_norm, bound=general_bound(radius_a, s, u_norm,
+                                           w0_norm=float(np.linalg.norm(theta0)),
+                                           threshold=threshold))
+
+
+# --- the bounds against measured counts on many datasets -------------------------------------
+
+#: Keys of the per-dataset records returned by :func:`bound_experiment`.
+BOUND_FIELDS = ("dimensions", "samples", "epsilon", "R", "gamma", "b", "updates", "converged",
+                "bias_bound", "chapter_bound", "optimal_bound", "homogeneous_updates",
+                "homogeneous_converged", "novikoff_bound")
+
+
+def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0.1, 0.3),
+                     *, trials: int = 3, max_epochs: int = 10_000,
+                     progress: bool = False) -> dict[str, np.ndarray]:
+    """Measured updates next to every mistake bound, over a grid of getfake datasets.
+
+    For each ``(d, n, epsilon)`` and trial, draws :func:`~gluon_perceptron.sample_separable`
+    and records:
+
+    * with bias (the chapter's perceptron, :func:`~gluon_perceptron.train` from zero):
+      ``updates``; ``bias_bound`` :math:`(R^2+1)(1+b^{*2})/\\gamma^2` from the generating
+      plane; the chapter's ``chapter_bound`` :math:`2(R^2+1)/\\epsilon^2` (valid when
+      :math:`b^{*2} \\le 1`); ``optimal_bound`` :math:`(R^2+1)/\\gamma_2^2` from
+      :func:`~gluon_perceptron.margins.optimal_margin`;
+    * without bias, on the same data moved so the plane passes through the origin
+      (:func:`shift_plane_to_origin`): ``homogeneous_updates`` of :func:`update_path` with
+      ``bias=False`` and Novikoff's ``novikoff_bound`` :math:`R'^2/\\gamma^2`.
+
+    Every bound depends on the data only through a radius and a margin, never on ``d`` or
+    ``n`` directly. Returns a dict of equal-length arrays, keys :data:`BOUND_FIELDS`.
+    """
+
+
+    trials = _checks.positive_int(trials, "trials")
+    for name, values in (("dimensions", dimensions), ("samples", samples),
+                         ("epsilons", epsilons)):
+        if np.ndim(values) != 1:
+            raise ValueError(f"{name} must be a sequence of values, e.g. {name}=(0.1,) for one, "
+                             f"got {values!r}")
+    grid = [(int(d), int(n), float(e)) for d in dimensions for n in samples for e in epsilons
+            for _ in range(trials)]
+    if not grid:
+        raise ValueError("dimensions, samples and epsilons must each hold at least one value")
+    rows = []
+    for d, n, eps in tqdm(grid, desc="bound experiment", disable=not progress):
+        fake = sample_separable(n, d, eps)
+        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        run = train(fake.X, fake.Y, max_epochs=max_epochs)
+        Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+        hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
+        rows.append((d, n, eps, info["R"], info["gamma"], info["b"], run.updates,
+                     run.converged, info["bound"], chapter_bound(info["R"], eps),
+                     optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
+                     novikoff_bound(radius(Xh), info["gamma"])))
+    return {k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))}
+
+
+# --- data normalization (Exercise 1.29) -------------------------------------------------------
+
+def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
+                    max_epochs: int = 100_000) -> dict:
+    """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.
+
+    The generating plane moves with the data: with unit :math:`w^*`,
+    :math:`w^{*\\top} x' + (\\lambda b^* - w^{*\\top}\\bar x) = \\lambda (w^{*\\top} x + b^*)`,
+    so the data stays separable, the margin becomes :math:`\\lambda\\gamma` and the bias
+    :math:`\\lambda b^* - w^{*\\top} \\bar x`.
+
+    Returns
+    -------
+    dict
+        ``R``, ``gamma``, ``b`` (of the moved plane), ``bias_bound`` (generating plane),
+        ``optimal_bound`` (:math:`(R'^2+1)/\\gamma_2^2`), ``updates`` and ``converged`` (with
+        bias, :func:`~gluon_perceptron.train`) and ``homogeneous_updates`` (no bias,
+        :func:`update_path`; without bias and from zero a scaling changes nothing).
+    """
+
+    Xn, Yn = _checks.dataset(X, Y)
+    scale = _checks.finite_float(scale, "scale", strictly_positive=True)
+    shift_v = np.zeros(Xn.shape[1]) if shift is None else _checks.vector(
+        shift, "shift", size=Xn.shape[1]).astype(np.float64)
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
+    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
+    w = u[:-1] / np.linalg.norm(u[:-1])
+    b = u[-1] / np.linalg.norm(u[:-1])
+    Xt = scale * Xn.astype(np.float64) + shift_v
+    bt = scale * b - w @ shift_v
+    info = generating_plane_bound(Xt, Yn, w, np.array([bt]))
+    run = train(Xt, Yn, max_epochs=max_epochs)
+    hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
+    return {"R": info["R"], "gamma": info["gamma"], "b": bt, "bias_bound": info["bound"],
+            "optimal_bound": optimal_margin(Xt, Yn).bound, "updates": run.updates,
+            "converged": run.converged,
+            "homogeneous_updates": None if hom is None else hom.updates}

@@ -1,0 +1,198 @@
+"""Experiments of the SGD view: subgradients against autograd, trainers compared, the SGD bound
+measured.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from mxnet import autograd, nd
+
+from ..core import _checks
+from ..core.bounds import constant_rate_optimum, sgd_bound
+from ..core.geometry import risk_minimum
+from ..core.gluon_trainer import train_gluon
+from ..core.losses import analytic_subgradient, average_loss, threshold_loss
+from ..core.rosenblatt import TrainResult, train
+from ..core.sgd import run_sgd, train_autograd
+
+
+def _tie_bias(w: np.ndarray, x: np.ndarray, y: float, threshold: float) -> float:
+    """The bias putting ``(x, y)`` exactly on the kink, :math:`y (w^\\top x + b) = \\delta`
+    (exact in float32 for the small integers used)."""
+    return threshold * y - float(w @ x)
+
+
+def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: float = 0.0,
+                         seed: int = 0) -> dict:
+    """Autograd's gradient of :func:`threshold_loss` next to :func:`analytic_subgradient`.
+
+    Draws ``cases`` random one-example problems ``(w, b, x, y)`` with small integer entries (so
+    float32 arithmetic is exact); a third of them are moved exactly onto the kink
+    :math:`y f(x) = \\delta`. Each gradient is the vector :math:`(g_w, g_b)`.
+
+    Returns
+    -------
+    dict
+        ``"autograd"`` and ``"closed_form"`` (shape (cases, d + 1)), ``"margin"`` (cases,)
+        and ``"kind"`` (``"mistake"``, ``"correct"`` or ``"tie"`` per case).
+    """
+    cases = _checks.positive_int(cases, "cases")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    rng = np.random.default_rng(seed)
+    out = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
+    for k in range(cases):
+        w, x = rng.integers(-3, 4, size=(2, dimensions)).astype(np.float64)
+        y = float(rng.choice([-1.0, 1.0]))
+        b = _tie_bias(w, x, y, threshold) if k % 3 == 0 else float(rng.integers(-3, 4))
+        wd, bd = nd.array(w), nd.array([b])
+        wd.attach_grad()
+        bd.attach_grad()
+        with autograd.record():
+            loss = threshold_loss(wd, bd, nd.array(x), y, threshold)
+        loss.backward()
+        gw, gb = analytic_subgradient(w, [b], x, y, threshold=threshold)
+        margin = y * (w @ x + b)
+        out["autograd"].append(np.append(wd.grad.asnumpy(), bd.grad.asnumpy()))
+        out["closed_form"].append(np.append(gw, gb))
+        out["margin"].append(margin)
+        out["kind"].append("tie" if margin == threshold else
+                           "mistake" if margin < threshold else "correct")
+    return {key: np.array(value) for key, value in out.items()}
+
+
+def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
+                  seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A fixed non-separable problem: 2-D Gaussian points, labels by a plane, some flipped.
+
+    Points :math:`x \\sim N(0, I_2)`, label :math:`\\operatorname{sign}(x_1 + x_2/2 + 0.3)`,
+    then a fraction ``flip`` of the labels (at random) reversed. Uses its own numpy generator.
+
+    Returns
+    -------
+    X : ndarray, shape (samples, 2), float32
+    Y : ndarray, shape (samples,), float32
+    """
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    flip = _checks.finite_float(flip, "flip", minimum=0.0)
+    if flip > 0.5:
+        raise ValueError(f"flip must be at most 0.5 (the fraction of labels reversed), got {flip}")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(samples, 2))
+    Y = np.where(X @ np.array([1.0, 0.5]) + 0.3 > 0, 1.0, -1.0)
+    Y[rng.random(samples) < flip] *= -1
+    return X.astype(np.float32), Y.astype(np.float32)
+
+
+@dataclass
+class SGDBoundExperiment:
+    """Measured gaps :math:`R(\\bar\\theta_T) - R(\\theta^*)` next to the chapter's bound.
+
+    Gap arrays have shape ``(seeds, len(horizons))``.
+
+    Attributes
+    ----------
+    horizons : ndarray
+        The :math:`T` measured.
+    radius, lipschitz : float
+        :math:`R = \\|\\theta^*\\|` (the ball SGD projects onto) and
+        :math:`L = \\max_i \\|(x_i, 1)\\|`.
+    risk_min : float
+        :math:`R(\\theta^*)` from :func:`risk_minimum`.
+    constant_gap, constant_bound
+        Rate :math:`\\eta = R/(L\\sqrt T)`, a separate run per horizon; bound :math:`RL/\\sqrt T`.
+    anytime_gap, anytime_bound
+        Rate :math:`\\eta_t = (R/L)/\\sqrt t`, one run read at every horizon; bound
+        :math:`(R^2 + L^2 \\sum \\eta_t^2)/(2 \\sum \\eta_t)`.
+    max_grad_norm : float
+        Largest stochastic subgradient norm seen (must be at most ``lipschitz``).
+    max_norm : float
+        Largest :math:`\\|\\theta_t\\|` over all steps and runs (at most ``radius`` up to
+        float32 rounding).
+    """
+
+    horizons: np.ndarray
+    radius: float
+    lipschitz: float
+    risk_min: float
+    constant_gap: np.ndarray
+    constant_bound: np.ndarray
+    anytime_gap: np.ndarray
+    anytime_bound: np.ndarray
+    max_grad_norm: float
+    max_norm: float
+
+    @property
+    def assumptions_hold(self) -> bool:
+        """Gradients within :math:`L` and iterates within the ball (float32 tolerance)."""
+        return (self.max_grad_norm <= self.lipschitz * (1 + 1e-6)
+                and self.max_norm <= self.radius * (1 + 1e-5))
+
+
+def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
+                         seeds: int = 20, seed: int = 0, threshold: float = 1.0,
+                         progress: bool = False) -> SGDBoundExperiment:
+    """Measure :math:`\\mathbf{E}[R(\\bar\\theta_T)] - R(\\theta^*)` against the SGD bound.
+
+    The problem: the average threshold loss (hinge for :math:`\\delta = 1`) on ``(X, Y)``, with
+    :math:`R(\\theta^*)` from the LP of :func:`risk_minimum`. The assumptions are enforced:
+    the radius is :math:`R = \\|\\theta^*\\|`, so :math:`\\theta^*` lies in the ball every step
+    is projected onto and :math:`\\|\\theta_1 - \\theta^*\\| \\le R` from :math:`\\theta_1 = 0`;
+    :math:`L = \\max_i \\|(x_i, 1)\\|` bounds every subgradient :math:`-y (x, 1)`; examples are
+    drawn uniformly with replacement, so each step's gradient is an unbiased subgradient of
+    :math:`R`. Both are also measured in the run. The expectation is estimated by the mean over
+    ``seeds`` independent runs; all runs go through one batched :func:`run_sgd` call (a
+    constant-rate run for horizon :math:`T` gets rate 0 after step :math:`T`, which leaves its
+    average :math:`\\bar\\theta_T` unchanged).
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    horizons = np.unique(np.asarray(horizons, dtype=int))
+    if horizons.size == 0 or horizons[0] < 1:
+        raise ValueError(f"horizons must be step counts >= 1, got {horizons.tolist()}")
+    seeds = _checks.positive_int(seeds, "seeds")
+    w_star, b_star, risk_min = risk_minimum(Xn, Yn, threshold=threshold)
+    radius = float(np.hypot(np.linalg.norm(w_star), b_star))
+    if radius == 0.0:
+        raise ValueError("the minimizer is theta* = 0 (for example the perceptron loss, "
+                         "threshold=0): the bound is trivial there, use threshold > 0")
+    lipschitz = float(np.sqrt(np.max(np.sum(Xn.astype(np.float64) ** 2, axis=1)) + 1.0))
+    k, steps = horizons.size, int(horizons[-1])
+    constant = np.repeat([constant_rate_optimum(radius, lipschitz, int(T))[0]
+                          for T in horizons], seeds)
+    stop = np.repeat(horizons, seeds)
+    eta0 = radius / lipschitz
+
+    def rates(t: int) -> np.ndarray:
+        return np.concatenate([np.where(t <= stop, constant, 0.0),
+                               np.full(seeds, eta0 / np.sqrt(t))])
+
+    result = run_sgd(Xn, Yn, steps=steps,
+                     loss=functools.partial(threshold_loss, threshold=threshold),
+                     learning_rate=rates, radius=radius, order="random", runs=(k + 1) * seeds,
+                     seed=seed, record_at=horizons, progress=progress)
+    gap = lambda w, b: average_loss(w, b, Xn, Yn, threshold=threshold) - risk_min  # noqa: E731
+    constant_gap = gap(result.w_bar[:k * seeds], result.b_bar[:k * seeds]).reshape(k, seeds).T
+    anytime_gap = np.stack([gap(wb[k * seeds:], bb[k * seeds:]) for wb, bb in
+                            zip(result.history["w_bar"], result.history["b_bar"])], axis=1)
+    all_rates = eta0 / np.sqrt(np.arange(1, steps + 1))
+    return SGDBoundExperiment(
+        horizons=horizons, radius=radius, lipschitz=lipschitz, risk_min=risk_min,
+        constant_gap=constant_gap,
+        constant_bound=np.array([constant_rate_optimum(radius, lipschitz, int(T))[1]
+                                 for T in horizons]),
+        anytime_gap=anytime_gap,
+        anytime_bound=sgd_bound(radius, lipschitz, all_rates)[horizons - 1],
+        max_grad_norm=result.max_grad_norm, max_norm=result.max_norm)
+
+
+def compare_trainers(X, Y, *, max_epochs: int) -> dict[str, TrainResult]:
+    """The same data through :func:`~.train` (both engines), :func:`train_autograd` and
+    :func:`~.train_gluon`, all with :math:`\\eta = 1`."""
+    return {"train (faithful)": train(X, Y, max_epochs=max_epochs, engine="faithful"),
+            "train (fast)": train(X, Y, max_epochs=max_epochs, engine="fast"),
+            "train_autograd": train_autograd(X, Y, max_epochs=max_epochs),
+            "train_gluon": train_gluon(X, Y, max_epochs=max_epochs)}

@@ -1,0 +1,1 @@
+"""The main job: the command line and its sections, the only layer that prints."""

@@ -1,0 +1,95 @@
+"""Figures of the digits demo.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
+
+from ..core import _checks
+from ..core.datasets import Split, image_side
+from ..experiments.digits import LearningCurve
+
+
+def plot_learning_curve(curve: LearningCurve, base: dict[str, float] | None = None,
+                        axes=None) -> np.ndarray:
+    """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
+    _checks.instance(curve, LearningCurve, "curve", "the result of learning_curve(split, digit)")
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+    ax, ax_up = axes
+    e = np.arange(1, curve.epochs + 1)
+    ax.plot(e, curve.train_accuracy, "o-", ms=3, color="C0", label="perceptron: train")
+    ax.plot(e, curve.test_accuracy, "s-", ms=3, color="C1", label="perceptron: test")
+    if curve.averaged_test_accuracy.size:
+        ea = np.arange(1, curve.averaged_test_accuracy.size + 1)
+        ax.plot(ea, curve.averaged_train_accuracy, "o--", ms=3, color="C0", alpha=0.6,
+                label="averaged: train")
+        ax.plot(ea, curve.averaged_test_accuracy, "s--", ms=3, color="C1", alpha=0.6,
+                label="averaged: test")
+    for (name, value), style in zip((base or {}).items(), (":", "-.", "--")):
+        ax.axhline(value, color="gray", ls=style, lw=1, label=f"{name} ({value:.3f})")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("accuracy")
+    ax.set_title(f'"{curve.digit} or not {curve.digit}": accuracy after each epoch')
+    ax.legend(fontsize=7, loc="lower right")
+    ax_up.bar(e, curve.updates, color="C2")
+    ax_up.set_xlabel("epoch")
+    ax_up.set_ylabel("updates (mistakes) in the epoch")
+    clean = np.flatnonzero(curve.updates == 0)
+    ax_up.set_title("updates per epoch: never 0, the training set is never separated"
+                    if clean.size == 0 else f"updates per epoch: 0 from epoch {clean[0] + 1} on, "
+                    f"the training set is separated", fontsize=10)
+    for a in axes:
+        a.xaxis.set_major_locator(MaxNLocator(integer=True))
+    return axes
+
+
+def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
+    """One flattened image, ink dark on white."""
+    ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
+    side = image_side(x)
+    ax.imshow(np.asarray(x).reshape(side, side), cmap="gray_r")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
+    """Pixel weights as an image: red where ink counts for the class, blue where against it.
+
+    The colour scale is symmetric around 0, so white means "this pixel does not matter".
+    """
+    ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
+    wn = np.asarray(_checks.to_numpy(w, "w"), dtype=np.float64).reshape(-1)
+    side = image_side(wn)
+    scale = float(np.max(np.abs(wn))) or 1.0
+    image = ax.imshow(wn.reshape(side, side), cmap="RdBu_r", vmin=-scale, vmax=scale)
+    plt.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
+    """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
+    _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
+    if isinstance(curves, LearningCurve) or not curves:
+        raise ValueError("curves must be a non-empty list of learning_curve(split, digit) "
+                         "results, e.g. [curve] for one")
+    for curve in curves:
+        _checks.instance(curve, LearningCurve, "curves[k]", "from learning_curve(split, digit)")
+    if axes is None:
+        _, axes = plt.subplots(2, len(curves), figsize=(2.8 * len(curves), 5.6), squeeze=False)
+    for k, curve in enumerate(curves):
+        example = split.X_train[np.flatnonzero(split.y_train == curve.digit)[0]]
+        plot_digit(example, axes[0][k], title=f"an example {curve.digit}")
+        plot_weights(curve.w, axes[1][k], title=f'weights, "{curve.digit} or not"\n'
+                     f"test accuracy {curve.test_accuracy[-1]:.3f}")
+    return axes

@@ -1,0 +1,113 @@
+"""Figures of the SGD view.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+
+from ..core import _checks
+from ..core.losses import KINK_FORMS, kink_gradient, perceptron_loss, relu_perceptron_loss
+from ..core.rosenblatt import TrainResult
+from ..core.sgd import run_sgd
+from ..experiments.sgd import SGDBoundExperiment
+from .chapter import plotdata
+
+
+def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
+    """Measured gap (mean over seeds, min-max band) and bound against :math:`T`, log-log."""
+    _checks.instance(result, SGDBoundExperiment, "result",
+                     "the result of sgd_bound_experiment(X, Y)")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 4.5))
+    T = result.horizons
+    for gap, bound, color, name in (
+            (result.constant_gap, result.constant_bound, "C0", "constant eta = R/(L sqrt T)"),
+            (result.anytime_gap, result.anytime_bound, "C1", "eta_t = (R/L)/sqrt t")):
+        ax.fill_between(T, gap.min(axis=0), gap.max(axis=0), color=color, alpha=0.15)
+        ax.plot(T, gap.mean(axis=0), "o-", color=color, label=f"{name}: measured gap (mean)")
+        ax.plot(T, bound, "--", color=color, label=f"{name}: bound")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("steps T")
+    ax.set_ylabel("R(averaged iterate) - R(w*)")
+    ax.legend(fontsize=7)
+    return ax
+
+
+# --- figures and the main job's section ----------------------------------------------------
+
+_KIND_STYLE = {"mistake": ("C3", "x"), "correct": ("C2", "+"), "tie": ("k", "o")}
+
+
+def plot_subgradient_check(check: dict, ax=None, *, title: str = ""):
+    """Autograd's gradient entries against the closed form's (from
+    :func:`~.compare_subgradients`): every point should sit on the diagonal."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.5, 4.5))
+    for kind, (color, marker) in _KIND_STYLE.items():
+        rows = check["kind"] == kind
+        ax.scatter(check["closed_form"][rows].ravel(), check["autograd"][rows].ravel(),
+                   color=color, marker=marker, s=30 if kind == "tie" else 18,
+                   facecolors="none" if kind == "tie" else None,
+                   label=f"{kind} ({int(rows.sum())} cases)")
+    lim = np.abs(check["closed_form"]).max() + 0.5
+    ax.plot([-lim, lim], [-lim, lim], color="gray", lw=0.8, zorder=0)
+    ax.set_xlabel("closed form  -y (x, 1)  or 0")
+    ax.set_ylabel("autograd gradient")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
+def plot_relu_trap(X, Y, ax_pair=None, *, steps: int = 60):
+    """Left: autograd's slope at the kink for each form of :math:`\\max(0, -z)`. Right:
+    :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
+    :func:`~.relu_perceptron_loss` (which never leaves 0)."""
+    if ax_pair is None:
+        _, ax_pair = plt.subplots(1, 2, figsize=(11, 4))
+    names = list(KINK_FORMS)
+    slopes = [kink_gradient(name) for name in names]
+    ax_pair[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
+    for i, slope in enumerate(slopes):
+        ax_pair[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}", ha="right", va="center")
+    ax_pair[0].set_yticks(range(len(names)), names, fontsize=8)
+    ax_pair[0].set_xlim(-1.2, 0.1)
+    ax_pair[0].set_xlabel("autograd's d/dz at z = 0")
+    ax_pair[0].set_title("the slope at the tie depends on the operator", fontsize=9)
+    for loss, name, color in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))", "C0"),
+                              (relu_perceptron_loss, "relu_perceptron_loss (nd.relu(-z))", "C3")):
+        run = run_sgd(X, Y, steps=steps, loss=loss, order="cyclic",
+                      record_at=range(1, steps + 1))
+        norms = [np.hypot(np.linalg.norm(w), b) for w, b in
+                 zip(run.history["w"], run.history["b"])]
+        ax_pair[1].plot(run.history["t"], norms, color=color, label=name)
+    ax_pair[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
+    ax_pair[1].set_ylabel("||(w, b)||")
+    ax_pair[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
+    ax_pair[1].legend(fontsize=7)
+    return ax_pair
+
+
+def plot_trainers(X, Y, results: dict[str, TrainResult], ax_pair=None):
+    """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide."""
+    if ax_pair is None:
+        _, ax_pair = plt.subplots(1, 2, figsize=(11, 4.5))
+    styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
+    grid = np.linspace(-3, 3, 2)
+    for (name, res), (marker, size, line) in zip(results.items(), styles):
+        ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,
+                        markersize=size, linestyle=line, fillstyle="none", label=name)
+        if abs(res.w[1]) > 1e-12:
+            ax_pair[1].plot(grid, -(res.w[0] * grid + res.b) / res.w[1], linestyle=line,
+                            label=name)
+    ax_pair[0].set_xlabel("epoch")
+    ax_pair[0].set_ylabel("updates in the epoch")
+    ax_pair[0].legend(fontsize=7)
+    plotdata(X, Y, ax=ax_pair[1])
+    ax_pair[1].set_xlim(-3, 3)
+    ax_pair[1].set_ylim(-3, 3)
+    ax_pair[1].set_title("final boundaries (drawn on top of each other)", fontsize=9)
+    ax_pair[1].legend(fontsize=7, loc="lower right")
+    return ax_pair
