@@ -132,7 +132,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "format_truth_table",
     ),
     "plots.black_and_white": (
-        "plot_aggressive", "plot_boundaries", "plot_nonseparable", "plot_remedies", "plot_unguarded",
+        "plot_aggressive", "plot_boundaries", "plot_nonseparable", "plot_remedies",
+        "plot_unguarded",
     ),
     "main.figures": (
         "save_figure",
