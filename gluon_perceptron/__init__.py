@@ -32,7 +32,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "xor_data",
     ),
     "core.rosenblatt": (
-        "error_rate", "perceptron", "predict", "train", "TrainResult",
+        "error_rate", "perceptron", "predict", "train",
+    ),
+    "core.results": (
+        "TrainResult",
     ),
     "core.batched": (
         "train_batched",

@@ -6,7 +6,7 @@ import pytest
 
 import gluon_perceptron as gp
 from gluon_perceptron.experiments import expressivity as exp_expressivity
-from gluon_perceptron.main import sections as main_sections
+from gluon_perceptron.main.sections import expressivity as expressivity_sections
 
 TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
 
@@ -92,7 +92,7 @@ def test_plot_and_section(tmp_path):
     assert ax.get_xlabel() == "w1"
     from gluon_perceptron.main.job import Options
 
-    paths = main_sections.expressivity_section(Options(out=tmp_path, progress=False))
+    paths = expressivity_sections.expressivity_section(Options(out=tmp_path, progress=False))
     assert [p.name for p in paths] == ["08_loss_surface.png"] and paths[0].stat().st_size > 0
     with pytest.raises(ValueError, match="name"):
         gp.boolean_data("NAND")

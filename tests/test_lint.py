@@ -14,7 +14,7 @@ def test_ruff_is_clean():
     if shutil.which("ruff") is None and subprocess.run(
             [sys.executable, "-m", "ruff", "--version"], capture_output=True).returncode:
         pytest.fail("ruff is not installed: it is part of the test extra")
-    folders = [f for f in ("gluon_perceptron", "tests", "benchmarks", "tools")
+    folders = [f for f in ("gluon_perceptron", "tests", "benchmarks", "tools", "notebooks")
                if (ROOT / f).is_dir()]
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", *folders], cwd=ROOT,
                           capture_output=True, text=True)

@@ -9,6 +9,8 @@ import ast
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -25,6 +27,17 @@ def test_there_are_notebooks():
     """Numbered 01, 02, ... without gaps, so an empty or partial glob cannot pass silently."""
     numbers = [int(p.name[:2]) for p in NOTEBOOKS]
     assert len(numbers) >= 11 and numbers == list(range(1, len(numbers) + 1))
+
+
+def test_every_notebook_has_its_source_and_they_agree():
+    """``notebooks/NN_name.py`` (jupytext percent) is the source; the ``.ipynb`` is built from it
+    by ``python tools/notebooks.py build`` and must not drift from it."""
+    root = Path(__file__).resolve().parent.parent
+    missing = [p.name for p in NOTEBOOKS if not p.with_suffix(".py").exists()]
+    assert not missing, f"notebooks without a .py source: {missing}"
+    proc = subprocess.run([sys.executable, str(root / "tools" / "notebooks.py"), "check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

@@ -24,47 +24,12 @@ to right in the data's dtype, exactly like scikit-learn's ``Perceptron`` does in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 from mxnet import nd
 
 from . import _checks
 from .kernel import _fast_run
-
-
-@dataclass
-class TrainResult:
-    """What a training run learned and how it got there.
-
-    Attributes
-    ----------
-    w : ndarray, shape (d,)
-        Final weights.
-    b : float
-        Final bias.
-    updates : int
-        Total number of updates (mistakes, counting ties).
-    updates_per_epoch : list of int
-        Updates made in each pass over the data.
-    converged : bool
-        True only if the last pass made no update, i.e. the data is separated by ``(w, b)``
-        (with margin above ``threshold``). False when the run stopped at ``max_epochs``.
-    history : dict
-        Extra traces some trainers record (for example ``"error"`` or ``"norm"`` per epoch).
-    """
-
-    w: np.ndarray
-    b: float
-    updates: int
-    updates_per_epoch: list[int]
-    converged: bool
-    history: dict = field(default_factory=dict)
-
-    @property
-    def epochs(self) -> int:
-        """Number of passes made."""
-        return len(self.updates_per_epoch)
+from .results import TrainResult
 
 
 def _label_value(y) -> float:

@@ -46,20 +46,30 @@ class Options:
 
 
 def _sections() -> list[tuple[str, Callable[[Options], list[Path]]]]:
-    from . import sections
+    from .sections import (
+        black_and_white,
+        chapter,
+        convergence,
+        digits,
+        expressivity,
+        multiclass,
+        optimality,
+        relaxation,
+        sgd,
+    )
 
     return [
-        ("The perceptron, step by step", sections.demo_section),
-        ("Updates against the margin", sections.experiment_section),
-        ("The perceptron loss", sections.loss_section),
-        ("The perceptron as SGD", sections.sgd_section),
-        ("Black & White", sections.black_and_white_section),
-        ("Convergence bounds", sections.convergence_section),
-        ("Optimality and generalization", sections.optimality_section),
-        ("Expressivity and the loss surface", sections.expressivity_section),
-        ("Digits: 0 or not 0", sections.digits_section),
-        ("Multiclass", sections.multiclass_section),
-        ("The relaxation method", sections.relaxation_section),
+        ("The perceptron, step by step", chapter.demo_section),
+        ("Updates against the margin", chapter.experiment_section),
+        ("The perceptron loss", chapter.loss_section),
+        ("The perceptron as SGD", sgd.sgd_section),
+        ("Black & White", black_and_white.black_and_white_section),
+        ("Convergence bounds", convergence.convergence_section),
+        ("Optimality and generalization", optimality.optimality_section),
+        ("Expressivity and the loss surface", expressivity.expressivity_section),
+        ("Digits: 0 or not 0", digits.digits_section),
+        ("Multiclass", multiclass.multiclass_section),
+        ("The relaxation method", relaxation.relaxation_section),
     ]
 
 

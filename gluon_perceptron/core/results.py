@@ -1,0 +1,62 @@
+"""What the trainers return, built in one place.
+
+:class:`TrainResult` is the result of every trainer that makes perceptron passes; every one of
+them builds it with :func:`train_result`, so "converged" means the same everywhere: the last
+pass made no update.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+
+class Unpackable:
+    """Mixin for result dataclasses that replaced a tuple: ``a, b = result`` still works."""
+
+    def __iter__(self):
+        return iter(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass
+class TrainResult:
+    """What a training run learned and how it got there.
+
+    Attributes
+    ----------
+    w : ndarray, shape (d,)
+        Final weights.
+    b : float
+        Final bias.
+    updates : int
+        Total number of updates (mistakes, counting ties).
+    updates_per_epoch : list of int
+        Updates made in each pass over the data.
+    converged : bool
+        True only if the last pass made no update, i.e. the data is separated by ``(w, b)``
+        (with margin above ``threshold``). False when the run stopped at ``max_epochs``.
+    history : dict
+        Extra traces some trainers record (for example ``"error"`` or ``"norm"`` per epoch).
+    """
+
+    w: np.ndarray
+    b: float
+    updates: int
+    updates_per_epoch: list[int]
+    converged: bool
+    history: dict = field(default_factory=dict)
+
+    @property
+    def epochs(self) -> int:
+        """Number of passes made."""
+        return len(self.updates_per_epoch)
+
+
+def train_result(w, b, updates_per_epoch, history: dict | None = None) -> TrainResult:
+    """The one place a :class:`TrainResult` is assembled from a run's weights and passes."""
+    per_epoch = [int(u) for u in updates_per_epoch]
+    return TrainResult(w=np.asarray(w), b=float(b), updates=sum(per_epoch),
+                       updates_per_epoch=per_epoch,
+                       converged=bool(per_epoch) and per_epoch[-1] == 0,
+                       history=history if history is not None else {})

@@ -1,0 +1,217 @@
+# %% [markdown]
+# # Black & White: when the data cannot be separated
+#
+# The chapter closes its convergence proof with a warning: the proof needs separable data, and
+# without it "the perceptron algorithm will diverge", with nothing to keep $(w, b)$ bounded. It
+# backs this up with the game *Black & White*, whose creature learned with a perceptron-like
+# rule and, through a badly written update, became unplayable after a few hours.
+#
+# This notebook checks the warning against the mathematics, in three parts:
+#
+# 1. the plain perceptron on data no line can separate: does it converge, does it blow up?
+# 2. update rules that drop the "only on a mistake" test: these really do break;
+# 3. remedies that turn the restless perceptron into a learner whose predictions settle.
+#
+# Notation (the lecture notes' padding): $\theta = (w, b)$ and $a_i = y_i (x_i, 1)$, so that
+# $y_i(w^\top x_i + b) = \langle \theta, a_i\rangle$ and the rule is
+# $\theta \leftarrow \theta + \eta\, a_i$ whenever $\langle \theta, a_i \rangle \le 0$.
+
+# %%
+import matplotlib.pyplot as plt
+import mxnet as mx
+import numpy as np
+
+import gluon_perceptron as gp
+from gluon_perceptron import signed_rows
+
+mx.random.seed(0)
+np.random.seed(0)
+
+# %% [markdown]
+# ## 1. Three data sets with no separating line
+#
+# * **label noise**: the chapter's `getfake` data with 20% of the labels flipped at random
+#   (`getfake_noisy`); the generating plane still has the lowest possible error, 20%;
+# * **overlapping classes**: two Gaussian clouds $N(\pm\mu, I)$ whose best classifier is a line
+#   with error $\Phi(-\|\mu\|)$ (`gaussian_classes`);
+# * **XOR**, the four corners that Minsky and Papert used to show what one line cannot do.
+#
+# A linear program (`is_separable`) confirms that no $(w, b)$ separates any of them.
+
+# %%
+noisy = gp.getfake_noisy(100, 2, 0.0, 0.2)
+gauss = gp.gaussian_classes(100, 2, 2.0)
+data = {"20% label noise": (noisy.X, noisy.Y),
+        "overlapping Gaussians": (gauss.X, gauss.Y),
+        "XOR": gp.xor_data()}
+print("Bayes error of the Gaussian classes:", round(gauss.bayes_error, 3))
+for name, (X, Y) in data.items():
+    print(f"{name:22s} separable: {gp.is_separable(X, Y)}")
+
+# %% [markdown]
+# `train_traced` runs the plain rule (the package's `train`) one pass at a time and records,
+# after every pass, the number of updates, the training error and $\|(w, b)\|$. We give it 300
+# passes. It can only stop early if a pass makes no update, and such a pass would mean the data
+# is separated; so on these sets it must use all 300 and report `converged=False`.
+
+# %%
+traces = {name: gp.train_traced(X, Y, max_epochs=300, record=True)
+          for name, (X, Y) in data.items()}
+for name, res in traces.items():
+    print(f"{name:22s} converged={res.converged}  passes={res.epochs}  "
+          f"fewest updates in a pass={min(res.updates_per_epoch)}  "
+          f"mean={res.updates / res.epochs:.1f}")
+
+# %% [markdown]
+# On XOR the picture after each pass is misleading: the four updates of a pass add up to zero,
+# so $\theta$ is back at the origin at the end of every pass (a cycle of period one pass).
+# Within the pass it visits $(1,1,-1), (0,2,0), (1,1,1), (0,0,0)$, so for XOR we plot every step.
+
+# %%
+Xx, Yx = data["XOR"]
+xor_run = gp.run_online(np.tile(Xx, (5, 1)), np.tile(Yx, 5))
+print(xor_run.thetas[:8])
+steps = {"XOR": (gp.step_errors(xor_run, Xx, Yx), xor_run.norms, len(Yx))}
+bounds = {name: gp.amaldi_hauser_bound(X, Y) for name, (X, Y) in data.items()}
+
+fig, axes = plt.subplots(3, 3, figsize=(12, 9))
+gp.plot_nonseparable(traces, axes, bounds=bounds, steps=steps)
+fig.subplots_adjust(hspace=0.45, wspace=0.3)
+
+# %% [markdown]
+# Three things are visible.
+#
+# * **Updates never stop.** Every pass updates, at a steady rate, so the cumulative count is a
+#   straight line: the run never converges.
+# * **The boundary keeps moving and the training error jumps around** from pass to pass
+#   instead of settling (below: the boundaries after the last eight passes, and the angle by
+#   which $\theta$ turns over a pass).
+# * **But the weights stay bounded.** The running maximum of $\|(w, b)\|$ stops growing after a
+#   few dozen passes.
+#
+# The last point is a theorem. Minsky and Papert (1969) and Block and Levin (1970) proved that
+# the perceptron's weights stay bounded on any finite data set; Amaldi and Hauser (2005, the
+# notes' Theorem 1.35) give an explicit ceiling, computed by `amaldi_hauser_bound`. It depends
+# on the data only, holds for every step of every run, and is very loose: millions, against
+# measured norms near 3 (for XOR: 23.1 against 2).
+
+# %%
+for name, res in traces.items():
+    norms = np.array(res.history["norm"])
+    if name == "XOR":
+        norms = xor_run.norms
+    first, total = gp.horizon_maxima(norms, [norms.size // 10, norms.size])
+    print(f"{name:22s} max ||(w,b)|| over the first tenth {first:.2f}, over all {total:.2f}, "
+          f"bound {bounds[name]:.3g}")
+
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
+for ax, name in zip(axes, ("20% label noise", "overlapping Gaussians")):
+    gp.plot_boundaries(*data[name], traces[name].history["weights"][-8:], ax=ax)
+    turns = gp.boundary_turns(traces[name].history["weights"])
+    ax.set_title(f"{name}: median turn per pass {np.median(turns):.1f} deg", fontsize=9)
+
+# %% [markdown]
+# So the chapter's "diverge" is **right** in the sense of *no convergence*: the rule keeps
+# updating and its decisions keep changing, forever. It is **wrong** in the sense of *blowing
+# up*: with a fixed step on a finite data set the parameters cannot run off to infinity, and the
+# chapter's remark that nothing keeps them bounded overstates the danger. The real problem is a
+# learner whose behaviour never settles.
+
+# %% [markdown]
+# ## 2. Rules that really break: updating without a mistake
+#
+# The perceptron changes $\theta$ only when it errs ("if it ain't broke, don't fix it", the
+# notes' Remark 1.19). The notes show what goes wrong with an *aggressive* rule that updates on
+# every example. Take all labels $y_t = 1$ (separable: $w = 0, b = 1$ works) and
+# $x_t = -2x$ when $t$ is a power of two, $x_t = x$ otherwise, for a unit vector $x$
+# (`notes_sequence`). The aggressive weights are $\theta_{t} = \sum_{i \le t} (x_i, 1)$, and just
+# before step $2^k$ the margin works out to $6k + 1 - 2^k$: negative for every $k \ge 5$. So it
+# errs at $t = 32, 64, 128, \dots$, infinitely often, on data the plain perceptron learns after
+# at most $R^2/\gamma^2 = 5$ mistakes.
+
+# %%
+Xs, Ys = gp.notes_sequence(2**12)
+plain = gp.run_online(Xs, Ys)
+aggressive = gp.run_online(Xs, Ys, rule="aggressive")
+print("perceptron mistakes at t =", (np.flatnonzero(plain.mistakes) + 1).tolist())
+print("aggressive mistakes at t =", (np.flatnonzero(aggressive.mistakes) + 1).tolist())
+print("aggressive margins before t = 2^k:",
+      [aggressive.margins[2**k - 1] for k in range(13)])
+
+# %% [markdown]
+# Without the mistake test nothing stops the weights either. On the notes' sequence the bias
+# alone grows by 1 per step. On a finite set, every pass adds the same vector
+# $\eta \sum_i a_i$, so after $T$ passes $\|\theta_T\| = T \eta \|\sum_i a_i\|$: linear growth
+# (`train_aggressive`). Here is the blow-up the chapter feared, but it comes from the broken
+# rule, not from the data.
+
+# %%
+unguarded = gp.train_aggressive(*data["20% label noise"], max_epochs=300)
+slope = np.linalg.norm(signed_rows(*data["20% label noise"]).sum(axis=0))
+print(f"||theta|| after 300 passes: {unguarded.history['norm'][-1]:.0f} = 300 x {slope:.1f};"
+      f" plain rule: at most {max(traces['20% label noise'].history['norm']):.2f}")
+
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+gp.plot_aggressive(plain, aggressive, axes[:2])
+gp.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
+fig.subplots_adjust(wspace=0.3)
+
+# %% [markdown]
+# ## 3. Making the learner playable again
+#
+# Four remedies, compared on fresh data: 150 noisy training points and 150 held-out points
+# from the same plane (`remedies_experiment`), 200 passes each.
+#
+# * **pocket with ratchet** (Gallant 1990): keep the weights with the longest run of correct
+#   predictions, but only if they also make fewer training errors;
+# * **averaged perceptron** (Freund and Schapire 1999): predict with the mean of $\theta$ over
+#   all steps;
+# * **a decaying step** $\eta_e = 1/e$ in pass $e$, alone and with a margin $\delta = 1$ (update
+#   when $\langle\theta, a_i\rangle \le 1$);
+# * **projection onto a ball** after each update, the chapter's safeguard for SGD.
+#
+# References: no rule can beat the Bayes error, the flip rate 0.2; the generating plane's
+# held-out error estimates it; and `hinge_separator` solves for the linear rule with the
+# smallest hinge loss $\frac1n\sum_i \max(0, 1 - y_i(w^\top x_i + b))$ by linear programming.
+
+# %%
+R = gp.remedies_experiment(150, epochs=200)
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
+gp.plot_remedies(R, axes)
+print(f"Bayes {R.flip:.3f}, generating plane {R.plane_error:.3f}, hinge LP {R.hinge_error:.3f}")
+print("held-out error over the last 50 passes:")
+for name, errs in R.errors.items():
+    s = gp.tail_stats(errs, 50)
+    print(f"  {name:18s} mean {s.mean:.3f}  std {s.std:.3f}  range {s.spread:.3f}")
+
+# %% [markdown]
+# What the runs show (the tests check each point on a seeded run):
+#
+# * **plain**: held-out error far above the best line and jumping by tens of points from one
+#   pass to the next; which pass you stop at decides what you get.
+# * **pocket** and **averaged** settle: their error barely moves over the last passes and sits
+#   within a few points of the generating plane. The pocket's *training* error never rises
+#   (that is the ratchet).
+# * **decaying step alone does not help.** The rule is blind to the scale of $\theta$:
+#   shrinking every step shrinks $\theta$ by the same factor, and the boundary moves as much as
+#   before. With a margin $\delta = 1$ scale matters, the rule becomes a subgradient method
+#   on the hinge loss, and the decaying step makes it settle at the hinge-loss optimum, whose
+#   error may be a few points worse than the generating plane's.
+# * **projection alone does not help either.** The perceptron is already bounded, so a ball
+#   large enough never acts, and a smaller one (here half the plain run's largest norm) only
+#   makes each step larger relative to $\theta$. Its error after each pass may look frozen (the
+#   run can fall into a cycle that repeats every pass) but it is frozen far above the best
+#   line. In the chapter's SGD argument, projection is one ingredient alongside a decaying
+#   step and averaging.
+
+# %%
+pocket_train = np.array(R.results["pocket"].history["error"])
+print("pocket training error never increases:", bool(np.all(np.diff(pocket_train) <= 0)))
+print("decaying step alone, ||theta|| at the end:",
+      round(R.results["decaying"].history["norm"][-1], 4),
+      "vs plain max", round(max(R.results["plain"].history["norm"]), 2))
+X, Y = R.train
+w, b, best = gp.hinge_separator(X, Y)
+res = R.results["decaying + margin"]
+print(f"hinge loss: optimum {best:.4f}, decaying + margin "
+      f"{np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))):.4f}")

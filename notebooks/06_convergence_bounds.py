@@ -1,0 +1,186 @@
+# %% [markdown]
+# # Convergence bounds, measured
+#
+# The convergence theorem promises that on separable data the perceptron stops after a
+# number of updates fixed by two numbers only: how far the points reach from the origin
+# (the radius R) and how wide a gap some separating plane leaves (the margin gamma). This
+# notebook puts every version of that promise next to real update counts:
+#
+# * Novikoff's R²/γ² for a perceptron without bias,
+# * the chapter's 2(R²+1)/ε² with a bias, valid when the separator has ‖w*‖ ≤ 1 and b*² ≤ 1,
+# * the lecture notes' general bound (1.4), for any starting point and threshold δ,
+# * the best of all of them, from the optimal margin γ₂ (a hard-margin SVM problem).
+#
+# Then we watch the proof happen along one run, check that padding a constant feature is the
+# same thing as a bias, and see what rescaling or moving the data does.
+
+# %%
+import matplotlib.pyplot as plt
+import mxnet as mx
+import numpy as np
+
+import gluon_perceptron as gp
+
+mx.random.seed(0)
+np.random.seed(0)
+
+# %% [markdown]
+# ## Bounds against counts on many datasets
+#
+# `bound_experiment` draws getfake datasets over a grid of dimensions, sizes and margins and
+# records, for each, the updates of the perceptron with bias (trained from zero until a pass
+# makes no update) and of the perceptron without bias (on the same data moved so that the
+# generating plane passes through the origin), next to each bound.
+
+# %%
+rec = gp.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
+                          epsilons=(0.1, 0.3), trials=1)
+ok = rec["b"] ** 2 <= 1
+print("datasets:", rec["updates"].size, " all converged:", rec["converged"].all())
+for name, count, bound, sel in [("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", slice(None)),
+                                ("(R^2+1)/gamma_2^2", "updates", "optimal_bound", slice(None)),
+                                ("2(R^2+1)/eps^2, b*^2<=1", "updates", "chapter_bound", ok),
+                                ("Novikoff, no bias", "homogeneous_updates", "novikoff_bound",
+                                 slice(None))]:
+    r = rec[count][sel] / rec[bound][sel]
+    print(f"{name:26s} exceeded: {bool((r > 1).any())}   largest count/bound: {r.max():.3f}")
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+gp.plot_bound_experiment(rec, axes)
+plt.show()
+
+# %% [markdown]
+# Every point sits above the diagonal: no count ever reached its bound, and the bounds are
+# loose, often by one or two orders of magnitude. On the right, the count and the bound are
+# plotted against the dimension. Neither bound has d or n in its formula. With getfake every
+# point has norm below 3 and margin above ε, so the chapter's bound stays the same whatever d
+# and n are. The measured counts are another matter: they grow with d (about fivefold from
+# d = 2 to d = 20 here), but they stay far below every bound.
+#
+# The optimal margin γ₂ gives the smallest of these bounds. It comes from
+# `gp.optimal_margin`, which solves the hard-margin SVM quadratic program
+# min ‖θ‖² subject to y_i (w·x_i + b) ≥ 1 with SciPy's SLSQP, after a feasibility LP
+# (`scipy.optimize.linprog`) has found a starting point. `tests/test_margins.py` checks the answer
+# independently: the KKT conditions, random perturbations and a brute-force search over
+# directions.
+
+# %%
+fake = gp.sample_separable(300, 2, 0.1)
+opt = gp.optimal_margin(fake.X, fake.Y)
+info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+run = gp.train(fake.X, fake.Y, max_epochs=10_000)
+print(f"generating plane: margin {info['gamma'] / np.sqrt(1 + info['b']**2):.4f} "
+      f"(per unit (w*, b*)), bound {info['bound']:.0f}")
+print(f"optimal margin gamma_2 = {opt.gamma:.4f}, bound {opt.bound:.0f}, "
+      f"support vectors {opt.support.tolist()}")
+print(f"measured updates: {run.updates}")
+
+# %% [markdown]
+# ## The proof, live
+#
+# The proof tracks two numbers along the run, for any separator u:
+#
+# * **Part 1**: each update adds at least s = minᵢ yᵢ u·(xᵢ, 1) to u·θ_t, so
+#   u·θ_t ≥ t s;
+# * **Part 2**: each update adds at most R² + 1 to ‖θ_t‖², because the update
+#   happens only when the point is misclassified (or on the boundary).
+#
+# By Cauchy-Schwarz, Part 1 says ‖θ_t‖² ≥ (t s/‖u‖)². That lower bound grows like t² and
+# the upper bound only like t, so the two must cross. The crossing point is the bound.
+# `proof_trace` replays the rule update by update (`update_path`, the same updates as
+# `train`) and records both quantities. Here u is the optimal separator.
+
+# %%
+fake = gp.sample_separable(200, 2, 0.05)
+trace = gp.proof_trace(fake.X, fake.Y, gp.optimal_margin(fake.X, fake.Y).theta)
+print(f"{trace.path.updates} updates, bound {trace.bound:.0f}")
+print("Part 1 at every update:", bool(np.all(trace.progress >= trace.lower - 1e-9)))
+print("Part 2 at every update:", bool(np.all(trace.norm2 <= trace.upper + 1e-9)))
+gp.plot_proof_trace(trace)
+plt.show()
+
+# %% [markdown]
+# ## Padding a constant feature is a bias
+#
+# Appending a constant 1 to every x and running the perceptron *without* bias makes exactly
+# the same updates as running it *with* a bias on the original data: the last weight plays
+# the role of b. The two runs are equal to the last bit (and `tests/test_theory.py` checks
+# this on many datasets).
+
+# %%
+X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+with_bias = gp.update_path(X, Y, max_epochs=1000, bias=True)
+padded = gp.update_path(gp.pad_constant(X), Y, max_epochs=1000, bias=False)
+print("same examples updated on:", np.array_equal(with_bias.examples, padded.examples))
+print("same parameters after every update:", np.array_equal(with_bias.thetas, padded.thetas))
+
+# %% [markdown]
+# ## The general bound (1.4): a start and a threshold
+#
+# Start the run at θ₀ ≠ 0 or update whenever the margin is below δ > 0, and the bound has to
+# grow: (1.4) adds 2δ to R² and a term 2 s‖u‖‖θ₀‖. The plain bound (θ₀ = 0, δ = 0) is then
+# no longer valid: for a large enough δ, or a start far enough on the wrong side, the
+# measured count goes past it, while (1.4) still holds.
+
+# %%
+mx.random.seed(0)
+fake = gp.sample_separable(200, 2, 0.2)
+u = gp.separator(fake.wfake, fake.bfake)
+plain = gp.proof_trace(fake.X, fake.Y, u)
+print(f"theta_0 = 0, delta = 0: {plain.path.updates} updates, bound {plain.bound:.0f}")
+for delta in (5.0, 20.0):
+    tr = gp.proof_trace(fake.X, fake.Y, u, threshold=delta)
+    print(f"delta = {delta:4.0f}: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
+          f"(1.4) {tr.bound:.0f}")
+for m in (10.0, 1000.0):
+    tr = gp.proof_trace(fake.X, fake.Y, u, w0=-m * u[:-1], b0=float(-m * u[-1]))
+    print(f"theta_0 = -{m:g} u: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
+          f"(1.4) {tr.bound:.0f}")
+
+# %% [markdown]
+# The chapter's 2(R²+1)/ε² also has a hidden assumption: the separator's bias satisfies
+# b*² ≤ 1. On getfake data we have not seen it fail, even when the generating plane has
+# |b*| > 1: the bound is loose enough. With data far from the origin it does fail. Take two
+# 1-D points, 10 labelled -1 and 30 labelled +1. The plane x = 20 has ‖w*‖ = 1 and margin
+# 10, but b* = -20:
+
+# %%
+X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
+run = gp.train(X1, Y1, max_epochs=100_000)
+print("updates:", run.updates)
+print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.chapter_bound(gp.radius(X1), 10.0))
+print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.bias_bound(gp.radius(X1), 10.0, 1.0, -20.0))
+
+# %% [markdown]
+# ## Data normalization (Exercise 1.29)
+#
+# Scaling x → λx or moving x → x + x̄ keeps the data separable: the generating plane moves
+# with it (margin λγ, bias λb* − w*·x̄). Without a bias and from zero, scaling changes
+# nothing at all, since every w_t is scaled by λ and no sign changes. With a bias it matters:
+# the constant 1 in (x, 1) does not scale, so the bound and the count both depend on λ.
+# Translating the data far from the origin makes |b*| and R larger, and with them the bound.
+
+# %%
+fake = gp.sample_separable(200, 2, 0.1)
+Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+print("no bias, data through the origin, updates for lambda = 0.01, 1, 100:",
+      [gp.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s)["homogeneous_updates"]
+       for s in (0.01, 1.0, 100.0)])
+scales = np.logspace(-1.5, 1.5, 9)
+runs = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
+        for s in scales]
+shifts = [0.0, 1.0, 3.0, 10.0]
+moved = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake,
+                            shift=np.array([c, c])) for c in shifts]
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+axes[0].plot(scales, [r["updates"] for r in runs], "o-", label="measured updates")
+axes[0].plot(scales, [r["optimal_bound"] for r in runs], "s--", label="optimal-margin bound")
+axes[0].set(xscale="log", yscale="log", xlabel="lambda", title="x -> lambda x (with bias)")
+axes[1].plot(shifts, [r["updates"] for r in moved], "o-", label="measured updates")
+axes[1].plot(shifts, [r["optimal_bound"] for r in moved], "s--", label="optimal-margin bound")
+axes[1].set(yscale="log", xlabel="c", title="x -> x + (c, c) (with bias)")
+for ax in axes:
+    ax.legend()
+plt.show()
+print("bias of the moved plane:", [round(r["b"], 2) for r in moved])
