@@ -183,3 +183,14 @@ def _fast_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_ep
     eta = X.dtype.type(learning_rate)
     done = _compiled_run(np.ascontiguousarray(X), Y, rows, w, b, eta, threshold, counts)
     return [int(c) for c in counts[:done]]
+
+
+def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
+              learning_rate: float = 1.0, threshold: float = 0.0) -> int:
+    """One pass of the fast engine over ``X`` in order, updating ``w, b`` in place.
+
+    Makes exactly the decisions and updates one pass of ``train(..., engine="fast")`` makes;
+    ``X``, ``Y``, ``w`` and the 1-element ``b`` share one float dtype (trusted, not checked).
+    Returns the number of updates.
+    """
+    return _fast_run(X, Y, w, b, 1, learning_rate, threshold)[0]
