@@ -5,10 +5,13 @@
 #   bash run.sh chapter [options]   the main job: the whole chapter, figures saved as PNG
 #   bash run.sh test [pytest args]  the test suite, notebooks included
 #   bash run.sh bench               the benchmarks (not part of the tests)
+#   bash run.sh book                the book: every notebook executed, as HTML in docs/_build/html
+#   bash run.sh notebooks           JupyterLab on the notebooks
+#   bash run.sh fuzz [pytest args]  generated bad input at every public function, large budget
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 what=$1; shift
 
@@ -42,9 +45,38 @@ setup() {
     echo "$want" > "$stamp"
 }
 
+setup_extra() {  # setup_extra NAME: the extra NAME of setup.cfg, installed on first use
+    local stamp=.venv/.gluon-perceptron-$1 want
+    want=$(cat setup.cfg pyproject.toml | cksum)
+    [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+    echo "run.sh: installing the '$1' extra into .venv" >&2
+    .venv/bin/python -m pip install --quiet -e ".[$1]" >&2
+    echo "$want" > "$stamp"
+}
+
+browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, when root can
+    command -v chromium-headless-shell >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "run.sh: installing chromium-headless-shell (apt) for the browser test" >&2
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq chromium-headless-shell; } >/dev/null 2>&1 ||
+            echo "run.sh: could not install chromium-headless-shell" >&2
+    fi
+    command -v chromium-headless-shell >/dev/null 2>&1 ||
+        echo "run.sh: no chromium-headless-shell: the browser test will skip (fail with" \
+             "CI=true); install it with: apt-get install chromium-headless-shell" >&2
+}
+
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
-    test)    setup; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    test)    setup; browser; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
+    notebooks) setup; setup_extra notebooks
+             root=(); [ "$(id -u)" != 0 ] || root=(--allow-root)  # Jupyter refuses root else
+             exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks \
+                 ${root[@]+"${root[@]}"} "$@" ;;
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
+    fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
+                 tests/test_properties.py "$@" ;;
     *)       usage ;;
 esac

@@ -12,6 +12,8 @@ Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
 3. The autograd and Gluon paths per example against the faithful NDArray step (when the
    package has them).
 4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment.
+5. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
+   most 5 %; ``benchmarks/validation_share.py``).
 
 Times are the best of a few repeats after a warm-up call (so numba's one-off compilation or
 cache load is reported separately, not counted). Peak memory is what ``tracemalloc`` sees
@@ -46,6 +48,9 @@ import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
 
 import gluon_perceptron as gp  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import validation_share  # noqa: E402
 
 perceptron_module = importlib.import_module("gluon_perceptron.core.kernel")
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -272,8 +277,8 @@ def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
     rows = [Row("autograd/Gluon per example", "faithful NDArray step (train engine='faithful')",
                 t_ref, n * ref.epochs, 1.0, "NDArray step", None, "reference",
                 f"{n} points of getfake-style data, {ref.epochs} epochs")]
-    paths = [("gluon_perceptron.sgd", "train_autograd"),
-             ("gluon_perceptron.gluon_trainer", "train_gluon")]
+    paths = [("gluon_perceptron.core.sgd", "train_autograd"),
+             ("gluon_perceptron.core.gluon_trainer", "train_gluon")]
     for module_name, fn_name in paths:
         try:
             fn = getattr(importlib.import_module(module_name), fn_name)
@@ -307,6 +312,18 @@ def bench_main_job(t_faithful: float) -> list[Row]:
         note = f"FAILED (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}"
     return [Row("main job", "python -m gluon_perceptron (all sections)", t, None,
                 t / t_faithful, "faithful experiment", None, "", note)]
+
+
+# --- 5. validation share ----------------------------------------------------------------------
+
+def bench_validation(repeat: int) -> list[Row]:
+    """Time inside ``core._checks`` over the whole ``train_pocket`` call (1000 x 20, 50 epochs)."""
+    share = validation_share.measure(repeat=repeat)
+    return [Row("validation share", "train_pocket 1000x20, 50 epochs", share.seconds, None,
+                share.ratio, "the whole call", None, "",
+                f"validation share {share.ratio:.3%} (target <= {validation_share.TARGET:.0%}): "
+                f"{share.validation_seconds * 1e3:.3f} ms in {share.checks} checks "
+                f"({share.dataset_checks} of the dataset)")]
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -365,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_sgd_paths(repeat, 100 if quick else 300)
     print("main job ...", flush=True)
     rows += bench_main_job(t_faithful)
+    print("validation share ...", flush=True)
+    rows += bench_validation(2 if quick else 5)
     print_table(rows, info)
     RESULTS.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")

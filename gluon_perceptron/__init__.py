@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import importlib
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: Where each public name lives, module by module, layer by layer.
 _MODULES: dict[str, tuple[str, ...]] = {
+    "core.chapter": (
+        "getfake", "PRINTED_TRACE", "SamplingError", "show_source",
+    ),
     "core.data": (
-        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins", "getfake",
-        "getfake_noisy", "NoisyData", "pad_constant", "sample_separable", "SamplingError",
+        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins",
+        "getfake_noisy", "NoisyData", "pad_constant", "sample_separable",
         "xor_data",
     ),
     "core.rosenblatt": (
@@ -55,6 +58,25 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "core.gluon_trainer": (
         "perceptron_net", "PerceptronLoss", "train_gluon",
     ),
+    "core.distributed.launcher": (
+        "ClusterRun", "DistributedError", "DistributedTimeout", "launch_cluster",
+    ),
+    "core.distributed.mixing": (
+        "DistributedResult", "shard_bounds", "train_mixed",
+    ),
+    "core.distributed.training": (
+        "train_distributed",
+    ),
+    "core.distributed.gluon": (
+        "GluonDistributedResult", "train_gluon_distributed", "train_gluon_sharded",
+    ),
+    "experiments.distributed": (
+        "hard_separable", "mixing_bound_experiment", "MixingBoundExperiment", "mixing_speedup",
+        "MixingSpeedup", "nonseparable_mixing", "NonseparableMixing",
+    ),
+    "plots.distributed": (
+        "plot_mixing_bound", "plot_mixing_speedup", "plot_nonseparable_mixing",
+    ),
     "core.geometry": (
         "signed_rows",
         "hinge_separator", "is_separable", "optimal_margin", "OptimalMargin", "radius",
@@ -62,66 +84,84 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "core.bounds": (
         "amaldi_hauser_bound", "bias_bound", "chapter_bound", "constant_rate_optimum",
-        "general_bound", "generating_plane_bound", "novikoff_bound", "sgd_bound",
+        "ConstantRate", "general_bound", "generating_plane_bound", "GeneratingPlaneBound",
+        "novikoff_bound", "sgd_bound",
     ),
     "core.expressivity": (
         "boolean_data", "BOOLEAN_PERCEPTRONS", "learn_boolean", "total_perceptron_loss",
-        "truth_table", "two_point_data", "xor_cycle",
+        "truth_table", "TruthTable", "two_point_data", "xor_cycle", "XorCycle",
     ),
     "core.datasets": (
-        "digits_split", "IDXError", "load_digits", "load_mnist", "mnist_split", "one_vs_rest",
-        "read_idx", "Split", "train_test_split", "write_idx",
+        "digits_split", "IDXError", "load_digits", "load_mnist", "load_mnist_5k",
+        "mnist_5k_split", "mnist_split", "one_vs_rest", "read_idx", "Split", "train_test_split",
+        "write_idx",
     ),
     "core.multiclass": (
         "ties", "votes",
-        "binary_error_rates", "confusion_matrix", "MulticlassModel", "predict_multiclass",
-        "train_one_vs_all", "train_one_vs_one",
+        "binary_error_rates", "BinaryErrorRates", "confusion_matrix", "MulticlassCost",
+        "MulticlassModel", "predict_multiclass", "train_one_vs_all", "train_one_vs_one",
     ),
     "core.relaxation": (
         "max_violation", "perceptron_system", "relaxation_method", "RelaxationResult",
         "wedge_system",
     ),
     "experiments.chapter": (
-        "demo", "EPSILONS", "margin_experiment", "margin_experiment_faithful", "MarginExperiment",
+        "CHAPTER_SEED", "compare_samplers", "demo", "Demo", "demo_statistics", "DemoStatistics",
+        "EPSILONS", "FaithfulExperiment", "margin_experiment", "margin_experiment_faithful",
+        "MarginExperiment", "replay_printed_trace", "SamplerComparison", "SizeExperiment",
+        "TraceReplay", "Update", "updates_by_size",
     ),
     "experiments.sgd": (
-        "compare_subgradients", "compare_trainers", "sgd_bound_experiment", "sgd_demo_data",
-        "SGDBoundExperiment",
+        "compare_subgradients", "compare_trainers", "relu_trap", "ReluTrap",
+        "sgd_bound_experiment", "sgd_demo_data", "SGDBoundExperiment", "SubgradientCheck",
+        "TrainerComparison",
     ),
     "experiments.black_and_white": (
         "boundary_turns", "heldout_errors", "horizon_maxima", "step_errors", "tail_stats",
-        "Remedies", "remedies_experiment",
+        "Remedies", "remedies_experiment", "BrokenRules", "broken_rules_experiment",
+        "nonseparable_experiment", "NonseparableRuns", "order_effect", "OrderEffect",
+        "remedies_over_seeds", "RemediesOverSeeds", "TailStats",
     ),
     "experiments.convergence": (
-        "bound_experiment", "proof_trace", "ProofTrace", "transformed_run",
+        "bound_experiment", "BoundExperiment", "proof_trace", "ProofTrace", "transformed_run",
+        "TransformedRun",
     ),
     "experiments.optimality": (
-        "adversary_run", "AdversaryRun", "generalization_experiment", "leave_one_out",
-        "PerceptronLearner",
+        "adversary_curve", "AdversaryCurve", "adversary_run", "AdversaryRun",
+        "generalization_curve", "GeneralizationCurve", "generalization_experiment",
+        "GeneralizationExperiment", "leave_one_out", "LeaveOneOut", "PerceptronLearner",
     ),
     "experiments.digits": (
         "mean_image_contrast",
-        "baselines", "learning_curve", "LearningCurve",
+        "baselines", "Baselines", "learning_curve", "LearningCurve", "learning_curves",
+        "LearningCurves",
+    ),
+    "experiments.multiclass": (
+        "multiclass_demo", "MulticlassDemo", "multiclass_over_splits", "MulticlassOverSplits",
+        "SchemeResult",
     ),
     "experiments.relaxation": (
         "ETAS",
-        "compare_rules",
+        "compare_rules", "digits_relaxation", "DigitRelaxation", "relaxation_over_splits",
+        "RelaxationOverSplits", "RuleComparison", "wedge_demo", "WedgeDemo",
     ),
     "plots.chapter": (
-        "plot_losses", "plot_margin_experiment", "plot_update", "plotdata", "plotscore",
+        "plot_faithful_experiment", "plot_losses", "plot_margin_experiment", "plot_update",
+        "plotdata", "plotscore",
     ),
     "plots.sgd": (
         "plot_relu_trap", "plot_subgradient_check", "plot_trainers",
         "plot_sgd_bound_experiment",
     ),
     "plots.convergence": (
-        "plot_bound_experiment", "plot_proof_trace",
+        "plot_bound_experiment", "plot_proof_trace", "plot_transformed_runs",
     ),
     "plots.expressivity": (
         "plot_loss_surface",
     ),
     "plots.digits": (
-        "plot_digit", "plot_digit_weights", "plot_learning_curve", "plot_weights",
+        "plot_digit", "plot_digit_weights", "plot_learning_curve", "plot_learning_curves",
+        "plot_weights",
     ),
     "plots.multiclass": (
         "plot_binary_error_rates",
@@ -132,14 +172,39 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "plot_rule_comparison",
     ),
     "experiments.expressivity": (
-        "format_truth_table",
+        "Expressivity", "expressivity_experiment", "format_truth_table",
+    ),
+    "plots.optimality": (
+        "plot_adversary", "plot_generalization_curve", "plot_scaled_bound",
     ),
     "plots.black_and_white": (
-        "plot_aggressive", "plot_boundaries", "plot_nonseparable", "plot_remedies",
-        "plot_unguarded",
+        "plot_aggressive", "plot_boundaries", "plot_nonseparable", "plot_order_effect",
+        "plot_remedies", "plot_remedies_over_seeds", "plot_unguarded",
     ),
     "main.figures": (
         "save_figure",
+    ),
+    # Beyond Rosenblatt (issue 14): dual form and kernels, second-order, separation problem
+    "core.dual": (
+        "feature_margin", "FeatureMargin", "forgetron", "forgetron_bound", "forgetron_radius",
+        "ForgetronRun", "KernelFunction", "KernelPerceptron", "train_kernel",
+    ),
+    "core.second_order": (
+        "second_order_bound", "SecondOrderRun", "train_second_order",
+    ),
+    "core.separation": (
+        "perceptron_separation", "perceptron_separation_bound", "phase_length",
+        "rescaled_bound", "rescaled_perceptron", "separation_margin", "separation_problem",
+        "SeparationProblem", "SeparationRun", "signed_unit_rows", "smooth_bound",
+        "smooth_perceptron",
+    ),
+    "experiments.beyond": (
+        "forgetron_experiment", "ForgetronExperiment", "kernel_bound_experiment",
+        "KernelBoundExperiment", "kernel_demo", "KernelDemo", "second_order_experiment",
+        "SecondOrderExperiment", "separation_experiment", "SeparationExperiment", "two_moons",
+    ),
+    "plots.beyond": (
+        "plot_forgetron", "plot_kernel_boundary", "plot_separation",
     ),
 }
 

@@ -1,6 +1,10 @@
 # %% [markdown]
 # # 2. The perceptron algorithm
 #
+# This notebook follows the chapter **"The Perceptron"** of *Deep Learning - The Straight Dope*
+# (MXNet), the part of **"A Separable Classification Problem"** that defines `perceptron` and
+# runs it once over `getfake(50, 2, 0.3)`, printing every update.
+#
 # Rosenblatt's rule is the simplest learner there is. Start from $w = 0$, $b = 0$ and look at
 # the examples one by one. When an example is on the wrong side, or exactly on the boundary,
 # that is when $y\,(w^\top x + b) \le 0$, nudge the parameters towards it:
@@ -18,15 +22,25 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 
-mx.random.seed(0)
+mx.random.seed(1)  # the original notebook's seed
 
 # %% [markdown]
-# ## One step
+# ## The chapter's step, as the package runs it
 #
-# `gp.perceptron(w, b, x, y)` is the chapter's step. It changes `w` and `b` **in place** (they
-# must be NDArrays) and returns 1 when it updated, 0 otherwise. Note the `<=`: at the very
-# start $w = 0, b = 0$, every score is 0, and the tie counts as a mistake. Without that the
-# algorithm would never leave zero.
+# `gp.perceptron(w, b, x, y)` is the chapter's step, shown from the package's source: it checks
+# its arguments, then `_ndarray_step` does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
+# in-place updates. Where ours differs from the chapter: the input checks (NDArrays, shapes, a
+# label of -1 or +1), the optional `learning_rate` $\eta$ and `threshold` $\delta$ (the chapter's
+# are 1 and 0), a refusal when the margin is NaN or inf, and the `return 0` of the chapter's
+# lost `else:` (in the extracted text it sits, unreachable, under `return 1`).
+
+# %%
+gp.show_source(gp.perceptron, "_ndarray_step")
+
+# %% [markdown]
+# It changes `w` and `b` **in place** (they must be NDArrays) and returns 1 when it updated,
+# 0 otherwise. Note the `<=`: at the very start $w = 0, b = 0$, every score is 0, and the tie
+# counts as a mistake. Without that the algorithm would never leave zero.
 
 # %%
 w, b = nd.zeros(shape=(2,)), nd.zeros(shape=(1,))
@@ -37,16 +51,40 @@ print("mistake      ->", gp.perceptron(w, b, nd.array([1.0, 1.0]), -1), w.asnump
 # %% [markdown]
 # ## The chapter's run
 #
-# Fifty points with margin 0.3 and a single pass in data order, printing every update in the
-# chapter's format. `gp.demo` does the loop and also returns each update, so we can draw the
-# score after every one of them. (Your numbers differ from the chapter's printout: its random
-# seed is unknown.)
+# Fifty points with margin 0.3 and a single pass in data order. `gp.demo` runs the chapter's
+# loop and returns every update; `run.trace` is the text the chapter's loop prints. With
+# `mx.random.seed(1)` this is exactly what the original notebook prints today on MXNet 1.9.1:
+# five updates, the first on `[-0.3469252 -0.22134334]`, label 1.
 
 # %%
+mx.random.seed(1)
 X, Y = gp.getfake(50, 2, 0.3)
-w, b, updates = gp.demo(X, Y)
+run = gp.demo(X, Y)
+print(run.trace)
+
+# %% [markdown]
+# ## The chapter's printed trace (2017)
+#
+# The chapter's own printout shows four updates on other points: it was made in 2017 with an
+# older MXNet, whose random number generator produced a different stream for the same seed, so
+# `mx.random.seed(1)` no longer draws those points. The trace can still be checked: it lists
+# each point that caused an update and the parameters after it, and since the perceptron only
+# changes $(w, b)$ on an update, feeding those four points to `perceptron` from zero must give
+# the printed weights.
 
 # %%
+replay = gp.replay_printed_trace()
+for x, y, pw, pb, rw, rb in zip(replay.x, replay.y, replay.printed_w, replay.printed_b,
+                                replay.replayed_w, replay.replayed_b):
+    print(f"data {x}, label {y:+.0f}:  printed w {pw}, b {pb:+.0f}   replayed w {rw}, b {rb:+.0f}")
+print("every point updated and every printed weight reproduced:", replay.reproduces,
+      f"(largest difference {replay.max_difference:.1e}, float32 rounding of the print)")
+
+# %% [markdown]
+# ## Each update, drawn
+
+# %%
+updates = run.updates
 cols = min(4, len(updates))
 rows = -(-len(updates) // cols)
 fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.2 * rows), squeeze=False)
@@ -64,19 +102,35 @@ fig.tight_layout()
 
 # %%
 signed_sum = sum(u.y * u.x for u in updates)
-print("w from the run:      ", w.asnumpy())
+print("w from the run:      ", run.w.asnumpy())
 print("sum of y*x, mistakes:", signed_sum)
-print("training error after one pass:", gp.error_rate(w.asnumpy(), b.asscalar(), X, Y))
+print("training error after one pass:", gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y))
 
 # %% [markdown]
+# ## One pass over many draws
+#
+# How typical is this draw? `demo_statistics` repeats the chapter's run (`getfake(50, 2, 0.3)`
+# and one pass from zero) under 50 seeds.
+
+# %%
+stats = gp.demo_statistics(range(50))
+print(f"updates in one pass: mean {stats.updates.mean():.1f}, std {stats.updates.std():.1f}, "
+      f"range {stats.updates.min()} to {stats.updates.max()}")
+print(f"first update on the first example in {np.sum(stats.first_update == 0)} of "
+      f"{stats.seeds.size} draws")
+print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} draws; "
+      f"mean training error after it {stats.training_error.mean():.3f}")
+
+# %% [markdown]
+# So one pass need not separate the data: it fails to in a sizeable share of the draws.
+#
 # ## Until it separates: `train`
 #
-# One pass need not separate the data. `gp.train` repeats passes until one makes no update
-# (`converged=True`) or a bound on passes is reached; the bound is required, since on data that
-# cannot be separated the rule never stops on its own. Two engines make exactly the same
-# updates: `engine="faithful"` calls the chapter's NDArray step per example, while the default
-# `engine="fast"` computes the scores of the next block of examples at once with the current
-# weights and jumps to the first mistake.
+# `gp.train` repeats passes until one makes no update (`converged=True`) or a bound on passes
+# is reached; the bound is required, since on data that cannot be separated the rule never
+# stops on its own. Two engines make exactly the same updates: `engine="faithful"` calls the
+# chapter's NDArray step per example, while the default `engine="fast"` runs the same loop
+# compiled (or in numpy blocks).
 
 # %%
 slow = gp.train(X, Y, max_epochs=100, engine="faithful")

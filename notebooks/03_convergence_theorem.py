@@ -1,6 +1,10 @@
 # %% [markdown]
 # # 3. The perceptron convergence theorem
 #
+# This notebook follows the chapter **"The Perceptron"** of *Deep Learning - The Straight Dope*
+# (MXNet), section **"The Perceptron Convergence Theorem"**: its experiment (updates against the
+# margin), the theorem and its proof with a bias.
+#
 # **Theorem.** Suppose every example has $\|x_i\| \le R$ and some $(w^*, b^*)$ with
 # $\|w^*\| \le 1$ and $b^{*2} \le 1$ classifies every example with margin
 # $y_i (w^{*\top} x_i + b^*) \ge \epsilon$. Then the perceptron makes at most
@@ -17,7 +21,7 @@ import numpy as np
 
 import gluon_perceptron as gp
 
-mx.random.seed(0)
+mx.random.seed(1)  # the original notebook's seed
 
 # %% [markdown]
 # ## The chapter's experiment, as written
@@ -26,18 +30,25 @@ mx.random.seed(0)
 # points and counts the updates of **one pass**, averaged over trials. Two things in its code
 # do not match the theorem:
 #
-# 1. `w, b` are never reset: every dataset starts from whatever the previous dataset (and the
-#    demo before it) left behind, so each count measures a warm-started pass on a *different*
-#    problem;
+# 1. `w, b` are never reset: the first dataset starts from the weights the demo of notebook 2
+#    left, and every later one from whatever the previous dataset left behind, so each count
+#    measures a warm-started pass on a *different* problem;
 # 2. one pass need not converge, so the count is not "the number of updates until the data is
 #    separated", which is what the theorem bounds.
 #
-# `margin_experiment_faithful` keeps both slips on purpose. At the chapter's sizes it takes
-# one to two minutes (the one-point-at-a-time sampler); here we use 2 trials of 200 points.
+# `margin_experiment_faithful` keeps both slips on purpose. As in the chapter, we first rerun
+# the demo (same seed, same data, same weights) and hand its `w, b` and the random stream it
+# left to the experiment. At the chapter's sizes it takes one to two minutes (the
+# one-point-at-a-time sampler); here we use 2 trials of 200 points, so its curve is not
+# comparable in scale with the corrected one below and gets its own axes.
 
 # %%
-eps, faithful = gp.margin_experiment_faithful(trials=2, samples=200, progress=False)
-print(np.round(faithful, 1))
+X, Y = gp.getfake(50, 2, 0.3)
+demo_run = gp.demo(X, Y)
+print("starting from the demo's weights:", demo_run.w.asnumpy(), demo_run.b.asscalar())
+faithful = gp.margin_experiment_faithful(trials=2, samples=200, w=demo_run.w, b=demo_run.b)
+print(np.round(faithful.updates, 1))
+gp.plot_faithful_experiment(faithful)
 
 # %% [markdown]
 # ## The corrected experiment
@@ -48,15 +59,24 @@ print(np.round(faithful, 1))
 # $\epsilon$) and the plane's size $\|(w^*, b^*)\|^2 = 1 + b^{*2}$.
 
 # %%
-result = gp.margin_experiment(trials=10, samples=1000, progress=False)
+result = gp.margin_experiment(trials=10, samples=1000)
 print("all runs converged:", result.converged.all())
 print("every run within its own bound:", bool(np.all(result.updates <= result.bound)))
+mean, std = result.updates.mean(axis=0), result.updates.std(axis=0)
+for i in (0, 4, 8, 16):
+    print(f"epsilon {result.epsilons[i]:.3f}: updates {mean[i]:5.1f} +- {std[i]:4.1f} "
+          f"over {result.updates.shape[0]} trials, median bound {np.median(result.bound[:, i]):.0f}")
+print(f"largest updates / bound over all {result.updates.size} runs: "
+      f"{np.max(result.updates / result.bound):.3f}")
 fig, ax = plt.subplots(figsize=(8, 5))
-gp.plot_margin_experiment(result, ax=ax, faithful=(eps, faithful))
+gp.plot_margin_experiment(result, ax=ax)
+ax.set_title("the corrected experiment: 10 trials x 1000 points per margin", fontsize=9)
 
 # %% [markdown]
-# The measured counts fall as the margin widens, far below either bound: the theorem is a
-# worst case over all data and all orders, and our Gaussian clouds are nowhere near it.
+# Over the ten trials per margin, the mean count falls as the margin widens (more than
+# fivefold from the narrowest margin to the widest, with a large spread between trials), and
+# every one of the 170 runs stays far below its bound: the theorem is a worst case over all data and all orders, and our
+# Gaussian clouds are nowhere near it.
 #
 # ## When the chapter's assumption fails
 #
@@ -85,8 +105,8 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 #
 # * **alignment grows linearly:** $u^\top \theta_{t+1} = u^\top \theta_t + y (w^{*\top} x + b^*)
 #   \ge u^\top \theta_t + \gamma$, hence $u^\top \theta_t \ge t \gamma$;
-# * **length grows only like $\sqrt t$:** $\|\theta_{t+1}\|^2 = \|\theta_t\|^2 + 2 y (w_t^\top x
-#   + b_t) + \|(x, 1)\|^2 \le \|\theta_t\|^2 + R^2 + 1$, because an update happens only when
+# * **length grows only like $\sqrt t$:** $\|\theta_{t+1}\|^2 = \|\theta_t\|^2 + 2 y (w_t^\top x +
+#   b_t) + \|(x, 1)\|^2 \le \|\theta_t\|^2 + R^2 + 1$, because an update happens only when
 #   $y (w_t^\top x + b_t) \le 0$.
 #
 # A quantity that grows like $t$ cannot stay below one that grows like $\sqrt t$ for long, which
@@ -98,18 +118,14 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 # $R < 3$ and $\gamma > \epsilon$, so every dataset with margin $\epsilon$ obeys
 # $t \le 10\,(1 + b^{*2}) / \epsilon^2$ whatever its size. The *measured* counts are another
 # matter: more points means more of them close to the margin, and in 10 dimensions the Gaussian
-# points crowd towards the sphere of radius 3, so the counts do grow with both, just never
-# past the bound.
+# points crowd towards the sphere of radius 3, so the counts do grow with both, on average over
+# the seeds, just never past the bound.
+
+#
+# `updates_by_size` measures it over 20 seeds per size (mean with its standard deviation):
 
 # %%
-for samples, dims in [(100, 2), (1000, 2), (1000, 10)]:
-    counts, ratios = [], []
-    for s in range(20):
-        mx.random.seed(s)
-        fake = gp.sample_separable(samples, dims, 0.1)
-        run = gp.train(fake.X, fake.Y, max_epochs=10_000)
-        bound = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)["bound"]
-        counts.append(run.updates)
-        ratios.append(run.updates / bound)
-    print(f"{samples:5d} points, {dims:2d} dimensions: mean updates {np.mean(counts):6.1f}, "
-          f"largest updates/bound {max(ratios):.3f}")
+sizes = gp.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
+for (samples, dims), counts, ratios in zip(sizes.configs, sizes.updates, sizes.ratios):
+    print(f"{samples:5d} points, {dims:2d} dimensions: mean updates {counts.mean():6.1f} "
+          f"+- {counts.std():5.1f}, largest updates/bound {ratios.max():.3f}")

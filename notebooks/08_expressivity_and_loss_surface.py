@@ -1,5 +1,5 @@
 # %% [markdown]
-# # Expressivity and the loss surface
+# # 8. Expressivity and the loss surface
 #
 # A single perceptron can compute AND, OR and NOT, but not XOR. And its training rule is a
 # subgradient step on a piecewise-linear loss, which we can draw for a two-point example.

@@ -62,3 +62,54 @@ def backend(request, monkeypatch):
     """Run the test with the compiled fast engine (when numba is installed) and the numpy one."""
     monkeypatch.setattr(perceptron_module, "FAST_BACKEND", request.param)
     return request.param
+
+
+@pytest.fixture(scope="session")
+def book(request, tmp_path_factory):
+    """The book (``docs/build.py``), built once for the whole test run: every notebook executed
+    once, for the notebook tests and the browser test alike. Under pytest-xdist the first worker
+    to ask builds it under a file lock; the others wait for it and reuse it.
+
+    Returns a namespace: ``out`` (the build folder), ``status`` (the build's exit status, 1 when
+    a notebook failed), ``log`` (what the build printed) and ``builder`` (the ``docs/build.py``
+    module, which reads a build back). ``GLUON_PERCEPTRON_BOOK=DIR`` uses a build already made
+    with ``python docs/build.py --out DIR`` instead of building one. When the only tests
+    selected that need the book are some notebooks' ``test_notebook_runs`` (``-k 05``), only
+    those notebooks are executed, without the API pages.
+    """
+    import importlib.util
+    import json
+    import subprocess
+    import sys
+    import types
+    from pathlib import Path
+
+    from filelock import FileLock
+
+    script = Path(__file__).resolve().parent.parent / "docs" / "build.py"
+    spec = importlib.util.spec_from_file_location("gluon_perceptron_book_build", script)
+    builder = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = builder
+    spec.loader.exec_module(builder)
+    reuse = os.environ.get("GLUON_PERCEPTRON_BOOK")
+    if reuse:
+        return types.SimpleNamespace(out=Path(reuse).resolve(), status=None,
+                                     log=f"reused the build in {reuse}", builder=builder)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # one folder for every worker of this run
+    out, done = shared / "book", shared / "book.status.json"
+    command = [sys.executable, str(script), "--out", str(out)]
+    users = [item for item in request.session.items if "book" in item.fixturenames]
+    if all(item.originalname == "test_notebook_runs" for item in users):
+        selected = sorted({item.callspec.params["path"].name[:2] for item in users})
+        if len(selected) < len(list(builder.NOTEBOOKS.glob("*.ipynb"))):
+            command += ["--no-api", "--only", *selected]
+    with FileLock(str(shared / "book.lock")):
+        if not done.exists():
+            proc = subprocess.run(command, capture_output=True, text=True)
+            done.write_text(json.dumps({"status": proc.returncode,
+                                        "log": proc.stdout + proc.stderr}))
+        result = json.loads(done.read_text())
+    return types.SimpleNamespace(out=out, status=result["status"], log=result["log"],
+                                 builder=builder)

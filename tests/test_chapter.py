@@ -107,3 +107,209 @@ def test_corrected_experiment_reports_runs_that_hit_the_bound(seed):
                                      progress=False)
     assert not r.converged.all()
     assert np.all(r.epochs == 1)
+
+
+# --- the chapter's seed, its printed trace, and the demo as a result (issue 11) ---------------
+
+#: What the original notebook prints on MXNet 1.9.1 after mx.random.seed(1) (run by hand from
+#: the chapter's code, with nd.dot and the else: restored).
+ORIGINAL_TRACE = """\
+Encountered an error and updated parameters
+data   [-0.3469252  -0.22134334], label 1.0
+weight [-0.3469252  -0.22134334], bias  1.0
+Encountered an error and updated parameters
+data   [1.220331  2.2323563], label -1.0
+weight [-1.5672562 -2.4536996], bias  0.0
+Encountered an error and updated parameters
+data   [ 0.69854546 -1.3777038 ], label -1.0
+weight [-2.2658017 -1.0759958], bias  -1.0
+Encountered an error and updated parameters
+data   [0.4113778 1.7742808], label 1.0
+weight [-1.8544239  0.698285 ], bias  0.0
+Encountered an error and updated parameters
+data   [-0.22648837 -0.68788284], label 1.0
+weight [-2.0809124   0.01040214], bias  1.0"""
+
+
+def _chapter_run(seed_value: int = 1):
+    import mxnet as mx
+
+    mx.random.seed(seed_value)
+    X, Y = gp.getfake(50, 2, 0.3)
+    return X, Y, gp.demo(X, Y)
+
+
+def test_seed_1_prints_what_the_original_notebook_prints(capsys):
+    X, Y, run = _chapter_run(gp.CHAPTER_SEED)
+    assert capsys.readouterr().out == ""  # demo prints nothing
+    assert len(run.updates) == 5
+    np.testing.assert_array_equal(run.updates[0].x, np.array([-0.3469252, -0.22134334],
+                                                             dtype=np.float32))
+    assert run.trace == ORIGINAL_TRACE
+    assert run.trace_lines() == ORIGINAL_TRACE.splitlines()
+
+
+def test_main_job_first_section_uses_the_chapters_seed(tmp_path, capsys):
+    from gluon_perceptron.main.job import Options
+    from gluon_perceptron.main.sections.chapter import demo_section
+
+    opts = Options(out=tmp_path, seed=7, progress=False)
+    opts.seed_all()
+    paths = demo_section(opts)
+    out = capsys.readouterr().out
+    assert ORIGINAL_TRACE in out and "one pass made 5 updates" in out
+    assert len(paths) == 6 and all(p.exists() for p in paths)
+
+
+def test_demo_result_unpacks_like_the_old_tuple_and_matches_the_updates():
+    X, Y, run = _chapter_run()
+    w, b, updates = run
+    assert w is run.w and b is run.b and updates is run.updates
+    # the weights are the signed sum of the updated examples (notebook 2)
+    np.testing.assert_allclose(w.asnumpy(), sum(u.y * u.x for u in updates), rtol=1e-6)
+    assert b.asscalar() == sum(u.y for u in updates)
+    with pytest.warns(DeprecationWarning, match="verbose"):
+        gp.demo(X, Y, verbose=False)
+
+
+def test_demo_refuses_mixed_dtypes_with_a_named_error():
+    from mxnet import nd
+
+    X, Y = gp.xor_data()
+    with pytest.raises(TypeError, match="w and b must share one float dtype"):
+        gp.demo(X, Y, w=nd.zeros((2,), dtype="float64"), b=nd.zeros((1,)))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        gp.demo(X, Y, w=nd.zeros((2,), dtype="int32"), b=nd.zeros((1,), dtype="int32"))
+    with pytest.raises(ValueError, match="both w and b"):
+        gp.demo(X, Y, w=nd.zeros((2,)))
+    # float64 data and float64 parameters work (X is cast to their dtype)
+    run = gp.demo(X.astype(np.float64), Y, w=nd.zeros((2,), dtype="float64"),
+                  b=nd.zeros((1,), dtype="float64"))
+    assert run.w.dtype == np.float64 and len(run.updates) >= 1
+
+
+def test_the_printed_2017_trace_is_reproduced_by_perceptron():
+    replay = gp.replay_printed_trace()
+    assert replay.updated.all() and replay.reproduces
+    assert replay.max_difference < 1e-6
+    np.testing.assert_allclose(replay.replayed_w[-1], [-3.33094788, 0.02833593], rtol=1e-6)
+    assert replay.replayed_b[-1] == 0.0
+
+
+def test_the_chapters_code_is_shown_from_the_package_source():
+    for obj, helpers, needle in ((gp.getfake, ("_draw_plane", "_sample_faithful"),
+                                  "nd.dot(tmp, wfake)"),
+                                 (gp.perceptron, ("_ndarray_step",), "nd.dot(w, x)"),
+                                 (gp.plotscore, (), "nd.dot(zz"),
+                                 (gp.plotdata, (), "def plotdata(")):
+        shown = gp.show_source(obj, *helpers)
+        text = getattr(shown, "data", shown)
+        assert needle in text
+        assert '"""' not in text.split("\n", 2)[1]  # docstrings are left out by default
+    with pytest.raises(ValueError, match="helpers"):
+        gp.show_source(gp.getfake, "no_such_function")
+
+
+def test_one_pass_need_not_separate_over_100_draws():
+    """Notebook 2: over 100 seeds of the chapter's run, the first update is always on the first
+    example, and one pass leaves training errors in a sizeable share of draws."""
+    stats = gp.demo_statistics(range(100))
+    assert np.all(stats.first_update == 0)
+    assert 20 <= stats.seeds.size - stats.separated <= 80
+    assert np.all(stats.updates >= 1) and 2 < stats.updates.mean() < 10
+
+
+def test_the_two_samplers_agree_in_distribution_over_10_seeds():
+    """Notebook 1: same plane, different points, and margin quartiles that agree within their
+    spread from seed to seed (10 seeds)."""
+    cmp = gp.compare_samplers(range(10), samples=500)
+    assert cmp.same_plane.all() and not cmp.same_points.any()
+    spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
+    assert cmp.largest_quartile_gap < spread
+    assert abs(cmp.positive_share["faithful"].mean() - cmp.positive_share["fast"].mean()) \
+        < 0.1
+
+
+def test_getfake_guarantees_over_20_seeds():
+    """Notebook 1: same data as sample_separable(faithful) under the seed, margins above
+    epsilon, norms below 3."""
+    import mxnet as mx
+
+    for s in range(20):
+        mx.random.seed(s)
+        X, Y = gp.getfake(50, 2, 0.3)
+        mx.random.seed(s)
+        fake = gp.sample_separable(50, 2, 0.3, engine="faithful")
+        np.testing.assert_array_equal(fake.X.asnumpy(), X.asnumpy())
+        margins = gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake)
+        assert margins.min() > 0.3
+        assert np.linalg.norm(X.asnumpy(), axis=1).max() < 3
+
+
+def test_impossible_requests_are_refused():
+    """Notebook 1: an unreachable epsilon at once, a rare acceptance after max_attempts."""
+    with pytest.raises(ValueError, match="epsilon=50.0 cannot be reached"):
+        gp.sample_separable(10, 2, 50.0, max_attempts=5000)
+    with pytest.raises(gp.SamplingError, match="after max_attempts=5000"):
+        gp.sample_separable(10, 40, 0.1, max_attempts=5000)
+
+
+def test_sizes_beyond_mxnets_limit_are_refused_up_front():
+    with pytest.raises(ValueError, match=r"2\*\*31 - 1"):
+        gp.getfake(10**10, 2, 0.1)
+
+
+def test_engines_agree_and_xor_stops_at_its_bound():
+    """Notebook 2: both engines of train make the same run (5 seeds of the chapter's data);
+    train converges on it; on XOR it stops at max_epochs with 4 updates in every pass."""
+    for s in range(5):
+        X, Y, _ = _chapter_run(s)
+        slow = gp.train(X, Y, max_epochs=100, engine="faithful")
+        fast = gp.train(X, Y, max_epochs=100)
+        assert slow.updates_per_epoch == fast.updates_per_epoch and fast.converged
+        np.testing.assert_array_equal(slow.w, fast.w)
+    Xx, Yx = gp.xor_data()
+    r = gp.train(Xx, Yx, max_epochs=20)
+    assert not r.converged and r.updates_per_epoch[:8] == [4] * 8
+    from mxnet import nd
+
+    w, b = nd.zeros(shape=(2,)), nd.zeros(shape=(1,))
+    assert gp.perceptron(w, b, nd.array([1.0, 2.0]), 1) == 1  # the tie at zero
+    assert gp.perceptron(w, b, nd.array([2.0, 1.0]), 1) == 0  # a correct point
+
+
+def test_faithful_experiment_starts_from_the_demos_weights_as_the_chapter_does():
+    """Notebook 3: the faithful run continues from the demo's w, b (warm start recorded)."""
+    X, Y, run = _chapter_run()
+    start = run.w.asnumpy().copy()
+    assert np.any(start != 0)
+    result = gp.margin_experiment_faithful([0.3], trials=1, samples=50, w=run.w, b=run.b)
+    eps, updates = result  # still unpacks like the old tuple
+    assert result.warm_start and result.trials == 1 and result.samples == 50
+    assert list(eps) == [0.3] and updates.shape == (1,)
+    assert not np.array_equal(run.w.asnumpy(), start) or updates[0] == 0
+
+
+def test_notebook_3_claims_over_many_trials():
+    """Notebook 3, on the experiment objects: every run converges within its own bound, the
+    chapter's bound holds where b*^2 <= 1, about a third of the planes break that assumption,
+    and the mean count falls by roughly an order of magnitude from the narrowest margin to
+    the widest (10 trials per margin, 3 seeds)."""
+    for s in (1, 2, 3):
+        r = gp.margin_experiment(trials=10, samples=1000, seed=s)
+        assert r.converged.all() and np.all(r.updates <= r.bound)
+        ok = r.chapter_assumptions
+        assert np.all(r.updates[ok] <= r.chapter_bound[ok])
+        assert 0.20 <= np.mean(~ok) <= 0.45
+        mean = r.updates.mean(axis=0)
+        assert mean[0] > 5 * mean[-1]
+        assert np.max(r.updates / r.bound) < 0.25
+
+
+def test_counts_grow_with_size_and_dimension_over_20_seeds():
+    """Notebook 3 (updates_by_size, 20 seeds): never past the bound; the mean count grows from
+    100 to 1000 points and from 2 to 10 dimensions."""
+    sizes = gp.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
+    assert np.all(sizes.ratios < 1)
+    means = sizes.updates.mean(axis=1)
+    assert np.all(np.diff(means) > 0), means

@@ -42,3 +42,110 @@ def test_bad_options(tmp_path, capsys):
     assert "not a folder" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["--seed", "abc"])
+
+
+# --- interrupted runs, manifests, old folders ----------------------------------------------
+
+
+def _pngs(folder):
+    return sorted(p.name for p in folder.glob("*.png"))
+
+
+def _manifest(folder):
+    import json
+
+    return json.loads((folder / "index.json").read_text())
+
+
+def test_ctrl_c_leaves_whole_figures_and_a_manifest(tmp_path):
+    """SIGINT in the middle of the job: exit code 130, one line, no traceback; every PNG left
+    opens, no temporary file remains, and the manifest lists exactly the PNGs."""
+    import signal
+    import time
+
+    import matplotlib.image as mpimg
+
+    out = tmp_path / "figs"
+    proc = subprocess.Popen([sys.executable, "-m", "gluon_perceptron", "--out", str(out),
+                             "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list(out.glob("*.png"))) < 2:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    left = _pngs(out)
+    assert last == f"interrupted; {len(left)} figures written to {out}"
+    assert len(left) >= 2
+    for name in left:
+        assert mpimg.imread(out / name).size > 0
+    assert not [p for p in out.iterdir() if p.name.endswith(".part")]
+    manifest = _manifest(out)
+    assert sorted(manifest["files"]) == left
+    assert manifest["complete"] is False and manifest["seed"] == 0
+
+
+def test_a_second_run_removes_only_what_the_first_listed(tmp_path):
+    import json
+
+    (tmp_path / "02_update_07.png").write_bytes(b"old figure")  # listed: removed
+    (tmp_path / "mine.png").write_bytes(b"not listed")  # never touched
+    (tmp_path / "notes.txt").write_text("keep")
+    outside = tmp_path.parent / f"{tmp_path.name}_outside.png"
+    outside.write_bytes(b"outside")
+    (tmp_path / "index.json").write_text(json.dumps(
+        {"seed": 1, "files": ["02_update_07.png", f"../{outside.name}", "notes.txt"]}))
+    assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
+                     "--no-progress", "--seed", "3"]) == 0
+    assert _pngs(tmp_path) == ["04_losses.png", "mine.png"]
+    assert (tmp_path / "notes.txt").exists() and outside.exists()
+    manifest = _manifest(tmp_path)
+    assert manifest["files"] == ["04_losses.png"]
+    assert manifest["sections"] == ["The perceptron loss"]
+    assert manifest["seed"] == 3 and manifest["complete"] is True
+    import gluon_perceptron
+
+    assert manifest["version"] == gluon_perceptron.__version__
+
+
+@pytest.mark.parametrize("seed", ["-1", "4294967296", str(10**30)])
+def test_seed_out_of_range_is_refused_with_the_range(seed, capsys):
+    assert cli.main(["--seed", seed, "--only", "loss"]) == 2
+    assert "--seed must be in 0 .. 4294967295" in capsys.readouterr().err
+
+
+def test_largest_seed_runs(tmp_path):
+    assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss", "--no-progress",
+                     "--seed", "4294967295"]) == 0
+
+
+def test_a_folder_named_like_a_figure_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "04_losses.png").mkdir()
+    assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
+                     "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "04_losses.png is a folder" in err and "IsADirectoryError" not in err
+
+
+def test_save_figure_never_leaves_half_a_file(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from gluon_perceptron.main.figures import save_figure
+
+    fig = plt.figure()
+    path = save_figure(fig, tmp_path, "a")
+    whole = path.read_bytes()
+    fig = plt.figure()
+
+    def broken(stream, **kw):
+        stream.write(b"\x89PNG half")
+        raise KeyboardInterrupt
+
+    fig.savefig = broken
+    with pytest.raises(KeyboardInterrupt):
+        save_figure(fig, tmp_path, "a")
+    assert path.read_bytes() == whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png"]

@@ -119,3 +119,56 @@ def test_mx_seed_controls_everything(seed):
     mx.random.seed(5)
     b = gp.sample_separable(20, 2, 0.1).X.asnumpy()
     np.testing.assert_array_equal(a, b)
+
+
+# --- engine words, seeds and dataclass results (issue 10) ---------------------------------------
+
+def test_fast_is_the_engine_and_batched_its_alias():
+    a = gp.sample_separable(50, 3, 0.1, seed=2)
+    b = gp.sample_separable(50, 3, 0.1, seed=2, engine="batched")
+    c = gp.sample_separable(50, 3, 0.1, seed=2, engine="fast")
+    for other in (b, c):
+        np.testing.assert_array_equal(a.X.asnumpy(), other.X.asnumpy())
+    with pytest.raises(ValueError, match=r"engine must be one of \['batched', 'faithful', "
+                                         r"'fast'\]"):
+        gp.sample_separable(5, 2, 0.1, engine="ndarray")
+
+
+@pytest.mark.parametrize("make", [
+    lambda seed: gp.sample_separable(30, 2, 0.1, seed=seed).X,
+    lambda seed: gp.sample_separable(8, 2, 0.1, seed=seed, engine="faithful").X,
+    lambda seed: gp.getfake_noisy(30, 2, 0.1, 0.2, seed=seed).Y,
+    lambda seed: gp.gaussian_classes(30, 2, 1.0, seed=seed).X,
+])
+def test_seed_none_keeps_the_global_generator_and_an_int_seeds_it(make):
+    mx.random.seed(5)
+    global_stream = make(None).asnumpy()
+    mx.random.seed(123)
+    seeded = make(5).asnumpy()  # seeds MXNet with 5 first, whatever the state was
+    np.testing.assert_array_equal(global_stream, seeded)
+    assert not np.array_equal(make(6).asnumpy(), seeded)
+    with pytest.raises(ValueError, match="seed"):
+        make(-1)
+    with pytest.raises(ValueError, match=r"seed must be below 2\*\*32"):
+        make(2**32)
+
+
+def test_results_are_dataclasses_that_still_unpack():
+    import dataclasses
+
+    fake = gp.sample_separable(10, 2, 0.1, seed=0)
+    X, Y, wfake, bfake, attempts = fake
+    assert X is fake.X and attempts == fake.attempts and dataclasses.is_dataclass(fake)
+    noisy = gp.getfake_noisy(10, 2, 0.1, 0.2, seed=0)
+    X, Y, Y_clean, flipped, wfake, bfake = noisy
+    assert flipped.sum() == 2 and dataclasses.is_dataclass(noisy)
+    classes = gp.gaussian_classes(10, 2, 1.0, seed=0)
+    X, Y, mean, bayes = classes
+    assert bayes == classes.bayes_error and dataclasses.is_dataclass(classes)
+
+
+def test_sizes_beyond_mxnet_are_refused_up_front():
+    with pytest.raises(ValueError, match=r"limit of 2\*\*31 - 1"):
+        gp.gaussian_classes(10**6, 10**4, 1.0)
+    with pytest.raises(ValueError, match=r"limit of 2\*\*31 - 1"):
+        gp.sample_separable(10**10, 2, 0.1)

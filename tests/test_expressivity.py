@@ -96,3 +96,43 @@ def test_plot_and_section(tmp_path):
     assert [p.name for p in paths] == ["08_loss_surface.png"] and paths[0].stat().st_size > 0
     with pytest.raises(ValueError, match="name"):
         gp.boolean_data("NAND")
+
+
+def test_expressivity_experiment_backs_notebook_8():
+    """Notebook 8 and the main job's section, on the object they share (deterministic)."""
+    result = exp_expressivity.expressivity_experiment(xor_epochs=1000)
+    for name in ("AND", "OR", "NOT"):
+        run = result.learned[name]
+        X, Y = gp.boolean_data(name)
+        assert run.converged and np.array_equal(gp.predict(run.w, run.b, X), Y)
+        assert not any(" lin = 0 " in line or "lin = +0 " in line or "lin = -0 " in line
+                       for line in result.tables[name].splitlines())   # no score is ever 0
+    xor = result.learned["XOR"]
+    assert not result.xor_separable and not xor.converged
+    assert xor.epochs == 1000 and set(xor.updates_per_epoch) == {4}
+    assert result.xor_cycle.found and result.xor_cycle.period == 1
+    assert np.abs(result.xor_cycle.path.thetas).max() == 2
+    assert result.path.converged and result.path.w.tolist() == [2.0, -3.0]
+    assert result.final_loss == 0.0
+
+
+def test_results_are_dataclasses():
+    table = gp.truth_table([1.0, 1.0], -1.0)
+    assert table["lin"] is table.lin and set(table.keys()) == {"inputs", "lin", "output"}
+    path, period = gp.xor_cycle()
+    assert period == 1 and path.updates == 4
+    short = gp.xor_cycle(max_epochs=1)
+    assert short.found  # XOR is back at 0 after its first pass
+    with pytest.raises(ValueError, match="2\\*\\*30"):
+        gp.truth_table(np.ones(30), 0.0)
+    # XOR has one table in the package: boolean_data returns xor_data's
+    for a, b in zip(gp.boolean_data("XOR"), gp.xor_data()):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_loss_surface_plot_trains_nothing():
+    ax = gp.plot_loss_surface()
+    assert ax.get_legend() is None and len(ax.lines) == 0   # no path was computed
+    path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
+    ax = gp.plot_loss_surface(path=path)
+    assert len(ax.lines) == 2

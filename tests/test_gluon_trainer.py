@@ -85,3 +85,24 @@ def test_train_gluon_bad_input():
         gp.train_gluon(X, Y, max_epochs=1, learning_rate=0.0)
     with pytest.raises(ValueError, match="same length"):
         gp.train_gluon(X, Y[:-1], max_epochs=1)
+
+
+def test_learning_rates_gluon_cannot_use_are_refused_with_the_range():
+    X, Y = gp.xor_data()
+    for rate in (1e39, 1e-50):
+        with pytest.raises(ValueError, match="learning_rate=.*outside what Gluon's SGD"):
+            gp.train_gluon(X, Y, max_epochs=2, learning_rate=rate)
+    # the extremes of float32's range still train, and make the decisions of train
+    X, Y = _dataset(1, True)
+    for rate in (1e-30, 1e30):
+        a, b = gp.train_gluon(X, Y, max_epochs=2, learning_rate=rate), gp.train(X, Y,
+                                                                                max_epochs=2)
+        assert a.updates_per_epoch == b.updates_per_epoch
+
+
+def test_sizes_beyond_mxnets_limit_and_overflow_are_refused():
+    with pytest.raises(ValueError, match=r"2\*\*31 - 1"):
+        gp.perceptron_net(10**10)
+    X, Y = _dataset(1, True)
+    with pytest.raises(ValueError, match="overflowed"):
+        gp.train_gluon(X * np.float32(1e37), Y, max_epochs=3, learning_rate=1e3)

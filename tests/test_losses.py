@@ -202,3 +202,56 @@ def test_bad_input_is_named():
         gp.analytic_subgradient([0.0], [0.0], [1.0], 1, reduction="max")
     with pytest.raises(ValueError, match="form"):
         gp.kink_gradient("nd.abs")
+
+
+def test_notebook_4_subgradients_agree_exactly_on_150_cases():
+    """Notebook 4: 150 random problems per threshold, a third on the kink: no difference."""
+    for threshold in (0.0, 1.0):
+        check = gp.compare_subgradients(150, threshold=threshold)
+        assert check.largest_difference == 0.0
+        assert np.sum(check.kind == "tie") >= 50  # a third placed there, plus chance ties
+        assert check["autograd"] is check.autograd  # the old dict access still works
+
+
+# --- bad input (issue 12) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("loss", [perceptron_loss, gp.hinge_loss, gp.relu_perceptron_loss,
+                                  lambda w, b, x, y: gp.threshold_loss(w, b, x, y, 0.5)])
+def test_losses_refuse_bad_labels_nan_and_mixed_dtypes(loss):
+    w, b, x = nd.array([1.0, -1.0]), nd.array([0.5]), nd.array([2.0, 0.0])
+    for y in (0, 0.5, 5, float("nan")):
+        with pytest.raises(ValueError, match="y must"):
+            loss(w, b, x, y)
+    X = nd.array([[1.0, 2.0], [0.0, 1.0]])
+    for Y in (nd.array([1.0, 0.0]), nd.array([1.0, 5.0]), nd.array([1.0, float("nan")])):
+        with pytest.raises(ValueError, match="y must"):
+            loss(w, b, X, Y)
+    for bad in (nd.array([float("nan"), 1.0]), nd.array([float("inf"), 1.0])):
+        with pytest.raises(ValueError, match="must be finite"):
+            loss(bad, b, x, 1.0)
+        with pytest.raises(ValueError, match="must be finite"):
+            loss(w, b, bad, 1.0)
+    with pytest.raises(TypeError, match="x has dtype float64 but w has float32.*astype"):
+        loss(w, b, nd.array([2.0, 0.0], dtype="float64"), 1.0)
+    with pytest.raises(TypeError, match="w must hold floats"):
+        loss(nd.array([1, 2], dtype="int32"), nd.array([0], dtype="int32"),
+             nd.array([1, 2], dtype="int32"), 1.0)
+    # a numpy x is cast to w's dtype (documented)
+    assert loss(w, b, np.array([2.0, 0.0]), 1.0).dtype == np.float32
+
+
+def test_perceptron_loss_for_gluon_refuses_bad_labels_and_nan():
+    loss = gp.PerceptronLoss()
+    pred = nd.array([[0.5], [-1.0]])
+    for label in (nd.array([1.0, 0.0]), nd.array([0.5, 1.0]), nd.array([5.0, 1.0])):
+        with pytest.raises(ValueError, match="only -1 and \\+1"):
+            loss(pred, label)
+    with pytest.raises(ValueError, match="pred must be finite"):
+        loss(nd.array([[float("nan")], [1.0]]), nd.array([1.0, -1.0]))
+    np.testing.assert_allclose(loss(pred, nd.array([1.0, 1.0])).asnumpy(), [0.0, 1.0])
+
+
+def test_analytic_subgradient_refuses_nan_weights():
+    for w, b in (([float("nan"), 0.0], [0.0]), ([0.0, 0.0], [float("nan")])):
+        with pytest.raises(ValueError, match="must be finite"):
+            gp.analytic_subgradient(w, b, [1.0, 1.0], 1)

@@ -81,3 +81,109 @@ def test_not_separable_is_a_clear_error():
         gp.optimal_margin(X, Y)
     with pytest.raises(ValueError, match="max_iter"):
         gp.optimal_margin(np.eye(2), np.array([1.0, -1.0]), max_iter=0)
+
+
+# --- the solver: certified on real and badly scaled data, both margins ---------------------
+
+
+def _small_margin_data(n, d, margin, seed):
+    """``n`` points in ``d`` dimensions, none closer than ``margin`` to a plane with bias 0.3
+    (neither through the origin nor balanced: the bias matters)."""
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=d)
+    w /= np.linalg.norm(w)
+    X = rng.normal(size=(6 * n, d))
+    f = X @ w + 0.3
+    keep = np.abs(f) > margin
+    return X[keep][:n], np.sign(f[keep][:n]), w
+
+
+def _check_kkt(X, Y, opt):
+    """Independent KKT check of a result: constraints met, support at the margin, and theta a
+    non-negative mix of the support rows (with the SVM's free bias: of the rows without the
+    bias input, with balanced multipliers)."""
+    A = signed_rows(X, Y, bias=opt.bias)
+    margins = A @ opt.theta
+    assert margins.min() == pytest.approx(opt.gamma, rel=1e-9)
+    assert opt.kkt_residual <= 1e-9
+    np.testing.assert_allclose(margins[opt.support], opt.gamma, rtol=1e-6)
+    if opt.margin == "svm" and opt.bias:
+        E = np.vstack([A[opt.support, :-1].T, 100.0 * Y[opt.support]])
+        lam, resid = nnls(E, np.append(opt.w, 0.0))
+    else:
+        lam, resid = nnls(A[opt.support].T, opt.theta)
+    assert resid < 1e-6 * np.linalg.norm(opt.theta) and lam.sum() > 0
+
+
+@pytest.mark.parametrize("n, d, margin", [(300, 20, 1e-3), (500, 40, 1e-3), (200, 10, 3e-2)])
+def test_small_margins_in_tens_of_dimensions(n, d, margin):
+    X, Y, w = _small_margin_data(n, d, margin, seed=n + d)
+    for kind in ("perceptron", "svm"):
+        opt = gp.optimal_margin(X, Y, margin=kind)
+        _check_kkt(X, Y, opt)
+        # never worse than the generating plane, normalised the same way
+        u = np.append(w, 0.3)
+        gen = (Y * (X @ w + 0.3)).min() / np.linalg.norm(u if kind == "perceptron" else w)
+        assert opt.gamma >= gen * (1 - 1e-9)
+    opt = gp.optimal_margin(X, Y)
+    assert opt.bound <= gp.optimal_margin(X, Y, margin="svm").bound * (1 + 1e-9)
+
+
+def test_real_digits_pairs(split):
+    """scikit-learn's digits, 0 against 1 and 3 against 8 (about 360 x 64): separable, solved,
+    certified; the SVM margin is at least the whole-vector one (its norm ignores b)."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    for a, b in [(0, 1), (3, 8)]:
+        mask = (y == a) | (y == b)
+        Xs, Ys = X[mask], np.where(y[mask] == a, 1.0, -1.0)
+        per, svm = gp.optimal_margin(Xs, Ys), gp.optimal_margin(Xs, Ys, margin="svm")
+        _check_kkt(Xs, Ys, per)
+        _check_kkt(Xs, Ys, svm)
+        assert svm.gamma >= per.gamma * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-4, 1e-150, 1e16, 1e150])
+def test_the_margin_scales_with_the_data(scale):
+    """Both margins that do not depend on units scale exactly: the SVM's geometric margin and
+    the homogeneous one. (The whole-(w, b) margin does not: the bias input stays 1.)"""
+    X, Y, _ = _small_margin_data(200, 8, 1e-2, seed=7)
+    Y0 = np.where(X[:, 0] > 0, 1.0, -1.0)  # separable through the origin
+    for kind, bias, labels in (("svm", True, Y), ("perceptron", False, Y0)):
+        base = gp.optimal_margin(X, labels, bias=bias, margin=kind)
+        big = gp.optimal_margin(X * scale, labels, bias=bias, margin=kind)
+        assert big.gamma == pytest.approx(scale * base.gamma, rel=1e-7)
+        np.testing.assert_allclose(big.w, base.w, atol=1e-7)
+
+
+def test_whole_vector_margin_small_scales():
+    """Scaled down, the whole-(w, b) margin tends to scale * (the SVM margin): solved at 1e-4
+    and 1e-150 (where SLSQP gave up or called the data not separable)."""
+    X, Y, _ = _small_margin_data(200, 8, 1e-2, seed=8)
+    svm = gp.optimal_margin(X, Y, margin="svm").gamma
+    for scale in (1e-4, 1e-150):
+        opt = gp.optimal_margin(X * scale, Y)
+        assert opt.gamma / scale == pytest.approx(svm, rel=1e-4)
+        assert opt.gamma <= scale * svm * (1 + 1e-9)
+
+
+def test_margin_options_are_checked():
+    X, Y = np.array([[1.0, 1.0], [1.0, -1.0]]), np.array([1.0, -1.0])
+    with pytest.raises(TypeError, match="bias must be True or False"):
+        gp.optimal_margin(X, Y, bias="no")
+    with pytest.raises(ValueError, match="margin must be one of"):
+        gp.optimal_margin(X, Y, margin="hard")
+    with pytest.raises(ValueError, match="single class"):
+        gp.optimal_margin(X, np.ones(2), margin="svm")
+    # one class is fine for the perceptron's margin: the bias alone separates
+    assert gp.optimal_margin(X, np.ones(2)).gamma > 0
+
+
+def test_svm_closed_form():
+    # two points 2 apart: the SVM plane is their bisector, margin 1, whatever their offset
+    X, Y = np.array([[5.0, 3.0], [7.0, 3.0]]), np.array([-1.0, 1.0])
+    opt = gp.optimal_margin(X, Y, margin="svm")
+    assert opt.gamma == pytest.approx(1.0, rel=1e-12)
+    np.testing.assert_allclose(opt.w, [1.0, 0.0], atol=1e-12)
+    assert opt.b == pytest.approx(-6.0, rel=1e-12)

@@ -7,6 +7,7 @@ import pytest
 
 from gluon_perceptron.core import multiclass
 from gluon_perceptron.core.rosenblatt import train
+from gluon_perceptron.experiments import multiclass as mc_exp
 
 EPOCHS = 20
 
@@ -160,3 +161,127 @@ def test_ndarray_lockstep_engine_gives_the_same_model(split, trainer):
         assert a.updates_per_epoch == b.updates_per_epoch
     np.testing.assert_array_equal(lockstep.W, compiled.W)
     np.testing.assert_array_equal(lockstep.b, compiled.b)
+
+
+# --- engine words, results as dataclasses, input checked at the edge (issues 10 and 12) ------
+
+def test_engine_words_and_the_batched_alias(split):
+    X, y = split.X_train[:200], split.y_train[:200]
+    fast = multiclass.train_one_vs_one(X, y, max_epochs=3)
+    alias = multiclass.train_one_vs_one(X, y, max_epochs=3, engine="batched")
+    explicit = multiclass.train_one_vs_one(X, y, max_epochs=3, engine="fast")
+    for other in (alias, explicit):
+        np.testing.assert_array_equal(other.W, fast.W)
+        np.testing.assert_array_equal(other.b, fast.b)
+    with pytest.raises(ValueError, match=r"engine must be one of \['batched', 'fast', 'loop', "
+                                         r"'ndarray'\]"):
+        multiclass.train_one_vs_all(X, y, max_epochs=2, engine="faithful")
+
+
+def test_loop_engine_does_not_revalidate_per_class(split, monkeypatch):
+    """Input is checked once at the edge: the loop engine calls the kernel, not ``train``."""
+    from gluon_perceptron.core import _checks
+
+    calls = []
+    real = _checks.features
+    monkeypatch.setattr(_checks, "features", lambda *a, **k: calls.append(1) or real(*a, **k))
+    multiclass.train_one_vs_one(split.X_train[:200], split.y_train[:200], max_epochs=2,
+                                engine="loop")
+    assert len(calls) == 1
+
+
+def test_cost_and_rates_are_dataclasses_readable_by_the_old_keys(split, models):
+    ova = models["one-vs-all"]
+    cost = ova.cost()
+    assert isinstance(cost, multiclass.MulticlassCost)
+    assert cost["example visits"] == cost.example_visits and cost["passes"] == cost.passes
+    assert cost.as_dict()["example visits"] == cost.example_visits
+    rates = multiclass.binary_error_rates(ova, split.X_test, split.y_test)
+    assert isinstance(rates, multiclass.BinaryErrorRates)
+    assert rates["false alarm"] is rates.false_alarm and rates["no positive"] == rates.no_positive
+
+
+def test_confusion_matrix_refuses_duplicate_classes():
+    with pytest.raises(ValueError, match=r"classes must list each class once.*\[1\]"):
+        multiclass.confusion_matrix([0, 1], [0, 1], [0, 1, 1])
+
+
+def test_float_labels_must_be_whole_numbers():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(21, 3))
+    y = np.arange(21) / 10 + 0.05  # 21 distinct floats: not 21 classes
+    for trainer in (multiclass.train_one_vs_all, multiclass.train_one_vs_one):
+        with pytest.raises(ValueError, match=r"y must hold class labels.*21 non-integer"):
+            trainer(X, y, max_epochs=2)
+    whole = multiclass.train_one_vs_all(X, np.arange(21) % 3 * 1.0, max_epochs=2)
+    assert whole.classes.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="class labels"):
+        multiclass.train_one_vs_all(X[:2], [1 + 1j, 2j], max_epochs=2)
+
+
+def test_ndarray_engine_refuses_what_mxnet_cannot_hold(monkeypatch):
+    monkeypatch.setattr(multiclass, "MAX_ELEMENTS", 10)
+    with pytest.raises(ValueError, match=r"3 x 4 = 12 elements.*limit of 2\*\*31 - 1"):
+        multiclass.train_one_vs_all(np.ones((3, 4)), [0, 1, 2], max_epochs=1, engine="ndarray")
+
+
+# --- the experiments behind notebook 10 and the main job's section -----------------------------
+
+def test_multiclass_demo_is_the_section(split, models):
+    demo = mc_exp.multiclass_demo(split, max_epochs=EPOCHS)
+    for result, scheme in zip(demo.schemes, ("one-vs-all", "one-vs-one")):
+        assert result.scheme == scheme
+        np.testing.assert_array_equal(result.model.W, models[scheme].W)
+        assert result.accuracy == np.mean(result.predicted == split.y_test)
+        assert result.confusion.sum() == len(split.y_test)
+        assert np.trace(result.confusion) == np.sum(result.predicted == split.y_test)
+    assert demo.one_vs_all.ties == 0 and demo.one_vs_one.ties == 8  # what the main job prints
+    assert demo.rates.no_positive == pytest.approx(0.111, abs=5e-4)
+
+
+@pytest.fixture(scope="module")
+def over_splits():
+    return mc_exp.multiclass_over_splits(range(20), max_epochs=EPOCHS)
+
+
+def test_notebook_10_claims_over_20_splits(over_splits):
+    """Notebook 10, over 20 seeded splits of the 8x8 digits (moved from the notebook test,
+    which read one split's printed numbers):
+
+    * both schemes get about 95 % of the test digits right (one-vs-all above 0.94 on split 0,
+      as printed there, and between 0.87 and 0.975 on every split; one-vs-one above 0.95 on
+      every split), and one-vs-one is better on 19 of the 20 splits and level on the other;
+    * the 45 pairs' training sets are linearly separable on every split (exact LP), while the
+      perceptron separates all 45 within 20 epochs on only 9 of the 20 splits (and at least
+      42 on every split): "not separated within 20 epochs" is not "not separable";
+    * one-vs-one trains 4.5 times as many perceptrons yet makes fewer than half the example
+      visits; most one-vs-all perceptrons (6 to 8 of 10) run all 20 epochs, fewer than half
+      separate;
+    * one-vs-all misses far more than it raises false alarms (more than twice as often on
+      every split, more than 3 times on 19 of 20), and 2 % to 12 % of the test digits are
+      claimed by no perceptron, on every split.
+    """
+    r = over_splits
+    assert r.seeds.tolist() == list(range(20))
+    ova, ovo = r.accuracy.T
+    assert ova[0] > 0.94 and np.all((0.87 < ova) & (ova < 0.975)) and np.all(ovo > 0.95)
+    assert np.all(ovo >= ova) and np.sum(ovo > ova) == 19
+    assert np.all(r.pairs_separable == 45)
+    assert np.sum(r.pairs_separated == 45) == 9 and np.all(r.pairs_separated >= 42)
+    assert np.all(r.pairs_separated <= r.pairs_separable)
+    assert r.perceptrons.tolist() == [10, 45]
+    assert np.all(r.visits[:, 1] < r.visits[:, 0] / 2)
+    assert np.all(r.ova_separated < 5) and np.all((6 <= r.ova_full_runs) & (r.ova_full_runs <= 8))
+    assert np.all(r.ova_full_runs + r.ova_separated >= 10)  # a run may separate in pass 20
+    assert np.all(r.miss > 2 * r.false_alarm) and np.sum(r.miss > 3 * r.false_alarm) >= 19
+    assert np.all((0.02 < r.no_positive) & (r.no_positive < 0.12))
+
+
+def test_pairs_the_perceptron_did_not_separate_go_to_the_lp(monkeypatch):
+    """The count of separable pairs asks the LP exactly for the pairs the perceptron left
+    unseparated (a converged run is its own certificate)."""
+    asked = []
+    real = mc_exp.is_separable
+    monkeypatch.setattr(mc_exp, "is_separable", lambda X, Y: asked.append(len(Y)) or real(X, Y))
+    r = mc_exp.multiclass_over_splits([1], max_epochs=EPOCHS)
+    assert len(asked) == 45 - r.pairs_separated[0] > 0

@@ -207,3 +207,50 @@ def test_bad_input_is_named():
         gp.sgd_step(nd.zeros((3,)), nd.zeros((1,)), nd.array(X[0]), 1.0)
     with pytest.raises(ValueError, match="threshold > 0"):
         gp.sgd_bound_experiment(X, Y, threshold=0.0)
+
+
+def test_notebook_4_claims_on_the_experiment_objects():
+    """Notebook 4 on sgd_demo_data(60, flip=0.1, seed=1): the kink slopes (one -1, two 0),
+    the relu trap (0 updates, "converged", every point on the boundary) against the scalar
+    maximum (which moves), four identical trainers, and margin SGD = train(threshold=1)."""
+    slopes = sorted(gp.kink_gradient(form) for form in gp.KINK_FORMS)
+    assert slopes == [-1.0, 0.0, 0.0]
+    X, Y = gp.sgd_demo_data(60, flip=0.1, seed=1)
+    trapped = gp.relu_trap(X, Y)
+    assert trapped.trap.updates == 0 and trapped.trap.converged and trapped.trap_error == 1.0
+    assert trapped.right.updates > 0 and trapped.right_error < 0.5
+    assert trapped.slopes == {form: gp.kink_gradient(form) for form in gp.KINK_FORMS}
+    relu_norms = trapped.norms["relu_perceptron_loss (nd.relu(-z))"]
+    assert not relu_norms.any()
+    assert trapped.norms["perceptron_loss (nd.maximum(-z, 0))"].max() > 0
+    results = gp.compare_trainers(X, Y, max_epochs=8)
+    assert results.identical and len(results) == 4
+    assert not results.reference.converged
+    margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)
+    margin_rule = gp.train(X, Y, max_epochs=5, threshold=1.0)
+    assert margin_sgd.updates_per_epoch == margin_rule.updates_per_epoch
+    np.testing.assert_array_equal(margin_sgd.w, margin_rule.w)
+
+
+def test_the_four_trainers_agree_over_10_noisy_draws():
+    """"SGD, Gluon and the perceptron make the same updates" holds on 10 draws, not one."""
+    for s in range(10):
+        X, Y = gp.sgd_demo_data(40, flip=0.1, seed=s)
+        assert gp.compare_trainers(X, Y, max_epochs=4).identical
+
+
+# --- bad and big input (issue 12) ------------------------------------------------------------
+
+def test_trainers_refuse_to_return_inf():
+    X, Y = DATASETS[1]
+    with pytest.raises(ValueError, match="overflowed.*scale X down"):
+        gp.train_autograd(X.astype(np.float32) * np.float32(1e37), Y, max_epochs=3,
+                          learning_rate=1e3)
+    with pytest.raises(ValueError, match="overflowed"):
+        gp.run_sgd(X * np.float32(1e37), Y, steps=50, learning_rate=1e3, loss=gp.hinge_loss)
+
+
+def test_train_autograd_casts_nothing_silently_and_accepts_int_data():
+    X, Y = gp.xor_data()
+    r = gp.train_autograd(X.astype(np.int32), Y.astype(np.int32), max_epochs=3)
+    assert r.w.dtype == np.float64 and not r.converged

@@ -209,7 +209,8 @@ def test_scaling_and_translation(seed):
 
 # --- optimality: Theorem 1.34 -----------------------------------------------------------------
 
-@pytest.mark.parametrize("gamma,d", [(0.5, 10), (0.3, 10), (0.1, 50), (0.1, 200), (1.0, 3)])
+@pytest.mark.parametrize("gamma,d", [(0.5, 10), (0.3, 10), (0.1, 50), (0.1, 200), (1.0, 3),
+                                     (0.5, 50), (0.2, 50), (0.1, 500)])
 def test_adversary_forces_min_inverse_gamma_squared_and_d(gamma, d):
     run = gp.adversary_run(gamma, d)
     n = min(int(round(1 / gamma**2)) if abs(1 / gamma**2 - round(1 / gamma**2)) < 1e-9
@@ -303,3 +304,164 @@ def test_section_names_are_registered():
                  "Expressivity and the loss surface"):
         assert name in names
     assert exp_convergence.BOUND_FIELDS[0] == "dimensions"
+
+
+def test_adversary_needs_no_dense_identity():
+    """Issue 12: adversary_run(0.5, 10**5) shows 4 basis vectors; it never builds d x d."""
+    import tracemalloc
+
+    tracemalloc.start()
+    run = gp.adversary_run(0.5, 10**5)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20 * 2**20   # a dense identity would be 80 GB; one example is 0.8 MB
+    assert run.n == run.mistakes == 4 and run.dimensions == 10**5
+    assert run.X_sparse.shape == (4, 10**5) and run.X_sparse.nnz == 4
+    np.testing.assert_allclose(run.Y * (run.X_sparse @ run.witness), 0.5)
+    assert run.X.shape == (4, 10**5)
+    big = gp.adversary_run(0.001, 10**4, learner=_AlwaysNegative())
+    with pytest.raises(ValueError, match="X_sparse"):
+        big.X  # noqa: B018 - 10**4 x 10**4 dense entries, refused
+    with pytest.raises(ValueError, match="dimensions"):
+        gp.PerceptronLearner(10**9)
+
+
+class _AlwaysNegative:
+    def predict(self, x):
+        return -1.0
+
+    def update(self, x, y):
+        pass
+
+
+def test_adversary_curve_matches_the_theorem():
+    curve = gp.adversary_curve([0.5, 0.3, 0.2, 0.15, 0.1, 0.07, 0.05], 100)
+    np.testing.assert_array_equal(curve.forced, curve.limit)
+    assert curve.limit.tolist() == [4, 11, 25, 44, 100, 100, 100]
+    with pytest.raises(ValueError, match="gammas"):
+        gp.adversary_curve([0.5, 2.0], 10)
+
+
+# --- notebook 06's claims, on the objects and over many draws --------------------------------
+
+def test_count_grows_with_dimension_then_levels_off(seed):
+    """Notebook 06: over 32 datasets per dimension (8 per cell of n in {100, 1000}, eps in
+    {0.1, 0.3}) the median count grows two- to fourfold from d = 2 to d = 10 and is no higher
+    at d = 20 (within 10 %); the spread within a dimension is as large as that change. Checked
+    on 3 independent grids (seeds 0, 1, 2)."""
+    for master in (0, 1, 2):
+        seed(master)
+        rec = gp.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
+                                  epsilons=(0.1, 0.3), trials=8)
+        assert rec.trials == 8 and rec.updates.size == 128
+        assert rec.converged.all() and rec.homogeneous_converged.all()
+        for count, bound in (("updates", "bias_bound"), ("updates", "optimal_bound"),
+                             ("updates", "chapter_bound"),
+                             ("homogeneous_updates", "novikoff_bound")):
+            assert np.all(getattr(rec, count) <= getattr(rec, bound) * (1 + 1e-6)), bound
+        dims, med = rec.median_by_dimension("updates")
+        assert dims.tolist() == [2, 5, 10, 20]
+        assert 2.0 <= med[2] / med[0] <= 4.0
+        assert med[1] > med[0] and med[3] <= 1.1 * med[2]
+        q = rec.quartiles_by_dimension("updates")
+        assert q[2, 2] - q[2, 0] >= med[2] - med[0]
+        # the bounds do not grow with d: the optimal-margin bound's median falls
+        _, bound = rec.median_by_dimension("optimal_bound")
+        assert bound[-1] < bound[0]
+        assert rec["updates"] is rec.updates                 # the old dict access still works
+
+
+def test_optimal_margin_gives_the_smallest_bound(seed):
+    """Notebook 06: gamma_2 is at least the generating plane's margin per unit (w*, b*), so its
+    bound is the smaller one, on every dataset."""
+    for fake in _datasets(seed, count=6):
+        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        opt = gp.optimal_margin(fake.X, fake.Y)
+        assert opt.gamma >= info.gamma / np.sqrt(1 + info.b**2) * (1 - 1e-6)
+        assert opt.bound <= info.bound * (1 + 1e-6)
+        assert info["bound"] == info.bound and "gamma" in info
+
+
+def test_shift_along_the_normal_grows_the_bias_by_the_distance(seed):
+    """Notebook 06: moving the data a distance c along the normal that carries the plane away
+    from the origin makes |b*| grow by exactly c; R and the plane's bound grow with it. A shift
+    parallel to the plane leaves b* alone. On 5 datasets."""
+    for fake in _datasets(seed, count=5, dims=(2, 3)):
+        w = fake.wfake.asnumpy().astype(np.float64)
+        w /= np.linalg.norm(w)
+        b0 = float(fake.bfake.asscalar())
+        away = -np.sign(b0) * w
+        moved = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=c * away,
+                                    max_epochs=100_000) for c in (0.0, 1.0, 3.0, 10.0)]
+        np.testing.assert_allclose([abs(r.b) for r in moved],
+                                   abs(b0) + np.array([0.0, 1.0, 3.0, 10.0]), atol=1e-5)
+        assert np.all(np.diff([r.R for r in moved]) > 0)
+        assert np.all(np.diff([r.bias_bound for r in moved]) > 0)
+        assert all(r.converged and r.updates <= r.bias_bound for r in moved)
+        along = np.zeros_like(w)
+        along[0], along[1] = -w[1], w[0]                       # parallel to the plane
+        side = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=5 * along)
+        assert side.b == pytest.approx(moved[0].b, abs=1e-5)
+
+
+@pytest.fixture(scope="module")
+def curves():
+    """Notebook 07's table on 2 independent runs: 100 draws for each N in 25 ... 400."""
+    out = []
+    for master in (0, 1):
+        import mxnet as mx
+
+        mx.random.seed(master)
+        out.append(gp.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5,
+                                           test_points=200))
+    return out
+
+
+def test_generalization_curve_over_many_draws(curves):
+    """Notebook 07: the theorem in every draw; a bound about 1 at N = 25 that falls, at first
+    more slowly than 1/N ((N+1) x bound rises to N = 200) and then like 1/N (it levels off);
+    measured errors falling faster than 1/N; leave-one-out and fresh points agreeing."""
+    for curve in curves:
+        for run in curve.runs:
+            assert run.draws == 100
+            assert np.all(run.loo <= run.support) and np.all(run.support <= run.updates + 1e-12)
+            assert np.all(run.updates <= run.bound * (1 + 1e-6))
+        bound = curve.means("bound")
+        assert 0.8 < bound[0] < 1.5 and np.all(np.diff(bound) < 0)
+        scaled = curve.scaled("bound")
+        assert scaled[3] > 1.5 * scaled[0]                 # more slowly than 1/N at first
+        assert scaled[4] < 1.25 * scaled[3]                # ... then it levels off
+        loo = curve.scaled("loo")
+        assert loo[4] < 0.5 * loo[0]                       # the errors fall faster than 1/N
+        assert max(loo[3], loo[4]) < min(loo[0], loo[1])
+        diff = np.abs(curve.means("loo") - curve.means("test"))
+        assert np.all(diff <= 3 * np.hypot(curve.sems("loo"), curve.sems("test")))
+
+
+def test_bounds_name_what_overflowed_or_is_invalid():
+    with pytest.raises(ValueError, match="chapter_bound overflowed"):
+        gp.chapter_bound(1e200, 1e-200)
+    with pytest.raises(ValueError, match="novikoff_bound overflowed"):
+        gp.novikoff_bound(1e200, 1e-200)
+    with pytest.raises(ValueError, match="bias_bound overflowed"):
+        gp.bias_bound(1e200, 1e-100, 1.0, 0.0)
+    with pytest.raises(ValueError, match="general_bound overflowed"):
+        gp.general_bound(1e200, 1e-200, 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        gp.chapter_bound(1.0, float("nan"))
+    with pytest.raises(ValueError, match="gamma"):
+        gp.bias_bound(1.0, -1.0, 1.0, 0.0)
+    eta, value = gp.constant_rate_optimum(4.0, 2.0, 16)
+    result = gp.constant_rate_optimum(4.0, 2.0, 16)
+    assert (eta, value) == (result[0], result[1]) == (result.learning_rate, result.bound)
+    assert (eta, value) == (0.5, 2.0)
+    X, Y = np.array([[1.0], [-1.0]]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match="does not separate"):
+        gp.generating_plane_bound(X, Y, np.array([-1.0]), np.array([0.0]))
+
+
+def test_leave_one_out_is_a_dataclass(seed):
+    fake = gp.sample_separable(20, 2, 0.2)
+    loo = gp.leave_one_out(fake.X, fake.Y)
+    assert loo.errors == loo["errors"] and loo.converged
+    assert set(loo.keys()) == {"errors", "support", "updates", "converged"}

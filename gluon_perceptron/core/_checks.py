@@ -147,3 +147,10 @@ def instance(value, cls, name: str, hint: str) -> None:
         names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
         article = "an" if names[0] in "AEIOU" else "a"
         raise TypeError(f"{name} must be {article} {names} ({hint}), got {type(value).__name__}")
+
+
+def flag(value, name: str) -> bool:
+    """Check that ``value`` is a boolean (``True``/``False``, numpy's too) and return it."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

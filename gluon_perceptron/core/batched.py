@@ -5,11 +5,13 @@ left), but separate runs never interact. :func:`train_batched` trains ``k`` of t
 ``k`` label vectors over one shared dataset (one-vs-rest multiclass), ``k`` datasets of the same
 shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples each run sees
 (one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
-its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: the compiled engine runs the
-very same loop for every run, and the numpy fallback calls :func:`train`'s numpy engine per run.
+its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fast"`` runs
+:func:`train`'s fast engine (the compiled kernel, or its numpy twin) run by run, on the run's
+examples in place (no copy when compiled).
 
-``engine="ndarray"`` shows the other way to batch, in MXNet itself: all runs step through the
-examples *in lockstep*, so at example ``i`` one NDArray computation scores it under every run's
+``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
+:func:`~gluon_perceptron.core.kernel._lockstep_epoch`): all runs step through the examples *in
+lockstep*, so at example ``i`` one NDArray computation scores it under every run's
 weights and updates the runs that err. That works because every run visits its examples in the
 same order (a masked example is a step where that run does nothing), and a run that has
 converged makes no more updates, so carrying it along changes nothing.
@@ -21,8 +23,8 @@ import numpy as np
 from mxnet import nd
 
 from . import _checks
-from .kernel import _compiled_runs, _fast_run, _use_compiled
-from .rosenblatt import TrainResult
+from .kernel import _drive, _fast_run, _lockstep_epoch
+from .results import TrainResult, train_result
 
 
 def _check_batch(X, Y, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -105,47 +107,22 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
     X3, Yk, keep = _check_batch(X, Y, mask)
     if engine == "ndarray":
         return _lockstep(X3, Yk, keep, max_epochs, learning_rate)
-    if not _use_compiled():
-        return [_one_by_one(X3[min(r, X3.shape[0] - 1)][keep[r]], Yk[r][keep[r]],
-                            max_epochs, learning_rate) for r in range(Yk.shape[0])]
-    k, d = Yk.shape[0], X3.shape[2]
-    W = np.zeros((k, d), dtype=X3.dtype)
-    B = np.zeros((k, 1), dtype=X3.dtype)
-    counts = np.zeros((k, max_epochs), dtype=np.int64)
-    epochs = np.zeros(k, dtype=np.int64)
-    rows = np.flatnonzero(keep) % keep.shape[1]  # run by run, each run's kept indices in order
-    starts = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int64)
-    _compiled_runs(X3, Yk, rows.astype(np.int64), starts, W, B, X3.dtype.type(learning_rate),
-                   counts, epochs)
     results = []
-    for r in range(k):
-        per_epoch = [int(c) for c in counts[r, :epochs[r]]]
-        results.append(TrainResult(w=W[r].copy(), b=float(B[r, 0]), updates=sum(per_epoch),
-                                   updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0))
+    for r in range(Yk.shape[0]):
+        X = X3[min(r, X3.shape[0] - 1)]
+        w = np.zeros(X.shape[1], dtype=X.dtype)
+        b = np.zeros(1, dtype=X.dtype)
+        per_epoch = _fast_run(X, Yk[r], w, b, max_epochs, learning_rate, 0.0,
+                              rows=np.flatnonzero(keep[r]))
+        results.append(train_result(w, b[0], per_epoch))
     return results
-
-
-def _one_by_one(X: np.ndarray, Y: np.ndarray, max_epochs: int,
-                learning_rate: float) -> TrainResult:
-    """One run of the numpy fallback: :func:`train`'s fast engine on already-checked data."""
-    w = np.zeros(X.shape[1], dtype=X.dtype)
-    b = np.zeros(1, dtype=X.dtype)
-    per_epoch = _fast_run(X, Y, w, b, max_epochs, learning_rate, 0.0)
-    return TrainResult(w=w, b=float(b[0]), updates=sum(per_epoch), updates_per_epoch=per_epoch,
-                       converged=per_epoch[-1] == 0)
 
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
               learning_rate: float) -> list[TrainResult]:
-    """All runs in lockstep in NDArray: at example ``i``, for every run ``r`` at once,
-
-    .. math:: u_r = [\\text{keep}_{ri}]\\,[\\text{active}_r]\\,
-              [y_{ri} (w_r^\\top x_{ri} + b_r) \\le 0],
-
-    .. math:: w_r \\mathrel{+}= \\eta\\, u_r y_{ri} x_{ri}, \\qquad
-              b_r \\mathrel{+}= \\eta\\, u_r y_{ri}.
-
-    A run stops being active after a pass with no update (its weights would not change again).
+    """All runs in lockstep in NDArray (:func:`~gluon_perceptron.core.kernel._lockstep_epoch`),
+    driven until no active run updates. A run stops being active after a pass with no update
+    (its weights would not change again), and its passes stop counting.
     """
     k, n = Yk.shape
     dtype = X3.dtype
@@ -154,32 +131,23 @@ def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
     Kd = nd.array(keep, dtype=dtype)
     W = nd.zeros((k, X3.shape[2]), dtype=dtype)
     B = nd.zeros((k,), dtype=dtype)
-    active = nd.ones((k,), dtype=dtype)
-    shared = X3.shape[0] == 1
+    still = np.ones(k, dtype=bool)
     counts: list[np.ndarray] = []
-    epochs = np.zeros(k, dtype=int)
-    for _ in range(max_epochs):
-        made = nd.zeros((k,), dtype=dtype)
-        for i in range(n):
-            x = Xd[0, i] if shared else Xd[:, i, :]
-            scores = (nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B
-            y = Yd[:, i]
-            u = (y * scores <= 0) * Kd[:, i] * active
-            step = (learning_rate * y) * u
-            W += step.reshape((k, 1)) * x
-            B += step
-            made += u
+
+    def one_pass(budget: int) -> list[int]:
+        made, seen = _lockstep_epoch(Xd, Yd, Kd, W, B, nd.array(still, dtype=dtype),
+                                     learning_rate)
+        if np.any(seen.asnumpy()[still] != 0):
+            return [-1]
         per_run = made.asnumpy().astype(int)
-        still = active.asnumpy() > 0
         counts.append(np.where(still, per_run, -1))
-        epochs[still] += 1
-        active = nd.array(still & (per_run > 0), dtype=dtype)
-        if not still.any() or not (still & (per_run > 0)).any():
-            break
+        still[:] = still & (per_run > 0)
+        return [int(per_run[counts[-1] >= 0].sum())]
+
+    _drive(one_pass, max_epochs, (W, B), dtype)
     Wn, Bn = W.asnumpy(), B.asnumpy()
     results = []
     for r in range(k):
-        per_epoch = [int(c[r]) for c in counts[:epochs[r]]]
-        results.append(TrainResult(w=Wn[r].copy(), b=float(Bn[r]), updates=sum(per_epoch),
-                                   updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0))
+        per_epoch = [int(c[r]) for c in counts if c[r] >= 0]
+        results.append(train_result(Wn[r].copy(), Bn[r], per_epoch))
     return results

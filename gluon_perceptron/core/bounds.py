@@ -5,6 +5,7 @@ Amaldi-Hauser's, and the SGD bound.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from itertools import combinations, islice
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from . import _checks
 from .data import generating_margins
 from .geometry import radius, signed_rows
+from .results import ItemAccess, Unpackable
 
 
 def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
@@ -41,6 +43,12 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If there are more than ``max_subsets`` sets to examine (the work is bounded up front,
+        never cut short silently).
     """
     A = signed_rows(X, Y)
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
@@ -55,10 +63,8 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     sq = np.sum(A * A, axis=1)
     smallest = np.inf
     subsets = combinations(range(n), r)
-    while True:
+    for _ in range(math.ceil(count / 100_000)):  # count <= max_subsets: a bounded loop
         chunk = np.array(list(islice(subsets, 100_000)), dtype=np.int64)
-        if chunk.size == 0:
-            break
         B = A[chunk]                                   # (m, r, p): rows are the chosen a_i
         dets = np.linalg.det(B @ B.transpose(0, 2, 1))  # det(B^T B) with the a_i as columns
         full = dets > 1e-10 * np.prod(sq[chunk], axis=1)  # Hadamard: det <= prod ||a_i||^2
@@ -84,16 +90,48 @@ def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     eta = eta.astype(np.float64)
     if eta.size == 0 or not np.all(np.isfinite(eta)) or np.any(eta <= 0):
         raise ValueError("learning_rates must be a non-empty sequence of finite rates > 0")
-    return (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
+    with np.errstate(all="ignore"):
+        bound = (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
+    if not np.all(np.isfinite(bound)):
+        raise ValueError("sgd_bound overflowed for these radius, lipschitz and learning_rates; "
+                         "rescale them to a moderate range first")
+    return bound
 
 
-def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> tuple[float, float]:
+@dataclass
+class ConstantRate(Unpackable):
+    """The best constant rate for a horizon and its bound (unpacks as ``eta, bound``).
+
+    Attributes
+    ----------
+    learning_rate : float
+        :math:`\\eta = R/(L\\sqrt T)`.
+    bound : float
+        :math:`RL/\\sqrt T`.
+    """
+
+    learning_rate: float
+    bound: float
+
+    def __getitem__(self, index: int) -> float:
+        """``result[0]``, ``result[1]``: the tuple this result replaced."""
+        return (self.learning_rate, self.bound)[index]
+
+
+def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> ConstantRate:
     """The best constant rate for a horizon :math:`T` and its bound:
-    :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`."""
+    :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`.
+
+    Returns
+    -------
+    ConstantRate
+        Unpacks as ``eta, bound`` (it used to be that tuple).
+    """
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
     lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
     steps = _checks.positive_int(steps, "steps")
-    return radius / (lipschitz * np.sqrt(steps)), radius * lipschitz / np.sqrt(steps)
+    return ConstantRate(float(radius / (lipschitz * np.sqrt(steps))),
+                        float(radius * lipschitz / np.sqrt(steps)))
 
 
 def chapter_bound(R: float, epsilon: float) -> float:
@@ -101,7 +139,10 @@ def chapter_bound(R: float, epsilon: float) -> float:
     b^{*2} \\le 1`)."""
     R = _checks.finite_float(R, "R", minimum=0.0)
     epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
-    return 2.0 * (R * R + 1.0) / epsilon**2
+    R, epsilon = _f(R), _f(epsilon)
+    with np.errstate(all="ignore"):
+        value = 2.0 * (R * R + 1.0) / epsilon**2
+    return _finite_bound(value, "chapter_bound")
 
 
 def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
@@ -117,37 +158,93 @@ def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     if w_norm == 0 and b == 0:
         raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
                          "norm and bias of a plane with margin gamma")
-    return (R * R + 1.0) * (w_norm**2 + b * b) / gamma**2
+    return _bias_bound(R, gamma, w_norm, b)
+
+
+def _bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
+    R, gamma, w_norm, b = _f(R), _f(gamma), _f(w_norm), _f(b)
+    with np.errstate(all="ignore"):
+        value = (R * R + 1.0) * (w_norm**2 + b * b) / gamma**2
+    return _finite_bound(value, "bias_bound")
+
+
+def _finite_bound(value, name: str) -> float:
+    """``value``, or an error when its arguments overflowed it (a bound of inf says nothing).
+
+    Callers compute ``value`` in numpy float64 (:func:`_f`), where an overflow or a division
+    by an underflowed zero gives inf or nan instead of raising.
+    """
+    if not math.isfinite(value):
+        raise ValueError(f"{name} overflowed to {value} for these arguments; rescale the data "
+                         f"(radius and margin) to a moderate range first")
+    return float(value)
+
+
+def _f(value: float) -> np.float64:
+    return np.float64(value)
 
 
 def novikoff_bound(R: float, gamma: float) -> float:
     """Novikoff's bound without bias, :math:`R^2 / \\gamma^2` for a unit separator."""
     R = _checks.finite_float(R, "R", minimum=0.0)
     gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    return R * R / gamma**2
+    R, gamma = _f(R), _f(gamma)
+    with np.errstate(all="ignore"):
+        value = R * R / gamma**2
+    return _finite_bound(value, "novikoff_bound")
 
 
-def generating_plane_bound(X, Y, wfake, bfake) -> dict:
+@dataclass
+class GeneratingPlaneBound(ItemAccess):
+    """The bias bound of a dataset with its generating plane as the separator.
+
+    Attributes
+    ----------
+    R : float
+        :math:`\\max_i \\|x_i\\|`.
+    gamma : float
+        The smallest margin :math:`y_i(w^{*\\top} x_i + b^*)` actually reached (never below
+        the sampler's ``epsilon``).
+    b : float
+        :math:`b^*`.
+    bound : float
+        :func:`bias_bound` :math:`(R^2+1)(\\|w^*\\|^2+b^{*2})/\\gamma^2`.
+    chapter_assumptions : bool
+        Whether :math:`b^{*2} \\le 1`, the chapter's stated condition for
+        :func:`chapter_bound`.
+    """
+
+    R: float
+    gamma: float
+    b: float
+    bound: float
+    chapter_assumptions: bool
+
+
+def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     """The bias bound for a dataset, using its generating plane as the separator.
 
     Returns
     -------
-    dict
-        ``R``, ``gamma`` (the smallest margin :math:`y_i(w^{*\\top} x_i + b^*)` actually
-        reached, never below the sampler's ``epsilon``), ``b`` (:math:`b^*`), ``bound`` (from
-        :func:`bias_bound`) and ``chapter_assumptions`` (whether :math:`b^{*2} \\le 1`, so that
-        :func:`chapter_bound` applies).
+    GeneratingPlaneBound
+        ``result.bound`` etc. (``result["bound"]``, the dict it replaced, still works).
+
+    Raises
+    ------
+    ValueError
+        If ``(wfake, bfake)`` does not separate ``(X, Y)`` (a margin is :math:`\\le 0`).
     """
     margins = generating_margins(X, Y, wfake, bfake)
     gamma = float(margins.min())
     if gamma <= 0:
-        raise ValueError("the given plane does not separate the data (a margin is <= 0)")
-    w = _checks.to_numpy(wfake, "wfake").astype(np.float64).reshape(-1)
-    b = float(np.asarray(_checks.to_numpy(bfake, "bfake")).reshape(-1)[0])
+        raise ValueError("the given plane (wfake, bfake) does not separate the data (a margin "
+                         "is <= 0); pass the plane the data was generated from")
+    w = _checks.vector(wfake, "wfake").astype(np.float64)
+    b = _checks.scalar(bfake, "bfake")
     R = radius(X)
-    return {"R": R, "gamma": gamma, "b": b,
-            "bound": bias_bound(R, gamma, float(np.linalg.norm(w)), b),
-            "chapter_assumptions": b * b <= 1.0}
+    return GeneratingPlaneBound(R=R, gamma=gamma, b=b,
+                                bound=_bias_bound(R, gamma, float(np.linalg.norm(w)), b),
+                                chapter_assumptions=b * b <= 1.0)
 
 
 # --- the general bound (1.4): any start, any threshold --------------------------------------
@@ -173,4 +270,7 @@ def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 
     u_norm = _checks.finite_float(u_norm, "u_norm", strictly_positive=True)
     w0_norm = _checks.finite_float(w0_norm, "w0_norm", minimum=0.0)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    return ((2 * threshold + radius_a**2) * u_norm**2 + 2 * s * u_norm * w0_norm) / s**2
+    radius_a, s, u_norm, w0_norm, threshold = map(_f, (radius_a, s, u_norm, w0_norm, threshold))
+    with np.errstate(all="ignore"):
+        value = ((2 * threshold + radius_a**2) * u_norm**2 + 2 * s * u_norm * w0_norm) / s**2
+    return _finite_bound(value, "general_bound")

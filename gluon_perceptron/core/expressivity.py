@@ -16,13 +16,15 @@ cone of separators, and the perceptron's updates are subgradient steps on it.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import _checks
 from .data import xor_data
+from .results import ItemAccess, Unpackable
 from .rosenblatt import TrainResult, train
-from .variants import UpdatePath, update_path
+from .variants import UpdatePath, train_traced, update_path
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
@@ -31,13 +33,16 @@ BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
     "NOT": ((-1.0,), 0.0),
 }
 
-#: The Boolean functions themselves, on +/-1 inputs, for checking and for training.
+#: The Boolean functions themselves, on +/-1 inputs, for checking and for training (XOR's
+#: table is :func:`~gluon_perceptron.xor_data`, the one copy of it in the package).
 BOOLEAN_FUNCTIONS = {
     "AND": lambda x: 1.0 if all(v > 0 for v in x) else -1.0,
     "OR": lambda x: 1.0 if any(v > 0 for v in x) else -1.0,
     "NOT": lambda x: -x[0],
-    "XOR": lambda x: 1.0 if sum(v > 0 for v in x) % 2 == 1 else -1.0,
 }
+
+#: Names :func:`boolean_data` knows.
+BOOLEAN_NAMES = ("AND", "OR", "NOT", "XOR")
 
 
 def boolean_inputs(arity: int) -> np.ndarray:
@@ -48,27 +53,54 @@ def boolean_inputs(arity: int) -> np.ndarray:
 
 def boolean_data(name: str) -> tuple[np.ndarray, np.ndarray]:
     """The truth table of ``AND``, ``OR``, ``NOT`` or ``XOR`` as a dataset ``(X, Y)``."""
-    _checks.choice(name, "name", set(BOOLEAN_FUNCTIONS))
+    _checks.choice(name, "name", set(BOOLEAN_NAMES))
+    if name == "XOR":
+        return xor_data()
     X = boolean_inputs(1 if name == "NOT" else 2)
     return X, np.array([BOOLEAN_FUNCTIONS[name](x) for x in X])
 
 
-def truth_table(w, b: float) -> dict[str, np.ndarray]:
+@dataclass
+class TruthTable(ItemAccess):
+    """A perceptron evaluated on every +/-1 input row (:func:`truth_table`).
+
+    Attributes
+    ----------
+    inputs : ndarray, shape (2**d, d)
+    lin : ndarray, shape (2**d,)
+        The scores :math:`\\mathrm{lin}(x) = w^\\top x + b`.
+    output : ndarray, shape (2**d,)
+        +1 where :math:`\\mathrm{lin} > 0`, -1 where :math:`< 0`, 0 where the perceptron says
+        neither.
+    """
+
+    inputs: np.ndarray
+    lin: np.ndarray
+    output: np.ndarray
+
+
+#: Most inputs :func:`truth_table` enumerates (:math:`2^d` rows).
+MAX_TABLE_INPUTS = 20
+
+
+def truth_table(w, b: float) -> TruthTable:
     """Evaluate :math:`\\mathrm{lin}(x) = w^\\top x + b` on every +/-1 input row.
 
     Returns
     -------
-    dict
-        ``inputs`` (:math:`2^d` rows), ``lin`` (the scores) and ``output`` (+1 where
-        :math:`\\mathrm{lin} > 0`, -1 where :math:`< 0`, 0 where the perceptron says neither).
+    TruthTable
+        ``inputs``, ``lin``, ``output`` (``result["lin"]``, the dict it replaced, still works).
     """
     wn = _checks.to_numpy(w, "w").astype(np.float64).reshape(-1)
     if wn.size == 0 or not np.all(np.isfinite(wn)):
         raise ValueError(f"w must be a non-empty vector of finite numbers, got {wn}")
+    if wn.size > MAX_TABLE_INPUTS:
+        raise ValueError(f"w has {wn.size} entries: its table would have 2**{wn.size} rows; "
+                         f"truth_table enumerates at most {MAX_TABLE_INPUTS} inputs")
     b = _checks.finite_float(b, "b")
     X = boolean_inputs(wn.size)
     lin = X @ wn + b
-    return {"inputs": X, "lin": lin, "output": np.sign(lin)}
+    return TruthTable(inputs=X, lin=lin, output=np.sign(lin))
 
 
 def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
@@ -77,29 +109,47 @@ def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
     return train(X, Y, max_epochs=max_epochs)
 
 
-def xor_cycle(max_epochs: int = 50) -> tuple[UpdatePath, int]:
+@dataclass
+class XorCycle(Unpackable):
+    """The perceptron's run on XOR and the period of its pass-end weights (:func:`xor_cycle`).
+
+    Unpacks as ``path, period`` (the tuple it replaced).
+
+    Attributes
+    ----------
+    path : UpdatePath
+        The run up to the first repeated pass-end state (``converged`` is False).
+    period : int
+        Passes between two equal pass-end states; 0 if none repeated within the passes allowed
+        (see :attr:`found`).
+    """
+
+    path: UpdatePath
+    period: int
+
+    @property
+    def found(self) -> bool:
+        """Whether a repeat was found within ``max_epochs`` (False: the bound was hit)."""
+        return self.period > 0
+
+
+def xor_cycle(max_epochs: int = 50) -> XorCycle:
     """Run the perceptron on XOR and find the period of its weights, pass over pass.
 
     The parameters at the end of each pass are recorded; on XOR they never settle, and since
-    the rule is deterministic they repeat as soon as one pass-end state recurs.
-
-    Returns
-    -------
-    path : UpdatePath
-        The run (``converged`` is False).
-    period : int
-        Passes between two equal pass-end states (0 if none repeated within ``max_epochs``).
+    the rule is deterministic they repeat as soon as one pass-end state recurs. At most
+    ``max_epochs`` passes are made; if no state recurs by then, ``period`` is 0 and
+    :attr:`XorCycle.found` is False.
     """
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     X, Y = xor_data()
-    ends = [np.zeros(3)]
-    path = None
-    for epochs in range(1, _checks.positive_int(max_epochs, "max_epochs") + 1):
-        path = update_path(X, Y, max_epochs=epochs)
-        ends.append(path.thetas[-1])
-        for k in range(len(ends) - 1):
-            if np.array_equal(ends[k], ends[-1]):
-                return path, len(ends) - 1 - k
-    return path, 0
+    traced = train_traced(X, Y, max_epochs=max_epochs, record=True)
+    ends = [np.zeros(3)] + [np.append(w, b) for w, b in traced.history["weights"]]
+    for last in range(1, len(ends)):
+        for k in range(last):
+            if np.array_equal(ends[k], ends[last]):
+                return XorCycle(update_path(X, Y, max_epochs=last), last - k)
+    return XorCycle(update_path(X, Y, max_epochs=max_epochs), 0)
 
 
 # --- the loss surface of the two-point example ------------------------------------------------

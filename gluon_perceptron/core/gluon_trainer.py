@@ -21,8 +21,14 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from . import _checks
+from .chapter import MAX_ELEMENTS
 from .losses import hinge_of_score
-from .rosenblatt import TrainResult
+from .results import TrainResult, train_result
+
+#: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
+#: float32's largest number fails inside MXNet and one below its smallest normal number
+#: becomes 0 (no step at all).
+_RATE_RANGE = (float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max))
 
 
 class PerceptronLoss(gluon.loss.Loss):
@@ -43,11 +49,26 @@ class PerceptronLoss(gluon.loss.Loss):
         Global scalar weight of the loss.
     batch_axis : int
         The axis that holds examples.
+    check_inputs : bool
+        Refuse labels outside {-1, +1} and NaN or inf scores with a ``ValueError`` (one host
+        sync per call; trainers that checked their data once turn it off).
     """
 
-    def __init__(self, threshold: float = 0.0, weight=None, batch_axis: int = 0, **kwargs):
+    def __init__(self, threshold: float = 0.0, weight=None, batch_axis: int = 0, *,
+                 check_inputs: bool = True, **kwargs):
         super().__init__(weight, batch_axis, **kwargs)
         self._threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+        self._check_inputs = bool(check_inputs)
+
+    def forward(self, pred, label, sample_weight=None):
+        if self._check_inputs and isinstance(pred, nd.NDArray) \
+                and isinstance(label, nd.NDArray):
+            scores = pred.asnumpy()
+            if not np.all(np.isfinite(scores)):
+                raise ValueError("pred must be finite, found NaN or inf in the scores: check "
+                                 "the data and the weights with np.isfinite")
+            _checks.labels(label.asnumpy().reshape(-1), name="label")
+        return super().forward(pred, label, sample_weight)
 
     def hybrid_forward(self, F, pred, label, sample_weight=None):
         label = gluon.loss._reshape_like(F, label, pred)
@@ -57,8 +78,14 @@ class PerceptronLoss(gluon.loss.Loss):
 
 
 def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
-    """``gluon.nn.Dense(1)`` with weights and bias initialized to 0, hybridized."""
+    """``gluon.nn.Dense(1)`` with weights and bias initialized to 0, hybridized.
+
+    ``dimensions`` is at most MXNet's :math:`2^{31} - 1` elements per array (the weight).
+    """
     dimensions = _checks.positive_int(dimensions, "dimensions")
+    if dimensions > MAX_ELEMENTS:
+        raise ValueError(f"dimensions={dimensions} weights is more than MXNet's limit of "
+                         f"2**31 - 1 = {MAX_ELEMENTS} elements per array; use fewer features")
     try:
         kind = np.dtype(dtype).name
     except TypeError:
@@ -88,22 +115,36 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     max_epochs : int
         Bound on the passes.
     learning_rate : float
-        :math:`\\eta > 0`.
+        :math:`\\eta`, between float32's smallest normal number (about 1.2e-38) and its
+        largest (about 3.4e38): Gluon's SGD passes the rate to MXNet as float32, where a
+        smaller rate becomes 0 and a larger one overflows.
     threshold : float
         :math:`\\delta \\ge 0`, as in ``train(..., threshold=delta)``.
 
     Returns
     -------
     TrainResult
+
+    Raises
+    ------
+    ValueError
+        For a learning rate outside float32's range, and when the weights overflow to inf/nan
+        (scale the data or lower the rate).
     """
     Xn, Yn = _checks.dataset(X, Y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    if not _RATE_RANGE[0] <= learning_rate <= _RATE_RANGE[1]:
+        raise ValueError(
+            f"learning_rate={learning_rate} is outside what Gluon's SGD can use, "
+            f"[{_RATE_RANGE[0]:.3g}, {_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: "
+            f"smaller becomes 0, larger overflows). From w = 0, b = 0 the perceptron's rate only "
+            f"rescales (w, b), so learning_rate=1.0 makes the same decisions")
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     n, d = Xn.shape
     dtype = str(Xn.dtype)
     net = perceptron_net(d, dtype)
-    loss_fn = PerceptronLoss(threshold)
+    loss_fn = PerceptronLoss(threshold, check_inputs=False)
     loss_fn.hybridize(static_alloc=True, static_shape=True)
     trainer = gluon.Trainer(net.collect_params(), "sgd",
                             {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0})
@@ -111,7 +152,7 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     rows = [(Xd[i:i + 1], Yd[i:i + 1]) for i in range(n)]
     bias_grad = net.bias.grad()  # -y where the loss has slope -1, 0 where it is flat
     per_epoch: list[int] = []
-    for _ in range(max_epochs):
+    for epoch in range(max_epochs):
         updates = 0
         for x, y in rows:
             with autograd.record():
@@ -120,8 +161,12 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
             trainer.step(1)
             updates += bias_grad.asscalar() != 0
         per_epoch.append(int(updates))
+        w = net.weight.data().asnumpy().reshape(-1).copy()
+        b = float(net.bias.data().asscalar())
+        if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+            raise ValueError(f"train_gluon: the weights overflowed to inf/nan in pass "
+                             f"{epoch + 1} (learning_rate={learning_rate}); scale X down "
+                             f"(e.g. X / abs(X).max()) or lower learning_rate")
         if updates == 0:
             break
-    return TrainResult(w=net.weight.data().asnumpy().reshape(-1).copy(),
-                       b=float(net.bias.data().asscalar()), updates=sum(per_epoch),
-                       updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0)
+    return train_result(w, b, per_epoch)

@@ -1,43 +1,136 @@
-"""The perceptron's epoch kernel: one pass over the data, in numpy, compiled by numba, and a driver.
+r"""The perceptron's epoch kernel, in four twins, and the one driver that repeats it.
+
+One pass over the data, in a given order, from the current :math:`(w, b)`: on every example
+with :math:`y_i (w^\top x_i + b) \le \delta` the rule steps
+
+.. math:: w \leftarrow w + \eta\, y_i x_i, \qquad b \leftarrow b + \eta\, y_i
+
+(Rosenblatt 1958; the chapter's ``perceptron``). Every trainer of the package that makes such
+passes runs one of these twins of the same loop:
+
+- :func:`_numpy_epoch`, **the** epoch kernel: scans ahead in numpy blocks with the current
+  weights to the next example at or below the threshold. Its hooks serve the variants: a visiting
+  ``order``, ``bias=False`` (the homogeneous perceptron), ``guard=False`` (a step on every
+  example) and ``on_update(t)``, called after each update (it may read or change ``w, b``: the
+  scan resumes with what it leaves).
+- :func:`_compiled_epoch`: the plain pass (no hooks) compiled by numba, summing left to right.
+- :func:`_faithful_epoch`: the chapter's NDArray step (:func:`_ndarray_step`), one example at
+  a time.
+- :func:`_lockstep_epoch`: ``k`` independent runs stepping through the examples together, one
+  NDArray computation per example.
+
+:func:`_drive` repeats passes until one makes no update or ``max_epochs`` are done, and raises
+when the weights or the margins overflow (checked once per pass). Nothing here validates its
+arguments: the public trainers do, once.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import warnings
+from collections.abc import Callable, Sequence
 
 import numpy as np
+from mxnet import nd
 
-try:  # optional: a compiled loop for the fast engine
-    import numba
-except ImportError:  # pragma: no cover - exercised only where numba is not installed
-    numba = None
+#: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
+_WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
+
+numba = None
+if not _WANT_NUMPY:
+    try:  # optional: a compiled loop for the fast engine
+        import numba
+    except ImportError:  # pragma: no cover - exercised only where numba is not installed
+        numba = None
 
 #: How ``engine="fast"`` runs: ``"compiled"`` (numba, when installed) or ``"numpy"`` (block
 #: scan). Set the environment variable ``GLUON_PERCEPTRON_FAST=numpy`` to force the numpy path.
-FAST_BACKEND = ("compiled" if numba is not None
-                and os.environ.get("GLUON_PERCEPTRON_FAST", "") != "numpy" else "numpy")
+FAST_BACKEND = "compiled" if numba is not None else "numpy"
 
+_CHUNK = 1024  # passes per call of the compiled driver: records grow with the passes made
+
+
+# --- overflow -------------------------------------------------------------------------------
+
+def _overflow(what: str, dtype=np.float64) -> ValueError:
+    """The error every trainer raises when training leaves the floating-point range."""
+    top = np.finfo(dtype).max
+    return ValueError(f"training overflowed: {what} became inf or NaN ({np.dtype(dtype).name} "
+                      f"holds magnitudes up to {top:.3g}). Scale the data down (e.g. divide X by "
+                      f"np.abs(X).max()) or lower the learning_rate")
+
+
+def _finite(a) -> bool:
+    """Whether every entry of a numpy array or an NDArray is finite."""
+    values = a.asnumpy() if isinstance(a, nd.NDArray) else a
+    return bool(np.isfinite(values).all())
+
+
+# --- the driver -----------------------------------------------------------------------------
+
+def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,
+           dtype=np.float64) -> list[int]:
+    """Repeat passes until one makes no update or ``max_epochs`` passes are done.
+
+    ``passes(budget)`` makes at least one and at most ``budget`` passes, stops after a pass
+    without an update, and returns the updates of each pass it made (``-1`` for a pass whose
+    margins overflowed). After each call the arrays in ``state`` (the weights) must be finite.
+    The record grows with the passes actually made, never with ``max_epochs``.
+    """
+    per_epoch: list[int] = []
+    while len(per_epoch) < max_epochs:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
+            made = passes(max_epochs - len(per_epoch))
+        per_epoch.extend(int(m) for m in made)
+        if per_epoch[-1] < 0:
+            raise _overflow(f"the margins y (w.x + b) in pass {len(per_epoch)}", dtype)
+        if not all(_finite(a) for a in state):
+            raise _overflow(f"the weights (w, b) in pass {len(per_epoch)}", dtype)
+        if per_epoch[-1] == 0:
+            break
+    return per_epoch
+
+
+# --- the numpy twin: the kernel with its hooks ------------------------------------------------
 
 def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
-                 learning_rate: float, threshold: float, *, bias: bool = True,
-                 on_update=None) -> int:
-    """One pass making the same updates as :func:`_faithful_epoch`, scanning ahead in numpy.
+                 learning_rate: float, threshold: float, *, order: np.ndarray | None = None,
+                 bias: bool = True, guard: bool = True,
+                 on_update: Callable[[int], None] | None = None) -> int:
+    """One pass over ``X[order]`` (default: data order), updating ``w`` and ``b`` in place.
 
     Between two updates the weights do not change, so the margins of the next block of
     examples can be computed at once with the current ``(w, b)``; the first one at or below the
     threshold is exactly the next example the one-by-one loop would update on. Blocks grow
     while no mistake is found and shrink after one, so the work tracks the update rate.
-    ``w`` and ``b`` (a 1-element array) are updated in place. ``bias=False`` leaves ``b`` alone
-    (the homogeneous perceptron, with ``b = 0``); ``on_update(k)``, if given, is called after
-    each update, on example ``k``, so a caller can keep the path (:func:`update_path`).
+
+    ``b`` is a 1-element array. ``bias=False`` leaves ``b`` alone (the homogeneous perceptron,
+    ``b = 0``); ``guard=False`` steps on every example without looking at its margin (the
+    aggressive rule); ``on_update(t)`` runs after each update, on the ``t``-th example visited.
+    Returns the number of updates, or -1 as soon as a margin that decides a step is not finite.
     """
+    if order is not None:
+        X, Y = X[order], Y[order]
     n = X.shape[0]
+    if not guard:
+        for t in range(n):
+            step = learning_rate * Y[t]
+            w += step * X[t]
+            if bias:
+                b += step
+            if on_update is not None:
+                on_update(t)
+        return n
     i = updates = 0
     block = 64
     while i < n:
         j = min(n, i + block)
         margins = Y[i:j] * (X[i:j] @ w + b[0])
         hits = np.flatnonzero(margins <= threshold)
+        used = margins if hits.size == 0 else margins[:hits[0] + 1]
+        if not np.isfinite(used).all():  # a NaN margin is no hit: this check catches it
+            return -1
         if hits.size == 0:
             i = j
             block = min(block * 2, 8192)
@@ -55,28 +148,42 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
     return updates
 
 
-def _numpy_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_epochs: int,
-               learning_rate: float, threshold: float) -> list[int]:
-    """Passes of :func:`_numpy_epoch` until one makes no update or ``max_epochs`` are done."""
-    per_epoch: list[int] = []
-    while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
-        per_epoch.append(_numpy_epoch(X, Y, w, b, learning_rate, threshold))
-    return per_epoch
+# --- the compiled twin (plain passes) ---------------------------------------------------------
+
+_CACHE_WARNED = False
 
 
 def _jit(fn):
-    """Compile ``fn`` with numba (cached on disk) when it is installed, else leave it alone."""
-    return fn if numba is None else numba.njit(cache=True, nogil=True)(fn)
+    """Compile ``fn`` with numba, cached on disk when a cache can be written.
+
+    Where it cannot (a read-only ``NUMBA_CACHE_DIR``, no writable home: numba says "no locator
+    available"), compile without a cache and warn once.
+    """
+    global _CACHE_WARNED
+    if numba is None:
+        return fn
+    try:
+        return numba.njit(cache=True, nogil=True)(fn)
+    except Exception as exc:  # numba raises RuntimeError; any failure to set up a cache will do
+        if not _CACHE_WARNED:
+            _CACHE_WARNED = True
+            warnings.warn(f"gluon_perceptron: numba cannot cache compiled code here ({exc}); "
+                          f"compiling without a cache (each new process compiles again). Set "
+                          f"NUMBA_CACHE_DIR to a writable folder, or GLUON_PERCEPTRON_FAST=numpy "
+                          f"to skip numba", RuntimeWarning, stacklevel=2)
+        return numba.njit(cache=False, nogil=True)(fn)
 
 
 @_jit
 def _compiled_epoch(X, Y, rows, w, b, eta, threshold):  # pragma: no cover - runs compiled
-    """One pass over ``X[rows]`` in order: the chapter's loop, compiled.
+    """One plain pass over ``X[rows]`` in order: the chapter's loop, compiled.
 
     The margin :math:`y_i (\\sum_j w_j x_{ij} + b)` is summed left to right in the data's dtype;
     on :math:`y_i (w^\\top x_i + b) \\le \\delta` the step is :math:`w \\mathrel{+}= \\eta y_i x_i`,
     :math:`b \\mathrel{+}= \\eta y_i` with ``eta`` already in the data's dtype (as numpy and MXNet
-    cast it). ``w`` and ``b`` (a 1-element array) change in place; returns the updates made.
+    cast it). ``w`` and ``b`` (a 1-element array) change in place; returns the updates made, or
+    -1 as soon as a margin that decides a step is not finite (``m - m`` is 0 only for finite
+    ``m``, a check that costs two operations per margin).
 
     A left-to-right sum is one long chain of dependent additions, so the processor mostly
     waits. The loop therefore sums the next four examples' margins side by side (four
@@ -99,26 +206,39 @@ def _compiled_epoch(X, Y, rows, w, b, eta, threshold):  # pragma: no cover - run
                 s1 += wj * X[i1, j]
                 s2 += wj * X[i2, j]
                 s3 += wj * X[i3, j]
-            if Y[i0] * (s0 + bias) <= threshold:
-                hit = t
-            elif Y[i1] * (s1 + bias) <= threshold:
-                hit = t + 1
-            elif Y[i2] * (s2 + bias) <= threshold:
-                hit = t + 2
-            elif Y[i3] * (s3 + bias) <= threshold:
-                hit = t + 3
+            m0 = Y[i0] * (s0 + bias)
+            m1 = Y[i1] * (s1 + bias)
+            m2 = Y[i2] * (s2 + bias)
+            m3 = Y[i3] * (s3 + bias)
+            if not m0 > threshold:
+                hit, seen = t, m0 - m0
+            elif not m1 > threshold:
+                hit, seen = t + 1, (m0 - m0) + (m1 - m1)
+            elif not m2 > threshold:
+                hit, seen = t + 2, (m0 - m0) + (m1 - m1) + (m2 - m2)
             else:
-                t += 4
-                continue
+                seen = (m0 - m0) + (m1 - m1) + (m2 - m2) + (m3 - m3)
+                if not seen == 0:
+                    return -1
+                if m3 > threshold:
+                    t += 4
+                    continue
+                hit = t + 3
         else:
             i0 = rows[t]
             s0 = w.dtype.type(0)
             for j in range(d):
                 s0 += w[j] * X[i0, j]
-            if Y[i0] * (s0 + bias) > threshold:
+            m0 = Y[i0] * (s0 + bias)
+            seen = m0 - m0
+            if not seen == 0:
+                return -1
+            if m0 > threshold:
                 t += 1
                 continue
             hit = t
+        if not seen == 0:
+            return -1
         i = rows[hit]
         step = eta * Y[i]
         for j in range(d):
@@ -130,59 +250,55 @@ def _compiled_epoch(X, Y, rows, w, b, eta, threshold):  # pragma: no cover - run
 
 
 @_jit
-def _compiled_run(X, Y, rows, w, b, eta, threshold, counts):  # pragma: no cover - compiled
-    """Passes of :func:`_compiled_epoch` until one makes no update or ``counts`` is full.
-
-    ``counts[e]`` receives the updates of pass ``e``; returns the number of passes made.
-    """
+def _compiled_passes(X, Y, rows, w, b, eta, threshold, counts):  # pragma: no cover - compiled
+    """Up to ``counts.shape[0]`` passes of :func:`_compiled_epoch`; stops after a pass without
+    an update (or whose margins overflowed). ``counts[e]`` gets pass ``e``'s updates; returns the
+    number of passes made."""
     for e in range(counts.shape[0]):
         counts[e] = _compiled_epoch(X, Y, rows, w, b, eta, threshold)
-        if counts[e] == 0:
+        if counts[e] <= 0:
             return e + 1
     return counts.shape[0]
 
 
-@_jit
-def _compiled_runs(X, Y, rows, starts, W, B, eta, counts, epochs):  # pragma: no cover
-    """Run ``k`` perceptrons to convergence, one after another, in compiled code.
+def _use_compiled(backend: str | None = None) -> bool:
+    """Whether plain passes run compiled: numba is there and ``backend`` (default
+    :data:`FAST_BACKEND`) says ``"compiled"``."""
+    return numba is not None and (FAST_BACKEND if backend is None else backend) == "compiled"
 
-    Run ``r`` sees the examples ``rows[starts[r]:starts[r + 1]]`` of ``X[r]`` (or of ``X[0]``
-    when ``X`` holds one shared dataset) with labels ``Y[r]``; it trains ``W[r], B[r]`` in place
-    with :func:`_compiled_epoch`, the loop ``train`` runs, and
-    records its updates per pass in ``counts[r]`` and its number of passes in ``epochs[r]``.
-    Used by :func:`~gluon_perceptron.train_batched`; it lives here, next to the loop it calls,
-    because numba's on-disk cache is invalidated per source file.
+
+def _plain_passes(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
+                  learning_rate: float, threshold: float, rows: np.ndarray | None = None,
+                  backend: str | None = None) -> Callable[[int], list[int]]:
+    """``passes(budget)`` for :func:`_drive`: plain passes over ``X[rows]``, compiled or numpy.
+
+    Compiled passes run in chunks of at most :data:`_CHUNK` per call, so the record grows with
+    the passes made. ``X``, ``Y``, ``w`` and the 1-element ``b`` share one float dtype.
     """
-    for r in range(W.shape[0]):
-        Xr = X[min(r, X.shape[0] - 1)]
-        mine = rows[starts[r]:starts[r + 1]]
-        for e in range(counts.shape[1]):
-            counts[r, e] = _compiled_epoch(Xr, Y[r], mine, W[r], B[r], eta, 0.0)
-            epochs[r] = e + 1
-            if counts[r, e] == 0:
-                break
+    if not _use_compiled(backend):
+        if rows is not None:
+            X, Y = X[rows], Y[rows]
+        return lambda budget: [_numpy_epoch(X, Y, w, b, learning_rate, threshold)]
+    Xc = np.ascontiguousarray(X)
+    order = np.arange(X.shape[0], dtype=np.int64) if rows is None else rows.astype(np.int64)
+    eta = X.dtype.type(learning_rate)
+    chunk = [1]
 
+    def passes(budget: int) -> list[int]:
+        counts = np.empty(min(budget, chunk[0]), dtype=np.int64)
+        chunk[0] = min(2 * chunk[0], _CHUNK)
+        done = _compiled_passes(Xc, Y, order, w, b, eta, threshold, counts)
+        return counts[:done].tolist()
 
-def _use_compiled() -> bool:
-    """Whether the fast engine runs compiled (numba installed and :data:`FAST_BACKEND` says so)."""
-    return numba is not None and FAST_BACKEND == "compiled"
+    return passes
 
 
 def _fast_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_epochs: int,
-              learning_rate: float, threshold: float, backend: str | None = None) -> list[int]:
-    """The fast engine: train ``w, b`` (changed in place) and return the updates per pass.
-
-    ``X`` and ``Y`` share one float dtype, as do ``w`` and the 1-element ``b``. ``backend``
-    picks ``"compiled"`` or ``"numpy"`` (default :data:`FAST_BACKEND`).
-    """
-    compiled = _use_compiled() if backend is None else backend == "compiled" and numba is not None
-    if not compiled:
-        return _numpy_run(X, Y, w, b, max_epochs, learning_rate, threshold)
-    counts = np.zeros(max_epochs, dtype=np.int64)
-    rows = np.arange(X.shape[0], dtype=np.int64)
-    eta = X.dtype.type(learning_rate)
-    done = _compiled_run(np.ascontiguousarray(X), Y, rows, w, b, eta, threshold, counts)
-    return [int(c) for c in counts[:done]]
+              learning_rate: float, threshold: float, rows: np.ndarray | None = None,
+              backend: str | None = None) -> list[int]:
+    """The fast engine: train ``w, b`` (changed in place) over ``X[rows]``; updates per pass."""
+    passes = _plain_passes(X, Y, w, b, learning_rate, threshold, rows, backend)
+    return _drive(passes, max_epochs, (w, b), X.dtype)
 
 
 def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
@@ -191,6 +307,63 @@ def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
 
     Makes exactly the decisions and updates one pass of ``train(..., engine="fast")`` makes;
     ``X``, ``Y``, ``w`` and the 1-element ``b`` share one float dtype (trusted, not checked).
-    Returns the number of updates.
+    Returns the number of updates; raises ``ValueError`` when the weights or margins overflow.
     """
     return _fast_run(X, Y, w, b, 1, learning_rate, threshold)[0]
+
+
+# --- the NDArray twins: the chapter's step, and many runs in lockstep ---------------------------
+
+def _ndarray_step(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, learning_rate: float,
+                  threshold: float) -> int:
+    """The chapter's step on trusted arguments: update ``w, b`` in place if
+    :math:`y (w^\\top x + b) \\le \\delta`; 1 if it did. Raises when the margin is not finite."""
+    margin = y * (nd.dot(w, x) + b).asscalar()
+    if not math.isfinite(margin):
+        raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)
+    if margin <= threshold:
+        w += (learning_rate * y) * x
+        b += learning_rate * y
+        return 1
+    return 0
+
+
+def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
+                    learning_rate: float, threshold: float) -> int:
+    """One pass of the chapter's loop: :func:`_ndarray_step` on every example in order."""
+    return sum(_ndarray_step(w, b, X[i], float(Y[i]), learning_rate, threshold)
+               for i in range(X.shape[0]))
+
+
+def _lockstep_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Kd: nd.NDArray, W: nd.NDArray,
+                    B: nd.NDArray, active: nd.NDArray, learning_rate: float
+                    ) -> tuple[nd.NDArray, nd.NDArray]:
+    """One pass of ``k`` runs in lockstep: at example ``i``, for every run ``r`` at once,
+
+    .. math:: u_r = [\\text{keep}_{ri}]\\,[\\text{active}_r]\\,
+              [y_{ri} (w_r^\\top x_{ri} + b_r) \\le 0],
+
+    .. math:: w_r \\mathrel{+}= \\eta\\, u_r y_{ri} x_{ri}, \\qquad
+              b_r \\mathrel{+}= \\eta\\, u_r y_{ri}.
+
+    ``Xd`` is ``(1, n, d)`` (shared) or ``(k, n, d)``; ``Yd``, ``Kd`` (keep) are ``(k, n)``.
+    Returns the updates of each run and, per run, the sum of ``m - m`` over the margins ``m``
+    that decided its steps (0 exactly when all were finite).
+    """
+    k, n = Yd.shape
+    shared = Xd.shape[0] == 1
+    made = nd.zeros((k,), dtype=W.dtype)
+    seen = nd.zeros((k,), dtype=W.dtype)
+    for i in range(n):
+        x = Xd[0, i] if shared else Xd[:, i, :]
+        scores = (nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B
+        y = Yd[:, i]
+        margins = y * scores
+        live = Kd[:, i] * active
+        u = (margins <= 0) * live
+        seen += nd.where(live > 0, margins - margins, nd.zeros_like(margins))
+        step = (learning_rate * y) * u
+        W += step.reshape((k, 1)) * x
+        B += step
+        made += u
+    return made, seen

@@ -49,6 +49,7 @@ def _shapes(w, b, x) -> tuple[tuple, tuple, tuple]:
                             f"{type(a).__name__}; use {name} = nd.array(...)"
                             + (f" and {name}.attach_grad()" if name != "x" else ""))
     ws, bs, xs = w.shape, b.shape, x.shape
+    _dtypes(w, b, x)
     if len(ws) not in (1, 2):
         raise ValueError(f"w must be 1-D (one model) or 2-D (one model per row), got {ws}")
     if bs != ((ws[0],) if len(ws) == 2 else (1,)):
@@ -62,17 +63,42 @@ def _shapes(w, b, x) -> tuple[tuple, tuple, tuple]:
     return ws, bs, xs
 
 
+_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _dtypes(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
+    """One float dtype for ``w``, ``b`` and ``x`` (MXNet's ``dot`` refuses a mix)."""
+    dw = np.dtype(w.dtype)
+    if dw not in _FLOATS:
+        raise TypeError(f"w must hold floats (float32 or float64) to be differentiated, got "
+                        f"{dw.name}; use w = w.astype('float32')")
+    for name, a in (("b", b), ("x", x)):
+        if np.dtype(a.dtype) != dw:
+            raise TypeError(f"{name} has dtype {np.dtype(a.dtype).name} but w has {dw.name}: "
+                            f"MXNet needs one dtype; cast with {name}.astype(w.dtype) (or build "
+                            f"w and b in {np.dtype(a.dtype).name})")
+
+
+def _check_finite(**arrays: nd.NDArray) -> None:
+    """Refuse NaN or inf in the given NDArrays (one host sync each)."""
+    for name, a in arrays.items():
+        values = a.asnumpy()
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{name} must be finite, found NaN or inf in {name}; check it with "
+                             f"np.isfinite and restart from finite values")
+
+
 def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
     if isinstance(x, nd.NDArray):
         return x
     return nd.array(_checks.to_numpy(x, "x"), dtype=w.dtype)
 
 
-def _label(y, n: int, w: nd.NDArray):
+def _label(y, n: int, w: nd.NDArray, check: bool = True):
     """``y`` as a Python float (one label) or an NDArray of ``n`` labels.
 
-    Numbers and numpy/list labels are checked to be -1 or +1; NDArray labels only for shape
-    (checking their values would force a host sync on every step).
+    Labels are checked to be -1 or +1; for NDArray labels that costs a host sync, so the
+    package's trainers (which checked their labels once) pass ``check=False``.
     """
     if isinstance(y, numbers.Real) and not isinstance(y, bool):
         value = float(y)
@@ -82,6 +108,8 @@ def _label(y, n: int, w: nd.NDArray):
     if isinstance(y, nd.NDArray):
         if y.shape != (n,):
             raise ValueError(f"y must hold one label per score, shape ({n},), got {y.shape}")
+        if check:
+            _checks.labels(y.asnumpy(), n, name="y")
         return y.astype(w.dtype, copy=False)
     values = _checks.labels(y, n, name="y")
     return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype)
@@ -170,9 +198,17 @@ def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -
         The loss of each example (not reduced: call ``.sum()`` or ``.mean()``).
     """
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    return _threshold_loss(w, b, x, y, threshold, check=True)
+
+
+def _threshold_loss(w, b, x, y, threshold: float = 0.0, *, check: bool = False) -> nd.NDArray:
+    """:func:`threshold_loss` for callers that checked values already (``check=False``: only
+    shapes and dtypes, no host sync)."""
     x = _as_examples(w, x)
     ws, _, xs = _shapes(w, b, x)
-    yv = _label(y, 1 if len(xs) == 1 else xs[0], w)
+    yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
+    if check:
+        _check_finite(w=w, b=b, x=x)
     if len(xs) == 1 and isinstance(yv, float):
         return _compiled(float(threshold), yv, ws[0], w.dtype)(w, b, x)
     return hinge_of_score(nd, _score(nd, w, b, x, ws, xs), yv, threshold)
@@ -207,16 +243,52 @@ def relu_perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     :math:`(-y x, -y)`. Starting from :math:`w = 0, b = 0` every margin is 0, so SGD on this
     loss never moves. Kept only to show the trap; use :func:`perceptron_loss`.
     """
+    return _relu_perceptron_loss(w, b, x, y, check=True)
+
+
+def _relu_perceptron_loss(w, b, x, y, *, check: bool = False) -> nd.NDArray:
     x = _as_examples(w, x)
     ws, _, xs = _shapes(w, b, x)
-    yv = _label(y, 1 if len(xs) == 1 else xs[0], w)
+    yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
+    if check:
+        _check_finite(w=w, b=b, x=x)
     return nd.relu(-(yv * _score(nd, w, b, x, ws, xs)))
 
 
+def _unchecked(loss: Callable) -> Callable:
+    """The package's own losses without their per-call value checks, for trainers that checked
+    the data once; any other callable is returned as it is."""
+    if loss is perceptron_loss:
+        return functools.partial(_threshold_loss, threshold=0.0)
+    if loss is hinge_loss:
+        return functools.partial(_threshold_loss, threshold=1.0)
+    if loss is relu_perceptron_loss:
+        return _relu_perceptron_loss
+    if isinstance(loss, functools.partial) and loss.func is threshold_loss and not loss.args \
+            and set(loss.keywords) <= {"threshold"}:
+        threshold = _checks.finite_float(loss.keywords.get("threshold", 0.0), "threshold",
+                                         minimum=0.0)
+        return functools.partial(_threshold_loss, threshold=threshold)
+    return loss
+
+
+def _real(a, name: str) -> np.ndarray:
+    """``a`` as a finite float64 array, or a ValueError naming it."""
+    values = _checks.to_numpy(a, name)
+    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
+            or np.issubdtype(values.dtype, np.complexfloating):
+        raise ValueError(f"{name} must hold real numbers, got dtype {values.dtype}")
+    values = values.astype(np.float64)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be finite, found NaN or inf in {name}: the subgradient "
+                         f"is undefined there; check it with np.isfinite")
+    return values
+
+
 def _subgradient_inputs(w, b, x, y):
-    wn = _checks.to_numpy(w, "w").astype(np.float64)
-    bn = _checks.to_numpy(b, "b").astype(np.float64).reshape(-1)
-    xn = _checks.to_numpy(x, "x").astype(np.float64)
+    wn = _real(w, "w")
+    bn = _real(b, "b").reshape(-1)
+    xn = _real(x, "x")
     if wn.ndim not in (1, 2) or bn.shape != ((wn.shape[0],) if wn.ndim == 2 else (1,)):
         raise ValueError(f"w must have shape (d,) with b of shape (1,), or (r, d) with b of "
                          f"shape (r,); got {wn.shape} and {bn.shape}")

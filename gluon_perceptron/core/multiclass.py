@@ -16,7 +16,12 @@ Ties are broken deterministically: the smallest class label wins, both for equal
 scores and for equal vote counts. All binary perceptrons are trained at once by
 :func:`batched.train_batched` (one shared ``X``, one label row per perceptron, and for
 one-vs-one a mask selecting each pair's examples), which gives exactly what training them one
-by one with :func:`perceptron.train` gives.
+by one with :func:`rosenblatt.train` gives.
+
+The ``engine`` words are the package's: ``"fast"`` (the exact compiled kernel, all
+perceptrons in one call), ``"ndarray"`` (all of them in lockstep, one MXNet computation per
+example), and ``"loop"`` (the fast kernel once per perceptron, as a reference). The old word
+``"batched"`` is accepted as an alias of ``"fast"``.
 """
 
 from __future__ import annotations
@@ -28,9 +33,63 @@ import numpy as np
 
 from . import _checks
 from .batched import train_batched
-from .rosenblatt import TrainResult, train
+from .chapter import MAX_ELEMENTS
+from .kernel import _fast_run
+from .results import TrainResult, train_result
 
 SCHEMES = ("one-vs-all", "one-vs-one")
+
+#: The engines, and the old words still accepted for them.
+ENGINES = ("fast", "ndarray", "loop")
+ENGINE_ALIASES = {"batched": "fast"}
+
+
+@dataclass
+class MulticlassCost:
+    """What training a :class:`MulticlassModel` cost (see :meth:`MulticlassModel.cost`).
+
+    Also readable by the keys of the dict it replaced: ``cost["example visits"]``.
+    """
+
+    perceptrons: int
+    passes: int
+    example_visits: int
+    updates: int
+    separated: int
+
+    def __getitem__(self, key: str) -> int:
+        return getattr(self, key.replace(" ", "_"))
+
+    def as_dict(self) -> dict[str, int]:
+        """The dict this used to be, keys with spaces (``"example visits"``)."""
+        return {"perceptrons": self.perceptrons, "passes": self.passes,
+                "example visits": self.example_visits, "updates": self.updates,
+                "separated": self.separated}
+
+
+@dataclass
+class BinaryErrorRates:
+    """How each binary perceptron of a model errs on its own task (:func:`binary_error_rates`).
+
+    Also readable by the keys of the dict it replaced: ``rates["false alarm"]``.
+
+    Attributes
+    ----------
+    miss : ndarray, shape (m,)
+        Per perceptron, the fraction of its positives scored :math:`\\le 0`.
+    false_alarm : ndarray, shape (m,)
+        Per perceptron, the fraction of its negatives scored :math:`> 0`.
+    no_positive : float
+        One-vs-all: the fraction of examples no perceptron claims (all scores
+        :math:`\\le 0`); NaN for one-vs-one.
+    """
+
+    miss: np.ndarray
+    false_alarm: np.ndarray
+    no_positive: float
+
+    def __getitem__(self, key: str):
+        return getattr(self, key.replace(" ", "_"))
 
 
 @dataclass
@@ -65,41 +124,72 @@ class MulticlassModel:
     examples: np.ndarray
     positive_share: np.ndarray
 
-    def cost(self) -> dict[str, int]:
+    def cost(self) -> MulticlassCost:
         """Training cost: perceptrons, passes, example visits, updates, runs that separated.
 
         An example visit is one margin test :math:`y (w^\\top x + b) \\le 0`; a run making
         :math:`E` passes over :math:`n_r` examples makes :math:`E n_r` of them.
         """
         epochs = np.array([r.epochs for r in self.results])
-        return {"perceptrons": len(self.results),
-                "passes": int(epochs.sum()),
-                "example visits": int(np.sum(epochs * self.examples)),
-                "updates": int(sum(r.updates for r in self.results)),
-                "separated": int(sum(r.converged for r in self.results))}
+        return MulticlassCost(perceptrons=len(self.results), passes=int(epochs.sum()),
+                              example_visits=int(np.sum(epochs * self.examples)),
+                              updates=int(sum(r.updates for r in self.results)),
+                              separated=int(sum(r.converged for r in self.results)))
 
 
 def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Check ``X`` and integer-like ``y``; return ``X``, ``y`` and the sorted classes."""
+    """Check ``X`` and class labels ``y``; return ``X``, ``y`` and the sorted classes.
+
+    Labels are integers, strings, or floats holding whole numbers (``3.0``); other floats are
+    refused, since every distinct value would become a class of its own.
+    """
     Xn = _checks.features(X)
     yn = _checks.to_numpy(y, "y").reshape(-1)
     if yn.shape[0] != Xn.shape[0]:
         raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
                          f"y has {yn.shape[0]} labels")
-    if np.issubdtype(yn.dtype, np.inexact) and not np.all(np.isfinite(yn)):
-        raise ValueError("y must hold class labels, found NaN or inf; drop those examples")
+    if yn.dtype.kind == "c" or (yn.dtype.kind == "O" and yn.size
+                                and not all(isinstance(v, str) for v in yn)):
+        raise ValueError(f"y must hold class labels (integers or strings), got dtype {yn.dtype}")
+    if yn.dtype.kind == "f":
+        if not np.all(np.isfinite(yn)):
+            raise ValueError("y must hold class labels, found NaN or inf; drop those examples")
+        fractional = np.unique(yn[yn != np.round(yn)])
+        if fractional.size:
+            raise ValueError(
+                f"y must hold class labels (whole numbers such as the digits 0 to 9), found "
+                f"{fractional.size} non-integer values such as {fractional[:3].tolist()}: each "
+                f"distinct value would become a class of its own; round or bin y first")
     classes = np.unique(yn)
     if classes.size < 2:
         raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
     return Xn, yn, classes
 
 
+def _engine(engine, X: np.ndarray) -> str:
+    """Check ``engine`` (and its alias), and what the ndarray engine can hold."""
+    _checks.choice(engine, "engine", set(ENGINES) | set(ENGINE_ALIASES))
+    engine = ENGINE_ALIASES.get(engine, engine)
+    if engine == "ndarray" and X.size > MAX_ELEMENTS:
+        raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
+                         f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
+                         f'engine="fast"')
+    return engine
+
+
+def _train_one(X: np.ndarray, Y: np.ndarray, max_epochs: int) -> TrainResult:
+    """One binary perceptron by the fast kernel on checked data (what ``train`` runs)."""
+    w = np.zeros(X.shape[1], dtype=X.dtype)
+    b = np.zeros(1, dtype=X.dtype)
+    per_epoch = _fast_run(X, Y.astype(X.dtype), w, b, max_epochs, 1.0, 0.0)
+    return train_result(w, b[0], per_epoch)
+
+
 def _fit(X, Y, mask, max_epochs, engine) -> list[TrainResult]:
     """Train one perceptron per row of ``Y`` (on the examples ``mask`` keeps)."""
-    if engine in ("batched", "ndarray"):
-        return train_batched(X, Y, max_epochs=max_epochs, mask=mask,
-                             engine="fast" if engine == "batched" else "ndarray")
-    return [train(X[keep], labels[keep], max_epochs=max_epochs)
+    if engine in ("fast", "ndarray"):
+        return train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
+    return [_train_one(np.ascontiguousarray(X[keep]), labels[keep], max_epochs)
             for labels, keep in zip(Y, mask)]
 
 
@@ -113,25 +203,26 @@ def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
                            examples=examples, positive_share=positives / examples)
 
 
-def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "batched") -> MulticlassModel:
+def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
     """One perceptron per class: that class against all the others.
 
     Parameters
     ----------
     X : array-like, shape (n, d)
     y : array-like, shape (n,)
-        Class labels (any sortable values, e.g. digits 0 to 9).
+        Class labels: integers (e.g. digits 0 to 9), strings, or whole-valued floats.
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
-    engine : {"batched", "ndarray", "loop"}
-        ``"batched"`` trains all ``c`` at once with :func:`batched.train_batched` (compiled);
+    engine : {"fast", "ndarray", "loop"}
+        ``"fast"`` trains all ``c`` at once with :func:`batched.train_batched` (compiled);
         ``"ndarray"`` trains them in lockstep as one MXNet computation per example (slow, but
-        it is the batching written in NDArray); ``"loop"`` calls :func:`perceptron.train` once
-        per class. All give the same perceptrons.
+        it is the batching written in NDArray; ``X`` at most :math:`2^{31} - 1` elements);
+        ``"loop"`` runs the fast kernel once per class, as :func:`rosenblatt.train` would. All
+        give the same perceptrons. ``"batched"`` is an old alias of ``"fast"``.
     """
     Xn, yn, classes = _class_labels(X, y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.choice(engine, "engine", {"batched", "ndarray", "loop"})
+    engine = _engine(engine, Xn)
     Y = np.where(yn[None, :] == classes[:, None], 1.0, -1.0)
     mask = np.ones(Y.shape, dtype=bool)
     results = _fit(Xn, Y, mask, max_epochs, engine)
@@ -139,7 +230,7 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "batched") -> Multi
     return _model("one-vs-all", classes, pairs, results, mask, Y)
 
 
-def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "batched") -> MulticlassModel:
+def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
     """One perceptron per pair of classes :math:`k < k'`, on those two classes' examples.
 
     Class :math:`k` (the smaller label) is :math:`+1`, class :math:`k'` is :math:`-1`. Other
@@ -147,7 +238,7 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "batched") -> Multi
     """
     Xn, yn, classes = _class_labels(X, y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.choice(engine, "engine", {"batched", "ndarray", "loop"})
+    engine = _engine(engine, Xn)
     pairs = list(combinations(range(classes.size), 2))
     first = classes[[k for k, _ in pairs]][:, None]
     second = classes[[k2 for _, k2 in pairs]][:, None]
@@ -197,7 +288,7 @@ def ties(model: MulticlassModel, X) -> int:
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
-def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
+def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
     """How each binary perceptron errs on its own task, on the examples ``(X, y)``.
 
     For row ``r`` (positive class :math:`k`), among the examples its task labels :math:`+1`
@@ -209,8 +300,8 @@ def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
 
     Returns
     -------
-    dict
-        ``"miss"`` and ``"false alarm"``, arrays of shape ``(m,)``; ``"no positive"``: the
+    BinaryErrorRates
+        ``miss`` and ``false_alarm``, arrays of shape ``(m,)``; ``no_positive``: the
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
@@ -233,7 +324,7 @@ def binary_error_rates(model: MulticlassModel, X, y) -> dict[str, np.ndarray]:
     miss = np.sum(~claimed & positive, axis=0) / np.maximum(positive.sum(axis=0), 1)
     alarm = np.sum(claimed & negative, axis=0) / np.maximum(negative.sum(axis=0), 1)
     nobody = float(np.mean(~claimed.any(axis=1))) if model.scheme == "one-vs-all" else np.nan
-    return {"miss": miss, "false alarm": alarm, "no positive": nobody}
+    return BinaryErrorRates(miss=miss, false_alarm=alarm, no_positive=nobody)
 
 
 def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
@@ -241,6 +332,11 @@ def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
     yt = _checks.to_numpy(y_true, "y_true").reshape(-1)
     yp = _checks.to_numpy(y_pred, "y_pred").reshape(-1)
     cl = _checks.to_numpy(classes, "classes").reshape(-1)
+    values, counts = np.unique(cl, return_counts=True)
+    if np.any(counts > 1):
+        twice = values[counts > 1][:5].tolist()
+        raise ValueError(f"classes must list each class once, but {twice} appear more than "
+                         f"once; pass np.unique(classes)")
     if yt.shape != yp.shape:
         raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
                          f"{yp.size}")

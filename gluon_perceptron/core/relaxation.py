@@ -36,16 +36,19 @@ import numpy as np
 from . import _checks
 from .data import pad_constant
 
-#: The index rules: ``cyclic`` (1, 2, ..., n, 1, 2, ...); ``randomized`` (i.i.d. with
-#: :math:`p_i \\propto \\|a_i\\|^2`); ``permuted`` (a fresh random order every epoch);
-#: ``max_distance`` (the farthest violated half-space, :math:`(a_i^\\top w - c_i)^+/\\|a_i\\|`);
-#: ``max_residual`` (the largest violation :math:`(a_i^\\top w - c_i)^+`). Ties go to the
-#: smallest index.
 RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
+"""The index rules of Remark 1.38 of the notes.
 
-#: Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
-#: entries: 4 million, 32 MB, i.e. up to 2,000 inequalities.
+``cyclic`` visits :math:`1, 2, \\dots, n, 1, 2, \\dots`; ``randomized`` draws indices
+independently with :math:`p_i \\propto \\|a_i\\|^2`; ``permuted`` visits a fresh random order
+every epoch; ``max_distance`` picks the farthest violated half-space,
+:math:`\\max_i (a_i^\\top w - c_i)^+ / \\|a_i\\|`; ``max_residual`` the largest violation,
+:math:`\\max_i (a_i^\\top w - c_i)^+`. Ties go to the smallest index.
+"""
+
 GRAM_LIMIT = 4_000_000
+"""Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
+entries: 4 million, 32 MB, i.e. up to 2,000 inequalities."""
 
 
 @dataclass
@@ -89,7 +92,11 @@ def max_violation(A, c, w) -> float:
     wn = _checks.vector(w, "w").astype(np.float64)
     if wn.shape[0] != An.shape[0]:
         raise ValueError(f"w has {wn.shape[0]} entries but A has {An.shape[0]} rows")
-    return float(max(0.0, np.max(An.T @ wn - cn)))
+    return _max_violation(An, cn, wn)
+
+
+def _max_violation(A: np.ndarray, c: np.ndarray, w: np.ndarray) -> float:
+    return float(max(0.0, np.max(A.T @ w - c)))
 
 
 def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -223,8 +230,8 @@ def _run_greedy(res: _Residuals, rule, eta, tol, max_iterations, log) -> tuple[i
 
 
 def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
-               max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
-               record: bool = False) -> RelaxationResult:
+                      max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
+                      record: bool = False) -> RelaxationResult:
     """Solve :math:`A^\\top w \\le c` by the relaxation method (Algorithm 1.37 of the notes).
 
     Each iteration selects :math:`I_t` by ``rule`` and sets
@@ -257,25 +264,40 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         ``w``, not from the running residuals.
     """
     An, cn = _system(A, c)
-    p, n = An.shape
-    eta = _checks.finite_float(eta, "eta", strictly_positive=True)
-    if eta > 2:
-        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
-                         f"can diverge), got {eta}")
+    p = An.shape[0]
+    eta = _check_eta(eta)
     _checks.choice(rule, "rule", set(RULES))
     max_iterations = _checks.positive_int(max_iterations, "max_iterations", minimum=0)
     tol = _checks.finite_float(tol, "tol", minimum=0.0)
-    zero = np.flatnonzero(~np.any(An != 0, axis=0))
-    if zero.size:
-        raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
-                         f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
+    seed = _checks.positive_int(seed, "seed", minimum=0)
+    _check_columns(An)
     w = np.zeros(p)
     if w0 is not None:
         w = _checks.to_numpy(w0, "w0").astype(np.float64).reshape(-1).copy()
         if w.shape != (p,) or not np.all(np.isfinite(w)):
             raise ValueError(f"w0 must be finite with shape ({p},), got {w.shape}")
+    return _relax(An, cn, w, eta, rule, max_iterations, tol, seed, record)
 
-    res = _Residuals(np.ascontiguousarray(An.T), cn, w)
+
+def _check_eta(eta) -> float:
+    eta = _checks.finite_float(eta, "eta", strictly_positive=True)
+    if eta > 2:
+        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
+                         f"can diverge), got {eta}")
+    return eta
+
+
+def _check_columns(A: np.ndarray) -> None:
+    zero = np.flatnonzero(~np.any(A != 0, axis=0))
+    if zero.size:
+        raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
+                         f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
+
+
+def _relax(A: np.ndarray, c: np.ndarray, w: np.ndarray, eta: float, rule: str,
+           max_iterations: int, tol: float, seed: int, record: bool) -> RelaxationResult:
+    """The relaxation method on a checked system, started from ``w`` (changed in place)."""
+    res = _Residuals(np.ascontiguousarray(A.T), c, w)
     history: dict = {"iteration": [], "violation": [], "w": []} if record else {}
 
     def log(t: int) -> None:
@@ -285,12 +307,12 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
             history["w"].append(res.w.copy())
 
     log(0)
-    rng = np.random.default_rng(_checks.positive_int(seed, "seed", minimum=0))
+    rng = np.random.default_rng(seed)
     if rule in ("max_distance", "max_residual"):
         t, moves = _run_greedy(res, rule, eta, tol, max_iterations, log)
     else:
         t, moves = _run_stream(res, rule, eta, tol, max_iterations, rng, log)
-    violation = max_violation(An, cn, res.w)
+    violation = _max_violation(A, c, res.w)
     return RelaxationResult(w=res.w.copy(), iterations=t, moves=moves,
                             converged=violation <= tol, max_violation=violation, rule=rule,
                             eta=eta, history=history)

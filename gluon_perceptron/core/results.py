@@ -1,4 +1,5 @@
-"""What the trainers return, built in one place.
+"""What the trainers return, built in one place, and the two mixins that keep old call styles
+working for results that used to be tuples (:class:`Unpackable`) or dicts (:class:`ItemAccess`).
 
 :class:`TrainResult` is the result of every trainer that makes perceptron passes; every one of
 them builds it with :func:`train_result`, so "converged" means the same everywhere: the last
@@ -17,6 +18,23 @@ class Unpackable:
 
     def __iter__(self):
         return iter(getattr(self, f.name) for f in fields(self))
+
+
+class ItemAccess:
+    """Mixin for result dataclasses that replaced a dict: ``result["R"]`` still reads the field
+    ``result.R`` (kept for old calls; use the attribute)."""
+
+    def keys(self) -> list[str]:
+        """The field names (the old dict's keys)."""
+        return [f.name for f in fields(self)]
+
+    def __getitem__(self, key: str):
+        if key not in self.keys():
+            raise KeyError(f"{key!r}: {type(self).__name__} has the fields {self.keys()}")
+        return getattr(self, key)
+
+    def __contains__(self, key) -> bool:
+        return key in self.keys()
 
 
 @dataclass

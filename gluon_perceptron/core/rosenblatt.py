@@ -7,10 +7,14 @@ The rule: start from :math:`w = 0, b = 0`; for each example :math:`(x, y)` in tu
 
 :func:`train` repeats passes over the data, in data order, until a pass makes no update (the
 data is then separated) or ``max_epochs`` passes are done. Two engines make exactly the same
-updates: ``"faithful"`` calls :func:`perceptron` once per example, as the chapter does, and
-``"fast"`` runs the same loop compiled by numba when it is installed (:data:`FAST_BACKEND` is
-``"compiled"``), or else scans ahead in numpy blocks with the current weights, stopping at the
-next mistake (``"numpy"``).
+updates: ``"faithful"`` runs the chapter's step once per example, and ``"fast"`` runs the same
+loop compiled by numba when it is installed (:data:`~gluon_perceptron.core.kernel.FAST_BACKEND`
+is ``"compiled"``), or else scans ahead in numpy blocks with the current weights, stopping at
+the next mistake (``"numpy"``). Both are twins of the package's one epoch kernel
+(:mod:`gluon_perceptron.core.kernel`), repeated by its one driver, which stops at a pass without
+an update or at ``max_epochs`` and raises ``ValueError`` if the weights or margins overflow.
+:func:`train` checks its input once; the passes trust it (the faithful engine calls the step
+without re-checking ``learning_rate`` and ``threshold`` each time).
 
 Exactness: the updates themselves (:math:`w + \\eta y x`, elementwise in the data's dtype) are
 the same operations in every engine, so the engines agree bit for bit as long as they take the
@@ -28,8 +32,8 @@ import numpy as np
 from mxnet import nd
 
 from . import _checks
-from .kernel import _fast_run
-from .results import TrainResult
+from .kernel import _drive, _faithful_epoch, _fast_run, _ndarray_step
+from .results import TrainResult, train_result
 
 
 def _label_value(y) -> float:
@@ -86,22 +90,7 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y, *,
     yv = _label_value(y)
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    margin = yv * (nd.dot(w, x) + b).asscalar()
-    if not np.isfinite(margin):
-        raise ValueError(f"the margin y (w.x + b) is {margin}: x, w or b holds NaN or inf; "
-                         f"check the data with np.isfinite and restart from finite w, b")
-    if margin <= threshold:
-        w += (learning_rate * yv) * x
-        b += learning_rate * yv
-        return 1
-    return 0
-
-
-def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
-                    learning_rate: float, threshold: float) -> int:
-    """One pass of the chapter's loop: :func:`perceptron` on every example in order."""
-    return sum(perceptron(w, b, X[i], Y[i], learning_rate=learning_rate, threshold=threshold)
-               for i in range(X.shape[0]))
+    return _ndarray_step(w, b, x, yv, learning_rate, threshold)
 
 
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
@@ -153,17 +142,16 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
         w = nd.array(w_start, dtype=Xn.dtype)
         b = nd.array([b0], dtype=Xn.dtype)
         Xd = nd.array(Xn, dtype=Xn.dtype)
-        per_epoch: list[int] = []
-        while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
-            per_epoch.append(_faithful_epoch(Xd, Yn, w, b, learning_rate, threshold))
+        per_epoch = _drive(lambda budget: [_faithful_epoch(Xd, Yn, w, b, learning_rate,
+                                                           threshold)],
+                           max_epochs, (w, b), Xn.dtype)
         w_out, b_out = w.asnumpy(), b.asnumpy()[0]
     else:
         w_out = w_start.copy()
         b = np.array([b0], dtype=Xn.dtype)
         per_epoch = _fast_run(Xn, Yn, w_out, b, max_epochs, learning_rate, threshold)
         b_out = b[0]
-    return TrainResult(w=np.asarray(w_out), b=float(b_out), updates=sum(per_epoch),
-                       updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0)
+    return train_result(w_out, b_out, per_epoch)
 
 
 def predict(w, b: float, X) -> np.ndarray:
@@ -177,4 +165,9 @@ def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
     Xn, Yn = _checks.dataset(X, Y)
     wn = _checks.vector(w, "w", size=Xn.shape[1])
-    return float(np.mean(Yn * (Xn @ wn + _checks.scalar(b, "b")) <= 0))
+    return _error_rate(wn, _checks.scalar(b, "b"), Xn, Yn)
+
+
+def _error_rate(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
+    """:func:`error_rate` on trusted arrays."""
+    return float(np.mean(Y * (X @ w + b) <= 0))

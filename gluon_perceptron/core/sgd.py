@@ -39,11 +39,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from mxnet import autograd, nd
-from tqdm import tqdm
 
 from . import _checks
-from .losses import perceptron_loss
-from .rosenblatt import TrainResult
+from .losses import _unchecked, perceptron_loss
+from .results import TrainResult, train_result
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
 #: value per run).
@@ -114,6 +113,10 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
     :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
     _check_params(grad_w, grad_b, ("grad_w", "grad_b"))
     max_norm = _checks.finite_float(max_norm, "max_norm", strictly_positive=True)
+    return _clip_gradient(grad_w, grad_b, max_norm)
+
+
+def _clip_gradient(grad_w, grad_b, max_norm: float):
     factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
     if grad_w.ndim == 1:
         factor = float(factor.asscalar())
@@ -125,6 +128,10 @@ def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
     _check_params(w, b)
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
+    _project_to_ball(w, b, radius)
+
+
+def _project_to_ball(w, b, radius: float) -> None:
     factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
     nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
     nd.elemwise_mul(b, factor, out=b)
@@ -172,10 +179,16 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     _check_params(w, b)
     _check_loss(loss)
     if not isinstance(learning_rate, nd.NDArray):
-        _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+        learning_rate = _checks.finite_float(learning_rate, "learning_rate",
+                                             strictly_positive=True)
     for name, value in (("clip", clip), ("radius", radius)):
         if value is not None:
             _checks.finite_float(value, name, strictly_positive=True)
+    return _sgd_step(w, b, x, y, loss, learning_rate, clip, radius)
+
+
+def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
+    """:func:`sgd_step` on checked arguments."""
     grad_b = b.grad
     if grad_b is None:
         raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: autograd "
@@ -190,11 +203,11 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     if grad_w is None:
         raise ValueError("call w.attach_grad() before sgd_step")
     if clip is not None:
-        grad_w, grad_b = clip_gradient(grad_w, grad_b, clip)
+        grad_w, grad_b = _clip_gradient(grad_w, grad_b, clip)
     w -= _times_rows(learning_rate, grad_w)
     b -= _times_rows(learning_rate, grad_b)
     if radius is not None:
-        project_to_ball(w, b, radius)
+        _project_to_ball(w, b, radius)
     return moved
 
 
@@ -241,19 +254,30 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     _check_loss(loss)
+    step_loss = _unchecked(loss)
     n, d = Xn.shape
     w, b = _parameters_like((d,), (1,), Xn.dtype)
     Xd = nd.array(Xn, dtype=Xn.dtype)
     rows = [Xd[i] for i in range(n)]
     labels = [float(v) for v in Yn]
     per_epoch: list[int] = []
-    for _ in range(max_epochs):
-        per_epoch.append(sum(int(sgd_step(w, b, rows[i], labels[i], loss=loss,
-                                          learning_rate=learning_rate)[0]) for i in range(n)))
+    for epoch in range(max_epochs):
+        per_epoch.append(sum(int(_sgd_step(w, b, rows[i], labels[i], step_loss, learning_rate,
+                                           None, None)[0]) for i in range(n)))
+        wn, bn = w.asnumpy(), float(b.asscalar())
+        _refuse_overflow(wn, bn, "train_autograd", epoch + 1, learning_rate)
         if per_epoch[-1] == 0:
             break
-    return TrainResult(w=w.asnumpy(), b=float(b.asscalar()), updates=sum(per_epoch),
-                       updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0)
+    return train_result(wn, bn, per_epoch)
+
+
+def _refuse_overflow(w: np.ndarray, b, where: str, epoch: int, learning_rate) -> None:
+    """Raise when the weights left the floats: never return inf/nan as a result."""
+    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(b))):
+        raise ValueError(f"{where}: the weights overflowed to inf/nan by pass/step {epoch} "
+                         f"(learning_rate={learning_rate}); the data or the learning_rate is "
+                         f"too large for the dtype: scale X down (e.g. X / abs(X).max()) or "
+                         f"lower learning_rate")
 
 
 # --- the SGD loop with schedules, projection, clipping and averaging ---------------------------
@@ -308,7 +332,7 @@ def _record_steps(record_at, steps: int) -> set[int]:
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
         radius: float | None = None, clip: float | None = None, order: str = "random",
         runs: int = 1, seed: int | None = None,
-        record_at: Sequence[int] | None = None, progress: bool = False) -> SGDResult:
+        record_at: Sequence[int] | None = None, progress=None) -> SGDResult:
     """Run ``steps`` steps of SGD from :math:`\\theta_1 = 0` and average the iterates.
 
     Step :math:`t` draws example :math:`i_t` (uniformly at random, or cyclically in data order)
@@ -340,8 +364,14 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         Seed of the example draws.
     record_at : sequence of int, optional
         Steps after which to store the iterate and the running average.
-    progress : bool
-        Show a progress bar over the steps.
+    progress : callable, optional
+        A tqdm-like wrapper ``progress(items, desc=...)`` for a progress bar over the steps
+        (``True``/``False`` are accepted for old calls and draw none).
+
+    Raises
+    ------
+    ValueError
+        When the iterates overflow to inf/nan (scale the data or lower the rate).
 
     Returns
     -------
@@ -352,6 +382,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     runs = _checks.positive_int(runs, "runs")
     _checks.choice(order, "order", {"random", "cyclic"})
     _check_loss(loss)
+    loss = _unchecked(loss)
     if seed is not None:
         seed = _checks.positive_int(seed, "seed", minimum=0)
     for name, value in (("radius", radius), ("clip", clip)):
@@ -368,13 +399,18 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     updates = np.zeros(runs, dtype=int)
     max_grad = max_norm = 0.0
     history: dict = {k: [] for k in ("t", "w", "b", "w_bar", "b_bar")}
-    for t in tqdm(range(steps), desc="sgd", disable=not progress):
+    ticks = range(steps)
+    if callable(progress):
+        ticks = progress(ticks, desc="sgd")
+    for t in ticks:
         theta_w, theta_b = w.asnumpy().astype(np.float64), b.asnumpy().astype(np.float64)
         max_norm = max(max_norm, float(np.max(_norms(theta_w, theta_b))))
+        if not np.isfinite(max_norm):
+            _refuse_overflow(theta_w, theta_b, "run_sgd", t, "as scheduled")
         sums.add(rates[t], theta_w, theta_b)
         idx = order_idx[t]
-        moved = sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss=loss,
-                         learning_rate=rates_nd[t], clip=clip, radius=radius)
+        moved = _sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss, rates_nd[t], clip,
+                          radius)
         updates += moved
         if moved.any():
             max_grad = max(max_grad, float(np.max(_norms(w.grad.asnumpy(), b.grad.asnumpy()))))
@@ -384,6 +420,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
                 history[key].append(_squeeze(value, runs))
             history["t"].append(t + 1)
     w_bar, b_bar = sums.average()
+    _refuse_overflow(w.asnumpy(), b.asnumpy(), "run_sgd", steps, "as scheduled")
+    _refuse_overflow(w_bar, b_bar, "run_sgd (the average)", steps, "as scheduled")
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
                      updates=_squeeze(updates, runs), max_grad_norm=max_grad,

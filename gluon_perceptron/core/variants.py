@@ -1,132 +1,158 @@
-"""Variants of the perceptron rule that need every step: traced, pocket, averaged, projected,
-aggressive, and the update path.
+r"""Variants of the perceptron rule that need every step: traced, pocket, averaged, projected,
+aggressive, the online run and the update path.
+
+Every one of them makes its passes with the package's one epoch kernel
+(:func:`~gluon_perceptron.core.kernel._numpy_epoch`, or its compiled twin for the plain passes
+of :func:`train_traced`), driven by :func:`~gluon_perceptron.core.kernel._drive`, and returns a
+:class:`~gluon_perceptron.TrainResult` built by
+:func:`~gluon_perceptron.core.results.train_result`. What a variant needs from every step comes
+from the kernel's hooks: the parameters after each update (``on_update``), the projection onto
+a ball (done in ``on_update``, before the scan resumes), a step on every example
+(``guard=False``) and a visiting order (``order``, for ``shuffle=True``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 from . import _checks
-from .geometry import _split, signed_rows
-from .kernel import _numpy_epoch
-from .rosenblatt import TrainResult, error_rate, train
+from .geometry import _split
+from .kernel import _drive, _numpy_epoch, _plain_passes
+from .results import TrainResult, Unpackable, train_result
+from .rosenblatt import _error_rate
 
 RULES = ("perceptron", "aggressive")
 
 
-# --- one pass of a perceptron-like rule, step by step --------------------------------------
+# --- shared pieces ----------------------------------------------------------------------------
 
-def _sweep(A: np.ndarray, theta: np.ndarray, eta: float, *, guard: bool = True,
-           radius: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One pass of the projected or the unguarded rule over the rows of ``A``, in place.
+def _project(theta: np.ndarray, radius: float) -> None:
+    r"""Project :math:`\theta` onto the ball of ``radius`` in place:
+    :math:`\theta \leftarrow \theta \min(1, \rho / \|\theta\|)`."""
+    norm = math.sqrt(theta @ theta)
+    if not math.isfinite(norm):  # the sum of squares overflowed: scale first
+        top = float(np.max(np.abs(theta)))
+        norm = top * math.sqrt((theta / top) @ (theta / top))
+    if norm > radius:
+        theta *= radius / norm
 
-    For each :math:`a_i` in order: the margin :math:`m_i = \\langle \\theta, a_i \\rangle`;
-    if :math:`m_i \\le 0` (or always, when ``guard`` is False) :math:`\\theta \\mathrel{+}=
-    \\eta a_i`, then, if ``radius`` is given and :math:`\\|\\theta\\| > \\rho`,
-    :math:`\\theta \\leftarrow \\rho\\, \\theta / \\|\\theta\\|` (the projection onto the ball).
 
-    Returns
-    -------
-    thetas : ndarray, shape (n, p)
-        :math:`\\theta` after each step.
-    margins : ndarray, shape (n,)
-        :math:`m_i`, before the step.
-    updated : ndarray of bool, shape (n,)
+@dataclass
+class _Pass:
+    """What one pass of the kernel did, step by step, from the parameters it recorded.
+
+    ``states[0]`` is :math:`\\theta` before the pass, ``states[j]`` after its ``j``-th update;
+    ``positions[j - 1]`` is the step (0-based, in visiting order) of that update.
     """
-    n, p = A.shape
-    thetas = np.empty((n, p))
-    margins = np.empty(n)
-    updated = np.zeros(n, dtype=bool)
-    for i in range(n):
-        margins[i] = A[i] @ theta
-        if margins[i] <= 0.0 or not guard:
-            theta += eta * A[i]
-            updated[i] = True
-            if radius is not None:
-                norm = math.sqrt(theta @ theta)
-                if norm > radius:
-                    theta *= radius / norm
-        thetas[i] = theta
-    return thetas, margins, updated
+
+    states: np.ndarray
+    positions: np.ndarray
+    steps: int
+    made: int  # the kernel's count: the updates, or -1 if a margin overflowed
+
+    def _before_after(self) -> tuple[np.ndarray, np.ndarray]:
+        t = np.arange(self.steps)
+        return (np.searchsorted(self.positions, t, side="left"),
+                np.searchsorted(self.positions, t, side="right"))
+
+    def thetas(self) -> np.ndarray:
+        """:math:`\\theta` after each step, shape (steps, p)."""
+        return self.states[self._before_after()[1]]
+
+    def margins(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """:math:`\\langle \\theta, a_t \\rangle` with :math:`a_t = y_t (x_t, 1)` and the
+        parameters before each step (visiting order)."""
+        A = Y[:, None] * np.hstack([X, np.ones((X.shape[0], 1))])
+        return np.einsum("ij,ij->i", A, self.states[self._before_after()[0]])
 
 
-def _plain_pass(X: np.ndarray, Y: np.ndarray, A: np.ndarray, theta: np.ndarray,
-                eta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One pass of the plain rule, step by step, from :func:`~gluon_perceptron.update_path`.
+def _step_pass(X: np.ndarray, Y: np.ndarray, theta: np.ndarray, learning_rate: float,
+               order: np.ndarray | None = None, *, guard: bool = True,
+               radius: float | None = None) -> _Pass:
+    """One pass of the kernel over ``X[order]`` on ``theta = (w, b)`` (changed in place),
+    recording the parameters after every update; with ``radius``, each update is followed by
+    the projection onto that ball."""
+    states, positions = [theta.copy()], []
 
-    ``update_path`` replays the rule with step 1 and keeps :math:`\\theta` after each update;
-    the rule is invariant to scale (from :math:`\\theta / \\eta` with step 1 it visits
-    :math:`\\theta_t / \\eta`), so the path is scaled by :math:`\\eta` and spread over the
-    steps between updates. Same return values as :func:`_sweep`; ``theta`` is updated in place.
-    """
-    n = A.shape[0]
-    path = update_path(X, Y, max_epochs=1, w0=theta[:-1] / eta, b0=float(theta[-1] / eta))
-    visited = eta * path.thetas                   # theta before the pass, then after each update
-    steps = np.arange(n)
-    before = np.searchsorted(path.examples, steps, side="left")   # updates made before step i
-    after = np.searchsorted(path.examples, steps, side="right")   # ... and up to step i
-    margins = np.einsum("ij,ij->i", A, visited[before])
-    theta[:] = visited[-1]
-    return visited[after], margins, after > before
+    def keep(t: int) -> None:
+        if radius is not None:
+            _project(theta, radius)
+        states.append(theta.copy())
+        positions.append(t)
+
+    made = _numpy_epoch(X, Y, theta[:-1], theta[-1:], learning_rate, 0.0, order=order,
+                        guard=guard, on_update=keep)
+    return _Pass(np.array(states), np.array(positions, dtype=np.int64), X.shape[0], made)
 
 
-def _passes(X, Y, max_epochs, learning_rate, *, guard=True, radius=None):
-    """Yield ``(A, thetas, margins, updated)`` for each pass of a rule, from :math:`\\theta = 0`.
+def _shuffler(shuffle, seed) -> Callable[[], np.ndarray | None]:
+    """The visiting order of each pass: data order, or a fresh permutation from
+    ``numpy.random.default_rng(seed)`` every pass when ``shuffle`` is True."""
+    if not _checks.flag(shuffle, "shuffle"):
+        return lambda n: None
+    rng = np.random.default_rng(None if seed is None else
+                                _checks.positive_int(seed, "seed", minimum=0))
+    return rng.permutation
 
-    The plain rule (``guard`` and no ``radius``) comes from :func:`_plain_pass`, the others
-    from :func:`_sweep`. Stops after a pass without an update (when guarded: the data is then
-    separated) or after ``max_epochs`` passes.
-    """
+
+def _trainer_args(X, Y, max_epochs, learning_rate) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """Validate what every trainer here takes; return float64 data and the checked numbers."""
     Xn, Yn = _checks.dataset(X, Y)
-    Xn, Yn = Xn.astype(np.float64), Yn.astype(np.float64)
-    A = signed_rows(Xn, Yn)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    theta = np.zeros(A.shape[1])
-    for _ in range(max_epochs):
-        if guard and radius is None:
-            thetas, margins, updated = _plain_pass(Xn, Yn, A, theta, learning_rate)
-        else:
-            thetas, margins, updated = _sweep(A, theta, learning_rate, guard=guard,
-                                              radius=radius)
-        yield A, thetas, margins, updated
-        if guard and not updated.any():
-            return
+    return (np.asarray(Xn, dtype=np.float64), np.asarray(Yn, dtype=np.float64), max_epochs,
+            learning_rate)
 
 
 class _Recorder:
     """Collects the per-epoch traces every trainer here returns in ``TrainResult.history``."""
 
-    def __init__(self, X, Y, record: bool):
-        self.X, self.Y = _checks.dataset(X, Y)
-        self.record = record
-        self.updates: list[int] = []
+    def __init__(self, X: np.ndarray, Y: np.ndarray, record: bool):
+        self.X, self.Y = X, Y
+        self.record = _checks.flag(record, "record")
         self.history: dict = {"error": [], "norm": []}
-        if record:
+        if self.record:
             self.history["weights"] = []
 
-    def epoch(self, updates: int, running: np.ndarray, w: np.ndarray, b: float) -> None:
-        """Note one pass: its updates, the running (w, b), and the predictor returned."""
-        self.updates.append(int(updates))
+    def epoch(self, running: np.ndarray, w: np.ndarray, b: float) -> None:
+        """Note one pass: the running (w, b), and the predictor returned."""
         self.history["norm"].append(float(np.linalg.norm(running)))
-        self.history["error"].append(error_rate(w, b, self.X, self.Y))
+        self.history["error"].append(_error_rate(w, b, self.X, self.Y))
         if self.record:
             self.history["weights"].append((np.array(w, dtype=np.float64), float(b)))
 
-    def result(self, w: np.ndarray, b: float, converged: bool) -> TrainResult:
-        return TrainResult(w=np.asarray(w, dtype=np.float64), b=float(b),
-                           updates=sum(self.updates), updates_per_epoch=self.updates,
-                           converged=bool(converged), history=self.history)
+
+def _stepwise(Xn, Yn, max_epochs, learning_rate, record, shuffle, seed, after_pass, *,
+              guard=True, radius=None) -> TrainResult:
+    """Drive passes of :func:`_step_pass` from :math:`\\theta = 0` on checked data; after each
+    one, ``after_pass(step)`` gives the predictor ``(w, b)`` to record and return."""
+    recorder = _Recorder(Xn, Yn, record)
+    order = _shuffler(shuffle, seed)
+    theta = np.zeros(Xn.shape[1] + 1)
+    out: list = [None, 0.0]
+
+    def one_pass(budget: int) -> list[int]:
+        step = _step_pass(Xn, Yn, theta, learning_rate, order(len(Yn)), guard=guard,
+                          radius=radius)
+        if step.made >= 0:
+            out[:] = after_pass(step)
+            recorder.epoch(step.states[-1], *out)
+        return [step.made]
+
+    per_epoch = _drive(one_pass, max_epochs, (theta,))
+    return train_result(np.asarray(out[0], dtype=np.float64), out[1], per_epoch,
+                        recorder.history)
 
 
 # --- part 1: the plain rule on non-separable data ------------------------------------------
 
 def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
-                 decay: float = 0.0, record: bool = False) -> TrainResult:
+                 decay: float = 0.0, record: bool = False, shuffle: bool = False,
+                 seed=None) -> TrainResult:
     """The plain perceptron (:func:`~gluon_perceptron.train`), one pass at a time, traced.
 
     Pass :math:`e = 1, 2, \\dots` runs ``train`` for one epoch from the previous pass's
@@ -156,6 +182,11 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         Power of the step schedule, :math:`\\ge 0`.
     record : bool
         Also keep ``history["weights"]``, the :math:`(w, b)` after each pass.
+    shuffle : bool
+        Visit the examples in a fresh random order every pass (default: data order, as
+        ``train``).
+    seed : int, optional
+        Seed of ``numpy.random.default_rng`` for the orders (used only with ``shuffle``).
 
     Returns
     -------
@@ -163,27 +194,29 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         ``history["error"]`` (training error after each pass), ``history["norm"]``
         (:math:`\\|(w, b)\\|` after each pass), and ``history["weights"]`` if recorded.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    Xn = Xn.astype(np.float64)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    Xn, Yn, max_epochs, learning_rate = _trainer_args(X, Y, max_epochs, learning_rate)
     decay = _checks.finite_float(decay, "decay", minimum=0.0)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     recorder = _Recorder(Xn, Yn, record)
-    w, b = np.zeros(Xn.shape[1]), 0.0
-    for epoch in range(1, max_epochs + 1):
-        run = train(Xn, Yn, max_epochs=1, learning_rate=learning_rate / epoch**decay,
-                    threshold=threshold, w0=w, b0=b)
-        w, b = run.w, run.b
-        recorder.epoch(run.updates, np.append(w, b), w, b)
-        if run.updates == 0:
-            break
-    return recorder.result(w, b, recorder.updates[-1] == 0)
+    order = _shuffler(shuffle, seed)
+    w, b = np.zeros(Xn.shape[1]), np.zeros(1)
+
+    def one_pass(budget: int) -> list[int]:
+        epoch = len(recorder.history["norm"]) + 1
+        made = _plain_passes(Xn, Yn, w, b, learning_rate / epoch**decay, threshold,
+                             order(len(Yn)))(1)
+        if made[0] >= 0:
+            recorder.epoch(np.append(w, b[0]), w, b[0])
+        return made
+
+    per_epoch = _drive(one_pass, max_epochs, (w, b))
+    return train_result(w, b[0], per_epoch, recorder.history)
 
 
 # --- part 2: rules without the mistake test ------------------------------------------------
 
-class OnlineRun(NamedTuple):
+@dataclass
+class OnlineRun(Unpackable):
     """One pass over a stream of examples, step by step.
 
     Attributes
@@ -244,8 +277,18 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     example (the notes' Remark 1.19): :math:`\\theta_t = \\theta_{t-1} + \\eta a_t` always.
     """
     _checks.choice(rule, "rule", set(RULES))
-    A, thetas, margins, _ = next(_passes(X, Y, 1, learning_rate,
-                                         guard=rule == "perceptron"))
+    Xn, Yn, _, learning_rate = _trainer_args(X, Y, 1, learning_rate)
+    theta = np.zeros(Xn.shape[1] + 1)
+    done: list[_Pass] = []
+
+    def one_pass(budget: int) -> list[int]:
+        done.append(_step_pass(Xn, Yn, theta, learning_rate, guard=rule == "perceptron"))
+        return [done[0].made]
+
+    _drive(one_pass, 1, (theta,))  # one pass; raises if it overflowed
+    step = done[0]
+    thetas = step.thetas()
+    margins = step.margins(Xn, Yn)
     return OnlineRun(margins, margins <= 0.0, thetas, np.linalg.norm(thetas, axis=1))
 
 
@@ -264,17 +307,15 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     TrainResult
         As for :func:`train_traced`; ``updates_per_epoch`` is always ``n``.
     """
-    recorder = _Recorder(X, Y, record)
-    for _, thetas, _, updated in _passes(X, Y, max_epochs, learning_rate, guard=False):
-        w, b = _split(thetas[-1])
-        recorder.epoch(updated.sum(), thetas[-1], w, b)
-    return recorder.result(w, b, False)
+    args = _trainer_args(X, Y, max_epochs, learning_rate)
+    return _stepwise(*args, record, False, None, lambda step: _split(step.states[-1]),
+                     guard=False)
 
 
 # --- part 3: remedies ----------------------------------------------------------------------
 
 def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: float = 1.0,
-                    record: bool = False) -> TrainResult:
+                    record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
     """The perceptron with each update followed by a projection onto the ball of ``radius``.
 
     :math:`\\theta \\leftarrow \\Pi_\\rho(\\theta + \\eta a_i)` on a mistake, with
@@ -283,27 +324,37 @@ def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: floa
     :math:`\\|\\theta\\|` changes nothing; a smaller one makes each step larger *relative* to
     :math:`\\theta`.
 
+    Parameters
+    ----------
+    radius : float
+        :math:`\\rho > 0`, the radius of the ball.
+    X, Y, max_epochs, learning_rate, record, shuffle, seed
+        As for :func:`train_traced`.
+
     Returns
     -------
     TrainResult
         As for :func:`train_traced`; ``converged`` means a pass made no update.
     """
+    args = _trainer_args(X, Y, max_epochs, learning_rate)
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    recorder = _Recorder(X, Y, record)
-    for _, thetas, _, updated in _passes(X, Y, max_epochs, learning_rate, radius=radius):
-        w, b = _split(thetas[-1])
-        recorder.epoch(updated.sum(), thetas[-1], w, b)
-    return recorder.result(w, b, not updated.any())
+    return _stepwise(*args, record, shuffle, seed, lambda step: _split(step.states[-1]),
+                     radius=radius)
 
 
 def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                   record: bool = False) -> TrainResult:
+                   record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
     """The averaged perceptron (Freund and Schapire 1999).
 
     Runs the plain rule and returns the average of :math:`\\theta = (w, b)` over every step
     (every example visit) so far: after :math:`T` visits,
     :math:`\\bar\\theta_T = \\frac1T \\sum_{t=1}^T \\theta_t`. Late updates move the average by
     :math:`O(1/T)`, so the predictor settles even when :math:`\\theta_t` never does.
+
+    Parameters
+    ----------
+    X, Y, max_epochs, learning_rate, record, shuffle, seed
+        As for :func:`train_traced` (``shuffle=True``: a fresh random order every pass).
 
     Returns
     -------
@@ -312,18 +363,54 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         ``history["norm"]`` describe the underlying plain run; ``history["error"]`` and
         ``history["weights"]`` (with ``record=True``) the averaged predictor after each pass.
     """
-    recorder = _Recorder(X, Y, record)
-    total, visits = 0.0, 0
-    for _, thetas, _, updated in _passes(X, Y, max_epochs, learning_rate):
-        total = total + thetas.sum(axis=0)
-        visits += thetas.shape[0]
-        w, b = _split(total / visits)
-        recorder.epoch(updated.sum(), thetas[-1], w, b)
-    return recorder.result(w, b, not updated.any())
+    args = _trainer_args(X, Y, max_epochs, learning_rate)
+    total = [0.0, 0]  # sum of the theta after every step, and the number of steps
+
+    def average(step: _Pass) -> tuple[np.ndarray, float]:
+        total[0] = total[0] + step.thetas().sum(axis=0)
+        total[1] += step.steps
+        return _split(total[0] / total[1])
+
+    return _stepwise(*args, record, shuffle, seed, average)
+
+
+@dataclass
+class _Pocket:
+    """The pocket with ratchet: the weights of the longest run of correct predictions so far,
+    replaced only by weights that make fewer training errors (Gallant 1990)."""
+
+    X: np.ndarray
+    Y: np.ndarray
+    theta: np.ndarray
+    best_run: int = 0  # run length at which the pocket's weights were checked in
+    error: float = 1.0  # theta = 0 ties on every example
+    run: int = 0  # correct predictions in a row of the current weights
+    checked: bool = False  # ratchet already tried for the current weights?
+
+    def correct(self, steps: int, theta: np.ndarray) -> None:
+        """``steps`` correct predictions in a row by ``theta``: the ratchet is tried (once per
+        weights) at the step where the run first beats the pocket's."""
+        if not self.checked and self.run + steps > self.best_run:
+            self.checked = True
+            w, b = _split(theta)
+            error = _error_rate(w, b, self.X, self.Y)
+            if error < self.error:
+                self.theta, self.best_run, self.error = theta.copy(), self.best_run + 1, error
+        self.run += steps
+
+    def observe(self, step: _Pass) -> tuple[np.ndarray, float]:
+        """Walk one pass: stretches of correct predictions between its updates."""
+        ends = np.append(step.positions, step.steps)
+        starts = np.append(0, step.positions + 1)
+        for j in range(len(ends)):
+            if j:  # the update at step positions[j - 1]: new weights, a new run
+                self.run, self.checked = 0, False
+            self.correct(int(ends[j] - starts[j]), step.states[j])
+        return _split(self.theta)
 
 
 def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                 record: bool = False) -> TrainResult:
+                 record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
     """The pocket algorithm with ratchet (Gallant 1990).
 
     Runs the plain rule and keeps "in the pocket" the weights with the longest run of
@@ -331,33 +418,13 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     pocket's replace it only if they also make fewer training errors. The pocket's training
     error therefore never increases.
 
-    Returns
-    -------
-    TrainResult
-        ``w, b``: the pocket; ``updates``, ``updates_per_epoch``, ``converged`` and
-        ``history["norm"]`` describe the underlying plain run; ``history["error"]`` and
-        ``history["weights"]`` (with ``record=True``) the pocket after each pass.
+    Takes the arguments of :func:`train_averaged` and returns what it does, with the pocket
+    in place of the average: ``w, b`` and ``history["error"]``, ``history["weights"]`` describe
+    the pocket after each pass; the rest, the underlying plain run.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    recorder = _Recorder(Xn, Yn, record)
-    pocket = np.zeros(Xn.shape[1] + 1)
-    pocket_run, pocket_error = 0, 1.0  # theta = 0 ties on every example
-    run, checked = 0, False  # run length of the current weights; ratchet already tried?
-    for _, thetas, _, updated in _passes(Xn, Yn, max_epochs, learning_rate):
-        for i in range(thetas.shape[0]):
-            if updated[i]:
-                run, checked = 0, False
-                continue
-            run += 1
-            if run > pocket_run and not checked:
-                w, b = _split(thetas[i])
-                error = error_rate(w, b, Xn, Yn)
-                checked = True
-                if error < pocket_error:
-                    pocket, pocket_run, pocket_error = thetas[i].copy(), run, error
-        w, b = _split(pocket)
-        recorder.epoch(updated.sum(), thetas[-1], w, b)
-    return recorder.result(w, b, not updated.any())
+    args = _trainer_args(X, Y, max_epochs, learning_rate)
+    pocket = _Pocket(args[0], args[1], np.zeros(args[0].shape[1] + 1))
+    return _stepwise(*args, record, shuffle, seed, pocket.observe)
 
 
 # --- the proof, live: replay the rule update by update ---------------------------------------
@@ -407,15 +474,15 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     The same rule as :func:`~gluon_perceptron.train` with learning rate 1 (update when
     :math:`y_i (w^\\top x_i + b) \\le \\delta`: :math:`w \\mathrel{+}= y_i x_i`,
     :math:`b \\mathrel{+}= y_i`), plus ``bias=False`` for the homogeneous perceptron of
-    Novikoff's theorem, which has no :math:`b`. It runs ``train``'s numpy engine
-    (``perceptron._numpy_epoch``), which scans ahead for the next example at or below the
-    threshold, and notes the parameters after every update.
+    Novikoff's theorem, which has no :math:`b`. It runs the package's epoch kernel
+    (``core.kernel._numpy_epoch``), which scans ahead for the next example at or below the
+    threshold, and notes the parameters after every update (its ``on_update`` hook).
     """
-
     Xn, Yn = _checks.dataset(X, Y)
     d = Xn.shape[1]
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    bias = _checks.flag(bias, "bias")
     b0 = _checks.finite_float(b0, "b0")
     if not bias and b0 != 0.0:
         raise ValueError("b0 must be 0 when bias=False (the homogeneous perceptron has no b)")
@@ -433,9 +500,8 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
         thetas.append(state())
         examples.append(k)
 
-    for epoch in range(1, max_epochs + 1):
-        if _numpy_epoch(Xn, Yn, w, b, 1.0, threshold, bias=bias, on_update=keep) == 0:
-            return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
-                              True, epoch, bias)
+    per_epoch = _drive(lambda budget: [_numpy_epoch(Xn, Yn, w, b, 1.0, threshold, bias=bias,
+                                                    on_update=keep)],
+                       max_epochs, (w, b), Xn.dtype)
     return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
-                      False, max_epochs, bias)
+                      per_epoch[-1] == 0, len(per_epoch), bias)

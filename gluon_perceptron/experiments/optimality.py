@@ -6,15 +6,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
+from mxnet import nd
+from scipy import sparse
 
 from ..core import _checks
 from ..core.data import sample_separable
 from ..core.geometry import optimal_margin
+from ..core.results import ItemAccess
 from ..core.rosenblatt import error_rate, perceptron, train
 from ..core.variants import update_path
+from ._progress import Progress, track
 
 # --- optimality: the adversary of Theorem 1.34 ------------------------------------------------
+
+#: Most weights the default learner keeps (an NDArray of float32; MXNet's limit is 2**31).
+MAX_DIMENSIONS = 10**8
+#: Most entries :attr:`AdversaryRun.X` builds densely; beyond it use ``X_sparse``.
+MAX_DENSE_ENTRIES = 5 * 10**7
+
 
 class PerceptronLearner:
     """The chapter's perceptron as an online learner: predict, then learn from the label.
@@ -25,9 +34,10 @@ class PerceptronLearner:
     """
 
     def __init__(self, dimensions: int):
-        from mxnet import nd
-
         dimensions = _checks.positive_int(dimensions, "dimensions")
+        if dimensions > MAX_DIMENSIONS:
+            raise ValueError(f"dimensions={dimensions} is more than the {MAX_DIMENSIONS} "
+                             f"weights PerceptronLearner keeps in one NDArray")
         self.w = nd.zeros(shape=(dimensions,))
         self.b = nd.zeros(shape=(1,))
 
@@ -38,9 +48,6 @@ class PerceptronLearner:
 
     def update(self, x: np.ndarray, y: float) -> None:
         """One :func:`~gluon_perceptron.perceptron` step on ``(x, y)``."""
-        from mxnet import nd
-
-
         perceptron(self.w, self.b, nd.array(x), y)
 
 
@@ -48,33 +55,52 @@ class PerceptronLearner:
 class AdversaryRun:
     """The dataset the adversary built and what it cost the learner.
 
+    The examples are the first ``n`` basis vectors of :math:`\\mathbb{R}^d`, so the run keeps
+    only their labels: :attr:`X` builds the dense rows on request, :attr:`X_sparse` the same
+    rows as a sparse matrix (``n`` nonzeros, whatever ``d``).
+
     Attributes
     ----------
-    X : ndarray, shape (n, d)
-        The basis vectors :math:`e_1, \\dots, e_n` in the order shown.
     Y : ndarray, shape (n,)
         :math:`y_i = -\\hat y_i`, the opposite of the learner's prediction.
     mistakes : int
         Rounds where the prediction was wrong (all ``n`` of them).
     gamma : float
         The margin promised.
+    dimensions : int
+        :math:`d`.
     """
 
-    X: np.ndarray
     Y: np.ndarray
     mistakes: int
     gamma: float
+    dimensions: int
 
     @property
     def n(self) -> int:
         """:math:`n = \\min(\\lfloor 1/\\gamma^2 \\rfloor, d)`."""
-        return self.X.shape[0]
+        return self.Y.shape[0]
+
+    @property
+    def X(self) -> np.ndarray:
+        """The basis vectors :math:`e_1, \\dots, e_n` in the order shown, shape (n, d)."""
+        if self.n * self.dimensions > MAX_DENSE_ENTRIES:
+            raise ValueError(f"X would be a dense {self.n} x {self.dimensions} array, more than "
+                             f"{MAX_DENSE_ENTRIES} entries; use X_sparse")
+        return np.eye(self.n, self.dimensions)
+
+    @property
+    def X_sparse(self) -> sparse.csr_matrix:
+        """:attr:`X` as a sparse matrix (``n`` nonzeros)."""
+        return sparse.eye(self.n, self.dimensions, format="csr")
 
     @property
     def witness(self) -> np.ndarray:
         """:math:`w^* = \\gamma \\sum_i y_i e_i`: :math:`\\|w^*\\| \\le 1` and every margin is
         :math:`\\gamma`."""
-        return self.gamma * (self.Y @ self.X)
+        w = np.zeros(self.dimensions)
+        w[:self.n] = self.gamma * self.Y
+        return w
 
 
 def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
@@ -86,6 +112,9 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     :math:`\\gamma` on every example: no algorithm's worst-case mistake bound can beat
     :math:`\\min(1/\\gamma^2, d)`, and the perceptron's :math:`R^2/\\gamma^2` meets it when
     :math:`d \\ge 1/\\gamma^2`.
+
+    Only one example of length :math:`d` exists at a time (the one shown), so the memory is
+    :math:`O(d)` and the work :math:`O(n d)`, never :math:`O(d^2)`.
 
     Parameters
     ----------
@@ -106,20 +135,79 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
                         f"PerceptronLearner(dimensions); got {type(learner).__name__}")
     # floor(1/gamma^2), guarding against 1/0.1**2 = 99.999...
     n = min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
-    X = np.eye(dimensions)[:n]
     Y = np.zeros(n)
     mistakes = 0
     for i in range(n):
-        guess = float(learner.predict(X[i]))
+        x = np.zeros(dimensions)  # e_i, fresh each round: a learner may keep what it is shown
+        x[i] = 1.0
+        guess = float(learner.predict(x))
         Y[i] = -1.0 if guess > 0 else 1.0
         mistakes += guess != Y[i]
-        learner.update(X[i], Y[i])
-    return AdversaryRun(X=X, Y=Y, mistakes=mistakes, gamma=gamma)
+        learner.update(x, Y[i])
+    return AdversaryRun(Y=Y, mistakes=int(mistakes), gamma=gamma, dimensions=dimensions)
+
+
+@dataclass
+class AdversaryCurve:
+    """Mistakes the adversary forces on the perceptron for several margins (fixed ``d``).
+
+    Attributes
+    ----------
+    gammas : ndarray
+    forced : ndarray of int
+        Mistakes forced at each :math:`\\gamma`.
+    limit : ndarray of int
+        :math:`\\min(\\lfloor 1/\\gamma^2 \\rfloor, d)`, the theorem's count.
+    dimensions : int
+    """
+
+    gammas: np.ndarray
+    forced: np.ndarray
+    limit: np.ndarray
+    dimensions: int
+
+
+def adversary_curve(gammas, dimensions: int) -> AdversaryCurve:
+    """:func:`adversary_run` against a fresh :class:`PerceptronLearner` for every margin."""
+    gammas = np.asarray(gammas, dtype=np.float64).reshape(-1)
+    if gammas.size == 0 or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) \
+            or np.any(gammas > 1):
+        raise ValueError(f"gammas must be a non-empty sequence of margins in (0, 1], got "
+                         f"{gammas}")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    forced = [adversary_run(float(g), dimensions).mistakes for g in gammas]
+    limit = np.minimum(np.floor(1 / gammas**2 * (1 + 1e-12)), dimensions).astype(int)
+    return AdversaryCurve(gammas=gammas, forced=np.array(forced), limit=limit,
+                          dimensions=dimensions)
 
 
 # --- generalization: the leave-one-out bound (Theorem 2.6) -----------------------------------
 
-def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> dict:
+@dataclass
+class LeaveOneOut(ItemAccess):
+    """Leave-one-out mistakes of the perceptron (:func:`leave_one_out`).
+
+    ``result["errors"]`` (the dict it replaced) still works.
+
+    Attributes
+    ----------
+    errors : int
+        Held-out examples misclassified (ties counted).
+    support : int
+        :math:`|I|`, the examples the full run updated on.
+    updates : int
+        Updates of the full run.
+    converged : bool
+        Whether every run converged within ``max_epochs``.
+    """
+
+    errors: int
+    support: int
+    updates: int
+    converged: bool
+
+
+def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> LeaveOneOut:
     """Leave-one-out mistakes of the perceptron (with bias), trained to convergence.
 
     The proof of Theorem 2.6 gives the shortcut used here: an example the full run never
@@ -128,15 +216,16 @@ def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> dict:
 
     Returns
     -------
-    dict
-        ``errors`` (held-out examples misclassified, ties counted), ``support``
-        (:math:`|I|`), ``updates`` of the full run, ``converged`` (all runs).
+    LeaveOneOut
     """
-
     Xn, Yn = _checks.dataset(X, Y)
     if Xn.shape[0] < 2:
         raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
                          f"to train on), got {Xn.shape[0]}")
+    return _leave_one_out(Xn, Yn, _checks.positive_int(max_epochs, "max_epochs"))
+
+
+def _leave_one_out(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int) -> LeaveOneOut:
     full = update_path(Xn, Yn, max_epochs=max_epochs)
     touched = np.unique(full.examples)
     errors = 0
@@ -146,13 +235,62 @@ def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> dict:
         run = train(Xn[keep], Yn[keep], max_epochs=max_epochs)
         converged &= run.converged
         errors += int(Yn[i] * (Xn[i] @ run.w + run.b) <= 0)
-    return {"errors": errors, "support": int(touched.size), "updates": full.updates,
-            "converged": bool(converged)}
+    return LeaveOneOut(errors=errors, support=int(touched.size), updates=full.updates,
+                       converged=bool(converged))
+
+
+@dataclass
+class GeneralizationExperiment(ItemAccess):
+    """Theorem 2.6 over many draws at one size :math:`N` (:func:`generalization_experiment`).
+
+    Every array has one entry per draw; ``result["loo"]`` (the dict it replaced) still works.
+
+    Attributes
+    ----------
+    loo : ndarray
+        Leave-one-out error rate on the :math:`N+1` points.
+    test : ndarray
+        Error on fresh points of the perceptron trained on the first :math:`N`.
+    support, updates : ndarray
+        :math:`|I|/(N+1)` and mistakes/(N+1) of the full run.
+    bound : ndarray
+        :math:`R_a^2/\\gamma_2^2/(N+1)`.
+    samples : int
+        :math:`N`.
+    converged : ndarray of bool
+        Per draw: every run (leave-one-out and the one on :math:`N` points) converged within
+        its ``max_epochs`` of 10,000 (if not, that draw's errors are not those of Theorem 2.6).
+    """
+
+    loo: np.ndarray
+    test: np.ndarray
+    support: np.ndarray
+    updates: np.ndarray
+    bound: np.ndarray
+    samples: int
+    converged: np.ndarray | None = None
+
+    @property
+    def draws(self) -> int:
+        """Number of draws."""
+        return self.loo.size
+
+    def mean(self, key: str) -> float:
+        """Mean of ``key`` over the draws."""
+        return float(np.mean(self[_checks.choice(key, "key", set(_PER_DRAW))]))
+
+    def sem(self, key: str) -> float:
+        """Standard error of that mean (sample standard deviation / sqrt(draws))."""
+        values = self[_checks.choice(key, "key", set(_PER_DRAW))]
+        return float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
+
+
+_PER_DRAW = ("loo", "test", "support", "updates", "bound")
 
 
 def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions: int = 2,
                               epsilon: float = 0.1, test_points: int = 200,
-                              progress: bool = False) -> dict[str, np.ndarray]:
+                              progress: Progress | None = None) -> GeneralizationExperiment:
     """Theorem 2.6 over many draws: held-out error against :math:`E[R^2/\\gamma^2]/(N+1)`.
 
     Each draw takes :math:`N + 1` = ``samples + 1`` training points and ``test_points``
@@ -167,23 +305,86 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     * ``bound``: :math:`R_a^2/\\gamma_2^2/(N+1)` with the optimal padded margin
       (:func:`~gluon_perceptron.margins.optimal_margin`), :math:`R_a^2 = R^2 + 1`.
 
-    The theorem says ``mean(loo) <= mean(bound)``.
+    The theorem says ``mean(loo) <= mean(bound)``. Draws from MXNet's global generator (seed
+    it with ``mx.random.seed``).
     """
-
-
     samples = _checks.positive_int(samples, "samples")
     draws = _checks.positive_int(draws, "draws")
     test_points = _checks.positive_int(test_points, "test_points")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
+    return _generalization(samples, draws, dimensions, epsilon, test_points,
+                           None if isinstance(progress, bool) else progress)
+
+
+def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
+                    test_points: int, progress: Progress | None) -> GeneralizationExperiment:
     m = samples + 1
-    out = {k: np.zeros(draws) for k in ("loo", "test", "support", "updates", "bound")}
-    for j in tqdm(range(draws), desc="leave-one-out draws", disable=not progress):
+    out = {k: np.zeros(draws) for k in _PER_DRAW}
+    converged = np.zeros(draws, dtype=bool)
+    for j in track(range(draws), progress, desc="leave-one-out draws"):
         fake = sample_separable(m + test_points, dimensions, epsilon)
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
-        loo = leave_one_out(X[:m], Y[:m])
+        loo = _leave_one_out(X[:m], Y[:m], 10_000)
         run = train(X[:samples], Y[:samples], max_epochs=10_000)
-        out["loo"][j] = loo["errors"] / m
+        converged[j] = loo.converged and run.converged
+        out["loo"][j] = loo.errors / m
         out["test"][j] = error_rate(run.w, run.b, X[m:], Y[m:])
-        out["support"][j] = loo["support"] / m
-        out["updates"][j] = loo["updates"] / m
+        out["support"][j] = loo.support / m
+        out["updates"][j] = loo.updates / m
         out["bound"][j] = optimal_margin(X[:m], Y[:m]).bound / m
-    return out
+    return GeneralizationExperiment(**out, samples=samples, converged=converged)
+
+
+@dataclass
+class GeneralizationCurve:
+    """:func:`generalization_experiment` at several sizes :math:`N` (:func:`generalization_curve`).
+
+    Attributes
+    ----------
+    sizes : ndarray of int
+    runs : list of GeneralizationExperiment
+        One per size.
+    """
+
+    sizes: np.ndarray
+    runs: list
+
+    def means(self, key: str) -> np.ndarray:
+        """Mean of ``key`` over the draws, per size."""
+        return np.array([r.mean(key) for r in self.runs])
+
+    def sems(self, key: str) -> np.ndarray:
+        """Standard error of each mean, per size."""
+        return np.array([r.sem(key) for r in self.runs])
+
+    def scaled(self, key: str) -> np.ndarray:
+        """``(N + 1) * mean(key)`` per size: constant if ``key`` falls exactly like 1/N.
+
+        For ``"bound"`` this is :math:`E[R_a^2/\\gamma_2^2]`.
+        """
+        return (self.sizes + 1) * self.means(key)
+
+
+def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
+                         dimensions: int = 2, epsilon: float = 0.5, test_points: int = 200,
+                         progress: Progress | None = None) -> GeneralizationCurve:
+    """Run :func:`generalization_experiment` for every size in ``sizes`` (same settings).
+
+    Returns
+    -------
+    GeneralizationCurve
+        Means with their standard errors over ``draws`` draws per size.
+    """
+    if np.ndim(sizes) != 1 or len(sizes) == 0:
+        raise ValueError(f"sizes must be a non-empty sequence of training-set sizes, got "
+                         f"{sizes!r}")
+    sizes = [_checks.positive_int(n, "sizes") for n in sizes]
+    draws = _checks.positive_int(draws, "draws")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
+    test_points = _checks.positive_int(test_points, "test_points")
+    progress = None if isinstance(progress, bool) else progress  # the old flag: no wrapper
+    runs = [_generalization(n, draws, dimensions, epsilon, test_points, progress)
+            for n in sizes]
+    return GeneralizationCurve(sizes=np.array(sizes), runs=runs)

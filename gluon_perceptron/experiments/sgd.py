@@ -5,7 +5,7 @@ measured.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,9 +15,54 @@ from ..core import _checks
 from ..core.bounds import constant_rate_optimum, sgd_bound
 from ..core.geometry import risk_minimum
 from ..core.gluon_trainer import train_gluon
-from ..core.losses import analytic_subgradient, average_loss, threshold_loss
-from ..core.rosenblatt import TrainResult, train
+from ..core.losses import (
+    KINK_FORMS,
+    analytic_subgradient,
+    average_loss,
+    kink_gradient,
+    perceptron_loss,
+    relu_perceptron_loss,
+    threshold_loss,
+)
+from ..core.results import TrainResult
+from ..core.rosenblatt import error_rate, train
 from ..core.sgd import run_sgd, train_autograd
+
+
+class _DictLike:
+    """``result["field"]`` still works on results that used to be dicts."""
+
+    def __getitem__(self, key: str):
+        if not isinstance(key, str) or key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def keys(self):
+        return self.__dataclass_fields__.keys()
+
+
+@dataclass
+class SubgradientCheck(_DictLike):
+    """What :func:`compare_subgradients` returns (``check["autograd"]`` still works).
+
+    Attributes
+    ----------
+    autograd, closed_form : ndarray, shape (cases, d + 1)
+        The gradient :math:`(g_w, g_b)` from autograd and from the closed form.
+    margin : ndarray, shape (cases,)
+    kind : ndarray of str, shape (cases,)
+        ``"mistake"``, ``"correct"`` or ``"tie"``.
+    """
+
+    autograd: np.ndarray
+    closed_form: np.ndarray
+    margin: np.ndarray
+    kind: np.ndarray
+
+    @property
+    def largest_difference(self) -> float:
+        """Largest absolute difference between the two gradients, over every entry."""
+        return float(np.abs(self.autograd - self.closed_form).max())
 
 
 def _tie_bias(w: np.ndarray, x: np.ndarray, y: float, threshold: float) -> float:
@@ -36,9 +81,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
 
     Returns
     -------
-    dict
-        ``"autograd"`` and ``"closed_form"`` (shape (cases, d + 1)), ``"margin"`` (cases,)
-        and ``"kind"`` (``"mistake"``, ``"correct"`` or ``"tie"`` per case).
+    SubgradientCheck
     """
     cases = _checks.positive_int(cases, "cases")
     dimensions = _checks.positive_int(dimensions, "dimensions")
@@ -62,7 +105,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
         out["margin"].append(margin)
         out["kind"].append("tie" if margin == threshold else
                            "mistake" if margin < threshold else "correct")
-    return {key: np.array(value) for key, value in out.items()}
+    return SubgradientCheck(**{key: np.array(value) for key, value in out.items()})
 
 
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
@@ -135,7 +178,7 @@ class SGDBoundExperiment:
 
 def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,
-                         progress: bool = False) -> SGDBoundExperiment:
+                         progress=None) -> SGDBoundExperiment:
     """Measure :math:`\\mathbf{E}[R(\\bar\\theta_T)] - R(\\theta^*)` against the SGD bound.
 
     The problem: the average threshold loss (hinge for :math:`\\delta = 1`) on ``(X, Y)``, with
@@ -189,10 +232,89 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
         max_grad_norm=result.max_grad_norm, max_norm=result.max_norm)
 
 
-def compare_trainers(X, Y, *, max_epochs: int) -> dict[str, TrainResult]:
+@dataclass
+class TrainerComparison(Mapping):
+    """What :func:`compare_trainers` returns: a mapping name -> :class:`TrainResult`, as the
+    dict it replaced, with :attr:`identical` computed once."""
+
+    results: dict
+
+    def __getitem__(self, name: str) -> TrainResult:
+        return self.results[name]
+
+    def __iter__(self):
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    @property
+    def reference(self) -> TrainResult:
+        """The chapter's own engine, ``train(..., engine="faithful")``."""
+        return self.results["train (faithful)"]
+
+    @property
+    def identical(self) -> bool:
+        """Same weights, bias and updates in every pass, for every trainer."""
+        ref = self.reference
+        return all(np.array_equal(r.w, ref.w) and r.b == ref.b
+                   and r.updates_per_epoch == ref.updates_per_epoch
+                   for r in self.results.values())
+
+
+def compare_trainers(X, Y, *, max_epochs: int) -> TrainerComparison:
     """The same data through :func:`~.train` (both engines), :func:`train_autograd` and
     :func:`~.train_gluon`, all with :math:`\\eta = 1`."""
-    return {"train (faithful)": train(X, Y, max_epochs=max_epochs, engine="faithful"),
-            "train (fast)": train(X, Y, max_epochs=max_epochs, engine="fast"),
-            "train_autograd": train_autograd(X, Y, max_epochs=max_epochs),
-            "train_gluon": train_gluon(X, Y, max_epochs=max_epochs)}
+    return TrainerComparison({
+        "train (faithful)": train(X, Y, max_epochs=max_epochs, engine="faithful"),
+        "train (fast)": train(X, Y, max_epochs=max_epochs, engine="fast"),
+        "train_autograd": train_autograd(X, Y, max_epochs=max_epochs),
+        "train_gluon": train_gluon(X, Y, max_epochs=max_epochs)})
+
+
+@dataclass
+class ReluTrap:
+    """What :func:`relu_trap` returns: the slope at the kink and SGD from zero, per form.
+
+    Attributes
+    ----------
+    slopes : dict of str to float
+        Autograd's slope at :math:`z = 0` for each of :data:`~.KINK_FORMS`.
+    t : ndarray
+        SGD steps ``1 .. steps``.
+    norms : dict of str to ndarray
+        :math:`\\|(w_t, b_t)\\|` after each step, for ``perceptron_loss`` and
+        ``relu_perceptron_loss`` (cyclic order, :math:`\\eta = 1`, from zero).
+    trap, right : TrainResult
+        ``train_autograd`` with ``relu_perceptron_loss`` and with ``perceptron_loss``.
+    trap_error, right_error : float
+        Their training errors.
+    """
+
+    slopes: dict
+    t: np.ndarray
+    norms: dict
+    trap: TrainResult
+    right: TrainResult
+    trap_error: float
+    right_error: float
+
+
+def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
+    """The trap at the tie: autograd's slope per form of :math:`\\max(0, -z)`, SGD from zero
+    with the scalar-maximum loss and with the ``nd.relu`` loss, and ``train_autograd`` with
+    both."""
+    Xn, Yn = _checks.dataset(X, Y)
+    steps = _checks.positive_int(steps, "steps")
+    slopes = {name: kink_gradient(name) for name in KINK_FORMS}
+    norms = {}
+    for loss, name in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))"),
+                       (relu_perceptron_loss, "relu_perceptron_loss (nd.relu(-z))")):
+        run = run_sgd(Xn, Yn, steps=steps, loss=loss, order="cyclic",
+                      record_at=range(1, steps + 1))
+        norms[name] = np.array([np.hypot(np.linalg.norm(w), b) for w, b in
+                                zip(run.history["w"], run.history["b"])])
+    trap = train_autograd(Xn, Yn, max_epochs=max_epochs, loss=relu_perceptron_loss)
+    right = train_autograd(Xn, Yn, max_epochs=max_epochs)
+    return ReluTrap(slopes, np.arange(1, steps + 1), norms, trap, right,
+                    error_rate(trap.w, trap.b, Xn, Yn), error_rate(right.w, right.b, Xn, Yn))

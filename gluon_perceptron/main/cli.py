@@ -16,7 +16,8 @@ def _parser() -> argparse.ArgumentParser:
                     "experiments (with progress bars) and save every figure as PNG.")
     p.add_argument("--out", type=Path, default=Path("figures"),
                    help="folder for the PNG figures (default: figures/)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed, 0 .. 4294967295 (default: 0)")
     p.add_argument("--faithful-experiment", action="store_true",
                    help="also run the chapter's convergence experiment exactly as written "
                         "(one-point-at-a-time sampler, never resets w, b): 1 to 2 minutes more")
@@ -28,8 +29,22 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the main job; returns the process exit code."""
+    """Entry point of the main job; returns the process exit code.
+
+    Ctrl-C stops the job with one line, ``interrupted; N figures written to DIR``, and exit
+    code 130 (no traceback); the figures on disk are whole and listed in ``DIR/index.json``.
+    """
     args = _parser().parse_args(argv)
+    written: list[Path] = []
+    try:
+        return _main(args, written)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted; {len(set(written))} figures written to {args.out.expanduser()}",
+              file=sys.stderr)
+        return 130
+
+
+def _main(args: argparse.Namespace, written: list[Path]) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
     import matplotlib
 
@@ -39,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(job.section_names()))
         return 0
-    if args.seed < 0:
-        print("error: --seed must be >= 0", file=sys.stderr)
+    if not 0 <= args.seed <= job.SEED_MAX:
+        print(f"error: --seed must be in 0 .. {job.SEED_MAX} (what numpy's and MXNet's "
+              f"generators accept), got {args.seed}", file=sys.stderr)
         return 2
     out = args.out.expanduser()
     if out.exists() and not out.is_dir():
@@ -56,10 +72,19 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     opts = job.Options(out=out, seed=args.seed, progress=not args.no_progress,
                        faithful_experiment=args.faithful_experiment)
+    from .figures import FigureError, recording
+
     start = time.perf_counter()
-    paths = job.run(opts, only=args.only)
+    with recording() as paths_so_far:
+        try:
+            paths = job.run(opts, only=args.only)
+        except FigureError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            written.extend(paths_so_far)
     print(f"\nsaved {len(paths)} figures in {out.resolve()} "
-          f"({time.perf_counter() - start:.1f} s):")
+          f"({time.perf_counter() - start:.1f} s), listed in {out / job.MANIFEST}:")
     for path in paths:
         print(f"  {path}")
     return 0

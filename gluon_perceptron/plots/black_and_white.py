@@ -5,41 +5,60 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 
+from ..core import _checks
 from ..core.rosenblatt import TrainResult
 from ..core.variants import OnlineRun
-from ..experiments.black_and_white import Remedies
+from ..experiments.black_and_white import (
+    REMEDY_METHODS,
+    OrderEffect,
+    Remedies,
+    RemediesOverSeeds,
+)
+from ._lines import draw_boundary
 from .chapter import plotdata
 
 # --- figures -------------------------------------------------------------------------------
 
-def _draw_boundary(ax, w, b, extent: float, **style) -> None:
-    """Draw the line :math:`w^\\top x + b = 0` inside the square ``[-extent, extent]^2``."""
-    w = np.asarray(w, dtype=np.float64)
-    if not np.any(w):
-        return
-    s = np.linspace(-extent, extent, 2)
-    if abs(w[1]) >= abs(w[0]):
-        ax.plot(s, -(w[0] * s + b) / w[1], **style)
-    else:
-        ax.plot(-(w[1] * s + b) / w[0], s, **style)
+def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
+                    plane=None) -> Axes:
+    """The data and the decision boundaries of successive :math:`(w, b)` (light to dark).
 
-
-def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0):
-    """The data and the decision boundaries of successive :math:`(w, b)` (light to dark)."""
+    Parameters
+    ----------
+    flipped : array of bool, optional
+        Points whose label was flipped, ringed in black.
+    plane : (w, b), optional
+        The generating plane, drawn dashed.
+    """
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
     plotdata(X, Y, ax=ax)
     colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(weights)))
     for (w, b), color in zip(weights, colors):
-        _draw_boundary(ax, w, b, extent, color=color, lw=1.2)
+        draw_boundary(ax, w, b, extent, color=color, lw=1.2)
+    if flipped is not None:
+        Xn = _checks.features(X)
+        mask = np.asarray(flipped, dtype=bool).reshape(-1)
+        if mask.size != Xn.shape[0]:
+            raise ValueError(f"flipped must have one entry per point ({Xn.shape[0]}), got "
+                             f"{mask.size}")
+        ax.scatter(Xn[mask, 0], Xn[mask, 1], s=70, facecolors="none", edgecolors="k",
+                   linewidths=1.0, label="label flipped")
+    if plane is not None:
+        w, b = plane
+        draw_boundary(ax, _checks.vector(w, "plane"), _checks.scalar(b, "plane"), extent,
+                      color="k", ls="--", lw=1.0, label="generating plane")
+    if flipped is not None or plane is not None:
+        ax.legend(fontsize=7, loc="lower left")
     ax.set_xlim(-extent, extent)
     ax.set_ylim(-extent, extent)
     return ax
 
 
-def plot_nonseparable(traces: dict, axes, *, bounds: dict | None = None,
-                      steps: dict | None = None) -> None:
+def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
+                      steps: dict | None = None) -> np.ndarray:
     """Three rows per dataset: cumulative updates, training error, :math:`\\|(w, b)\\|`.
 
     Parameters
@@ -54,7 +73,13 @@ def plot_nonseparable(traces: dict, axes, *, bounds: dict | None = None,
         :func:`run_online` on repeated passes and :func:`step_errors`), and the steps per pass;
         drawn instead of the per-pass traces for data whose snapshots after each pass hide
         the motion (XOR is back at 0 after every pass).
+
+    Returns
+    -------
+    ndarray of Axes, shape (3, len(traces))
     """
+    if axes is None:
+        _, axes = plt.subplots(3, len(traces), figsize=(4 * len(traces), 9), squeeze=False)
     for col, (name, res) in enumerate(traces.items()):
         epochs = np.arange(1, res.epochs + 1)
         top, mid, low = axes[0, col], axes[1, col], axes[2, col]
@@ -81,10 +106,13 @@ def plot_nonseparable(traces: dict, axes, *, bounds: dict | None = None,
         low.set_ylabel("||(w, b)||")
         low.set_ylim(bottom=0)
     axes[2, 0].legend(fontsize=7, loc="lower right")
+    return axes
 
 
-def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes) -> None:
+def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.ndarray:
     """The notes' sequence: cumulative mistakes (left) and :math:`\\|\\theta_t\\|` (right)."""
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     t = np.arange(1, plain.mistakes.size + 1)
     left, right = axes
     for run, label, color in ((plain, "perceptron (update on a mistake)", "C0"),
@@ -103,9 +131,10 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes) -> None:
     right.set_ylabel("||(w, b)|| after step t")
     right.set_title("the same runs: weight norm", fontsize=10)
     right.legend(fontsize=7)
+    return axes
 
 
-def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None):
+def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
     """:math:`\\|(w, b)\\|` after each pass: the plain rule levels off, the unguarded one grows."""
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4))
@@ -126,12 +155,16 @@ _REMEDY_STYLE = {"plain": ("0.6", 0.8), "pocket": ("C2", 1.5), "averaged": ("C0"
                  "projected": ("C3", 1.0)}
 
 
-def plot_remedies(remedies: Remedies, axes) -> None:
+def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     """Held-out error after each pass: plain vs pocket and averaged (left), vs step rules (right).
 
-    Dashed lines: the Bayes error (the flip fraction), the generating plane's held-out error
-    and the held-out error of the hinge-loss LP (:func:`hinge_separator`).
+    Dashed lines: the Bayes error (the flip fraction), the generating plane's held-out error,
+    the held-out error of the hinge-loss LP (:func:`hinge_separator`) and, when known, the
+    majority-label baseline (a rule that ignores :math:`x`).
     """
+    _checks.instance(remedies, Remedies, "remedies", "the result of remedies_experiment()")
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
     groups = (("plain", "pocket", "averaged"),
               ("plain", "decaying", "decaying + margin", "projected"))
     for ax, names in zip(axes, groups):
@@ -145,7 +178,77 @@ def plot_remedies(remedies: Remedies, axes) -> None:
                    label="generating plane, held out")
         ax.axhline(remedies.hinge_error, color="C1", ls=":", lw=0.8,
                    label="hinge-loss LP, held out")
+        if np.isfinite(remedies.majority_error):
+            ax.axhline(remedies.majority_error, color="C5", ls="-.", lw=0.8,
+                       label="always the majority label")
         ax.set_xlabel("epoch")
         ax.set_ylabel("held-out error")
         ax.set_ylim(0, 0.8)
         ax.legend(fontsize=7, loc="lower left", ncol=2)
+    return axes
+
+
+def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
+    """Each method's tail held-out error over many draws: one dot per draw, the median as a bar.
+
+    Data order as dots; for the last-iterate methods, a fresh order every pass as crosses beside
+    it. Lines: the flip rate (Bayes error) and the median majority-label baseline.
+    """
+    _checks.instance(result, RemediesOverSeeds, "result", "the result of remedies_over_seeds()")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(10, 4.5))
+    rng = np.random.default_rng(0)  # horizontal jitter only
+    ticks, labels = [], []
+    for k, name in enumerate(REMEDY_METHODS):
+        color = _REMEDY_STYLE[name][0]
+        columns = [(k - 0.17 if name in result.shuffled else k, result.tail[name], "o")]
+        if name in result.shuffled:
+            columns.append((k + 0.17, result.shuffled[name], "x"))
+        for x, values, marker in columns:
+            ax.scatter(x + rng.uniform(-0.06, 0.06, values.size), values, s=12, color=color,
+                       marker=marker, alpha=0.8)
+            ax.plot([x - 0.12, x + 0.12], [np.median(values)] * 2, color="k", lw=2)
+        ticks.append(k)
+        labels.append(name + ("\n(dots: data order,\ncrosses: shuffled)"
+                              if name in result.shuffled else ""))
+    ax.axhline(result.flip, color="k", ls="--", lw=0.8, label="Bayes error (flip rate)")
+    ax.axhline(np.median(result.majority), color="C5", ls="-.", lw=0.8,
+               label="always the majority label (median)")
+    ax.axhline(0.5, color="0.6", ls=":", lw=0.8, label="coin flip")
+    ax.set_xticks(ticks, labels, fontsize=7)
+    ax.set_ylabel(f"held-out error, mean of the last {result.last} passes")
+    ax.set_title(f"{result.draws} draws (bars: medians)", fontsize=10)
+    ax.legend(fontsize=7, loc="upper right")
+    return ax
+
+
+def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
+    """Held-out error after every step of the last ``passes`` passes of the plain run.
+
+    Updates on flipped labels are marked: when they close a pass, the snapshot taken there (the
+    end of each pass, circled) sits high above the run's error averaged over the pass.
+    """
+    _checks.instance(effect, OrderEffect, "effect", "the result of order_effect(remedies)")
+    passes = _checks.positive_int(passes, "passes")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(10, 3.8))
+    errs = effect.step_errors[-passes:]
+    updated = effect.updated[-passes:]
+    n = errs.shape[1]
+    t = np.arange(errs.size) / n
+    ax.plot(t, errs.reshape(-1), color="0.4", lw=0.8, drawstyle="steps-post",
+            label="held-out error after each step")
+    flips = (updated & effect.flipped[None, :]).reshape(-1)
+    ax.plot(t[flips], errs.reshape(-1)[flips], "x", color="C3", ms=5,
+            label="update on a flipped label")
+    ends = np.arange(1, passes + 1) * n - 1
+    ax.plot(t[ends], errs.reshape(-1)[ends], "o", mfc="none", color="k", ms=9,
+            label="end of a pass (what history records)")
+    for p in range(passes):
+        ax.plot([p, p + 1], [errs[p].mean()] * 2, color="C0", lw=1.5,
+                label="mean over the pass" if p == 0 else None)
+    ax.set_xlabel("pass (fraction of the way through)")
+    ax.set_ylabel("held-out error")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    return ax

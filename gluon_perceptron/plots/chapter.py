@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
-from ..experiments.chapter import MarginExperiment, Update
+from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
 
 
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
@@ -39,8 +39,11 @@ def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) 
     ax.plot(eps, np.median(result.chapter_bound, axis=0), ":",
             label="chapter's bound 2(R^2+1)/eps^2 (needs b*^2 <= 1)")
     if faithful is not None:
-        ax.plot(faithful[0], faithful[1], "s-", color="gray",
-                label="faithful: one warm-started pass, never reset")
+        eps_f, updates_f = faithful
+        sizes = (f" ({faithful.trials} x {faithful.samples} points)"
+                 if isinstance(faithful, FaithfulExperiment) else "")
+        ax.plot(eps_f, updates_f, "s-", color="gray",
+                label=f"faithful{sizes}: one warm-started pass, never reset")
     ax.set_yscale("log")
     ax.set_xlabel("margin epsilon")
     ax.set_ylabel("number of updates")
@@ -59,8 +62,29 @@ def _axes(ax):
     return ax
 
 
+def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
+    """The chapter's own curve: mean updates of one warm-started pass against the margin."""
+    _checks.instance(result, FaithfulExperiment, "result",
+                     "the result of margin_experiment_faithful()")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(result.epsilons, result.updates, "s-", color="gray",
+            label="average number of updates for training (one pass, never reset)")
+    ax.set_xlabel("margin epsilon")
+    ax.set_ylabel("number of updates")
+    start = "the demo's weights" if result.warm_start else "w = 0, b = 0"
+    ax.set_title(f"the chapter's experiment as written: {result.trials} trials x "
+                 f"{result.samples} points, starting from {start}", fontsize=9)
+    ax.legend(fontsize=7)
+    return ax
+
+
 def plotdata(X, Y, ax=None) -> Axes:
     """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
+
+    The chapter's loop ``for (x, y) in zip(X, Y)`` scatters one point at a time, red if
+    ``y == 1`` and (in an ``else:`` the extraction lost) blue otherwise. Here the same two
+    colours are drawn with one ``scatter`` per colour, after checking the input.
 
     Parameters
     ----------
@@ -77,6 +101,7 @@ def plotdata(X, Y, ax=None) -> Axes:
         raise ValueError(f"plotdata needs at least 2 features to draw, X has {Xn.shape[1]}")
     ax = _axes(ax)
     pos = Yn == 1
+    # the chapter: if y == 1: scatter(x, color='r') else: scatter(x, color='b')
     ax.scatter(Xn[pos, 0], Xn[pos, 1], color=POSITIVE_COLOR, s=14, label="y = +1")
     ax.scatter(Xn[~pos, 0], Xn[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
     return ax
@@ -111,17 +136,20 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
                          f"{2 * extent / step:.0f} points per side; use step >= "
                          f"{2 * extent / MAX_GRID:g}")
     ax = _axes(ax)
-    grid = np.arange(-extent, extent, step)
-    xx, yy = np.meshgrid(grid, grid)
-    zz = nd.array(np.stack([xx, yy], axis=-1))
+    xgrid = np.arange(-extent, extent, step)
+    ygrid = np.arange(-extent, extent, step)
+    xx, yy = np.meshgrid(xgrid, ygrid)
+    zz = nd.zeros(shape=(ygrid.size, xgrid.size, 2))
+    zz[:, :, 0] = nd.array(xx)
+    zz[:, :, 1] = nd.array(yy)
     vv = (nd.dot(zz, nd.array(wn)) + dn).asnumpy()
     if np.ptp(vv) == 0:
         ax.text(0, 0, f"f(x) = {dn:g} everywhere", ha="center")
         return ax
-    contours = ax.contour(grid, grid, vv, levels=9, cmap="coolwarm", linewidths=0.8)
-    ax.clabel(contours, inline=True, fontsize=8)
-    if vv.min() < 0 < vv.max():  # the decision boundary f(x) = 0, drawn bold
-        ax.contour(grid, grid, vv, levels=[0.0], colors="k", linewidths=2)
+    CS = ax.contour(xgrid, ygrid, vv, levels=9, cmap="coolwarm", linewidths=0.8)
+    ax.clabel(CS, inline=True, fontsize=8)
+    if vv.min() < 0 < vv.max():  # ours: the decision boundary f(x) = 0, drawn bold
+        ax.contour(xgrid, ygrid, vv, levels=[0.0], colors="k", linewidths=2)
     ax.set_xlim(-extent, extent)
     ax.set_ylim(-extent, extent)
     return ax

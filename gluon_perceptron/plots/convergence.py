@@ -7,9 +7,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..core import _checks
-from ..experiments.convergence import BOUND_FIELDS, ProofTrace
+from ..experiments.convergence import BoundExperiment, ProofTrace, TransformedRun
 
-# --- figures and the main job's sections -----------------------------------------------------
+# --- figures ------------------------------------------------------------------------------------
 
 def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     """The two halves of the proof along one run, and the squeeze that ends it.
@@ -52,14 +52,12 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     return axes
 
 
-def plot_bound_experiment(rec: dict, axes=None) -> np.ndarray:
+def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
-
-    missing = [k for k in BOUND_FIELDS if k not in rec] if isinstance(rec, dict) else BOUND_FIELDS
-    if missing:
-        raise ValueError(f"rec must be the dict returned by bound_experiment(); it lacks "
-                         f"{list(missing)[:4]}")
+    if not isinstance(rec, BoundExperiment):
+        raise ValueError(f"rec must be the dict returned by bound_experiment() (now a "
+                         f"BoundExperiment), got {type(rec).__name__}")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
@@ -89,4 +87,33 @@ def plot_bound_experiment(rec: dict, axes=None) -> np.ndarray:
     ax.set_xlabel("dimension d")
     ax.set_ylabel("updates (median over datasets)")
     ax.legend(fontsize=7)
+    return axes
+
+
+def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None) -> np.ndarray:
+    """Exercise 1.29: updates and the optimal-margin bound against a scale (left, log-log) and
+    against a shift along the plane's normal (right).
+
+    Parameters
+    ----------
+    scales, shifts : sequence of float
+        The :math:`\\lambda` of :math:`x \\to \\lambda x` and the distances moved.
+    scaled, shifted : list of TransformedRun
+        From :func:`~gluon_perceptron.transformed_run`, one per value.
+    """
+    for name, runs, values in (("scaled", scaled, scales), ("shifted", shifted, shifts)):
+        if len(runs) != len(values) or not all(isinstance(r, TransformedRun) for r in runs):
+            raise ValueError(f"{name} must be one TransformedRun per value, from "
+                             f"transformed_run()")
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):
+        ax.plot(values, [r.updates for r in runs], "o-", label="measured updates")
+        ax.plot(values, [r.optimal_bound for r in runs], "s--", label="optimal-margin bound")
+        ax.set_yscale("log")
+        ax.set_ylabel("updates to convergence (with bias)")
+        ax.legend(fontsize=8)
+    axes[0].set(xscale="log", xlabel="lambda", title="x -> lambda x")
+    axes[1].set(xlabel="c (distance the data moved along the normal w*)",
+                title="x -> x + c u, u a unit normal to the plane")
     return axes

@@ -10,10 +10,31 @@ from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
 from ..core.datasets import Split, image_side
-from ..experiments.digits import LearningCurve
+from ..experiments.digits import Baselines, LearningCurve, LearningCurves
+
+_BASELINE_STYLES = (":", "-.", "--")
 
 
-def plot_learning_curve(curve: LearningCurve, base: dict[str, float] | None = None,
+def _baselines_and_limits(ax, base, lowest: float) -> None:
+    """Baselines as horizontal lines, and a y range fitted to the curves.
+
+    The y axis starts a little below the lowest accuracy or baseline that is within 0.1 of
+    the curves; a baseline further down (the coin flip's 0.5 beside curves near 0.95) is
+    listed in the legend as "below the axes" instead of squashing the curves against the top.
+    """
+    items = list(base.items()) if base is not None else []
+    shown = [value for _, value in items if value >= lowest - 0.1]
+    bottom = max(0.0, min([lowest] + shown) - 0.02)
+    for (name, value), style in zip(items, _BASELINE_STYLES):
+        if value >= bottom:
+            ax.axhline(value, color="gray", ls=style, lw=1, label=f"{name} ({value:.3f})")
+        else:
+            ax.plot([], [], color="gray", ls=style, lw=1,
+                    label=f"{name} ({value:.3f}, below the axes)")
+    ax.set_ylim(bottom, 1.0 + 0.1 * (1.0 - bottom) / 4)
+
+
+def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = None,
                         axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
     _checks.instance(curve, LearningCurve, "curve", "the result of learning_curve(split, digit)")
@@ -29,8 +50,9 @@ def plot_learning_curve(curve: LearningCurve, base: dict[str, float] | None = No
                 label="averaged: train")
         ax.plot(ea, curve.averaged_test_accuracy, "s--", ms=3, color="C1", alpha=0.6,
                 label="averaged: test")
-    for (name, value), style in zip((base or {}).items(), (":", "-.", "--")):
-        ax.axhline(value, color="gray", ls=style, lw=1, label=f"{name} ({value:.3f})")
+    accuracies = [curve.train_accuracy, curve.test_accuracy, curve.averaged_train_accuracy,
+                  curve.averaged_test_accuracy]
+    _baselines_and_limits(ax, base, float(min(np.min(a) for a in accuracies if a.size)))
     ax.set_xlabel("epoch")
     ax.set_ylabel("accuracy")
     ax.set_title(f'"{curve.digit} or not {curve.digit}": accuracy after each epoch')
@@ -93,3 +115,35 @@ def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> 
         plot_weights(curve.w, axes[1][k], title=f'weights, "{curve.digit} or not"\n'
                      f"test accuracy {curve.test_accuracy[-1]:.3f}")
     return axes
+
+
+def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
+    """Test accuracy after each epoch on every split (thin lines), with the majority baseline.
+
+    One line per split of :func:`learning_curves`; the band is the range of the majority
+    baseline over the splits. Shows how much of one curve is the split's luck.
+    """
+    _checks.instance(curves, LearningCurves, "curves", "the result of learning_curves()")
+    k = curves.of(digit)
+    ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
+    e = np.arange(1, curves.epochs + 1)
+    for s in range(len(curves.seeds)):
+        ax.plot(e, curves.test_accuracy[s, k], color="C1", lw=0.8, alpha=0.5,
+                label="perceptron: test, one line per split" if s == 0 else None)
+    averaged = curves.averaged_test_accuracy[:, k]
+    measured = np.isfinite(averaged).any(axis=0)  # NaN after every split's run separated
+    if measured.any():
+        ax.plot(e[measured], np.nanmedian(averaged[:, measured], axis=0), "--", color="C0",
+                label="averaged perceptron: median over the splits")
+    majority = curves.majority[:, k]
+    ax.axhspan(majority.min(), majority.max(), color="gray", alpha=0.3,
+               label=f"majority baseline ({majority.min():.3f} to {majority.max():.3f})")
+    low = min(float(np.min(curves.test_accuracy[:, k])), float(majority.min()))
+    ax.set_ylim(max(0.0, low - 0.02), 1.0 + 0.1 * (1.0 - low) / 4)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("test accuracy")
+    ax.set_title(f'"{digit} or not {digit}" on {len(curves.seeds)} splits '
+                 f"({curves.side}x{curves.side} {curves.source})", fontsize=10)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.legend(fontsize=7, loc="lower right")
+    return ax

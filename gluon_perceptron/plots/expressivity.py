@@ -9,14 +9,16 @@ from matplotlib.axes import Axes
 
 from ..core import _checks
 from ..core.expressivity import total_perceptron_loss, two_point_data
-from ..core.variants import UpdatePath, update_path
+from ..core.variants import UpdatePath
 
 
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
                       ax=None) -> Axes:
-    """The zero-loss region shaded, level sets 1, 2, ..., and the perceptron's path on top.
+    """The zero-loss region shaded, level sets 1, 2, ..., and a perceptron's path on top.
 
-    Defaults to :func:`two_point_data` and its homogeneous run from :math:`w = 0`.
+    Defaults to :func:`two_point_data`. ``path`` is a homogeneous run on the same data, e.g.
+    ``update_path(X, Y, max_epochs=100, bias=False)``; without one only the surface is drawn
+    (a figure trains nothing).
     """
     if (X is None) != (Y is None):
         raise ValueError("pass both X and Y, or neither (for the default two-point data); "
@@ -29,8 +31,9 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
         _checks.instance(path, UpdatePath, "path", "the result of update_path(X, Y, ...)")
     if Xn.shape[1] != 2:
         raise ValueError(f"the loss surface is drawn over 2 weights; X has {Xn.shape[1]}")
-    if path is None:
-        path = update_path(Xn, Yn, max_epochs=100, bias=False)
+    if path is not None and path.thetas.shape[1] != 2:
+        raise ValueError(f"path must be a run without bias on 2 features (2 weights), got "
+                         f"{path.thetas.shape[1]} weights per step")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)
@@ -40,11 +43,12 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
     levels = np.arange(1, int(L.max()) + 1)
     cs = ax.contour(grid, grid, L, levels=levels, colors="gray", linewidths=0.7)
     ax.clabel(cs, levels[:6], inline=True, fontsize=7)
-    ax.plot(path.thetas[:, 0], path.thetas[:, 1], "o-", color="C3", ms=4,
-            label=f"perceptron from w = 0 ({path.updates} updates)")
-    ax.plot(*path.thetas[-1], "*", color="k", ms=12, label="final w")
+    if path is not None:
+        ax.plot(path.thetas[:, 0], path.thetas[:, 1], "o-", color="C3", ms=4,
+                label=f"perceptron from w = 0 ({path.updates} updates)")
+        ax.plot(*path.thetas[-1], "*", color="k", ms=12, label="final w")
+        ax.legend(fontsize=8, loc="lower left")
     ax.set_xlabel("w1")
     ax.set_ylabel("w2")
     ax.set_aspect("equal")
-    ax.legend(fontsize=8, loc="lower left")
     return ax

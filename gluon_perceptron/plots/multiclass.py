@@ -8,11 +8,16 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core.multiclass import MulticlassModel
+from ..core.multiclass import BinaryErrorRates, MulticlassModel
 
 
-def plot_binary_error_rates(model: MulticlassModel, rates: dict, ax=None):
-    """Miss and false-alarm rates of each one-vs-all perceptron, side by side."""
+def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | dict,
+                            ax=None) -> Axes:
+    """Miss and false-alarm rates of each one-vs-all perceptron, side by side.
+
+    ``rates`` is :func:`binary_error_rates` of ``model`` (or the dict it used to be).
+    """
+    _checks.instance(model, MulticlassModel, "model", "from train_one_vs_all(X, y)")
     ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
     k = np.arange(len(rates["miss"]))
     ax.bar(k - 0.2, rates["miss"], width=0.4, label="miss rate (positive scored <= 0)")

@@ -10,16 +10,18 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from ..core.relaxation import RelaxationResult
+from ..experiments.relaxation import RuleComparison
 
 
-def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=None) -> Axes:
+def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], RelaxationResult],
+                         ax=None) -> Axes:
     """Iterations to feasibility, grouped by rule, one bar per eta (log scale).
 
     Runs that hit the iteration bound without becoming feasible are drawn hatched.
     """
-    if not isinstance(table, dict) or not table:
-        raise ValueError(f"table must be the non-empty dict returned by compare_rules(A, c), "
-                         f"got {table!r:.60}")
+    if not isinstance(table, (RuleComparison, dict)) or not len(table):
+        raise ValueError(f"table must be the non-empty dict (RuleComparison) returned by "
+                         f"compare_rules(A, c), got {table!r:.60}")
     ax = ax if ax is not None else plt.subplots(figsize=(9, 4.5))[1]
     rules = list(dict.fromkeys(rule for rule, _ in table))
     etas = list(dict.fromkeys(eta for _, eta in table))
@@ -43,8 +45,16 @@ def plot_rule_comparison(table: dict[tuple[str, float], RelaxationResult], ax=No
     return ax
 
 
-def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None):
-    """The feasible region of a 2-D system (shaded) and the recorded paths of some runs."""
+def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axes:
+    """The feasible region of a 2-D system (shaded) and the recorded paths of some runs.
+
+    ``results`` maps a label to a run made with ``record=True`` (e.g. ``wedge_demo().paths``).
+    """
+    if not isinstance(results, dict) or not results or any(
+            not isinstance(r, RelaxationResult) or not r.history.get("w")
+            for r in results.values()):
+        raise ValueError("results must be a non-empty dict of relaxation_method(..., "
+                         "record=True) results, e.g. wedge_demo().paths")
     ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
     points = np.vstack([np.array(res.history["w"]) for res in results.values()])
     (x0, y0), (x1, y1) = points.min(axis=0) - 0.3, points.max(axis=0) + 0.3

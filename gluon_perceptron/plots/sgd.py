@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core.losses import KINK_FORMS, kink_gradient, perceptron_loss, relu_perceptron_loss
-from ..core.rosenblatt import TrainResult
-from ..core.sgd import run_sgd
-from ..experiments.sgd import SGDBoundExperiment
+from ..core.results import TrainResult
+from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from .chapter import plotdata
 
 
@@ -36,14 +36,15 @@ def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
     return ax
 
 
-# --- figures and the main job's section ----------------------------------------------------
+# --- figures of the subgradient, the trap and the trainers ----------------------------------
 
 _KIND_STYLE = {"mistake": ("C3", "x"), "correct": ("C2", "+"), "tie": ("k", "o")}
 
 
-def plot_subgradient_check(check: dict, ax=None, *, title: str = ""):
+def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "") -> Axes:
     """Autograd's gradient entries against the closed form's (from
     :func:`~.compare_subgradients`): every point should sit on the diagonal."""
+    _checks.instance(check, SubgradientCheck, "check", "the result of compare_subgradients()")
     if ax is None:
         _, ax = plt.subplots(figsize=(4.5, 4.5))
     for kind, (color, marker) in _KIND_STYLE.items():
@@ -61,39 +62,44 @@ def plot_subgradient_check(check: dict, ax=None, *, title: str = ""):
     return ax
 
 
-def plot_relu_trap(X, Y, ax_pair=None, *, steps: int = 60):
+def _pair(axes, ax_pair, figsize) -> np.ndarray:
+    """The two axes to draw on: ``axes`` (or the deprecated ``ax_pair``), else a new row."""
+    axes = ax_pair if axes is None else axes
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=figsize)
+    return axes
+
+
+def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     """Left: autograd's slope at the kink for each form of :math:`\\max(0, -z)`. Right:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
-    :func:`~.relu_perceptron_loss` (which never leaves 0)."""
-    if ax_pair is None:
-        _, ax_pair = plt.subplots(1, 2, figsize=(11, 4))
-    names = list(KINK_FORMS)
-    slopes = [kink_gradient(name) for name in names]
-    ax_pair[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
+    :func:`~.relu_perceptron_loss` (which never leaves 0). ``trap`` is :func:`~.relu_trap`'s
+    result; ``ax_pair`` is the old name of ``axes``."""
+    _checks.instance(trap, ReluTrap, "trap", "the result of relu_trap(X, Y)")
+    axes = _pair(axes, ax_pair, (11, 4))
+    names = list(trap.slopes)
+    slopes = [trap.slopes[name] for name in names]
+    axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
     for i, slope in enumerate(slopes):
-        ax_pair[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}", ha="right", va="center")
-    ax_pair[0].set_yticks(range(len(names)), names, fontsize=8)
-    ax_pair[0].set_xlim(-1.2, 0.1)
-    ax_pair[0].set_xlabel("autograd's d/dz at z = 0")
-    ax_pair[0].set_title("the slope at the tie depends on the operator", fontsize=9)
-    for loss, name, color in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))", "C0"),
-                              (relu_perceptron_loss, "relu_perceptron_loss (nd.relu(-z))", "C3")):
-        run = run_sgd(X, Y, steps=steps, loss=loss, order="cyclic",
-                      record_at=range(1, steps + 1))
-        norms = [np.hypot(np.linalg.norm(w), b) for w, b in
-                 zip(run.history["w"], run.history["b"])]
-        ax_pair[1].plot(run.history["t"], norms, color=color, label=name)
-    ax_pair[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
-    ax_pair[1].set_ylabel("||(w, b)||")
-    ax_pair[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
-    ax_pair[1].legend(fontsize=7)
-    return ax_pair
+        axes[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}", ha="right", va="center")
+    axes[0].set_yticks(range(len(names)), names, fontsize=8)
+    axes[0].set_xlim(-1.2, 0.1)
+    axes[0].set_xlabel("autograd's d/dz at z = 0")
+    axes[0].set_title("the slope at the tie depends on the operator", fontsize=9)
+    for (name, norms), color in zip(trap.norms.items(), ("C0", "C3")):
+        axes[1].plot(trap.t, norms, color=color, label=name)
+    axes[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
+    axes[1].set_ylabel("||(w, b)||")
+    axes[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
+    axes[1].legend(fontsize=7)
+    return axes
 
 
-def plot_trainers(X, Y, results: dict[str, TrainResult], ax_pair=None):
-    """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide."""
-    if ax_pair is None:
-        _, ax_pair = plt.subplots(1, 2, figsize=(11, 4.5))
+def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
+                  ax_pair=None) -> np.ndarray:
+    """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
+    ``ax_pair`` is the old name of ``axes``."""
+    ax_pair = _pair(axes, ax_pair, (11, 4.5))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     grid = np.linspace(-3, 3, 2)
     for (name, res), (marker, size, line) in zip(results.items(), styles):

@@ -3,31 +3,54 @@ the loss."""
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
-import numpy as np
+import functools
 
-from ...core.data import getfake
-from ...experiments.chapter import demo, margin_experiment, margin_experiment_faithful
+import matplotlib.pyplot as plt
+import mxnet as mx
+import numpy as np
+from tqdm import tqdm
+
+from ...core.chapter import getfake
+from ...experiments.chapter import (
+    CHAPTER_SEED,
+    demo,
+    margin_experiment,
+    margin_experiment_faithful,
+)
 from ...plots.chapter import plot_losses, plot_margin_experiment, plot_update, plotdata
 from ..figures import save_figure
 
-# --- the main job's sections -------------------------------------------------------------
+
+def _bar(opts):
+    """The progress wrapper experiments take: tqdm, silenced by ``--no-progress``."""
+    return functools.partial(tqdm, disable=not opts.progress)
+
+
+def _chapter_demo():
+    """The original notebook's start: ``mx.random.seed(1)``, ``getfake(50, 2, 0.3)``, one pass."""
+    mx.random.seed(CHAPTER_SEED)
+    X, Y = getfake(50, 2, 0.3)
+    return X, Y, demo(X, Y)
+
 
 def demo_section(opts) -> list:
-    """The demo: ``getfake(50, 2, 0.3)``, one printed pass, a figure per update."""
-    X, Y = getfake(50, 2, 0.3)
-    w, b, updates = demo(X, Y)
+    """The demo with the chapter's seed: ``getfake(50, 2, 0.3)``, one printed pass, a figure per
+    update. Always ``mx.random.seed(1)``, whatever ``--seed`` says, so it prints what the
+    original notebook prints on MXNet 1.9."""
+    X, Y, run = _chapter_demo()
+    print(f"(the chapter's seed: mx.random.seed({CHAPTER_SEED}), as in the original notebook)")
+    print(run.trace)
     paths = []
     fig, ax = plt.subplots(figsize=(5, 5))
     plotdata(X, Y, ax=ax)
     ax.set_title("getfake(50, 2, 0.3)")
     paths.append(save_figure(fig, opts.out, "01_data"))
-    for k, update in enumerate(updates, start=1):
+    for k, update in enumerate(run.updates, start=1):
         fig, ax = plt.subplots(figsize=(5, 5))
         plot_update(X, Y, update, ax=ax)
         paths.append(save_figure(fig, opts.out, f"02_update_{k:02d}"))
-    print(f"one pass made {len(updates)} updates; final w = {w.asnumpy()}, "
-          f"b = {b.asscalar()}")
+    print(f"one pass made {len(run.updates)} updates; final w = {run.w.asnumpy()}, "
+          f"b = {run.b.asscalar()}")
     return paths
 
 
@@ -36,13 +59,14 @@ def experiment_section(opts) -> list:
     faithful = None
     if opts.faithful_experiment:
         print("running the chapter's experiment exactly as written (1 to 2 minutes)...")
-        # as in the chapter, it continues from the weights the demo left (same seed, same data)
-        w, b, _ = demo(*getfake(50, 2, 0.3), verbose=False)
-        faithful = margin_experiment_faithful(w=w, b=b, progress=opts.progress)
+        # as in the chapter, it continues from the weights (and the random stream) the demo left
+        _, _, run = _chapter_demo()
+        faithful = margin_experiment_faithful(w=run.w, b=run.b, progress=_bar(opts))
+        opts.seed_all()  # the corrected experiment draws the same data with or without it
     else:
         print("(the chapter's own experiment, which never resets w, b and makes one pass, "
               "takes 1 to 2 minutes: add --faithful-experiment to run it too)")
-    result = margin_experiment(progress=opts.progress)
+    result = margin_experiment(progress=_bar(opts))
     broken = ~result.chapter_assumptions
     print(f"{result.updates.size} runs, all converged: {bool(result.converged.all())}; "
           f"updates never above their bound: {bool(np.all(result.updates <= result.bound))}")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
+from tqdm import tqdm
 
 from ...core.data import sample_separable
 from ...core.geometry import optimal_margin
@@ -14,20 +17,19 @@ from ..figures import save_figure
 
 def convergence_section(opts) -> list:
     """Bounds against measured counts; the proof, live; the normalization exercise."""
-
-
-    rec = bound_experiment(samples=(100, 300), trials=1, progress=opts.progress)
-    ok = rec["b"] ** 2 <= 1
-    print(f"{rec['updates'].size} getfake datasets (d in {sorted(set(rec['dimensions']))}, "
-          f"n in {sorted(set(rec['samples']))}, eps in {sorted(set(rec['epsilon']))}), "
-          f"all converged: {bool(rec['converged'].all() and rec['homogeneous_converged'].all())}")
+    rec = bound_experiment(samples=(100, 300), trials=1,
+                           progress=partial(tqdm, disable=not opts.progress))
+    ok = rec.b ** 2 <= 1
+    print(f"{rec.updates.size} getfake datasets (d in {sorted(set(rec.dimensions))}, "
+          f"n in {sorted(set(rec.samples))}, eps in {sorted(set(rec.epsilon))}), "
+          f"all converged: {bool(rec.converged.all() and rec.homogeneous_converged.all())}")
     for name, count, bound, sel in [
             ("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", slice(None)),
             ("(R^2+1)/gamma_2^2 (optimal)", "updates", "optimal_bound", slice(None)),
             ("2(R^2+1)/eps^2 where b*^2 <= 1", "updates", "chapter_bound", ok),
             ("Novikoff R^2/gamma^2, no bias", "homogeneous_updates", "novikoff_bound",
              slice(None))]:
-        ratio = rec[count][sel] / rec[bound][sel]
+        ratio = getattr(rec, count)[sel] / getattr(rec, bound)[sel]
         print(f"  {name:34s} never exceeded: {bool(np.all(ratio <= 1))}; "
               f"largest measured/bound = {ratio.max():.3f}")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -54,5 +56,5 @@ def convergence_section(opts) -> list:
     print("normalization x -> lambda x (Exercise 1.29), with bias, same dataset:")
     print("  lambda   updates   optimal bound")
     for lam, r in zip(scales, runs):
-        print(f"  {lam:6.1f}  {r['updates']:8d}  {r['optimal_bound']:14.0f}")
+        print(f"  {lam:6.1f}  {r.updates:8d}  {r.optimal_bound:14.0f}")
     return paths

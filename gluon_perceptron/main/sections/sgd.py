@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+
 import matplotlib.pyplot as plt
 import numpy as np
+from tqdm import tqdm
 
-from ...core.losses import relu_perceptron_loss
-from ...core.sgd import train_autograd
 from ...experiments.sgd import (
     compare_subgradients,
     compare_trainers,
+    relu_trap,
     sgd_bound_experiment,
     sgd_demo_data,
 )
@@ -30,18 +32,19 @@ def sgd_section(opts) -> list:
     for ax, delta, name in zip(axes, (0.0, 1.0), ("perceptron loss max(0, -z)",
                                                    "hinge loss max(0, 1 - z)")):
         check = compare_subgradients(60, threshold=delta)
-        worst = np.abs(check["autograd"] - check["closed_form"]).max()
+        worst = check.largest_difference
         plot_subgradient_check(check, ax, title=f"{name}: largest difference {worst:g}")
         print(f"{name}: autograd vs closed form on 60 cases "
-              f"({int(np.sum(check['kind'] == 'tie'))} exactly at the kink): "
+              f"({int(np.sum(check.kind == 'tie'))} exactly at the kink): "
               f"largest difference {worst:g}")
     paths.append(save_figure(fig, opts.out, "04_sgd_autograd_vs_closed_form"))
 
     X, Y = sgd_demo_data(60, flip=0.1, seed=1)
+    trapped = relu_trap(X, Y)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    plot_relu_trap(X, Y, axes)
+    plot_relu_trap(trapped, axes)
     paths.append(save_figure(fig, opts.out, "04_sgd_relu_trap"))
-    trap = train_autograd(X, Y, max_epochs=5, loss=relu_perceptron_loss)
+    trap = trapped.trap
     print(f"relu trap: train_autograd with nd.relu makes {trap.updates} updates and stops at "
           f"w = {trap.w}, b = {trap.b} (reported converged={trap.converged})")
 
@@ -49,14 +52,12 @@ def sgd_section(opts) -> list:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     plot_trainers(X, Y, results, axes)
     paths.append(save_figure(fig, opts.out, "04_sgd_vs_perceptron"))
-    ref = results["train (faithful)"]
-    same = all(np.array_equal(r.w, ref.w) and r.b == ref.b and
-               r.updates_per_epoch == ref.updates_per_epoch for r in results.values())
-    print(f"train (faithful, fast), train_autograd, train_gluon identical: {same}; "
-          f"updates per epoch {ref.updates_per_epoch}")
+    print(f"train (faithful, fast), train_autograd, train_gluon identical: "
+          f"{results.identical}; updates per epoch {results.reference.updates_per_epoch}")
 
     Xb, Yb = sgd_demo_data()
-    result = sgd_bound_experiment(Xb, Yb, seeds=10, progress=opts.progress)
+    result = sgd_bound_experiment(Xb, Yb, seeds=10,
+                                  progress=functools.partial(tqdm, disable=not opts.progress))
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     plot_sgd_bound_experiment(result, ax)
     ax.set_title(f"SGD on the hinge loss, 200 points: R = {result.radius:.2f}, "

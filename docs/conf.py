@@ -1,0 +1,118 @@
+"""Sphinx configuration of the book: the executed notebooks, the API reference, the slips.
+
+Do not call ``sphinx-build`` on this folder directly: ``docs/build.py`` (``bash run.sh book``)
+assembles the source tree (these pages, the notebooks, one API page per layer) in the build
+folder, runs Sphinx on it with this file, and checks what the notebooks printed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import matplotlib
+import sphinx.builders
+
+# autodoc imports the plots in this process: no window. The notebook kernels are other
+# processes; build.py removes MPLBACKEND from their environment so they draw inline (a kernel
+# that inherits MPLBACKEND=Agg shows no figure at all).
+matplotlib.use("Agg")
+
+project = "gluon_perceptron"
+author = "gluon_perceptron contributors"
+copyright = "the gluon_perceptron contributors; chapter text: MXNet's The Straight Dope"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+]
+
+# MathJax 3 from the pip package sphinx-mathjax-offline, copied into _static/mathjax: the pages
+# load it from the site, never from a CDN. (Its files are used, not its Sphinx extension, which
+# does the same copy but does not declare itself safe for parallel reading: with it, Sphinx
+# would execute the notebooks one at a time.)
+_MATHJAX = importlib.util.find_spec("sphinx-mathjax-offline")
+if _MATHJAX is None or _MATHJAX.origin is None:
+    raise RuntimeError("the book needs MathJax from sphinx-mathjax-offline: "
+                       "pip install -e '.[book]'")
+mathjax_path = "mathjax/tex-chtml.js"
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "notebooks/*.py"]
+source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
+master_doc = "index"
+
+# --- notebooks: executed once per build, every error and warning kept for the checks -------
+# Sphinx's parallel read (-j 2) splits the pages into fixed batches of up to 10, so one process
+# may get all the slow notebooks while the other idles. One page per batch, notebooks first,
+# lets each process take the next page as soon as it is free.
+if hasattr(sphinx.builders, "make_chunks"):
+    def _one_page_per_chunk(pages, nproc, maxbatch=10):
+        return [[page] for page in sorted(pages, key=lambda p: not p.startswith("notebooks/"))]
+
+    sphinx.builders.make_chunks = _one_page_per_chunk
+
+nb_execution_mode = "force"
+# Stop a notebook at its first error, as a reader running it would; the traceback stays in the
+# executed notebook and in execution.json, which the build and the tests read.
+nb_execution_allow_errors = False
+nb_execution_raise_on_error = False
+nb_execution_timeout = int(os.environ.get("GLUON_PERCEPTRON_BOOK_TIMEOUT", "600"))
+nb_execution_show_tb = False  # the traceback goes to execution.json and build.py prints it
+nb_merge_streams = True
+# No widgets in the notebooks: keep myst-nb from adding RequireJS from a CDN.
+nb_ipywidgets_js = {}
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_heading_anchors = 3
+
+# --- API reference ---------------------------------------------------------------------------
+autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented_params"
+autodoc_mock_imports: list[str] = []
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_rtype = True
+napoleon_use_ivar = True
+napoleon_preprocess_types = True
+
+# --- HTML ------------------------------------------------------------------------------------
+html_theme = "sphinx_book_theme"
+html_title = "gluon_perceptron"
+html_theme_options = {
+    "show_toc_level": 2,
+    "use_download_button": True,
+    "use_fullscreen_button": False,
+    "home_page_in_toc": True,
+}
+# An explicit colour mode: without one the theme logs an error in the browser console.
+html_context = {"default_mode": "auto"}
+html_static_path = [str(Path(_MATHJAX.origin).parent / "static")]
+html_last_updated_fmt = None
+html_show_sourcelink = False
+
+
+def _write_execution_report(app, exception) -> None:
+    """Write ``execution.json`` beside the HTML: for every notebook, whether it ran to the end,
+    how long it took, and the traceback if it did not (myst-nb keeps these in the environment).
+    """
+    if exception is not None or app.builder.name != "html":
+        return
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    report = {}
+    for docname in sorted(app.env.found_docs):
+        data = NbMetadataCollector.get_doc_data(app.env).get(docname, {}).get("exec_data")
+        if data:
+            report[docname] = {key: data.get(key) for key in
+                               ("succeeded", "runtime", "method", "error", "traceback")}
+    Path(app.outdir).parent.joinpath("execution.json").write_text(
+        json.dumps(report, indent=1, default=str))
+
+
+def setup(app):
+    app.connect("build-finished", _write_execution_report)

@@ -1,0 +1,209 @@
+"""The chapter's own data code: ``getfake`` and its one-candidate-at-a-time sampler.
+
+*Deep Learning - The Straight Dope*, chapter "The Perceptron", section "A Separable
+Classification Problem". The chapter makes a separable problem by drawing a random hyperplane
+:math:`w^\\top x + b = 0` with :math:`\\|w\\| = 1`, :math:`b \\sim N(0, 1)`, and keeping only
+Gaussian points :math:`x \\sim N(0, I_d)` that lie inside the ball :math:`\\|x\\| < 3` and at
+least ``epsilon`` away from the plane in score, :math:`|w^\\top x + b| > \\epsilon`. The label is
+the side of the plane, so :math:`(w, b)` separates the data with margin ``epsilon`` by
+construction.
+
+The code below reads like the chapter's, line for line (``nd.random_normal``, ``nd.dot``,
+``nd.norm``, the same order of draws, so ``mx.random.seed(1)`` gives the original notebook's
+data). Where it differs: its arguments are checked first, the sampling loop gives up after
+``max_attempts`` candidates instead of looping forever, and ``shape=(dimensions,)`` is a tuple.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from typing import Any
+
+from mxnet import nd
+
+from . import _checks
+
+#: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
+RADIUS = 3.0
+
+#: MXNet refuses arrays with more elements than this (its tensors index with int32).
+MAX_ELEMENTS = 2**31 - 1
+
+
+#: The trace the chapter printed in 2017 (an older MXNet's random stream): for each update the
+#: point, its label, and the weight and bias printed after the update, digit for digit.
+PRINTED_TRACE: tuple[tuple[tuple[float, float], float, tuple[float, float], float], ...] = (
+    ((0.57595438, -0.95017916), -1.0, (-0.57595438, 0.95017916), -1.0),
+    ((-0.3469252, 0.03751944), 1.0, (-0.92287958, 0.98769861), 0.0),
+    ((-1.80471897, -2.04010558), 1.0, (-2.72759867, -1.05240703), 1.0),
+    ((0.60334933, -1.08074296), -1.0, (-3.33094788, 0.02833593), 0.0),
+)
+
+
+class SamplingError(ValueError):
+    """The rejection sampler hit its bound on attempts before it had enough points."""
+
+
+def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    if samples * dimensions > MAX_ELEMENTS:
+        raise ValueError(
+            f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "
+            f"is more than MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} elements per array; "
+            f"use fewer samples or dimensions")
+    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
+    if epsilon >= RADIUS + 10.0:
+        raise ValueError(
+            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
+            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
+            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
+    if max_attempts is None:
+        max_attempts = 100 * samples + 10_000
+    max_attempts = _checks.positive_int(max_attempts, "max_attempts")
+    return samples, dimensions, epsilon, max_attempts
+
+
+def _draw_plane(dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
+    """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)``."""
+    wfake = nd.random_normal(shape=(dimensions,))   # fake weight vector for separation
+    bfake = nd.random_normal(shape=(1,))            # fake bias
+    wfake = wfake / nd.norm(wfake)                  # rescale to unit length
+    reach = RADIUS + abs(float(bfake.asscalar()))
+    if epsilon >= reach:
+        raise ValueError(
+            f"epsilon={epsilon} cannot be reached for this draw: points have norm < {RADIUS}, "
+            f"so |wfake.x + bfake| < {RADIUS} + |bfake| = {reach:.3f}; use a smaller epsilon "
+            f"(the chapter uses 0.025 to 0.425)")
+    return wfake, bfake
+
+
+def _give_up(kept: int, samples: int, attempts: int, dimensions: int, epsilon: float):
+    rate = kept / attempts if attempts else 0.0
+    raise SamplingError(
+        f"rejection sampling stopped after max_attempts={attempts} draws with only {kept} of "
+        f"samples={samples} points accepted (acceptance rate {rate:.2e}). A point is kept only "
+        f"if its norm is < {RADIUS} and |wfake.x + bfake| > epsilon={epsilon}; with "
+        f"dimensions={dimensions} that is rare. Use a smaller epsilon or fewer dimensions, "
+        f"or raise max_attempts.")
+
+
+def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
+    """The chapter's loop: one candidate at a time, all in NDArray."""
+    # making some linearly separable data, simply by choosing the labels accordingly
+    X = nd.zeros(shape=(samples, dimensions))
+    Y = nd.zeros(shape=(samples,))
+
+    i = 0
+    attempts = 0
+    while i < samples:
+        if attempts >= max_attempts:   # ours: a bound instead of looping forever
+            _give_up(i, samples, attempts, dimensions, epsilon)
+        attempts += 1
+        tmp = nd.random_normal(shape=(1, dimensions))
+        margin = nd.dot(tmp, wfake) + bfake
+        if (nd.norm(tmp).asscalar() < RADIUS) & (abs(margin.asscalar()) > epsilon):
+            X[i, :] = tmp[0]
+            Y[i] = 1 if margin.asscalar() > 0 else -1
+            i += 1
+    return X, Y, attempts
+
+
+def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
+    """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.
+
+    Draws :math:`w \\sim N(0, I_d)`, normalised to :math:`\\|w\\| = 1`, and
+    :math:`b \\sim N(0, 1)`; then keeps candidates :math:`x \\sim N(0, I_d)` one at a time while
+    :math:`\\|x\\| < 3` and :math:`|w^\\top x + b| > \\epsilon`, labelled
+    :math:`y = \\operatorname{sign}(w^\\top x + b)`. Use :func:`sample_separable` to also get the
+    generating plane ``(wfake, bfake)``, or for the faster batched sampler.
+
+    Parameters
+    ----------
+    samples, dimensions : int
+        Shape of ``X``; both at least 1, and ``samples * dimensions`` at most MXNet's
+        :math:`2^{31} - 1` elements.
+    epsilon : float
+        Margin to keep around the plane, ``>= 0``.
+
+    Returns
+    -------
+    X : NDArray, shape (samples, dimensions)
+    Y : NDArray, shape (samples,), labels in {-1, +1}
+
+    Raises
+    ------
+    SamplingError
+        After ``100 * samples + 10_000`` candidates without enough accepted points (the chapter
+        would loop forever).
+
+    Notes
+    -----
+    MXNet's global generator drives every draw: ``mx.random.seed(1)`` (the original notebook's
+    seed) and then ``getfake(50, 2, 0.3)`` give the original notebook's data on MXNet 1.9.
+    """
+    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
+        samples, dimensions, epsilon, None)
+    wfake, bfake = _draw_plane(dimensions, epsilon)
+    X, Y, _ = _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts)
+    return X, Y
+
+
+def _without_docstring(source: str) -> str:
+    """``source`` of one function with its docstring lines removed."""
+    tree = ast.parse(source)
+    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None),
+                                                             ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        lines = source.splitlines(keepends=True)
+        first, last = body[0].lineno - 1, body[0].end_lineno
+        return "".join(lines[:first] + lines[last:])
+    return source
+
+
+def show_source(obj, *helpers, docstring: bool = False) -> Any:
+    """The source code of a package function, to read next to the chapter's.
+
+    Notebooks display the chapter's functions with this instead of pasting a copy, so what a
+    reader sees is what runs.
+
+    Parameters
+    ----------
+    obj : function or class
+        E.g. ``gp.getfake``, ``gp.perceptron``, ``gp.plotdata``, ``gp.plotscore``.
+    *helpers : str or function
+        Functions to show after it, or their names in ``obj``'s module (the private pieces it
+        calls, e.g. ``"_draw_plane", "_sample_faithful"`` for :func:`getfake`).
+    docstring : bool
+        Keep the docstrings (default: drop them, the chapter's code has none).
+
+    Returns
+    -------
+    IPython.display.Code or str
+        A syntax-highlighted ``Code`` object when IPython is installed (a notebook displays it),
+        else the text.
+    """
+    if not callable(obj):
+        raise TypeError(f"obj must be a function or class of the package, got "
+                        f"{type(obj).__name__}; e.g. show_source(gp.getfake)")
+    module = inspect.getmodule(obj)
+    parts = [obj]
+    for name in helpers:
+        helper = getattr(module, name, None) if isinstance(name, str) else name
+        if not callable(helper):
+            raise ValueError(f"helpers must be functions, or names of functions {module.__name__}"
+                             f" defines or imports, got {name!r}")
+        parts.append(helper)
+    texts = []
+    for part in parts:
+        src = textwrap.dedent(inspect.getsource(part))
+        texts.append(src if docstring else _without_docstring(src))
+    text = "\n\n\n".join(t.rstrip("\n") for t in texts) + "\n"
+    try:
+        from IPython.display import Code
+    except ImportError:  # pragma: no cover - IPython comes with the notebook extra
+        return text
+    return Code(text, language="python")

@@ -1,0 +1,233 @@
+r"""Gluon SGD on the perceptron loss, data-parallel on KVStore ``dist_sync``.
+
+Each of :math:`W` workers holds a shard and the same ``Dense(1)`` net; at step :math:`t` worker
+:math:`i` computes the gradient of the summed perceptron loss over its next :math:`B` examples,
+the KVStore sums the :math:`W` gradients on the servers, and the SGD step runs there
+(Gluon's ``update_on_kvstore``, the default for ``dist_*`` stores):
+
+.. math:: \theta \leftarrow \theta - \frac{\eta}{W B} \sum_{i=1}^{W} \sum_{j \in
+          \text{batch}_{i,t}} \nabla \max(0, -y_j f_\theta(x_j)).
+
+That is one SGD step on the *global* batch, the :math:`W` local batches concatenated, so
+:func:`train_gluon_sharded` (one process, the same global batches) gives the same weights up to
+float rounding (the server sums per-worker sums, one process sums all rows at once).
+
+The traps, as measured on MXNet 1.9.1:
+
+- ``trainer.step`` must get the global batch size :math:`W B`; with :math:`B` the steps are
+  :math:`W` times too large.
+- Every worker must start from the same weights (here zeros; with a random initializer, the
+  same seed); with ``update_on_kvstore`` the servers hold rank 0's initial copy anyway.
+- One KVStore per process, created once and passed to the ``Trainer``: a second ``dist_sync``
+  store in the same process hangs.
+- Keep ``update_on_kvstore`` at its default: ``False`` races with the first copy of the weights.
+- ``dist_async`` cannot work without an optimizer on the servers (it has no merge step), which
+  is why those servers are full ``import mxnet`` processes.
+- The servers store float32: the data is cast to float32.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _checks
+from ..results import TrainResult, train_result
+from .mixing import shard_bounds
+
+KVSTORES = ("dist_sync", "dist_async")
+
+
+@dataclass
+class GluonDistributedResult(TrainResult):
+    """A :class:`~gluon_perceptron.TrainResult` of data-parallel Gluon SGD.
+
+    ``updates_per_epoch[e]`` counts the examples of epoch ``e`` with :math:`y f(x) \\le 0`
+    (a nonzero gradient), over all workers, measured before each step.
+
+    Attributes
+    ----------
+    workers, batch_size : int
+        :math:`W` and the local batch :math:`B` (a step uses :math:`W B` examples).
+    kvstore : str
+        ``"dist_sync"``, ``"dist_async"`` or ``"local"`` (one process).
+    shard_updates : ndarray, shape (epochs, workers)
+        The same count per worker's shard.
+    startup_seconds, wall_seconds : float
+        Until the last worker connected; the whole call.
+    """
+
+    workers: int = 1
+    batch_size: int = 1
+    kvstore: str = "local"
+    shard_updates: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.int64))
+    startup_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
+def _steps(n: int, shards: int, batch_size: int) -> int:
+    """Steps per epoch: full local batches of the smallest shard."""
+    return min(b - a for a, b in shard_bounds(n, shards)) // batch_size
+
+
+def _setup(d: int, learning_rate: float, kvstore):
+    from mxnet import gluon
+
+    from ..gluon_trainer import PerceptronLoss, perceptron_net
+
+    net = perceptron_net(d, "float32")
+    trainer = gluon.Trainer(net.collect_params(), "sgd",
+                            {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0},
+                            kvstore=kvstore)
+    return net, PerceptronLoss(), trainer
+
+
+def _step(net, loss_fn, trainer, xb, yb, global_batch: int, parts: int) -> np.ndarray:
+    """One SGD step on ``(xb, yb)``; returns the mistakes of each of its ``parts`` blocks."""
+    from mxnet import autograd
+
+    with autograd.record():
+        pred = net(xb)
+        loss = loss_fn(pred, yb)
+    loss.backward()
+    trainer.step(global_batch)
+    wrong = (yb.reshape((-1,)) * pred.reshape((-1,)) <= 0).asnumpy()
+    return wrong.reshape(parts, -1).sum(axis=1).astype(np.int64)
+
+
+def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict) -> dict:
+    """Run in a worker process: SGD on this rank's shard, gradients summed by ``kv``."""
+    from mxnet import nd
+
+    rank, W, B = kv.rank, kv.num_workers, job["batch_size"]
+    a, _ = shard_bounds(X.shape[0], W)[rank]
+    steps = _steps(X.shape[0], W, B)
+    Xd = nd.array(X[a:a + steps * B], dtype="float32")
+    Yd = nd.array(Y[a:a + steps * B], dtype="float32")
+    net, loss_fn, trainer = _setup(X.shape[1], job["learning_rate"], kv)
+    counts = []
+    for _ in range(job["max_epochs"]):
+        counts.append(sum(int(_step(net, loss_fn, trainer, Xd[t * B:(t + 1) * B],
+                                    Yd[t * B:(t + 1) * B], W * B, 1)[0])
+                          for t in range(steps)))
+    return {"w": net.weight.data().asnumpy().reshape(-1), "b": net.bias.data().asnumpy(),
+            "k": np.array(counts, dtype=np.int64)}
+
+
+def _check(X, Y, workers, batch_size, max_epochs, learning_rate, name):
+    Xn, Yn = _checks.dataset(X, Y)
+    workers = _checks.positive_int(workers, name)
+    batch_size = _checks.positive_int(batch_size, "batch_size")
+    if _steps(Xn.shape[0], workers, batch_size) < 1:
+        raise ValueError(f"{name}={workers} shards of {Xn.shape[0]} examples hold fewer than "
+                         f"batch_size={batch_size} examples each; use a smaller batch_size or "
+                         f"fewer {name}")
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    return (Xn.astype(np.float32), Yn.astype(np.float32), workers, batch_size, max_epochs,
+            learning_rate)
+
+
+def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
+                        learning_rate: float = 1.0) -> GluonDistributedResult:
+    r"""Single-process Gluon SGD over the global batches a ``shards``-worker run would use.
+
+    Step :math:`t` of an epoch takes examples :math:`tB .. (t+1)B - 1` of every shard
+    (contiguous shards, as the workers' ranks take them), concatenated in shard order, and calls
+    ``trainer.step(shards * batch_size)``. Examples past the last full batch of the smallest
+    shard are not used. The data is cast to float32 (the parameter servers store float32).
+
+    Parameters
+    ----------
+    X, Y : the data, labels in {-1, +1}
+    shards : int
+        :math:`W`, the number of workers being imitated.
+    batch_size : int
+        :math:`B`, each shard's share of a step.
+    max_epochs : int
+        Epochs (all run: SGD has no "no update" stop here).
+    learning_rate : float
+        :math:`\eta`.
+
+    Returns
+    -------
+    GluonDistributedResult
+    """
+    Xn, Yn, W, B, max_epochs, learning_rate = _check(X, Y, shards, batch_size, max_epochs,
+                                                     learning_rate, "shards")
+    return _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate)
+
+
+def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistributedResult:
+    from mxnet import nd
+
+    start = time.perf_counter()
+    steps = _steps(Xn.shape[0], W, B)
+    starts = [a for a, _ in shard_bounds(Xn.shape[0], W)]
+    order = np.concatenate([np.arange(a + t * B, a + (t + 1) * B)
+                            for t in range(steps) for a in starts])
+    Xd, Yd = nd.array(Xn[order], dtype="float32"), nd.array(Yn[order], dtype="float32")
+    net, loss_fn, trainer = _setup(Xn.shape[1], learning_rate, None)
+    counts = []
+    for _ in range(max_epochs):
+        counts.append(sum(_step(net, loss_fn, trainer, Xd[t * W * B:(t + 1) * W * B],
+                                Yd[t * W * B:(t + 1) * W * B], W * B, W)
+                          for t in range(steps)))
+    k = np.array(counts, dtype=np.int64).reshape(max_epochs, W)
+    base = train_result(net.weight.data().asnumpy().reshape(-1),
+                        net.bias.data().asscalar(), k.sum(axis=1))
+    return GluonDistributedResult(**vars(base), workers=W, batch_size=B, kvstore="local",
+                                  shard_updates=k, wall_seconds=time.perf_counter() - start)
+
+
+def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
+                            max_epochs: int, learning_rate: float = 1.0,
+                            kvstore: str = "dist_sync", timeout: float = 600.0,
+                            log_dir=None) -> GluonDistributedResult:
+    r"""Gluon SGD with the perceptron loss on ``workers`` processes and a parameter server.
+
+    Each worker (its shard by rank) runs ``Dense(1)`` + ``PerceptronLoss`` +
+    ``gluon.Trainer("sgd", kvstore=<its one dist store>)`` and calls
+    ``trainer.step(workers * batch_size)`` after each local batch; the servers sum the
+    gradients and apply the step. With ``kvstore="dist_sync"`` the result equals
+    :func:`train_gluon_sharded` with ``shards=workers`` up to float rounding; ``"dist_async"``
+    applies each worker's gradient as it arrives (no equality to expect).
+
+    Parameters
+    ----------
+    X, Y : the data, labels in {-1, +1} (cast to float32)
+    workers, servers : int
+    batch_size : int
+        Local batch :math:`B`.
+    max_epochs : int
+    learning_rate : float
+    kvstore : {"dist_sync", "dist_async"}
+    timeout : float
+        Seconds for the whole run (see ``train_distributed``).
+    log_dir : path, optional
+        Where to keep one log per role.
+
+    Returns
+    -------
+    GluonDistributedResult
+    """
+    from .training import run_cluster
+
+    Xn, Yn, W, B, max_epochs, learning_rate = _check(X, Y, workers, batch_size, max_epochs,
+                                                     learning_rate, "workers")
+    servers = _checks.positive_int(servers, "servers")
+    _checks.choice(kvstore, "kvstore", set(KVSTORES))
+    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
+    start = time.perf_counter()
+    job = {"batch_size": B, "max_epochs": max_epochs, "learning_rate": learning_rate}
+    run, results, _ = run_cluster("gluon", [(job, Xn, Yn)], workers=W, servers=servers,
+                                  timeout=timeout, log_dir=log_dir, kvstore=kvstore,
+                                  python_servers=True)
+    k = np.stack([r["0/k"] for r in results], axis=1)
+    base = train_result(results[0]["0/w"], results[0]["0/b"][0], k.sum(axis=1))
+    return GluonDistributedResult(**vars(base), workers=W, batch_size=B, kvstore=kvstore,
+                                  shard_updates=k,
+                                  startup_seconds=max(float(r["connected"]) for r in results),
+                                  wall_seconds=time.perf_counter() - start)

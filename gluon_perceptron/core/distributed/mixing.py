@@ -1,0 +1,268 @@
+r"""Iterative parameter mixing: the perceptron on shards, averaged after every pass.
+
+McDonald, Hall & Mann (2010), "Distributed Training Strategies for the Structured Perceptron"
+(NAACL), Figure 3. The data is cut into :math:`S` shards. Round :math:`n` starts every shard from
+the same mixed weights :math:`\theta^{(n-1)} = (w, b)` (zero at first); shard :math:`i` makes
+one perceptron pass over its examples, in order, ending at :math:`\theta_i` after
+:math:`k_{i,n}` mistakes; the new weights are the convex combination
+
+.. math:: \theta^{(n)} = \sum_{i=1}^{S} \mu_{i,n}\, \theta_i, \qquad
+          \mu_{i,n} = \frac{1}{S} \ \text{(uniform)} \quad\text{or}\quad
+          \mu_{i,n} = \frac{k_{i,n}}{\sum_j k_{j,n}} \ \text{(weighted by mistakes)}.
+
+Rounds repeat until one makes no mistake on any shard (then :math:`\theta^{(n-1)}` separates
+all the data and is kept as it is) or ``max_epochs`` rounds are done.
+
+**The bound** (their Theorem 3): if some unit :math:`u` has :math:`y_i \langle u, (x_i, 1)
+\rangle \ge \gamma > 0` and :math:`\|(x_i, 1)\| \le R`, then for every :math:`N`
+
+.. math:: \sum_{n=1}^{N} \sum_{i=1}^{S} \mu_{i,n}\, k_{i,n} \le \frac{R^2}{\gamma^2}.
+
+With uniform mixing the left side is the total number of mistakes over :math:`S`, so at most
+:math:`S R^2/\gamma^2` mistakes; with weighted mixing each round with mistakes adds
+:math:`\sum_i k_{i,n}^2 / \sum_i k_{i,n} \ge 1`, so at most :math:`R^2/\gamma^2` rounds make
+mistakes. One shard is the perceptron itself, and the bound is Novikoff's.
+
+Exactness: a shard's pass is :func:`~gluon_perceptron.core.kernel.fast_pass`, one pass of
+``train``'s fast engine, and the mixture is summed in shard order in the data's dtype by
+:func:`_mix`, the one function both :func:`train_mixed` and the distributed workers call. So
+``train_mixed(shards=1)`` equals ``train`` bit for bit, and a distributed run with :math:`W`
+workers equals ``train_mixed(shards=W)`` bit for bit.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _checks
+from ..kernel import fast_pass
+from ..results import TrainResult, train_result
+
+MIXINGS = ("uniform", "weighted")
+
+
+@dataclass
+class DistributedResult(TrainResult):
+    """A :class:`~gluon_perceptron.TrainResult` with what every shard did in every round.
+
+    ``updates_per_epoch[n]`` is the total of mistakes of round ``n`` over all shards; with one
+    shard it is exactly ``train``'s list. In one process, ``history["weights"]`` holds the
+    mixed :math:`(w, b)` after every round, shape (rounds, d + 1).
+
+    Attributes
+    ----------
+    workers : int
+        Shards (one per worker, shard ``i`` on the worker of rank ``i``).
+    mixing : str
+        ``"uniform"`` or ``"weighted"``.
+    shard_updates : ndarray, shape (rounds, workers)
+        :math:`k_{i,n}`: mistakes of shard ``i`` in round ``n``.
+    mixing_weights : ndarray, shape (rounds, workers)
+        :math:`\\mu_{i,n}` (NaN in a round without mistakes, where nothing is mixed).
+    pass_seconds : ndarray, shape (rounds, workers)
+        Wall time of each shard's local pass.
+    exchange_seconds : ndarray, shape (rounds, workers)
+        Wall time of each worker's push and pull (zeros in one process).
+    startup_seconds : float
+        From the launch to the last worker connected to the cluster (0 in one process).
+    wall_seconds : float
+        The whole call, start-up and shutdown included.
+    ranks : dict
+        Launch index of a worker -> the rank the scheduler gave it (empty in one process).
+    logs : dict
+        Role -> log file (empty in one process or when the logs were not kept).
+    pids : dict
+        Role -> PID of every process the run started (all stopped when the call returns).
+    """
+
+    workers: int = 1
+    mixing: str = "uniform"
+    shard_updates: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.int64))
+    mixing_weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 1)))
+    pass_seconds: np.ndarray = field(default_factory=lambda: np.zeros((0, 1)))
+    exchange_seconds: np.ndarray = field(default_factory=lambda: np.zeros((0, 1)))
+    startup_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    ranks: dict = field(default_factory=dict)
+    logs: dict = field(default_factory=dict)
+    pids: dict = field(default_factory=dict)
+
+    @property
+    def mixed_mistakes(self) -> float:
+        r""":math:`\sum_n \sum_i \mu_{i,n} k_{i,n}`, the quantity Theorem 3 bounds by
+        :math:`R^2/\gamma^2`."""
+        k = self.shard_updates.astype(float)
+        return float(np.nansum(self.mixing_weights * k))
+
+
+def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
+    """Contiguous shards of ``n`` examples in data order, as ``(start, stop)``; the first
+    ``n % shards`` shards hold one example more (as ``np.array_split``)."""
+    sizes = [n // shards + (i < n % shards) for i in range(shards)]
+    stops = np.cumsum(sizes)
+    return [(int(s - size), int(s)) for s, size in zip(stops, sizes)]
+
+
+def _local_pass(Xs: np.ndarray, Ys: np.ndarray, theta: np.ndarray,
+                learning_rate: float) -> tuple[np.ndarray, float]:
+    """One pass over a shard from the mixed ``theta = (w, b)``.
+
+    Returns the row ``(w, b, k, seconds)`` in the data's dtype (``k`` mistakes, exact in
+    float32 below :math:`2^{24}`) and the pass's seconds.
+    """
+    d = Xs.shape[1]
+    w, b = theta[:d].copy(), theta[d:].copy()
+    t = time.perf_counter()
+    k = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)
+    seconds = time.perf_counter() - t
+    return np.concatenate([w, b, np.array([k, seconds], dtype=Xs.dtype)]), seconds
+
+
+def _mix(rows: np.ndarray, mixing: str) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Mix the rows ``(w_i, b_i, k_i, seconds_i)`` of one round, in shard order.
+
+    Returns ``(theta, mu, k)``: the mixed ``(w, b)`` (None when no shard made a mistake: the
+    weights are kept), the mixing weights (NaN then) and the mistakes per shard. The sum runs
+    in the rows' dtype, shard 0 first, so every process that holds the same rows gets the same
+    bits.
+    """
+    k = rows[:, -2].astype(np.int64)
+    total = int(k.sum())
+    shards = rows.shape[0]
+    if total == 0:
+        return None, np.full(shards, np.nan), k
+    mu = np.full(shards, 1.0 / shards) if mixing == "uniform" else k / total
+    dtype = rows.dtype.type
+    theta = dtype(mu[0]) * rows[0, :-2]
+    for i in range(1, shards):
+        theta += dtype(mu[i]) * rows[i, :-2]
+    return theta, mu, k
+
+
+class _Rounds:
+    """What the rounds did, appended round by round, then turned into a result."""
+
+    def __init__(self, d: int, dtype):
+        self.theta = np.zeros(d + 1, dtype=dtype)
+        self.k: list[np.ndarray] = []
+        self.mu: list[np.ndarray] = []
+        self.passes: list[np.ndarray] = []
+        self.exchanges: list[np.ndarray] = []
+        self.thetas: list[np.ndarray] = []
+
+    def add(self, rows: np.ndarray, mixing: str, exchange_seconds) -> bool:
+        """Mix one round's rows; return True when the rounds are over (no mistake)."""
+        theta, mu, k = _mix(rows, mixing)
+        if theta is not None:
+            self.theta = theta
+        self.k.append(k)
+        self.mu.append(mu)
+        self.passes.append(rows[:, -1].astype(np.float64))
+        self.exchanges.append(np.asarray(exchange_seconds, dtype=np.float64))
+        self.thetas.append(self.theta)
+        return theta is None
+
+    def result(self, mixing: str, **extra) -> DistributedResult:
+        k = np.array(self.k, dtype=np.int64)
+        history = {"weights": np.array(self.thetas)} if self.thetas else {}
+        base = train_result(self.theta[:-1].copy(), self.theta[-1], k.sum(axis=1), history)
+        return DistributedResult(**vars(base), workers=k.shape[1], mixing=mixing,
+                                 shard_updates=k, mixing_weights=np.array(self.mu),
+                                 pass_seconds=np.array(self.passes),
+                                 exchange_seconds=np.array(self.exchanges), **extra)
+
+
+def _rounds_left(done: int, max_epochs: int | None) -> bool:
+    return max_epochs is None or done < max_epochs
+
+
+def _train_mixed(X: np.ndarray, Y: np.ndarray, shards: int, max_epochs: int | None,
+                 mixing: str, learning_rate: float) -> DistributedResult:
+    """:func:`train_mixed` on checked arguments."""
+    start = time.perf_counter()
+    parts = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
+             for a, b in shard_bounds(X.shape[0], shards)]
+    rec = _Rounds(X.shape[1], X.dtype)
+    while _rounds_left(len(rec.k), max_epochs):
+        rows = np.stack([_local_pass(Xs, Ys, rec.theta, learning_rate)[0] for Xs, Ys in parts])
+        if rec.add(rows, mixing, np.zeros(shards)):
+            break
+    return rec.result(mixing, wall_seconds=time.perf_counter() - start)
+
+
+def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, name="workers"):
+    """Validate the arguments shared by :func:`train_mixed` and ``train_distributed``.
+
+    Returns ``(X, Y, workers, max_epochs, mixing, learning_rate)`` checked; ``max_epochs=None``
+    is allowed only for linearly separable data (decided by the separability LP).
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    workers = _checks.positive_int(workers, name)
+    if workers > Xn.shape[0]:
+        raise ValueError(f"{name}={workers} but there are only {Xn.shape[0]} examples: every "
+                         f"shard needs at least one; use {name} <= {Xn.shape[0]}")
+    _checks.choice(mixing, "mixing", set(MIXINGS))
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    if max_epochs is None:
+        from ..geometry import _separating_point, _signed_rows
+
+        if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
+            raise ValueError("max_epochs=None runs until a round makes no mistake, which never "
+                             "happens here: the data is not linearly separable; pass "
+                             "max_epochs=<a number of rounds>")
+    else:
+        max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    return Xn, Yn, workers, max_epochs, mixing, learning_rate
+
+
+def train_mixed(X, Y, *, shards: int, max_epochs: int | None = None, mixing: str = "uniform",
+                learning_rate: float = 1.0) -> DistributedResult:
+    r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.
+
+    The data (in order) is cut into ``shards`` contiguous shards; every round each shard makes
+    one perceptron pass from the mixed weights, then the weights are mixed (see the module
+    docstring for the rule and its bound :math:`\sum_n \sum_i \mu_{i,n} k_{i,n} \le
+    R^2/\gamma^2`, McDonald, Hall & Mann 2010, Theorem 3).
+
+    Parameters
+    ----------
+    X : array-like or NDArray, shape (n, d)
+    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
+    shards : int
+        :math:`S \ge 1`, at most ``n``. ``shards=1`` is ``train`` (bit for bit).
+    max_epochs : int, optional
+        Bound on the rounds (one pass per shard each). None runs to convergence and is
+        allowed only on linearly separable data (checked first by a linear program).
+    mixing : {"uniform", "weighted"}
+        :math:`\mu_{i,n} = 1/S`, or proportional to the shard's mistakes in the round.
+    learning_rate : float
+        :math:`\eta > 0` of each local pass.
+
+    Returns
+    -------
+    DistributedResult
+        ``converged`` when the last round made no mistake on any shard.
+    """
+    Xn, Yn, shards, max_epochs, mixing, learning_rate = check_mixing_arguments(
+        X, Y, shards, max_epochs, mixing, learning_rate, name="shards")
+    return _train_mixed(Xn, Yn, shards, max_epochs, mixing, learning_rate)
+
+
+def encode_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows of float32/float64 as float32 holding their 16-bit pieces (integers 0..65535).
+
+    A ``dist_sync`` server sums what the workers push; each worker pushes its own row and
+    zeros elsewhere, and an integer below :math:`2^{24}` plus zeros is exact in float32, so
+    the pulled array decodes (:func:`decode_rows`) to exactly the bits that were pushed,
+    whatever the server's dtype handling, and -0.0 and all.
+    """
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.uint16).astype(np.float32)
+
+
+def decode_rows(pieces: np.ndarray, dtype) -> np.ndarray:
+    """Inverse of :func:`encode_rows`."""
+    return np.ascontiguousarray(np.rint(pieces).astype(np.uint16)).view(dtype)

@@ -1,0 +1,169 @@
+r"""``train_distributed``: iterative parameter mixing across processes, on MXNet's KVStore.
+
+The parent process writes the data and the job to a task directory,
+:func:`.launcher.launch_cluster` starts a scheduler, servers and workers on 127.0.0.1, and each
+worker (:mod:`.worker`) trains on its shard, exchanging one row per round through
+``dist_sync``. The parent reads every worker's result, checks they all hold the same weights,
+and returns one :class:`~.mixing.DistributedResult`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .. import _checks
+from .launcher import DistributedError, launch_cluster
+from .mixing import DistributedResult, _Rounds, check_mixing_arguments
+
+WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
+
+
+def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, workers: int,
+                servers: int, timeout: float, log_dir=None, kvstore: str = "dist_sync",
+                python_servers: bool = False, fault: dict | None = None, on_started=None):
+    """Launch one cluster that runs ``jobs`` (each ``(settings, X, Y)``) in turn.
+
+    Returns ``(run, results, logs)``: the :class:`~.launcher.ClusterRun`, one dict of arrays
+    per rank (rank order), and role -> log path (empty when ``log_dir`` is None: the
+    temporary logs are then deleted after a success and kept after a failure).
+    """
+    keep = log_dir is not None
+    task_dir = Path(tempfile.mkdtemp(prefix="gluon_perceptron-dist-"))
+    logs_at = Path(log_dir) if keep else task_dir / "logs"
+    task = {"kind": kind, "kvstore": kvstore, "fault": fault,
+            "jobs": [settings for settings, _, _ in jobs]}
+    (task_dir / "task.json").write_text(json.dumps(task))
+    for j, (_, X, Y) in enumerate(jobs):
+        np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
+    try:
+        run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
+                             workers=workers, servers=servers, timeout=timeout,
+                             log_dir=logs_at, python_servers=python_servers,
+                             on_started=on_started)
+        results = []
+        for rank in range(workers):
+            with np.load(task_dir / f"result-{rank}.npz") as f:
+                results.append({name: f[name] for name in f.files})
+    except BaseException:
+        if keep:
+            shutil.rmtree(task_dir, ignore_errors=True)
+        else:  # keep the temporary logs the error points at; drop the data
+            for path in task_dir.glob("*.npz"):
+                path.unlink()
+        raise
+    shutil.rmtree(task_dir, ignore_errors=True)
+    return run, results, dict(run.logs) if keep else {}
+
+
+def _ranks(run, results) -> dict:
+    """Launch index of each worker -> its rank, matched by PID."""
+    index = {pid: int(role.split()[1]) for role, pid in run.pids.items()
+             if role.startswith("worker")}
+    return {index[int(r["pid"])]: int(r["rank"]) for r in results}
+
+
+def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> DistributedResult:
+    """One job's :class:`DistributedResult` from every rank's arrays (checked to agree)."""
+    first = results[0]
+    for r in results[1:]:
+        for name in ("theta", "k", "mu"):
+            a, b = first[f"{j}/{name}"], r[f"{j}/{name}"]
+            if a.shape != b.shape or not np.array_equal(a.view(np.uint8), b.view(np.uint8)):
+                raise DistributedError(f"ranks 0 and {int(r['rank'])} ended with different "
+                                       f"{name}: the rounds were not in lockstep",
+                                       pids=run.pids)
+    rec = _Rounds(first[f"{j}/theta"].size - 1, first[f"{j}/theta"].dtype)
+    rec.theta = first[f"{j}/theta"]
+    rec.k = list(first[f"{j}/k"])
+    rec.mu = list(first[f"{j}/mu"])
+    rec.passes = list(first[f"{j}/passes"])
+    rec.exchanges = list(np.stack([r[f"{j}/exchanges"] for r in results], axis=1))
+    return rec.result(mixing, startup_seconds=max(float(r["connected"]) for r in results),
+                      wall_seconds=wall, ranks=_ranks(run, results), logs=logs,
+                      pids=dict(run.pids))
+
+
+def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
+                      max_epochs: int | None = None, mixing: str = "uniform",
+                      learning_rate: float = 1.0, timeout: float = 600.0,
+                      log_dir=None) -> DistributedResult:
+    r"""Iterative parameter mixing on MXNet's parameter server, one process per worker.
+
+    Starts a scheduler, ``servers`` servers and ``workers`` workers on 127.0.0.1 (KVStore
+    ``dist_sync``). The worker of rank :math:`i` (ranks come from the scheduler) takes the
+    :math:`i`-th contiguous shard of the data; every round it makes one perceptron pass from
+    the mixed weights, pushes its row :math:`(w_i, b_i, k_i)` (and the pass's seconds) into
+    its own row of a :math:`W \times (d + 3)` array of zeros, as 16-bit pieces of the values'
+    bits (so the server's float32 sum of one row and zeros is exact,
+    :func:`~.mixing.encode_rows`), pulls the sum (every row), and mixes the rows in rank order
+    (uniform :math:`\mu_i = 1/W` or weighted :math:`\mu_i = k_i / \sum_j k_j`; McDonald, Hall
+    & Mann 2010). All workers hold the same pulled rows, so they mix to the same bits and stop
+    on the same round: the first with no mistake, or ``max_epochs``.
+
+    The result equals ``train_mixed(X, Y, shards=workers, ...)`` bit for bit, and with
+    ``workers=1`` it equals ``train(X, Y, ...)`` bit for bit.
+
+    Parameters
+    ----------
+    X : array-like or NDArray, shape (n, d)
+    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
+    workers : int
+        :math:`W \ge 1` processes, at most ``n``.
+    servers : int
+        Parameter-server processes (the rows are split between them by key range).
+    max_epochs : int, optional
+        Bound on the rounds. None runs to convergence and is allowed only on linearly
+        separable data (checked by a linear program before any process starts).
+    mixing : {"uniform", "weighted"}
+    learning_rate : float
+        :math:`\eta > 0`.
+    timeout : float
+        Seconds the whole run may take, start-up included; past it every process is stopped
+        and :class:`~.launcher.DistributedTimeout` is raised.
+    log_dir : path, optional
+        Keep one log per role there (``scheduler.log``, ``server-0.log``, ``worker-0.log``,
+        ...); by default the logs are temporary and kept only if the run fails.
+
+    Returns
+    -------
+    DistributedResult
+        With the rounds' mistakes per shard, mixing weights, local-pass and exchange times.
+
+    Raises
+    ------
+    DistributedError
+        A worker failed or a server or the scheduler died (the message names it and its log);
+        no process is left running.
+    """
+    Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
+        X, Y, workers, max_epochs, mixing, learning_rate)
+    servers = _checks.positive_int(servers, "servers")
+    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
+    return _train_distributed([(Xn, Yn, max_epochs, mixing)], workers=workers, servers=servers,
+                              learning_rate=learning_rate, timeout=timeout, log_dir=log_dir)[0]
+
+
+def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: float = 1.0,
+                       timeout: float = 600.0, log_dir=None, fault: dict | None = None,
+                       on_started=None) -> list[DistributedResult]:
+    """:func:`train_distributed` on checked arguments, for several jobs in one cluster.
+
+    ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``; the cluster starts once and runs
+    them in turn (one KVStore key each), which is what tests and benchmarks that compare many
+    datasets want. ``fault`` and ``on_started`` are test hooks (see :mod:`.worker`).
+    """
+    start = time.perf_counter()
+    tasks = [({"max_epochs": m, "mixing": mix, "learning_rate": learning_rate}, X, Y)
+             for X, Y, m, mix in jobs]
+    run, results, logs = run_cluster("mixing", tasks, workers=workers, servers=servers,
+                                     timeout=timeout, log_dir=log_dir, fault=fault,
+                                     on_started=on_started)
+    wall = time.perf_counter() - start
+    return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]

@@ -1,0 +1,145 @@
+"""The worker process: ``python -m gluon_perceptron.core.distributed.worker TASK_DIR``.
+
+The launcher starts it with ``DMLC_ROLE=worker``; it creates ONE ``dist_sync`` KVStore (a
+second one in the same process hangs), learns its rank from it (ranks are the scheduler's,
+not the launch order), runs the jobs of ``TASK_DIR/task.json`` on its shard of each job's data,
+and writes ``TASK_DIR/result-<rank>.npz``.
+
+Any exception prints its traceback and exits with code 1 at once (``os._exit``): MXNet's normal
+shutdown waits for every worker, so a worker that failed and exited normally would hang the
+others. After success the worker also leaves with ``os._exit(0)`` once its results are on
+disk, skipping that shutdown barrier (seconds on a small machine); the launcher then stops the
+servers and the scheduler by their PIDs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+_STARTED = time.perf_counter()
+
+
+def _log(message: str) -> None:
+    """One line to this worker's log (its stderr, which the launcher sends to the log file)."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def _fault(fault: dict | None, rank: int, round_: int) -> None:
+    """Test hook: fail on purpose on ``fault["rank"]`` in round ``fault["round"]``."""
+    if not fault or fault["rank"] != rank or fault["round"] != round_:
+        return
+    how = fault["how"]
+    if how == "raise":
+        raise RuntimeError(f"fault injected on purpose in rank {rank}, round {round_}")
+    if how == "sigkill":
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
+                fault: dict | None) -> dict:
+    """Iterative parameter mixing over the KVStore: one pass, one push+pull, one mix a round.
+
+    Each rank writes its row ``(w, b, k, seconds)`` into its own row of a ``(W, d + 3)``
+    array of zeros and pushes it; the server sums the W arrays, so the pull returns every row,
+    whatever order the pushes arrived in. Every worker then mixes the rows in rank order
+    (:func:`~.mixing._mix`), so all hold the same weights and stop on the same round.
+    """
+    from .mixing import _local_pass, _Rounds, decode_rows, encode_rows, shard_bounds
+
+    rank, W = kv.rank, kv.num_workers
+    a, b = shard_bounds(X.shape[0], W)[rank]
+    Xs, Ys = np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b])
+    d = X.shape[1]
+    width = encode_rows(np.zeros((1, d + 3), dtype=X.dtype)).shape[1]
+    kv.init(key, nd.zeros((W, width)))
+    pulled = nd.zeros((W, width))
+    rec = _Rounds(d, X.dtype)
+    max_epochs = job["max_epochs"]
+    while max_epochs is None or len(rec.k) < max_epochs:
+        _fault(fault, rank, len(rec.k))
+        row, _ = _local_pass(Xs, Ys, rec.theta, job["learning_rate"])
+        mine = np.zeros((W, width), dtype=np.float32)
+        mine[rank] = encode_rows(row[None, :])[0]
+        t = time.perf_counter()
+        kv.push(key, nd.array(mine))  # a fresh array: a pull may write into the pushed one
+        kv.pull(key, out=pulled)
+        rows = decode_rows(pulled.asnumpy(), X.dtype)
+        seconds = time.perf_counter() - t
+        if not np.array_equal(rows[rank].view(np.uint8), row.view(np.uint8)):
+            raise RuntimeError(f"rank {rank}: the pulled row differs from the pushed one")
+        mine_seconds = np.full(W, np.nan)
+        mine_seconds[rank] = seconds
+        if rec.add(rows, job["mixing"], mine_seconds):
+            break
+    return {"theta": rec.theta, "k": np.array(rec.k), "mu": np.array(rec.mu),
+            "passes": np.array(rec.passes), "exchanges": np.array(rec.exchanges)[:, rank]}
+
+
+def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
+    """Gluon SGD on this rank's shard, the gradients summed by the KVStore."""
+    from .gluon import _sgd_worker
+
+    return _sgd_worker(kv, X, Y, job)
+
+
+def run(task_dir: Path) -> None:
+    """Run every job of ``task_dir/task.json`` and write this rank's results."""
+    task = json.loads((task_dir / "task.json").read_text())
+    if task["kind"] == "mixing":  # load (or compile) the pass before connecting: start-up
+        from ..kernel import fast_pass
+
+        for dtype in (np.float32, np.float64):
+            fast_pass(np.zeros((1, 1), dtype), np.ones(1, dtype), np.zeros(1, dtype),
+                      np.zeros(1, dtype))
+    import mxnet as mx
+    from mxnet import nd
+
+    imported = time.perf_counter() - _STARTED
+    kv = mx.kv.create(task["kvstore"])
+    connected = time.perf_counter() - _STARTED
+    rank = kv.rank
+    _log(f"worker pid {os.getpid()}: rank {rank} of {kv.num_workers} "
+         f"(imported MXNet in {imported:.2f} s, connected after {connected:.2f} s)")
+    out = {"rank": rank, "pid": os.getpid(), "connected": connected}
+    for j, job in enumerate(task["jobs"]):
+        with np.load(task_dir / f"data-{j}.npz") as data:
+            X, Y = data["X"], data["Y"]
+        if task["kind"] == "mixing":
+            res = _mixing_job(kv, nd, j, job, X, Y, task.get("fault"))
+        else:
+            res = _gluon_job(kv, j, job, X, Y)
+        out.update({f"{j}/{name}": value for name, value in res.items()})
+        _log(f"job {j} ({task['kind']}) done after {time.perf_counter() - _STARTED:.2f} s")
+    out["finished"] = time.perf_counter() - _STARTED
+    tmp = task_dir / f".result-{rank}.npz"
+    with open(tmp, "wb") as f:
+        np.savez(f, **out)
+    os.replace(tmp, task_dir / f"result-{rank}.npz")
+    kv._barrier()  # every worker has its last pull: now the cluster may go
+
+
+def main(argv: list[str]) -> None:
+    """Entry point: run the task, exit 0 after success, 1 (with a traceback) after any error."""
+    try:
+        run(Path(argv[0]))
+    except BaseException:  # noqa: BLE001 - any failure must end this process, not hang it
+        traceback.print_exc()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

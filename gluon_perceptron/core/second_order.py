@@ -1,0 +1,155 @@
+r"""The second-order perceptron (Cesa-Bianchi, Conconi & Gentile 2005).
+
+The plain perceptron predicts with the sum of its mistakes, :math:`v = \sum_{s} y_s x_s`. The
+second-order perceptron whitens that sum by the correlation of the mistakes, including the
+example it is about to label:
+
+.. math:: \hat y_t = \operatorname{sign}\big(x_t^\top (a I + S S^\top + x_t x_t^\top)^{-1}
+          v\big),
+
+where the columns of :math:`S` are the examples it erred on and :math:`a > 0` a parameter.
+With the bias, every example is padded with a constant 1, as ``train`` does.
+
+By Sherman-Morrison, :math:`x^\top (A + x x^\top)^{-1} v = x^\top A^{-1} v / (1 + x^\top
+A^{-1} x)` with :math:`A = a I + S S^\top`, and the denominator is positive: the prediction is
+the sign of :math:`x_t^\top A^{-1} v`, which needs only :math:`A^{-1}`, kept up to date by a
+rank-one update at every mistake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _checks
+
+
+@dataclass
+class SecondOrderRun:
+    """Passes of the second-order perceptron over a sequence.
+
+    Attributes
+    ----------
+    mistakes_per_epoch : list of int
+        Mistakes (ties :math:`x^\\top A^{-1} v = 0` included) in each pass.
+    converged : bool
+        True only if the last pass made no mistake.
+    mistake_rows : ndarray of int
+        The example of every mistake, in order (an example can repeat over passes).
+    a : float
+    bias : bool
+    w : ndarray
+        Final :math:`A^{-1} v` (with the bias last when ``bias`` is True).
+    """
+
+    mistakes_per_epoch: list[int]
+    converged: bool
+    mistake_rows: np.ndarray
+    a: float
+    bias: bool
+    w: np.ndarray
+
+    @property
+    def mistakes(self) -> int:
+        return int(sum(self.mistakes_per_epoch))
+
+
+def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
+    X = X.astype(np.float64)
+    return np.hstack([X, np.ones((X.shape[0], 1))]) if bias else X
+
+
+def _second_order_epoch(Z, Y, Ainv, v, rows: list) -> int:
+    mistakes = 0
+    for t in range(Z.shape[0]):
+        x = Z[t]
+        if Y[t] * (x @ (Ainv @ v)) <= 0.0:
+            mistakes += 1
+            rows.append(t)
+            u = Ainv @ x
+            Ainv -= np.outer(u, u) / (1.0 + x @ u)
+            v += Y[t] * x
+    return mistakes
+
+
+def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
+                       bias: bool = True) -> SecondOrderRun:
+    """The second-order perceptron: passes over ``(X, Y)`` in order (one pass = the online
+    setting of the paper), until a pass makes no mistake or ``max_epochs``.
+
+    Update rule: predict :math:`\\operatorname{sign}(x_t^\\top (aI + SS^\\top +
+    x_tx_t^\\top)^{-1} v)`; on a mistake append :math:`x_t` to :math:`S` and set
+    :math:`v \\leftarrow v + y_t x_t`.
+
+    Bound (Cesa-Bianchi, Conconi & Gentile 2005, Theorem 1): for every :math:`u` and
+    :math:`\\gamma > 0`, the number of mistakes satisfies
+
+    .. math:: M \\le \\frac{D_\\gamma(u)}{\\gamma} + \\frac1\\gamma \\sqrt{\\big(a\\|u\\|^2 +
+              \\sum_{s \\in \\mathcal M} (u^\\top x_s)^2\\big) \\sum_{i} \\ln\\big(1 +
+              \\lambda_i / a\\big)},
+
+    with :math:`\\mathcal M` the mistakes, :math:`\\lambda_i` the eigenvalues of
+    :math:`\\sum_{s \\in \\mathcal M} x_s x_s^\\top` and :math:`D_\\gamma(u) = \\sum_{s \\in
+    \\mathcal M} \\max(0, \\gamma - y_s u^\\top x_s)`. :func:`second_order_bound` evaluates it.
+    Repeated passes are one longer sequence, so the bound covers them too.
+
+    Parameters
+    ----------
+    X, Y : array-like
+    a : float
+        :math:`a > 0`; large :math:`a` makes the rule the plain perceptron.
+    max_epochs : int
+    bias : bool
+        Pad the constant feature 1.
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    a = _checks.finite_float(a, "a", strictly_positive=True)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    return _train_second_order(_padded(Xn, bias), Yn.astype(np.float64), a, max_epochs, bias)
+
+
+def _train_second_order(Z, Y, a, max_epochs, bias) -> SecondOrderRun:
+    p = Z.shape[1]
+    Ainv = np.eye(p) / a
+    v = np.zeros(p)
+    rows: list[int] = []
+    per_epoch: list[int] = []
+    while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
+        per_epoch.append(_second_order_epoch(Z, Y, Ainv, v, rows))
+    return SecondOrderRun(mistakes_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
+                          mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias,
+                          w=Ainv @ v)
+
+
+def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None) -> float:
+    """The right-hand side of the second-order perceptron's bound for the competitor ``u``.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        The sequence ``run`` was trained on.
+    run : SecondOrderRun
+        The run (its mistakes define :math:`\\mathcal M`).
+    u : array-like
+        The competitor, one entry per feature (plus one for the bias when ``run.bias``).
+    gamma : float, optional
+        Default: :math:`\\min_s y_s u^\\top x_s` over all examples when positive (so
+        :math:`D_\\gamma = 0`), else 1.
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    _checks.instance(run, SecondOrderRun, "run", "from train_second_order")
+    Z = _padded(Xn, run.bias)
+    un = _checks.vector(u, "u", size=Z.shape[1]).astype(np.float64)
+    margins = Yn.astype(np.float64) * (Z @ un)
+    if gamma is None:
+        gamma = float(margins.min()) if margins.min() > 0 else 1.0
+    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
+    return _bound(Z[run.mistake_rows], margins[run.mistake_rows], un, run.a, gamma)
+
+
+def _bound(S: np.ndarray, margins: np.ndarray, u: np.ndarray, a: float, gamma: float) -> float:
+    eig = np.clip(np.linalg.eigvalsh(S.T @ S), 0.0, None)
+    hinge = np.maximum(0.0, gamma - margins).sum()
+    spread = a * (u @ u) + float(np.sum((S @ u) ** 2))
+    return float(hinge / gamma + np.sqrt(spread * np.log1p(eig / a).sum()) / gamma)

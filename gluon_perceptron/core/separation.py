@@ -1,0 +1,372 @@
+r"""The separation problem: find :math:`w` with :math:`A w > 0`, by three perceptrons.
+
+Fold the labels and the bias into the rows, :math:`a_j = y_j (x_j, 1) / \|(x_j, 1)\|`
+(Remark 1.39 of the lecture notes: a separator is a point of the dual cone's interior). The
+difficulty of the problem is the width of that cone, the margin of the unit rows,
+
+.. math:: \rho(A) = \max_{\|w\| = 1} \min_j a_j^\top w,
+
+and three algorithms need, to find a :math:`w` with :math:`A w > 0`:
+
+- the perceptron (Rosenblatt; Novikoff 1962): at most :math:`1/\rho^2` updates;
+- the smooth perceptron (Soheili & Peña 2012): at most
+  :math:`\lceil 2\sqrt{2 \ln n}/\rho - 1 \rceil` iterations, each one product with
+  :math:`A` and one with :math:`A^\top`;
+- the rescaled perceptron (Dunagan & Vempala 2008; Peña & Soheili 2016): perceptron phases of
+  a fixed length and, after each failed phase, a stretch of the space; the number of phases
+  grows like :math:`m \log(1/\rho)` (:math:`m` the number of unknowns), so the dependence on
+  the margin is logarithmic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import mxnet as mx
+import numpy as np
+
+from . import _checks
+from .data import sample_separable
+from .geometry import optimal_margin
+from .kernel import _numpy_epoch
+
+
+@dataclass
+class SeparationRun:
+    """What a separation algorithm found.
+
+    Attributes
+    ----------
+    w : ndarray, shape (m,)
+        The last iterate; a solution (:math:`A w > 0`, checked on the unit rows) when
+        ``converged``.
+    iterations : int
+        The algorithm's own count: perceptron updates (plain and rescaled), or iterations of
+        the smooth perceptron.
+    converged : bool
+        True only if :math:`A w > 0` holds; False when ``max_iterations`` was hit.
+    method : str
+    rescalings : int
+        Stretches of the space (rescaled perceptron only).
+    history : dict
+        Extra traces, e.g. ``"certificates"``: after each failed phase of the rescaled
+        perceptron, :math:`\\|\\tilde A^\\top x\\|` for the phase's averaged mistakes
+        :math:`x`, at most :math:`1/\\sqrt{N}`.
+    """
+
+    w: np.ndarray
+    iterations: int
+    converged: bool
+    method: str
+    rescalings: int = 0
+    history: dict = field(default_factory=dict)
+
+
+def _rows(A) -> np.ndarray:
+    """Check ``A`` and return its rows scaled to unit length, in float64."""
+    An = _checks.features(A, "A").astype(np.float64)
+    norms = np.sqrt((An * An).sum(1))
+    if np.any(norms == 0):
+        raise ValueError(f"A has a zero row (row {int(np.argmin(norms))}); every row must be a "
+                         f"nonzero vector y_j (x_j, 1)")
+    return An / norms[:, None]
+
+
+def signed_unit_rows(X, Y) -> np.ndarray:
+    """The separation problem of a labelled set: rows :math:`y_j (x_j, 1)/\\|(x_j, 1)\\|`."""
+    Xn, Yn = _checks.dataset(X, Y)
+    Z = np.hstack([Xn.astype(np.float64), np.ones((Xn.shape[0], 1))])
+    Z *= Yn.astype(np.float64)[:, None]
+    return Z / np.sqrt((Z * Z).sum(1))[:, None]
+
+
+# --- the plain perceptron -------------------------------------------------------------------
+
+def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None):
+    """Cyclic passes of the homogeneous perceptron on the unit rows, from :math:`w = 0`, until
+    a pass makes no update or at least ``max_updates`` updates are made (checked after each
+    pass, through ``train``'s epoch kernel). ``counts[j]`` (if given) counts updates on row j.
+    """
+    n, m = A.shape
+    w, b = np.zeros(m), np.zeros(1)
+    ones = np.ones(n)
+    updates = 0
+    keep = None if counts is None else counts.__setitem__
+    while updates < max_updates:
+        done = _numpy_epoch(A, ones, w, b, 1.0, 0.0, bias=False,
+                            on_update=None if keep is None
+                            else (lambda k: keep(k, counts[k] + 1)))
+        updates += done
+        if done == 0:
+            return w, updates, True
+    return w, updates, bool(np.all(A @ w > 0))
+
+
+def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRun:
+    """The perceptron on the separation problem: cyclic passes over the unit rows.
+
+    Update rule: :math:`w \\leftarrow w + a_j` whenever :math:`a_j^\\top w \\le 0`.
+    Bound (Novikoff 1962): at most :math:`1/\\rho(A)^2` updates.
+    The loop stops after the first pass that reaches ``max_iterations`` updates.
+    """
+    Au = _rows(A)
+    max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    w, updates, ok = _cone_perceptron(Au, max_iterations)
+    return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron")
+
+
+# --- the smooth perceptron ------------------------------------------------------------------
+
+def _softmin(scores: np.ndarray, mu: float) -> np.ndarray:
+    """:math:`x_\\mu = \\arg\\min_{x \\in \\Delta} \\langle s, x\\rangle + \\mu \\sum_j x_j
+    \\ln(n x_j)`, i.e. :math:`x_j \\propto e^{-s_j/\\mu}`."""
+    z = np.exp(-(scores - scores.min()) / mu)
+    return z / z.sum()
+
+
+def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
+    """The smooth perceptron (Soheili & Peña 2012), with the entropy prox-function.
+
+    Update rule: with :math:`x_\\mu(w) \\propto \\exp(-A w/\\mu)` on the simplex, start from
+    :math:`w_0 = A^\\top \\mathbf 1/n`, :math:`\\mu_0 = 2`, :math:`x_0 = x_{\\mu_0}(w_0)`; for
+    :math:`k = 0, 1, \\dots` stop if :math:`A w_k > 0`, else with
+    :math:`\\theta_k = 2/(k + 3)`
+
+    .. math:: w_{k+1} = (1 - \\theta_k)(w_k + \\theta_k A^\\top x_k) + \\theta_k^2 A^\\top
+              x_{\\mu_k}(w_k), \\quad \\mu_{k+1} = (1 - \\theta_k)\\mu_k, \\quad
+              x_{k+1} = (1 - \\theta_k) x_k + \\theta_k x_{\\mu_{k+1}}(w_{k+1}).
+
+    The plain perceptron is the case "move towards the single most violated row"; here the
+    move is towards a soft average of all rows, weighted by how violated they are, with
+    Nesterov's acceleration.
+
+    Bound (Soheili & Peña 2012, with the entropy prox as in Ramdas & Peña 2016): the iterates
+    keep :math:`\\frac12\\|A^\\top x_k\\|^2 \\le \\mu_k \\ln n` while :math:`A w_k \\not> 0`, and
+    :math:`\\|A^\\top x\\| \\ge \\rho` on the simplex, with
+    :math:`\\mu_k = 4/((k+1)(k+2))`; so a solution is found within
+    :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1\\rceil` iterations (:func:`smooth_bound`).
+    """
+    Au = _rows(A)
+    max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    return _smooth(Au, max_iterations)
+
+
+def _smooth(A: np.ndarray, max_iterations: int) -> SeparationRun:
+    n = A.shape[0]
+    w = A.T @ np.full(n, 1.0 / n)
+    mu = 2.0
+    x = _softmin(A @ w, mu)
+    k = 0
+    while True:
+        scores = A @ w
+        if np.all(scores > 0):
+            return SeparationRun(w=w, iterations=k, converged=True, method="smooth")
+        if k >= max_iterations:
+            return SeparationRun(w=w, iterations=k, converged=False, method="smooth")
+        theta = 2.0 / (k + 3)
+        w = (1 - theta) * (w + theta * (A.T @ x)) + theta**2 * (A.T @ _softmin(scores, mu))
+        mu *= 1 - theta
+        x = (1 - theta) * x + theta * _softmin(A @ w, mu)
+        k += 1
+
+
+# --- the rescaled perceptron ----------------------------------------------------------------
+
+def phase_length(m: int) -> int:
+    """:math:`N = \\lceil 3 m (m+1)^2 / \\ln 2 \\rceil`, the updates of one perceptron phase of
+    :func:`rescaled_perceptron` in :math:`m` unknowns (see its bound)."""
+    m = _checks.positive_int(m, "m")
+    return math.ceil(3 * m * (m + 1) ** 2 / math.log(2))
+
+
+def _caratheodory(C: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A point of the simplex with the same :math:`C^\\top x`, on at most :math:`m + 1` rows.
+
+    While the support is larger, a null vector :math:`z` of :math:`[C_S^\\top; \\mathbf 1^\\top]`
+    (which exists) moves :math:`x` without changing :math:`C^\\top x` or :math:`\\sum x` until a
+    coordinate reaches 0 (Carathéodory's theorem).
+    """
+    x = x.copy()
+    m = C.shape[1]
+    while True:
+        S = np.flatnonzero(x > 0)
+        if S.size <= m + 1:
+            return x / x.sum()
+        z = np.linalg.svd(np.vstack([C[S].T, np.ones(S.size)]))[2][-1]
+        z = z if np.any(z > 0) else -z
+        ratios = np.where(z > 0, x[S] / np.where(z > 0, z, 1.0), np.inf)
+        j = int(np.argmin(ratios))
+        x[S] = np.maximum(x[S] - ratios[j] * z, 0.0)
+        x[S[j]] = 0.0
+
+
+def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
+                        phase: int | None = None) -> SeparationRun:
+    """The rescaled perceptron (Dunagan & Vempala 2008; deterministic, after Peña & Soheili
+    2016): perceptron phases of :math:`N` updates; after a failed phase, stretch the space.
+
+    Update rule: keep a matrix :math:`B` (first :math:`I`) and the rows :math:`c_j \\propto
+    B^\\top a_j` (unit). A phase runs the perceptron on the :math:`c_j` from 0. If it solves
+    :math:`C z > 0`, return :math:`w = B z`. Otherwise it made :math:`N' \\ge N` updates, so
+    :math:`z = C^\\top x N'` with :math:`x` the share of each row among the mistakes, and
+    :math:`\\|C^\\top x\\| \\le 1/\\sqrt{N'}`. Reduce :math:`x` to at most :math:`m + 1` rows
+    (Carathéodory), take its heaviest row :math:`u = c_k` (:math:`x_k \\ge 1/(m+1)`): every
+    solution :math:`z` then has :math:`0 \\le u^\\top z \\le (m+1)\\|z\\|/\\sqrt N`, a thin slab.
+    Stretch along :math:`u`: :math:`B \\leftarrow B(I - \\frac12 uu^\\top)`,
+    :math:`c_j \\leftarrow (I - \\frac12 uu^\\top) c_j` (renormalised).
+
+    Bound: with :math:`N \\ge 3m(m+1)^2/\\ln 2` (:func:`phase_length`), each stretch
+    multiplies the volume of the solution cone inside the unit ball by at least
+    :math:`\\sqrt 2`; that volume starts at :math:`(\\rho/2)^m` of the ball's and never exceeds
+    it, so there are at most :math:`2 m \\log_2(2/\\rho)` stretches, and at most
+    :math:`(\\lfloor 2m\\log_2(2/\\rho)\\rfloor + 1)(N + n)` updates in all (a phase is checked
+    after each pass, so it can overrun :math:`N` by less than :math:`n`):
+    :func:`rescaled_bound`. This is the volume argument of the papers with this
+    implementation's constants; Peña & Soheili's own bound is :math:`O(m^5 \\log(1/\\rho))`.
+
+    Parameters
+    ----------
+    A : array-like, shape (n, m)
+        Rows :math:`a_j`, nonzero (scaled to unit length here).
+    max_iterations : int
+        Bound on the perceptron updates over all phases.
+    phase : int, optional
+        :math:`N`; default :func:`phase_length` of :math:`m` (the bound needs at least that).
+    """
+    Au = _rows(A)
+    max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    phase = phase_length(Au.shape[1]) if phase is None else _checks.positive_int(phase, "phase")
+    return _rescaled(Au, max_iterations, phase)
+
+
+def _rescaled(A: np.ndarray, max_iterations: int, phase: int) -> SeparationRun:
+    n, m = A.shape
+    B = np.eye(m)
+    C = A.copy()
+    total = rescalings = 0
+    certificates: list[float] = []
+    while True:
+        counts = np.zeros(n)
+        z, updates, ok = _cone_perceptron(C, min(phase, max_iterations - total), counts)
+        total += updates
+        w = B @ z
+        if ok and np.all(A @ w > 0):
+            return SeparationRun(w=w, iterations=total, converged=True, method="rescaled",
+                                 rescalings=rescalings, history={"certificates": certificates})
+        if total >= max_iterations:
+            return SeparationRun(w=w, iterations=total, converged=False, method="rescaled",
+                                 rescalings=rescalings, history={"certificates": certificates})
+        x = counts / counts.sum()
+        certificates.append(float(np.linalg.norm(C.T @ x)))
+        u = C[int(np.argmax(_caratheodory(C, x)))]
+        C = C - 0.5 * np.outer(C @ u, u)
+        C /= np.sqrt((C * C).sum(1))[:, None]
+        B = B - 0.5 * np.outer(B @ u, u)
+        rescalings += 1
+
+
+# --- bounds and data ------------------------------------------------------------------------
+
+def perceptron_separation_bound(rho: float) -> float:
+    """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
+    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    return 1.0 / rho**2
+
+
+def smooth_bound(rho: float, n: int) -> int:
+    """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
+    :math:`n = 1`: the single row itself is a solution)."""
+    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    n = _checks.positive_int(n, "n")
+    return max(0, math.ceil(2 * math.sqrt(2 * math.log(n)) / rho - 1))
+
+
+def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
+    """The rescaled perceptron's bound :math:`(\\lfloor 2m\\log_2(2/\\rho)\\rfloor + 1)(N + n)`
+    updates, with :math:`N` = ``phase`` (default :func:`phase_length`)."""
+    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    n = _checks.positive_int(n, "n")
+    m = _checks.positive_int(m, "m")
+    phase = phase_length(m) if phase is None else _checks.positive_int(phase, "phase")
+    return (math.floor(2 * m * math.log2(2 / rho)) + 1) * (phase + n)
+
+
+def separation_margin(A) -> float:
+    """:math:`\\rho(A) = \\max_{\\|w\\|=1} \\min_j a_j^\\top w` of the unit rows (the optimal
+    margin of the homogeneous problem, by the hard-margin quadratic program)."""
+    Au = _rows(A)
+    return optimal_margin(Au, np.ones(Au.shape[0]), bias=False).gamma
+
+
+@dataclass
+class SeparationProblem:
+    """Unit rows with a margin set by construction (from :func:`separation_problem`).
+
+    Attributes
+    ----------
+    A : ndarray, shape (samples, dimensions + 1)
+    gamma : float
+        The margin asked for: the generating plane's margin on the unit rows.
+    rho : float
+        The optimal margin :math:`\\rho(A) \\ge \\gamma`, measured.
+    plane : ndarray
+        The generating plane :math:`(w^*, b^*)`, unit.
+    """
+
+    A: np.ndarray
+    gamma: float
+    rho: float
+    plane: np.ndarray
+
+
+def separation_problem(samples: int, dimensions: int, gamma: float, *,
+                       pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
+    """getfake's data as a separation problem whose margin is ``gamma``.
+
+    Draws :func:`~gluon_perceptron.sample_separable` data (``epsilon=0``, MXNet's generator),
+    forms the unit rows :math:`a_j = y_j (x_j, 1)/\\|(x_j, 1)\\|` and the unit plane
+    :math:`u = (w^*, b^*)/\\|\\cdot\\|`, then rotates towards or away from :math:`u` every row
+    whose margin :math:`a_j^\\top u` is below ``gamma`` and the ``pinned`` fraction with the
+    smallest margins, so that their margin is exactly ``gamma`` (their component orthogonal to
+    :math:`u` keeps its direction). So :math:`\\rho(A) \\ge \\gamma`, and close to it when the
+    pinned rows surround :math:`u`.
+
+    Parameters
+    ----------
+    samples, dimensions : int
+    gamma : float
+        In :math:`(0, 1)`.
+    pinned : float
+        Fraction of the rows put on the margin, in :math:`(0, 1]`.
+    seed : int, optional
+        Seeds MXNet's generator first (``None`` keeps its state, as the chapter does).
+    """
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
+    if gamma >= 1:
+        raise ValueError(f"gamma must be below 1 (the margin of unit rows), got {gamma}")
+    pinned = _checks.finite_float(pinned, "pinned", strictly_positive=True)
+    if pinned > 1:
+        raise ValueError(f"pinned must be a fraction in (0, 1], got {pinned}")
+    if seed is not None:
+        seed = _checks.positive_int(seed, "seed", minimum=0)
+    return _separation_problem(samples, dimensions, gamma, pinned, seed)
+
+
+def _separation_problem(samples, dimensions, gamma, pinned, seed) -> SeparationProblem:
+    if seed is not None:
+        mx.random.seed(seed)
+    fake = sample_separable(samples, dimensions, 0.0)
+    A = signed_unit_rows(fake.X.asnumpy(), fake.Y.asnumpy())
+    u = np.append(fake.wfake.asnumpy(), fake.bfake.asnumpy()).astype(np.float64)
+    u /= np.linalg.norm(u)
+    margins = A @ u
+    move = margins < gamma
+    move[np.argsort(margins)[:max(1, round(pinned * samples))]] = True
+    side = A[move] - np.outer(margins[move], u)
+    side /= np.linalg.norm(side, axis=1)[:, None]
+    A[move] = gamma * u + math.sqrt(1 - gamma**2) * side
+    rho = optimal_margin(A, np.ones(samples), bias=False).gamma
+    return SeparationProblem(A=A, gamma=gamma, rho=rho, plane=u)

@@ -1,0 +1,232 @@
+r"""The perceptron on many machines, measured: the mixing bound, passes against workers, noise.
+
+- :func:`mixing_bound_experiment`: McDonald, Hall & Mann's (2010) Theorem 3,
+  :math:`\sum_n \sum_i \mu_{i,n} k_{i,n} \le R^2/\gamma^2`, against the counts of
+  :func:`~gluon_perceptron.train_mixed` on getfake data, for several worker counts and both
+  mixings.
+- :func:`mixing_speedup`: rounds, mistakes and wall time of mixing with :math:`W` shards beside
+  one perceptron (``train``), in one process or on the parameter server.
+- :func:`nonseparable_mixing`: what mixing does when no separator exists: the training error of
+  the mixed weights round by round.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import _checks
+from ..core.data import getfake_noisy, sample_separable
+from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
+from ..core.geometry import optimal_margin
+from ..core.kernel import _fast_run
+from ..core.results import train_result
+from ._progress import track
+
+
+def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float = 0.1, *,
+                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    r"""A hard linearly separable set: :math:`x \sim N(0, I_d)` in float32, labelled by a
+    random unit plane :math:`u^\top x + 0.1`, keeping only :math:`|u^\top x + 0.1| > `
+    ``margin``. With :math:`\|x\| \approx \sqrt d`, :math:`R^2/\gamma^2` is large: the
+    perceptron needs about a hundred passes at the default size (the chapter's ``getfake``
+    cannot draw it: its points must have norm below 3)."""
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    margin = _checks.finite_float(margin, "margin", minimum=0.0)
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=dimensions)
+    u /= np.linalg.norm(u)
+    X = np.empty((0, dimensions), dtype=np.float32)
+    scores = np.empty(0)
+    while X.shape[0] < samples:
+        batch = rng.normal(size=(samples, dimensions)).astype(np.float32)
+        s = batch @ u + 0.1
+        keep = np.abs(s) > margin
+        X, scores = np.vstack([X, batch[keep]]), np.concatenate([scores, s[keep]])
+    return X[:samples], np.where(scores[:samples] > 0, 1.0, -1.0).astype(np.float32)
+
+
+@dataclass
+class MixingBoundExperiment:
+    """Theorem 3 of iterative parameter mixing against measured counts, one row per run.
+
+    Attributes (arrays, one entry per run)
+    ----------
+    workers, seed : ndarray of int
+    mixing : ndarray of str
+    bound : ndarray
+        :math:`R^2/\\gamma^2` with :math:`R = \\max \\|(x, 1)\\|` and :math:`\\gamma` the optimal
+        margin of :math:`(w, b)` normalised together.
+    mixed_mistakes : ndarray
+        :math:`\\sum_n \\sum_i \\mu_{i,n} k_{i,n}` (what the theorem bounds).
+    updates : ndarray of int
+        All mistakes, :math:`\\sum_n \\sum_i k_{i,n}` (at most :math:`W R^2/\\gamma^2`).
+    rounds : ndarray of int
+        Rounds that made a mistake (weighted mixing: at most :math:`R^2/\\gamma^2`).
+    """
+
+    workers: np.ndarray
+    seed: np.ndarray
+    mixing: np.ndarray
+    bound: np.ndarray
+    mixed_mistakes: np.ndarray
+    updates: np.ndarray
+    rounds: np.ndarray
+
+    @property
+    def ratio(self) -> np.ndarray:
+        """Measured :math:`\\sum \\mu k` over the bound (at most 1 when the theorem holds)."""
+        return self.mixed_mistakes / self.bound
+
+
+def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
+                            workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
+                            progress=None) -> MixingBoundExperiment:
+    """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (seeds
+    ``seed, seed + 1, ...``) for every worker count and mixing, beside the bound."""
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    trials = _checks.positive_int(trials, "trials")
+    workers = [_checks.positive_int(w, "workers") for w in workers]
+    for m in mixings:
+        _checks.choice(m, "mixings", set(MIXINGS))
+    rows = []
+    for s in track(range(seed, seed + trials), progress, desc="mixing bound"):
+        fake = sample_separable(samples, dimensions, epsilon, seed=s)
+        X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+        om = optimal_margin(X, Y)
+        bound = om.radius ** 2 / om.gamma ** 2
+        for w in workers:
+            for m in mixings:
+                r = _train_mixed(X, Y, w, None, m, 1.0)
+                rows.append((w, s, m, bound, r.mixed_mistakes, r.updates,
+                             int(np.count_nonzero(r.updates_per_epoch))))
+    cols = list(zip(*rows))
+    return MixingBoundExperiment(
+        workers=np.array(cols[0]), seed=np.array(cols[1]), mixing=np.array(cols[2]),
+        bound=np.array(cols[3]), mixed_mistakes=np.array(cols[4]),
+        updates=np.array(cols[5]), rounds=np.array(cols[6]))
+
+
+@dataclass
+class MixingSpeedup:
+    """Mixing with W shards beside one perceptron, on one dataset.
+
+    Attributes
+    ----------
+    method : list of str
+        ``"train"`` or ``"<mixing> W=<W>"`` (``"... (cluster)"`` on the parameter server).
+    workers : list of int
+    passes : list of int
+        Passes over the data (rounds; for mixing each worker passes over its shard only).
+    updates : list of int
+    converged : list of bool
+    seconds : list of float
+        Wall time: in one process the sum of the passes (the shards' passes one after
+        another), on the cluster the whole call.
+    pass_seconds, exchange_seconds, startup_seconds : list of float
+        On the cluster: the slowest worker's local passes summed over rounds, its exchanges
+        summed, and the start-up until every worker connected (0 in one process); in one
+        process ``pass_seconds`` is the longest shard's passes summed: the time
+        :math:`W` machines would need without exchange.
+    """
+
+    method: list = field(default_factory=list)
+    workers: list = field(default_factory=list)
+    passes: list = field(default_factory=list)
+    updates: list = field(default_factory=list)
+    converged: list = field(default_factory=list)
+    seconds: list = field(default_factory=list)
+    pass_seconds: list = field(default_factory=list)
+    exchange_seconds: list = field(default_factory=list)
+    startup_seconds: list = field(default_factory=list)
+
+    def add(self, method, workers, result, seconds, pass_s, exchange_s=0.0, startup_s=0.0):
+        """Append one row."""
+        self.method.append(method)
+        self.workers.append(int(workers))
+        self.passes.append(result.epochs)
+        self.updates.append(result.updates)
+        self.converged.append(bool(result.converged))
+        self.seconds.append(float(seconds))
+        self.pass_seconds.append(float(pass_s))
+        self.exchange_seconds.append(float(exchange_s))
+        self.startup_seconds.append(float(startup_s))
+
+
+def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int = 1000,
+                   cluster: bool = False, timeout: float = 600.0,
+                   progress=None) -> MixingSpeedup:
+    """Passes and time to separate ``(X, Y)``: ``train``, then mixing for every ``workers``
+    and ``mixings``, in one process (``cluster=False``) or on the parameter server."""
+    from ..core.distributed.training import _train_distributed
+
+    Xn, Yn, _, max_epochs, _, _ = check_mixing_arguments(X, Y, max(workers), max_epochs,
+                                                         mixings[0], 1.0)
+    out = MixingSpeedup()
+    w, b = np.zeros(Xn.shape[1], dtype=Xn.dtype), np.zeros(1, dtype=Xn.dtype)
+    start = time.perf_counter()
+    per_epoch = _fast_run(Xn, Yn, w, b, max_epochs, 1.0, 0.0)
+    seconds = time.perf_counter() - start
+    out.add("train", 1, train_result(w, b[0], per_epoch), seconds, seconds)
+    for W in track(list(workers), progress, desc="workers"):
+        for m in mixings:
+            if cluster:
+                start = time.perf_counter()
+                r = _train_distributed([(Xn, Yn, max_epochs, m)], workers=W,
+                                       timeout=timeout)[0]
+                out.add(f"{m} W={W} (cluster)", W, r, time.perf_counter() - start,
+                        r.pass_seconds.sum(axis=0).max(),
+                        np.nansum(r.exchange_seconds, axis=0).max(), r.startup_seconds)
+            else:
+                r = _train_mixed(Xn, Yn, W, max_epochs, m, 1.0)
+                out.add(f"{m} W={W}", W, r, r.pass_seconds.sum(),
+                        r.pass_seconds.sum(axis=0).max())
+    return out
+
+
+@dataclass
+class NonseparableMixing:
+    """Mixing on data no plane separates: training error of the mixed weights per round.
+
+    Attributes
+    ----------
+    workers : list of int
+    mixing : str
+    error : ndarray, shape (len(workers), rounds)
+        Fraction of training examples with :math:`y (w^\\top x + b) \\le 0` after each round.
+    updates : ndarray, shape (len(workers), rounds)
+        Mistakes made during each round (all shards).
+    flipped : float
+        Fraction of labels flipped in the data (the error a perfect plane would have).
+    """
+
+    workers: list
+    mixing: str
+    error: np.ndarray
+    updates: np.ndarray
+    flipped: float
+
+
+def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: float = 0.1,
+                        flip: float = 0.1, workers=(1, 2, 4, 8), mixing: str = "uniform",
+                        rounds: int = 40, seed: int = 0,
+                        progress=None) -> NonseparableMixing:
+    """Train with mixing for ``rounds`` rounds on getfake data with a fraction ``flip`` of its
+    labels flipped; record the training error of the mixed weights after every round."""
+    noisy = getfake_noisy(samples, dimensions, epsilon, flip, seed=seed)
+    X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
+    _checks.choice(mixing, "mixing", set(MIXINGS))
+    rounds = _checks.positive_int(rounds, "rounds")
+    errors, updates = [], []
+    for W in track(list(workers), progress, desc="workers"):
+        r = _train_mixed(X, Y, _checks.positive_int(W, "workers"), rounds, mixing, 1.0)
+        path = r.history["weights"]
+        errors.append(np.mean(Y[None, :] * (path[:, :-1] @ X.T + path[:, -1:]) <= 0, axis=1))
+        updates.append(np.asarray(r.updates_per_epoch))
+    return NonseparableMixing(workers=list(workers), mixing=mixing, error=np.array(errors),
+                              updates=np.array(updates),
+                              flipped=float(np.mean(noisy.flipped)))

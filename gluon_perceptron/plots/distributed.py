@@ -1,0 +1,81 @@
+"""Figures of the perceptron on many machines: the mixing bound, passes against workers, noise.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..core import _checks
+from ..experiments.distributed import MixingBoundExperiment, MixingSpeedup, NonseparableMixing
+
+
+def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
+    r"""Measured :math:`\sum_n\sum_i \mu_{i,n} k_{i,n}` against the bound :math:`R^2/\gamma^2`,
+    one marker per run (colour: workers, shape: mixing), on log-log axes with the line
+    measured = bound (every point lies below it)."""
+    _checks.instance(exp, MixingBoundExperiment, "exp",
+                     "the result of mixing_bound_experiment()")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 4.2))
+    markers = {"uniform": "o", "weighted": "^"}
+    for w in sorted(set(exp.workers.tolist())):
+        for m, marker in markers.items():
+            sel = (exp.workers == w) & (exp.mixing == m)
+            if sel.any():
+                ax.loglog(exp.bound[sel], exp.mixed_mistakes[sel], marker, ms=5, alpha=0.8,
+                          color=f"C{int(np.log2(w)) if w & (w - 1) == 0 else w}",
+                          label=f"W={w}, {m}")
+    lo, hi = exp.bound.min() / 2, exp.bound.max() * 2
+    ax.loglog([lo, hi], [lo, hi], "k--", lw=1, label="bound R²/γ²")
+    ax.set_xlabel("R²/γ² (optimal margin of (w, b))")
+    ax.set_ylabel("Σ μ k measured")
+    ax.legend(fontsize=7, ncol=2)
+    return ax
+
+
+def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
+    """Left: passes to separate against the workers, one line per mixing, ``train`` as a
+    dashed line. Right: wall time split into start-up, local passes and exchanges."""
+    _checks.instance(speedup, MixingSpeedup, "speedup", "the result of mixing_speedup(X, Y)")
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+    ax = axes[0]
+    for kind in ("uniform", "weighted"):
+        rows = [i for i, m in enumerate(speedup.method) if m.startswith(kind)]
+        if rows:
+            ax.plot([speedup.workers[i] for i in rows], [speedup.passes[i] for i in rows],
+                    "o-", label=f"mixing, {kind}")
+    ax.axhline(speedup.passes[0], color="k", ls="--", lw=1, label="one perceptron (train)")
+    ax.set_xlabel("workers W")
+    ax.set_ylabel("passes (rounds) to separate")
+    ax.legend(fontsize=8)
+    ax = axes[1]
+    x = np.arange(len(speedup.method))
+    bottom = np.zeros(len(x))
+    for name, values in (("start-up", speedup.startup_seconds),
+                         ("local passes (slowest worker)", speedup.pass_seconds),
+                         ("exchanges", speedup.exchange_seconds)):
+        ax.bar(x, values, bottom=bottom, label=name)
+        bottom += np.asarray(values)
+    ax.set_xticks(x, speedup.method, rotation=45, ha="right", fontsize=7)
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize=8)
+    return axes
+
+
+def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
+    """Training error of the mixed weights round by round, one line per worker count, with
+    the fraction of flipped labels (what the generating plane gets wrong) as a dashed line."""
+    _checks.instance(exp, NonseparableMixing, "exp", "the result of nonseparable_mixing()")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    rounds = np.arange(1, exp.error.shape[1] + 1)
+    for w, err in zip(exp.workers, exp.error):
+        ax.plot(rounds, err, lw=1.2, label=f"W={w}")
+    ax.axhline(exp.flipped, color="k", ls="--", lw=1, label="labels flipped")
+    ax.set_xlabel("round")
+    ax.set_ylabel("training error of the mixed weights")
+    ax.set_title(f"{exp.mixing} mixing on non-separable data", fontsize=10)
+    ax.legend(fontsize=8)
+    return ax

@@ -1,0 +1,139 @@
+# %% [markdown]
+# # 12. The perceptron on many machines
+#
+# MXNet's selling point was scale: the same code on one machine or many, through its KVStore
+# parameter server (ps-lite). A *scheduler* introduces the processes to each other, *servers*
+# hold arrays under integer keys and sum what is pushed to them, and *workers* compute. With
+# `kvstore="dist_sync"` a `pull` returns the sum of the `push`es of **every** worker in that
+# round, so the workers move in lockstep.
+#
+# The perceptron does not average gradients; it makes passes. The classic way to distribute
+# it is **iterative parameter mixing** (McDonald, Hall & Mann, 2010): cut the data into $W$
+# shards; every round, each worker makes one perceptron pass over its shard starting from the
+# mixed weights $\theta^{(n-1)} = (w, b)$, ending at $\theta_i$ after $k_{i,n}$ mistakes; then
+#
+# $$\theta^{(n)} = \sum_{i=1}^{W} \mu_{i,n}\, \theta_i, \qquad \mu_{i,n} = \tfrac{1}{W}
+# \ \text{(uniform)} \quad\text{or}\quad \mu_{i,n} = \tfrac{k_{i,n}}{\sum_j k_{j,n}}
+# \ \text{(weighted)}.$$
+#
+# Rounds stop at the first one without a mistake on any shard. With one worker this is the
+# perceptron itself.
+
+# %%
+import tempfile
+
+import numpy as np
+
+import gluon_perceptron as gp
+
+# %% [markdown]
+# ## The launcher at work: roles, ranks, logs
+#
+# `gp.train_distributed` starts a scheduler, one server and two workers as child processes,
+# all on 127.0.0.1 (`DMLC_PS_ROOT_URI` and `DMLC_NODE_HOST`), on a free port, one log per role.
+# The scheduler gives the workers their **ranks** (not the launch order): the worker of rank
+# $i$ takes shard $i$. Each round a worker writes its row $(w_i, b_i, k_i)$ into its own row of
+# a $W \times (d + 3)$ array of zeros and pushes it; the server's sum is then every row at once,
+# whatever order the pushes arrived in, and every worker mixes the rows in rank order, so all
+# of them hold the same weights, bit for bit, and stop on the same round. When the call
+# returns, every process it started has been stopped by its PID.
+
+# %%
+fake = gp.sample_separable(300, 5, 0.1, seed=0)
+X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
+with tempfile.TemporaryDirectory() as logs:
+    run = gp.train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs, timeout=300)
+    for role, pid in run.pids.items():
+        print(f"{role:9s} pid {pid}")
+    print("launch index -> rank:", run.ranks)
+    print("worker 0's log:", run.logs["worker 0"].read_text().strip().splitlines()[0])
+same = gp.train_mixed(X, Y, shards=2, mixing="uniform")
+print(f"{run.epochs} rounds, mistakes per round {run.updates_per_epoch}")
+print("identical to train_mixed(shards=2), bit for bit:",
+      run.w.tobytes() == same.w.tobytes() and run.b == same.b)
+print(f"start-up {run.startup_seconds:.1f} s; one exchange (push + pull) "
+      f"{1e3 * np.nanmedian(run.exchange_seconds):.2f} ms; one local pass "
+      f"{1e3 * np.median(run.pass_seconds):.3f} ms")
+
+# %% [markdown]
+# On a toy set the start-up (each worker imports MXNet) dwarfs everything, and an exchange
+# costs more than a pass over 150 examples. Distribution pays only when a pass is long.
+#
+# ## Mixing against one perceptron
+#
+# `gp.train_mixed` is the same algorithm in one process (the tests check that it equals the
+# cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
+# perceptron needs passes: each round, every shard's pass moves the weights, and the average of
+# $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
+# shard that erred most and takes longer here. (The time on the right is the longest shard's
+# passes, the time $W$ machines would need if exchanges were free.)
+
+# %%
+Xh, Yh = gp.hard_separable(4000, 200, 0.1, seed=0)
+speed = gp.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
+for m, p, u in zip(speed.method, speed.passes, speed.updates):
+    print(f"{m:14s} {p:5d} passes {u:7d} mistakes")
+axes = gp.plot_mixing_speedup(speed)
+
+# %% [markdown]
+# ## The bound
+#
+# McDonald et al.'s Theorem 3: if a unit $u$ separates the data with margin $\gamma$ (on
+# $(x, 1)$, $\|(x, 1)\| \le R$), then for every number of rounds $N$
+#
+# $$\sum_{n=1}^{N} \sum_{i=1}^{W} \mu_{i,n}\, k_{i,n} \le \frac{R^2}{\gamma^2}.$$
+#
+# Uniform mixing: at most $W R^2/\gamma^2$ mistakes in all. Weighted mixing: every round with
+# a mistake adds $\sum_i k_{i,n}^2 / \sum_i k_{i,n} \ge 1$, so at most $R^2/\gamma^2$ such
+# rounds. Measured on getfake data for $W = 1, 2, 4$, both mixings:
+
+# %%
+bound = gp.mixing_bound_experiment(trials=5, seed=0)
+for w in (1, 2, 4):
+    for m in ("uniform", "weighted"):
+        sel = (bound.workers == w) & (bound.mixing == m)
+        print(f"W={w} {m:8s} largest measured / bound = {bound.ratio[sel].max():.3f}")
+ax = gp.plot_mixing_bound(bound)
+
+# %% [markdown]
+# ## No separator: what mixing does to noise
+#
+# Flip 10% of the labels and no plane separates the data: the perceptron never stops, and its
+# last weights jump around. The mixed weights are averages, and averages of many shards'
+# weights jump less, the averaged perceptron's effect (compare notebook 05). Over 20 draws
+# (seeds 0 to 19) the training error of the mixed weights, averaged over the last 10 of 40
+# rounds, was 0.25, 0.21, 0.19 and 0.14 for W = 1, 2, 4 and 8, and W = 8 beat W = 1 in 19 of
+# the 20; a single draw, like the one below, need not fall at every step.
+
+# %%
+noisy = gp.nonseparable_mixing(seed=0)
+for w, err in zip(noisy.workers, noisy.error):
+    print(f"W={w}: mean training error over the last 10 rounds {err[-10:].mean():.3f}")
+ax = gp.plot_nonseparable_mixing(noisy)
+
+# %% [markdown]
+# ## Gluon on `dist_sync`
+#
+# Gluon's own data parallelism: each worker runs `Dense(1)` with the perceptron loss on its
+# shard and `gluon.Trainer("sgd", kvstore=kv)`; the servers sum the gradients and apply the
+# step. That is one SGD step on the global batch (every worker's local batch, concatenated),
+# so it matches one process stepping over the concatenated batches, to float rounding. The
+# traps: call `trainer.step(W * batch_size)`; start every worker from the same weights; one
+# KVStore per process; keep `update_on_kvstore` at its default.
+
+# %%
+d = gp.train_gluon_distributed(X, Y, workers=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+ref = gp.train_gluon_sharded(X, Y, shards=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+print("mistakes per epoch, cluster:", d.updates_per_epoch, " one process:",
+      ref.updates_per_epoch)
+print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
+
+# %% [markdown]
+# ## On several hosts
+#
+# Nothing in the algorithm knows it runs on one machine. On several hosts the scheduler runs on
+# one of them, and every process gets `DMLC_PS_ROOT_URI` = that host's address and
+# `DMLC_PS_ROOT_PORT`; `DMLC_NODE_HOST` becomes each process's own address. The speed-up is
+# limited by the exchange per round (one push and one pull of $W (d + 3)$ numbers, a network
+# round trip) against the local pass (proportional to the shard's size), and by stragglers:
+# `dist_sync` waits for the slowest worker every round.

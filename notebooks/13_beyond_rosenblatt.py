@@ -1,0 +1,174 @@
+# %% [markdown]
+# # 13. Beyond Rosenblatt
+#
+# The lecture notes close their perceptron chapter with pointers (Remarks 1.39 to 1.42) to
+# algorithms that repair its weak points. This notebook runs five of them next to the plain
+# rule and checks each one against the theorem it comes with:
+#
+# * the **kernel perceptron**, the same rule written in terms of its mistakes, which can then
+#   work in any feature space (XOR, impossible in notebook 08, becomes easy);
+# * the **Forgetron**, a kernel perceptron that keeps at most $B$ examples in memory;
+# * the **second-order perceptron**, which whitens its weights by the spread of its mistakes;
+# * the **smooth** and the **rescaled** perceptrons, which find a separator in fewer
+#   iterations than $1/\gamma^2$ when the margin $\gamma$ is small.
+#
+# Every number below comes from an experiment function of `gluon_perceptron` that returns a
+# dataclass; `tests/test_beyond.py` checks the same claims on other draws.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+import gluon_perceptron as gp
+
+# %% [markdown]
+# ## The perceptron remembers only its mistakes
+#
+# Start at $w = 0, b = 0$. Every update adds $y_i x_i$ to $w$ and $y_i$ to $b$, so at any
+# time
+#
+# $$w = \sum_i \alpha_i\, y_i\, x_i, \qquad b = \sum_i \alpha_i\, y_i,$$
+#
+# with $\alpha_i$ the number of mistakes made so far on example $i$. The prediction
+# $w^\top x + b = \sum_i \alpha_i y_i (x_i^\top x + 1)$ only needs inner products between
+# examples. `gp.train_kernel` runs the rule in this *dual form*: it stores $\alpha$, not $w$.
+# With the plain inner product it must make exactly `train`'s mistakes; on data whose
+# coordinates have few binary digits every sum is exact, and the weights agree to the bit.
+
+# %%
+fake = gp.sample_separable(60, 3, 0.1, seed=0)
+X = np.round(fake.X.asnumpy().astype(np.float64) * 64) / 64
+Y = fake.Y.asnumpy().astype(np.float64)
+primal = gp.train(X, Y, max_epochs=100)
+dual = gp.train_kernel(X, Y, kernel="linear", max_epochs=100)
+w, b = dual.primal_weights()
+print("updates per pass, train:       ", primal.updates_per_epoch)
+print("updates per pass, train_kernel:", dual.updates_per_epoch)
+print("same weights bit for bit:", np.array_equal(w, primal.w) and b == primal.b)
+print("examples with alpha > 0:", dual.support.size, "of", len(Y))
+
+# %% [markdown]
+# ## Kernels: XOR and two moons
+#
+# Replace $x_i^\top x$ by a kernel $K(x_i, x) = \langle\phi(x_i), \phi(x)\rangle$ and the same
+# loop runs on the features $\phi(x)$, which are never computed. A polynomial kernel
+# $(\gamma x^\top z + c_0)^p$ contains the product $x_1 x_2$ that XOR needs; the Gaussian
+# kernel $e^{-\gamma\|x - z\|^2}$ has an infinite-dimensional feature space in which any
+# finite set of distinct points can be separated. `gp.kernel_demo` trains all three kernels on
+# XOR and on two interleaved half circles, and measures each set's margin in feature space.
+
+# %%
+demo = gp.kernel_demo(seed=0)
+fig, axes = plt.subplots(2, 3, figsize=(13, 8))
+for ax, key in zip(axes.ravel(), demo.runs):
+    gp.plot_kernel_boundary(demo.runs[key], ax)
+for key, run in demo.runs.items():
+    margin = demo.margins.get(key)
+    bound = f"bound R^2/gamma^2 = {margin.bound:.0f}" if margin else "not separable"
+    print(f"{key[0]:5s} {key[1]:6s}: converged={run.converged}, {run.updates} updates, {bound}")
+
+# %% [markdown]
+# The linear kernel runs until `max_epochs` and says so (`converged=False`): no line
+# separates these sets. The polynomial and Gaussian kernels separate both.
+#
+# ## Novikoff's bound, in feature space
+#
+# The convergence proof of notebook 03 never uses the coordinates, only inner products: in the
+# feature space the number of updates is at most $R^2/\gamma^2$, with
+# $R^2 = \max_i K(x_i, x_i) + 1$ and $\gamma$ the best margin there (with the bias's constant
+# feature). `gp.feature_margin` solves that hard-margin problem in the coordinates the Gram
+# matrix gives the examples. Over 30 noisy two-moons sets:
+
+# %%
+for kernel in ("rbf", "poly"):
+    exp = gp.kernel_bound_experiment(kernel=kernel, draws=30)
+    print(f"{kernel:4s}: all converged {bool(exp.converged.all())}, updates <= bound on "
+          f"{int(np.sum(exp.updates <= exp.bound))} of {exp.updates.size} sets; "
+          f"updates/bound median {np.median(exp.ratio):.3f}, largest {exp.ratio.max():.3f}")
+
+# %% [markdown]
+# ## The Forgetron: a kernel perceptron on a budget
+#
+# A kernel perceptron must keep every example it erred on; on noisy data that memory grows
+# without end. The Forgetron (Dekel, Shalev-Shwartz & Singer, 2008) keeps at most $B$: after
+# each mistake beyond the budget it shrinks all coefficients by a factor
+# $\phi_t \in (0, 1]$, chosen as large as its proof allows, and drops the oldest example. Its
+# theorem: if $K(x, x) \le 1$ and $B \ge 83$, it makes at most
+# $2\|g\|^2 + 4\sum_t \max(0, 1 - y_t g(x_t))$ mistakes, for any $g$ with
+# $\|g\| \le \frac14\sqrt{(B+1)/\ln(B+1)}$. One pass over 2,000 noisy two-moons points:
+
+# %%
+forg = gp.forgetron_experiment(seed=0)
+gp.plot_forgetron(forg)
+print("budgets:  ", forg.budgets.tolist())
+print("mistakes: ", forg.mistakes.tolist())
+print("no budget:", forg.unbudgeted, "mistakes,", forg.support, "support vectors")
+print("bound (inf: theorem does not apply):", np.round(forg.bound).tolist())
+
+# %% [markdown]
+# A small budget costs mistakes; once $B$ exceeds the memory the unbudgeted perceptron
+# needs, the two coincide. The guarantee holds, but with $\|g\| \le 1.2$ to $2$ allowed at
+# these budgets it is far above the counts here: a competitor of such a small norm
+# classifies noisy moons with little margin, and the hinge term pays for it.
+#
+# ## The second-order perceptron
+#
+# Cesa-Bianchi, Conconi and Gentile (2005) predict with
+# $\operatorname{sign}\big(x_t^\top (aI + SS^\top + x_t x_t^\top)^{-1} v\big)$, where $v$ is
+# the plain perceptron's weight vector and the columns of $S$ are the mistakes so far.
+# Directions in which the mistakes spread widely count less. Their bound replaces Novikoff's
+# $R^2\|u\|^2/\gamma^2$ by an expression in the eigenvalues of $SS^\top$. On 20 getfake
+# streams of 500 points, each seen once:
+
+# %%
+so = gp.second_order_experiment(draws=20)
+print(f"mean mistakes: second-order {so.second_order.mean():.1f}, "
+      f"perceptron {so.plain.mean():.1f}")
+print(f"second-order fewer or equal on {int(np.sum(so.second_order <= so.plain))} of "
+      f"{so.plain.size} streams")
+print(f"within the paper's bound on every stream: {bool(np.all(so.second_order <= so.bound))}"
+      f" (bound / mistakes median {np.median(so.bound / so.second_order):.1f})")
+
+# %% [markdown]
+# ## The separation problem: iterations against the margin
+#
+# Fold the label and the bias into each example, $a_j = y_j (x_j, 1)/\|(x_j, 1)\|$: a
+# separator is a $w$ with $A w > 0$ (Remark 1.39). Its difficulty is the margin
+# $\rho = \max_{\|w\| = 1} \min_j a_j^\top w$. `gp.separation_problem` turns getfake's data
+# into such a problem with a margin we choose, from 0.3 down to $10^{-3}$, and three
+# algorithms solve it:
+#
+# * the **perceptron**: at most $1/\rho^2$ updates (Novikoff);
+# * the **smooth perceptron** (Soheili & Peña, 2012): each iteration moves towards a soft,
+#   exponentially weighted average of the violated rows, with Nesterov's acceleration; at
+#   most $\lceil 2\sqrt{2\ln n}/\rho - 1\rceil$ iterations;
+# * the **rescaled perceptron** (Dunagan & Vempala, 2008; Peña & Soheili, 2016): perceptron
+#   phases of fixed length; a failed phase shows that all solutions lie in a thin slab, and the
+#   space is stretched across it. The number of stretches grows like $m\log(1/\rho)$.
+#
+# An iteration does not cost the same everywhere: a perceptron update touches one row, a smooth
+# iteration multiplies by all of $A$. Runs are capped at 100,000 iterations; a capped
+# perceptron run (open circle) only gives a lower bound on its count.
+
+# %%
+sep = gp.separation_experiment(draws=5, max_iterations=100_000)
+ax = gp.plot_separation(sep)
+ax.set_title("iterations to a separator against the margin (5 draws per margin)", fontsize=9)
+print("median rho:", np.round(np.median(sep.rho, axis=1), 4).tolist())
+for method in ("perceptron", "smooth", "rescaled"):
+    print(f"{method:10s}: median {np.median(sep.iterations[method], axis=1).tolist()}, "
+          f"capped {int((~sep.converged[method]).sum())}, all within bound "
+          f"{bool(np.all(sep.iterations[method] <= sep.bound[method]))}")
+    print(f"{'':10s}  fitted slope {sep.slope(method):.2f}, "
+          f"slope of its bound {sep.slope(method, of='bound'):.2f}")
+
+# %% [markdown]
+# Reading the slopes: the bounds fall like $\rho^{-2}$, $\rho^{-1}$ and (for the rescaled
+# perceptron) only logarithmically. The measured counts sit far below their bounds, and on
+# these small problems (100 points in the plane) the medians of all three grow at a similar
+# rate, with fitted slopes between about -1 and -1.3, far from the perceptron's worst case of
+# -2. The perceptron's counts scatter the most from draw to draw; at the smallest margins its
+# median is the largest, and both the smooth and the rescaled perceptron need fewer
+# iterations than the plain one. The rescaled perceptron's advantage is a worst-case one: its
+# stretches only start after a phase of $N = \lceil 3m(m+1)^2/\ln 2\rceil$ updates fails
+# (208 here), so on easy draws it simply is the perceptron.

@@ -1,0 +1,291 @@
+"""The book (``docs/build.py``, ``bash run.sh book``), built once per test run by the ``book``
+fixture, checked as a reader sees it: every page opened in headless Chromium.
+
+The browser is Debian's ``chromium-headless-shell`` (``apt-get install chromium-headless-shell``)
+driven by Playwright for Python (``pip install -e '.[test]'``); ``playwright install`` is never
+needed. Without the browser these tests skip, except under ``CI=true``, where they fail.
+``GLUON_PERCEPTRON_CHROMIUM=/path/to/binary`` picks another Chromium.
+``GLUON_PERCEPTRON_SCREENSHOTS=DIR`` saves a screenshot of every page into DIR.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("gluon_perceptron_book_build",
+                                               ROOT / "docs" / "build.py")
+builder = sys.modules.get(_spec.name) or importlib.util.module_from_spec(_spec)
+if _spec.name not in sys.modules:
+    sys.modules[_spec.name] = builder
+    _spec.loader.exec_module(builder)
+
+#: Every page the book must have, from the sources: the notebooks, the hand-written pages, the
+#: API reference, and Sphinx's own (index of names, modules, search).
+PAGES = (["index.html", "slips.html", "api/index.html"]
+         + [f"api/{layer}.html" for layer in builder.LAYERS]
+         + [f"notebooks/{p.stem}.html" for p in sorted(builder.NOTEBOOKS.glob("*.ipynb"))]
+         + ["genindex.html", "py-modindex.html", "search.html"])
+
+HOW_TO_INSTALL = ("the browser test needs Debian's chromium-headless-shell "
+                  "(as root: apt-get update && apt-get install -y chromium-headless-shell) and "
+                  "Playwright for Python (.venv/bin/python -m pip install -e '.[test]'); "
+                  "never run `playwright install`")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+
+
+def chromium_binary() -> str | None:
+    """Debian's headless Chromium, or the one ``GLUON_PERCEPTRON_CHROMIUM`` names."""
+    chosen = os.environ.get("GLUON_PERCEPTRON_CHROMIUM")
+    if chosen:
+        return chosen if Path(chosen).exists() else None
+    for name in ("chromium-headless-shell", "chromium"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def unavailable(reason: str):
+    """Skip, with how to install what is missing; under CI=true the browser is required."""
+    message = f"{reason}: {HOW_TO_INSTALL}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " (required under CI=true)", pytrace=False)
+    pytest.skip(message)
+
+
+def built(book) -> Path:
+    html = book.out / "html"
+    if not (html / "index.html").exists():
+        pytest.fail(f"the book was not built:\n{book.log[-4000:]}")
+    return html
+
+
+# --- the build itself -----------------------------------------------------------------------
+
+def test_book_has_every_page(book):
+    """Every page of PAGES exists, and every page built is in PAGES (so each one is opened)."""
+    html = built(book)
+    pages = {p.relative_to(html).as_posix() for p in html.rglob("*.html")
+             if not p.relative_to(html).parts[0].startswith("_")}
+    assert not set(PAGES) - pages, f"missing: {sorted(set(PAGES) - pages)}"
+    assert not pages - set(PAGES), f"not checked in the browser: {sorted(pages - set(PAGES))}"
+
+
+def test_book_loads_nothing_from_another_host(book):
+    """No script, style, image or font of any page comes from a CDN (the pages work offline)."""
+    html = built(book)
+    assert (html / "_static" / "mathjax" / "tex-chtml.js").exists(), "MathJax is not served"
+    assert not builder.external_loads(html)
+
+
+def test_book_build_reports_no_problem(book):
+    """What ``bash run.sh book`` checks after building, but the notebooks (each has its own
+    test, ``test_notebook_runs``): Sphinx succeeded, every module of the API reference imported,
+    no page loads anything from another host."""
+    built(book)
+    assert "sphinx-build exited" not in book.log, book.log[-4000:]
+    problems = [p for p in builder.check(book.out) if not p.startswith("notebooks/")]
+    assert not problems, "\n".join(problems)
+
+
+def _notebook(cells: list[str]) -> str:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A test notebook")]
+                                  + [nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    return nbformat.writes(nb)
+
+
+def test_a_broken_notebook_fails_the_build(tmp_path):
+    """The machinery the notebook tests rely on: a notebook that raises, one that warns, and
+    one that plots into no figure are each reported, by name, and the build exits 1."""
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    (notebooks / "01_good.ipynb").write_text(_notebook(["print('fine')"]))
+    (notebooks / "02_raises.ipynb").write_text(_notebook(["print('before')", "1 / 0",
+                                                          "print('after')"]))
+    (notebooks / "03_warns.ipynb").write_text(_notebook(
+        ["import warnings\nwarnings.warn('look out')"]))
+    (notebooks / "04_no_figure.ipynb").write_text(_notebook(
+        ["import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+         "plt.plot([1, 2])"]))
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "build.py"), "--out", str(out),
+         "--notebooks", str(notebooks), "--no-api"], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    runs = {run.name: run for run in builder.read_runs(out)}
+    assert not runs["notebooks/01_good"].problems and runs["notebooks/01_good"].printed == "fine\n"
+    raised = runs["notebooks/02_raises"]
+    assert not raised.succeeded and raised.printed == "before\n"  # stopped at the error
+    assert any("ZeroDivisionError" in p for p in raised.problems)
+    assert any("look out" in p for p in runs["notebooks/03_warns"].problems)
+    assert any("no figure" in p for p in runs["notebooks/04_no_figure"].problems)
+    for name in ("02_raises", "03_warns", "04_no_figure"):
+        assert f"notebooks/{name}:" in proc.stderr, proc.stderr
+
+
+# --- in the browser -------------------------------------------------------------------------
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(book):
+    """The built book served on 127.0.0.1 (a free port) for as long as the tests need it."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(_Quiet, directory=str(built(book))))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    binary = chromium_binary()
+    if binary is None:
+        unavailable("no chromium-headless-shell found")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed")
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_FLAGS)
+    except Exception as exc:  # noqa: BLE001 - any launch failure means no browser
+        playwright.stop()
+        unavailable(f"{binary} does not start under Playwright ({exc})")
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        playwright.stop()
+
+
+#: Run in the page once it has loaded: waits for MathJax and the images, then reports what a
+#: reader would see go wrong.
+INSPECT = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const images = [...document.images];
+  images.forEach(img => { img.loading = 'eager'; });
+  await Promise.all(images.map(img => img.complete ? null : new Promise(done => {
+    img.addEventListener('load', done); img.addEventListener('error', done);
+    setTimeout(done, 15000);
+  })));
+  const text = el => (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 120);
+  const prose = document.querySelector('main') || document.body;
+  const copy = prose.cloneNode(true);
+  copy.querySelectorAll('pre, code, script, style, textarea, mjx-container, .highlight')
+      .forEach(el => el.remove());
+  const raw = (copy.textContent.match(/\\$[^\\s$][^$]*?\\$|\\\\\\(|\\\\\\[|\\\\begin\\{/g) || []);
+  return {
+    mathjax: !!(window.MathJax && MathJax.startup),
+    broken_images: images.filter(img => !(img.complete && img.naturalWidth > 0))
+                         .map(img => img.currentSrc || img.src),
+    cell_images: document.querySelectorAll('.cell_output img').length,
+    untypeset: [...document.querySelectorAll('.math')]
+                 .filter(el => !el.querySelector('mjx-container')).map(text),
+    math_errors: [...document.querySelectorAll('mjx-merror, [data-mjx-error]')]
+                   .map(el => el.getAttribute('data-mjx-error') || text(el)),
+    raw_tex: raw.slice(0, 10),
+    error_cells: [...document.querySelectorAll(
+                    '.cell_output .traceback, .output.traceback, .output.stderr, .output.error')]
+                   .map(text),
+    tracebacks: [...document.querySelectorAll('.cell_output')]
+                  .filter(el => el.textContent.includes('Traceback (most recent call last)'))
+                  .map(text),
+    sphinx_errors: [...document.querySelectorAll('.system-message, .problematic')].map(text),
+  };
+}"""
+
+
+def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[list[str], dict]:
+    """Open ``url`` in a fresh page; returns (problems, what INSPECT measured)."""
+    base = url[:url.index("/", len("http://")) + 1]
+    problems: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    def route(r):
+        request_url = r.request.url
+        if request_url.startswith(base) or urlsplit(request_url).scheme in ("data", "blob"):
+            r.continue_()
+        else:
+            problems.append(f"request to another host, blocked: {request_url}")
+            r.abort()
+
+    try:
+        context.route("**/*", route)
+        page = context.new_page()
+        # Generous: the API pages typeset hundreds of formulas, and the other xdist worker and
+        # the notebook kernels share the two cores. (No timing is asserted.)
+        page.set_default_timeout(180_000)
+        page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+        page.on("console", lambda msg: problems.append(f"console error: {msg.text}")
+                if msg.type == "error" else None)
+        page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
+                if r.status >= 400 else None)
+        page.on("requestfailed", lambda r: problems.append(
+            f"request failed: {r.url} ({r.failure})") if r.url.startswith(base) else None)
+        response = page.goto(url, wait_until="load")
+        assert response is not None and response.ok, f"{url}: {response and response.status}"
+        seen = page.evaluate(INSPECT)
+        if screenshot is not None:
+            page.screenshot(path=str(screenshot), full_page=True)
+    finally:
+        context.close()
+    labels = {"broken_images": "image does not load", "untypeset": "formula not typeset",
+              "math_errors": "MathJax error", "raw_tex": "raw TeX in the text",
+              "error_cells": "cell shows an error or stderr",
+              "tracebacks": "cell shows a traceback",
+              "sphinx_errors": "Sphinx error on the page"}
+    for key, label in labels.items():
+        problems += [f"{label}: {item}" for item in seen[key]]
+    return problems, seen
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_in_the_browser(name, book, site, browser):
+    """Loads with no JavaScript or console error and no request to another host; every image
+    loads; every formula is typeset by MathJax with no error and no raw TeX left; no cell shows
+    an error, a traceback or a warning; a notebook page shows every figure the notebook drew."""
+    shots = os.environ.get("GLUON_PERCEPTRON_SCREENSHOTS")
+    shot = Path(shots) / (name.replace("/", "_") + ".png") if shots else None
+    if shot is not None:
+        shot.parent.mkdir(parents=True, exist_ok=True)
+    problems, seen = inspect_page(browser, site + name, shot)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+    if name.startswith("notebooks/"):
+        executed = book.out / "jupyter_execute" / name.replace(".html", ".ipynb")
+        outputs = [o for c in json.loads(executed.read_text())["cells"]
+                   for o in c.get("outputs", [])]
+        figures = sum("image/png" in o.get("data", {}) for o in outputs)
+        assert seen["cell_images"] >= figures, (
+            f"{name}: {figures} figures in the executed notebook, {seen['cell_images']} shown")
+    if name in ("api/core.html", "slips.html"):
+        assert seen["mathjax"], f"{name}: MathJax did not load"

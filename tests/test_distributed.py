@@ -1,0 +1,330 @@
+"""The perceptron on many machines: iterative parameter mixing and Gluon SGD on MXNet's KVStore.
+
+Every cluster binds 127.0.0.1 only; every process a test starts is stopped by its PID, and the
+``no_children_left`` fixture checks (and, if needed, kills by PID) after every test that no
+child process of this test process survives. Clusters are few and share work (several jobs per
+cluster), so the file stays under a minute on two cores.
+"""
+
+import os
+import signal
+import sys
+
+import numpy as np
+import pytest
+
+import gluon_perceptron as gp
+from gluon_perceptron.core.distributed import launcher, mixing, training
+from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, train_gluon_sharded
+from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
+
+
+def _children() -> dict[int, str]:
+    """PID -> command line of every live (non-zombie) child of this process."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            found[int(entry)] = cmd
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.fixture(autouse=True)
+def no_children_left():
+    """After each test: no child process survives; any that does is killed by its PID."""
+    before = set(_children())
+    yield
+    left = {pid: cmd for pid, cmd in _children().items() if pid not in before}
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left behind: {left}"
+
+
+def _data(kind: str, seed: int):
+    rng = np.random.default_rng(seed)
+    if kind == "getfake":
+        fake = gp.sample_separable(120, 4, 0.1, seed=seed)  # the chapter's data, float32
+        return fake.X.asnumpy(), fake.Y.asnumpy()
+    if kind == "float64":
+        X = rng.normal(size=(150, 6))
+        Y = np.where(X @ rng.normal(size=6) + 0.2 > 0, 1.0, -1.0)
+        return X, Y
+    X = rng.normal(size=(90, 3))  # noisy: not separable
+    Y = np.where(X[:, 0] + 0.3 * rng.normal(size=90) > 0, 1.0, -1.0)
+    return X, Y
+
+
+DATASETS = [("getfake", 1, None), ("float64", 2, None), ("noisy", 3, 15)]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit for bit, dtype and shape included."""
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def _assert_same_run(d, m):
+    assert _same(d.w, m.w) and np.float64(d.b).tobytes() == np.float64(m.b).tobytes()
+    assert d.updates_per_epoch == m.updates_per_epoch
+    assert d.converged == m.converged
+    if hasattr(m, "shard_updates"):
+        assert _same(d.shard_updates, m.shard_updates)
+        np.testing.assert_array_equal(d.mixing_weights, m.mixing_weights)
+
+
+# ---------------------------------------------------------------- in one process: the algorithm
+
+@pytest.mark.parametrize("kind,seed,max_epochs", DATASETS)
+def test_train_mixed_with_one_shard_is_train(kind, seed, max_epochs):
+    X, Y = _data(kind, seed)
+    for mix in mixing.MIXINGS:
+        m = gp.train_mixed(X, Y, shards=1, max_epochs=max_epochs or 1000, mixing=mix)
+        t = gp.train(X, Y, max_epochs=max_epochs or 1000)
+        _assert_same_run(m, t)
+        assert m.converged == (max_epochs is None)
+
+
+def test_mixing_weights_are_convex_and_mixing_separates():
+    X, Y = _data("float64", 4)
+    for shards in (2, 3, 5):
+        for mix in mixing.MIXINGS:
+            m = gp.train_mixed(X, Y, shards=shards, mixing=mix)
+            assert m.converged and gp.error_rate(m.w, m.b, X, Y) == 0
+            mu = m.mixing_weights[:-1]
+            np.testing.assert_allclose(mu.sum(axis=1), 1.0)
+            assert np.all(mu >= 0) and np.all(np.isnan(m.mixing_weights[-1]))
+            if mix == "weighted":
+                np.testing.assert_allclose(mu, m.shard_updates[:-1] /
+                                           m.shard_updates[:-1].sum(axis=1, keepdims=True))
+            assert m.shard_updates.shape == (m.epochs, shards)
+            assert m.updates == m.shard_updates.sum()
+
+
+def test_mixing_bound_holds_on_getfake_data():
+    """McDonald et al.'s Theorem 3 over 12 getfake draws, W = 1, 2, 4, both mixings:
+    sum mu k <= R^2/gamma^2; uniform: updates <= W R^2/gamma^2; weighted: rounds with
+    mistakes <= R^2/gamma^2."""
+    for seed in range(12):
+        fake = gp.sample_separable(80, 3, 0.05, seed=seed)
+        om = gp.optimal_margin(fake.X, fake.Y)
+        bound = om.radius ** 2 / om.gamma ** 2
+        for shards in (1, 2, 4):
+            for mix in mixing.MIXINGS:
+                m = gp.train_mixed(fake.X, fake.Y, shards=shards, mixing=mix)
+                assert m.converged
+                assert m.mixed_mistakes <= bound
+                if mix == "uniform":
+                    assert m.updates <= shards * bound
+                else:
+                    assert m.epochs - 1 <= bound
+
+
+def test_rows_survive_the_server_bit_for_bit():
+    rows = np.array([[1.1, -0.0, np.pi, 1e-310], [np.inf, -2.5, 0.0, 7.0]])
+    for dtype in (np.float32, np.float64):
+        r = rows.astype(dtype)
+        pieces = mixing.encode_rows(r)
+        assert pieces.dtype == np.float32 and np.all(pieces == np.rint(pieces))
+        assert np.all((0 <= pieces) & (pieces < 2 ** 16))
+        # the server adds the other workers' zeros: exact on integers below 2**24
+        assert _same(mixing.decode_rows(pieces + np.float32(0.0), dtype), r)
+
+
+def test_shards_cover_the_data_in_order():
+    for n, s in [(10, 3), (7, 7), (100, 4), (5, 1)]:
+        bounds = gp.shard_bounds(n, s)
+        assert bounds[0][0] == 0 and bounds[-1][1] == n and len(bounds) == s
+        assert all(a < b for a, b in bounds)
+        assert all(bounds[i][1] == bounds[i + 1][0] for i in range(s - 1))
+        assert max(b - a for a, b in bounds) - min(b - a for a, b in bounds) <= 1
+
+
+# ------------------------------------------------------------------------- bad input, no launch
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"workers": 0}, "workers"),
+    ({"workers": 200}, "only 150 examples"),
+    ({"mixing": "average"}, "mixing"),
+    ({"timeout": 0}, "timeout"),
+    ({"servers": 0}, "servers"),
+    ({"learning_rate": -1.0}, "learning_rate"),
+    ({"max_epochs": 0}, "max_epochs"),
+])
+def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypatch):
+    started = []
+    monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
+    X, Y = _data("float64", 2)
+    with pytest.raises(ValueError, match=match):
+        gp.train_distributed(X, Y, **{"max_epochs": 5, **kwargs})
+    assert not started
+
+
+def test_non_separable_data_needs_max_epochs(monkeypatch):
+    started = []
+    monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
+    X, Y = _data("noisy", 3)
+    with pytest.raises(ValueError, match="not linearly separable.*max_epochs"):
+        gp.train_distributed(X, Y, workers=2)
+    with pytest.raises(ValueError, match="not linearly separable"):
+        gp.train_mixed(X, Y, shards=2)
+    with pytest.raises(ValueError, match="shards"):
+        gp.train_mixed(X, Y, shards=0, max_epochs=3)
+    with pytest.raises(ValueError, match="batch_size"):
+        train_gluon_distributed(X, Y, workers=2, batch_size=100, max_epochs=1)
+    assert not started
+
+
+def test_the_launcher_never_imports_mxnet():
+    import subprocess
+
+    code = ("import sys, gluon_perceptron.core.distributed.launcher as l; "
+            "l.libmxnet_path(); print('mxnet' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
+    env = launcher.cluster_environment("server", port=1234, workers=2, servers=1,
+                                       base={"DMLC_INTERFACE": "eth0", "PATH": "/bin"})
+    assert env["DMLC_NODE_HOST"] == env["DMLC_PS_ROOT_URI"] == "127.0.0.1"
+    assert "DMLC_INTERFACE" not in env and env["PATH"] == "/bin"
+
+
+# ------------------------------------------------------------------------- clusters: equality
+
+def test_one_worker_is_train_bit_for_bit():
+    jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
+            for mix in mixing.MIXINGS]
+    runs = training._train_distributed(jobs, workers=1, timeout=300)
+    for (X, Y, m, _), d in zip(jobs, runs):
+        _assert_same_run(d, gp.train(X, Y, max_epochs=m or 10_000))
+        assert set(d.pids) == {"scheduler", "server 0", "worker 0"}
+        assert not any(_alive(pid) for pid in d.pids.values())
+
+
+def test_two_and_three_workers_are_train_mixed_bit_for_bit():
+    for workers in (2, 3):
+        jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
+                for mix in mixing.MIXINGS]
+        runs = training._train_distributed(jobs, workers=workers, timeout=300)
+        for (X, Y, m, mix), d in zip(jobs, runs):
+            _assert_same_run(d, gp.train_mixed(X, Y, shards=workers, max_epochs=m, mixing=mix))
+            assert sorted(d.ranks.values()) == list(range(workers))
+            assert d.exchange_seconds.shape == d.pass_seconds.shape == (d.epochs, workers)
+            assert np.all(d.exchange_seconds > 0)
+
+
+def test_public_call_keeps_one_log_per_role(tmp_path):
+    X, Y = _data("getfake", 5)
+    d = gp.train_distributed(X, Y, workers=2, mixing="weighted", log_dir=tmp_path)
+    _assert_same_run(d, gp.train_mixed(X, Y, shards=2, mixing="weighted"))
+    assert d.converged and gp.error_rate(d.w, d.b, X, Y) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "scheduler.log", "server-0.log", "worker-0.log", "worker-1.log"]
+    for index, rank in d.ranks.items():
+        assert f"rank {rank} of 2" in (tmp_path / f"worker-{index}.log").read_text()
+    assert not any(_alive(pid) for pid in d.pids.values())
+    assert "DMLC_ROLE" not in os.environ
+
+
+def test_gluon_dist_sync_is_single_process_sgd():
+    X, Y = _data("getfake", 6)
+    d = train_gluon_distributed(X, Y, workers=2, batch_size=4, max_epochs=3,
+                                learning_rate=0.5)
+    ref = train_gluon_sharded(X, Y, shards=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+    np.testing.assert_allclose(d.w, ref.w, rtol=1e-5, atol=1e-6)
+    assert d.b == pytest.approx(ref.b, rel=1e-5, abs=1e-6)
+    assert d.updates_per_epoch == ref.updates_per_epoch
+    np.testing.assert_array_equal(d.shard_updates.sum(axis=1), ref.shard_updates.sum(axis=1))
+    # the trap: stepping by the local batch takes steps twice as long
+    one = train_gluon_sharded(X, Y, shards=1, batch_size=8, max_epochs=1, learning_rate=0.5)
+    assert not np.allclose(one.w, ref.w)
+
+
+# ------------------------------------------------------------------------- clusters: failures
+
+def _failing(log_dir, fault=None, on_started=None, timeout=300.0, max_epochs=200):
+    X, Y = _data("noisy", 3)
+    with pytest.raises(DistributedError) as info:
+        training._train_distributed([(X, Y, max_epochs, "uniform")], workers=2,
+                                    timeout=timeout, fault=fault, on_started=on_started,
+                                    log_dir=log_dir)
+    err = info.value
+    assert not any(_alive(pid) for pid in err.pids.values())
+    assert len(err.pids) == 4
+    return err
+
+
+def test_a_worker_that_raises_is_named_with_its_traceback(tmp_path):
+    err = _failing(tmp_path, fault={"rank": 1, "round": 2, "how": "raise"})
+    assert not isinstance(err, DistributedTimeout)
+    assert err.role.startswith("worker") and "exited with code 1" in str(err)
+    assert "fault injected on purpose" in str(err) and err.log.exists()
+    assert "Traceback" in err.log.read_text()
+
+
+def test_a_worker_killed_with_sigkill_is_named(tmp_path):
+    err = _failing(tmp_path, fault={"rank": 0, "round": 1, "how": "sigkill"})
+    assert not isinstance(err, DistributedTimeout)
+    assert err.role.startswith("worker") and "SIGKILL" in str(err)
+
+
+def test_a_killed_server_is_named(tmp_path):
+    err = _failing(tmp_path, on_started=lambda pids: os.kill(pids["server 0"], signal.SIGKILL))
+    assert not isinstance(err, DistributedTimeout)
+    assert err.role == "server 0" and "SIGKILL" in str(err) and "server-0.log" in str(err)
+    assert err.log == tmp_path / "server-0.log"
+
+
+def test_the_timeout_is_honoured(tmp_path):
+    # 10**9 rounds would take hours: the call returns because the timeout stops it
+    err = _failing(tmp_path, timeout=1.0, max_epochs=10 ** 9)
+    assert isinstance(err, DistributedTimeout) and isinstance(err, TimeoutError)
+    assert "did not finish within 1 s" in str(err)
+
+
+def test_mixing_many_shards_steadies_noisy_data():
+    """On getfake data with 10% flipped labels (10 draws), the mixed weights of 8 shards have a
+    lower training error over the last 10 rounds than one perceptron's, on average and in at
+    least 8 of the 10 draws."""
+    from gluon_perceptron.experiments.distributed import nonseparable_mixing
+
+    last = np.array([nonseparable_mixing(seed=s, workers=(1, 8)).error[:, -10:].mean(axis=1)
+                     for s in range(10)])
+    assert last[:, 1].mean() < last[:, 0].mean()
+    assert np.sum(last[:, 1] < last[:, 0]) >= 8
+
+
+def test_experiments_and_plots_of_mixing():
+    import matplotlib.pyplot as plt
+
+    X, Y = gp.hard_separable(600, 20, 0.1, seed=0)
+    assert gp.is_separable(X, Y) and X.dtype == np.float32 and X.shape == (600, 20)
+    speed = gp.mixing_speedup(X, Y, workers=(1, 2), max_epochs=2000)
+    assert speed.method[0] == "train" and all(speed.converged)
+    assert speed.passes[1] == speed.passes[0] and speed.updates[1] == speed.updates[0]
+    bound = gp.mixing_bound_experiment(samples=60, dimensions=3, trials=2, workers=(1, 2))
+    assert np.all(bound.ratio <= 1) and bound.workers.size == 2 * 2 * 2
+    noisy = gp.nonseparable_mixing(samples=100, rounds=5, workers=(1, 2))
+    assert noisy.error.shape == (2, 5) and noisy.flipped == pytest.approx(0.1)
+    ax = gp.plot_mixing_bound(bound)
+    assert isinstance(ax, plt.Axes) and ax.lines
+    axes = gp.plot_mixing_speedup(speed)
+    assert len(axes) == 2 and axes[0].lines and axes[1].patches
+    assert gp.plot_nonseparable_mixing(noisy).lines
