@@ -46,14 +46,20 @@ class SamplingError(ValueError):
     """The rejection sampler hit its bound on attempts before it had enough points."""
 
 
-def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
-    samples = _checks.positive_int(samples, "samples")
+def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
+    """Check the size of a sampled ``X``: both counts positive, within MXNet's array limit."""
+    samples = _checks.positive_int(samples, "samples", minimum=min_samples)
     dimensions = _checks.positive_int(dimensions, "dimensions")
     if samples * dimensions > MAX_ELEMENTS:
         raise ValueError(
             f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "
             f"is more than MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} elements per array; "
             f"use fewer samples or dimensions")
+    return samples, dimensions
+
+
+def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
+    samples, dimensions = _check_shape(samples, dimensions)
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
     if epsilon >= RADIUS + 10.0:
         raise ValueError(

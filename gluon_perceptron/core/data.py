@@ -10,7 +10,9 @@ construction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from math import erf, sqrt
 
 import mxnet as mx
 import numpy as np
@@ -22,6 +24,7 @@ from .chapter import (  # noqa: F401  (the chapter's sampler; SamplingError and 
     RADIUS,
     SamplingError,
     _check_sampler_args,
+    _check_shape,
     _draw_plane,
     _give_up,
     _sample_faithful,
@@ -141,6 +144,16 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     engine = _engine(engine)
     _mx_seed(seed)
     return _sample(samples, dimensions, epsilon, engine, max_attempts)
+
+
+def _sampler(samples, dimensions, epsilon, *, engine="fast",
+             max_attempts=None) -> Callable[[], FakeData]:
+    """Check :func:`sample_separable`'s arguments once; return ``draw()``, which samples with
+    them from MXNet's generator as it stands (for experiments that draw many datasets)."""
+    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
+        samples, dimensions, epsilon, max_attempts)
+    engine = _engine(engine)
+    return lambda: _sample(samples, dimensions, epsilon, engine, max_attempts)
 
 
 def _sample(samples, dimensions, epsilon, engine, max_attempts) -> FakeData:
@@ -307,15 +320,8 @@ def gaussian_classes(samples: int, dimensions: int, separation: float, *,
     GaussianClasses
         Reproducible under ``mx.random.seed``.
     """
-    from math import erf, sqrt
-
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    dimensions = _checks.positive_int(dimensions, "dimensions")
+    samples, dimensions = _check_shape(samples, dimensions, min_samples=2)
     separation = _checks.finite_float(separation, "separation", minimum=0.0)
-    if samples * dimensions > MAX_ELEMENTS:
-        raise ValueError(f"samples * dimensions = {samples * dimensions} elements is more than "
-                         f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array; use fewer "
-                         f"samples or dimensions")
     _mx_seed(seed)
     direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
     mean = 0.5 * separation * direction / np.linalg.norm(direction)

@@ -127,24 +127,27 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
     while i < n:
         j = min(n, i + block)
         margins = Y[i:j] * (X[i:j] @ w + b[0])
-        hits = np.flatnonzero(margins <= threshold)
-        used = margins if hits.size == 0 else margins[:hits[0] + 1]
-        if not np.isfinite(used).all():  # a NaN margin is no hit: this check catches it
+        at_or_below = margins <= threshold
+        first = int(at_or_below.argmax())  # 0 also when there is no hit
+        hit = bool(at_or_below[first])
+        used = margins[:first + 1] if hit else margins
+        # a NaN margin is no hit: this check catches it (a finite sum is the cheap common case)
+        if not math.isfinite(used.sum()) and not np.isfinite(used).all():
             return -1
-        if hits.size == 0:
+        if not hit:
             i = j
             block = min(block * 2, 8192)
             continue
-        k = i + hits[0]
+        k = i + first
         step = learning_rate * Y[k]
         w += step * X[k]
         if bias:
             b += step
         updates += 1
         if on_update is not None:
-            on_update(int(k))
+            on_update(k)
         i = k + 1
-        block = max(16, int(hits[0]) * 2)
+        block = max(16, first * 2)
     return updates
 
 

@@ -146,12 +146,22 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
                                                            threshold)],
                            max_epochs, (w, b), Xn.dtype)
         w_out, b_out = w.asnumpy(), b.asnumpy()[0]
-    else:
-        w_out = w_start.copy()
-        b = np.array([b0], dtype=Xn.dtype)
-        per_epoch = _fast_run(Xn, Yn, w_out, b, max_epochs, learning_rate, threshold)
-        b_out = b[0]
-    return train_result(w_out, b_out, per_epoch)
+        return train_result(w_out, b_out, per_epoch)
+    return _train_fast(Xn, Yn, max_epochs, learning_rate, threshold, w_start, b0)
+
+
+def _train_fast(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int, learning_rate: float = 1.0,
+                threshold: float = 0.0, w0: np.ndarray | None = None,
+                b0: float = 0.0) -> TrainResult:
+    """``train(..., engine="fast")`` on trusted arguments, for loops over many datasets.
+
+    ``Xn`` and ``Yn`` share one float dtype (``Yn`` in {-1, +1}); ``w0`` (default zeros) is
+    copied, not changed.
+    """
+    w = np.zeros(Xn.shape[1], dtype=Xn.dtype) if w0 is None else w0.copy()
+    b = np.array([b0], dtype=Xn.dtype)
+    per_epoch = _fast_run(Xn, Yn, w, b, max_epochs, learning_rate, threshold)
+    return train_result(w, b[0], per_epoch)
 
 
 def predict(w, b: float, X) -> np.ndarray:

@@ -13,7 +13,7 @@ import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core.data import sample_separable, xor_data
+from ..core.data import _sampler, xor_data
 from ..core.dual import (
     FeatureMargin,
     KernelPerceptron,
@@ -23,7 +23,7 @@ from ..core.dual import (
     _kernel,
     _train_kernel,
 )
-from ..core.kernel import _fast_run
+from ..core.kernel import fast_pass
 from ..core.second_order import _bound, _padded, _train_second_order
 from ..core.separation import (
     _cone_perceptron,
@@ -118,8 +118,10 @@ class KernelBoundExperiment:
     Attributes
     ----------
     kernel : str
-    updates, bound : ndarray, shape (draws,)
-        Total updates to convergence, and :math:`R^2/\\gamma^2` in feature space.
+    updates : ndarray, shape (draws,)
+        Total updates to convergence.
+    bound : ndarray, shape (draws,)
+        :math:`R^2/\\gamma^2` in feature space.
     converged : ndarray of bool
     """
 
@@ -130,6 +132,7 @@ class KernelBoundExperiment:
 
     @property
     def ratio(self) -> np.ndarray:
+        """Updates over the bound (at most 1 when Novikoff's bound holds)."""
         return self.updates / self.bound
 
 
@@ -232,9 +235,10 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
     to the second-order and to the plain perceptron."""
     if seed is not None:
         mx.random.seed(seed)
+    draw = _sampler(samples, dimensions, epsilon)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):
-        fake = sample_separable(samples, dimensions, epsilon)
+        fake = draw()
         X = fake.X.asnumpy().astype(np.float64)
         Y = fake.Y.asnumpy().astype(np.float64)
         u = np.append(fake.wfake.asnumpy(), fake.bfake.asnumpy()).astype(np.float64)
@@ -246,7 +250,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
         bound.append(_bound(Z[run.mistake_rows], margins[run.mistake_rows], u, a, g))
         nov.append((u @ u) * float(np.max((Z * Z).sum(1))) / g**2)
         w, b = np.zeros(dimensions), np.zeros(1)
-        plain.append(_fast_run(X, Y, w, b, 1, 1.0, 0.0)[0])
+        plain.append(fast_pass(X, Y, w, b))
     return SecondOrderExperiment(second_order=np.array(so), plain=np.array(plain),
                                  bound=np.array(bound), novikoff=np.array(nov), a=a)
 

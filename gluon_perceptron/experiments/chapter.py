@@ -18,9 +18,9 @@ from ..core import _checks
 from ..core.batched import train_batched
 from ..core.bounds import chapter_bound, generating_plane_bound
 from ..core.chapter import PRINTED_TRACE, getfake
-from ..core.data import sample_separable
+from ..core.data import _sampler
 from ..core.results import Unpackable
-from ..core.rosenblatt import perceptron, train
+from ..core.rosenblatt import _train_fast, perceptron, train
 from ._progress import Progress, track
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.
@@ -299,11 +299,12 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
     quart = {e: [] for e in engines}
     share = {e: [] for e in engines}
     same_plane, same_points = [], []
+    draws = {e: _sampler(samples, dimensions, epsilon, engine=e) for e in engines}
     for s in track(seeds, progress, desc="samplers"):
         fakes = {}
         for e in engines:
             _seed(int(s))
-            f = fakes[e] = sample_separable(samples, dimensions, epsilon, engine=e)
+            f = fakes[e] = draws[e]()
             m = f.Y.asnumpy() * (f.X.asnumpy() @ f.wfake.asnumpy() + f.bfake.asscalar())
             quart[e].append(np.quantile(m, [0.25, 0.5, 0.75]))
             share[e].append(float(np.mean(f.Y.asnumpy() == 1)))
@@ -454,8 +455,8 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                         "chapter_bound")}
     converged = np.zeros(shape, dtype=bool)
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
-    fakes = [sample_separable(samples, dimensions, float(eps[i]), engine=sampler)
-             for j, i in track(runs, _progress(progress), desc="corrected experiment")]
+    draws = [_sampler(samples, dimensions, float(e), engine=sampler) for e in eps]
+    fakes = [draws[i]() for j, i in track(runs, _progress(progress), desc="corrected experiment")]
     if engine in ("fast", "ndarray"):  # all runs as one computation, each identical to train
         results = train_batched(np.stack([f.X.asnumpy() for f in fakes]),
                                 np.stack([f.Y.asnumpy() for f in fakes]), max_epochs=max_epochs,
@@ -490,9 +491,10 @@ class SizeExperiment:
     configs : list of (int, int)
         ``(samples, dimensions)`` per row.
     epsilon : float
-    updates, bound : ndarray, shape (len(configs), seeds)
-        Updates to convergence and the dataset's own bound
-        :math:`(R^2 + 1)(1 + b^{*2}) / \\gamma^2`.
+    updates : ndarray, shape (len(configs), seeds)
+        Updates to convergence.
+    bound : ndarray, shape (len(configs), seeds)
+        The dataset's own bound :math:`(R^2 + 1)(1 + b^{*2}) / \\gamma^2`.
     """
 
     configs: list
@@ -518,11 +520,12 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 2
     epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
     updates = np.zeros((len(configs), seeds))
     bound = np.zeros((len(configs), seeds))
+    draws = [_sampler(samples, dims, epsilon) for samples, dims in configs]
     for c, (samples, dims) in enumerate(track(configs, progress, desc="sizes")):
         for s in range(seeds):
             _seed(s)
-            fake = sample_separable(samples, dims, epsilon)
-            run = train(fake.X, fake.Y, max_epochs=max_epochs)
+            fake = draws[c]()
+            run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
             if not run.converged:
                 raise RuntimeError(f"a run on {samples} x {dims} data did not converge within "
                                    f"max_epochs={max_epochs}; raise max_epochs")

@@ -10,10 +10,10 @@ import numpy as np
 
 from ..core import _checks
 from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
-from ..core.data import sample_separable
+from ..core.data import _sampler
 from ..core.geometry import optimal_margin, radius, separator, shift_plane_to_origin, signed_rows
 from ..core.results import ItemAccess
-from ..core.rosenblatt import train
+from ..core.rosenblatt import _train_fast, train
 from ..core.variants import UpdatePath, update_path
 from ._progress import Progress, track
 
@@ -118,8 +118,10 @@ class BoundExperiment(ItemAccess):
         The cell of the grid.
     R, gamma, b : ndarray
         Radius, the generating plane's smallest margin and its bias :math:`b^*`.
-    updates, converged : ndarray
-        The perceptron with bias, from zero.
+    updates : ndarray
+        Updates of the perceptron with bias, from zero.
+    converged : ndarray
+        Whether that run converged.
     bias_bound, chapter_bound, optimal_bound : ndarray
         :math:`(R^2+1)(1+b^{*2})/\\gamma^2`, :math:`2(R^2+1)/\\epsilon^2` and
         :math:`(R^2+1)/\\gamma_2^2`.
@@ -210,11 +212,12 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
             for _ in range(trials)]
     if not grid:
         raise ValueError("dimensions, samples and epsilons must each hold at least one value")
+    draw = {cell: _sampler(cell[1], cell[0], cell[2]) for cell in dict.fromkeys(grid)}
     rows = []
     for d, n, eps in track(grid, _callable(progress), desc="bound experiment"):
-        fake = sample_separable(n, d, eps)
+        fake = draw[d, n, eps]()
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        run = train(fake.X, fake.Y, max_epochs=max_epochs)
+        run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
         Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import _checks
-from ..core.data import getfake_noisy, sample_separable
+from ..core.data import _mx_seed, _sampler, getfake_noisy
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
 from ..core.geometry import optimal_margin
 from ..core.kernel import _fast_run
@@ -53,9 +53,12 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
 class MixingBoundExperiment:
     """Theorem 3 of iterative parameter mixing against measured counts, one row per run.
 
-    Attributes (arrays, one entry per run)
+    Every attribute is an array with one entry per run.
+
+    Attributes
     ----------
-    workers, seed : ndarray of int
+    workers : ndarray of int
+    seed : ndarray of int
     mixing : ndarray of str
     bound : ndarray
         :math:`R^2/\\gamma^2` with :math:`R = \\max \\|(x, 1)\\|` and :math:`\\gamma` the optimal
@@ -93,9 +96,11 @@ def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon:
     workers = [_checks.positive_int(w, "workers") for w in workers]
     for m in mixings:
         _checks.choice(m, "mixings", set(MIXINGS))
+    draw = _sampler(samples, dimensions, epsilon)
     rows = []
     for s in track(range(seed, seed + trials), progress, desc="mixing bound"):
-        fake = sample_separable(samples, dimensions, epsilon, seed=s)
+        _mx_seed(s)
+        fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         om = optimal_margin(X, Y)
         bound = om.radius ** 2 / om.gamma ** 2

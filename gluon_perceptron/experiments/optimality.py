@@ -10,10 +10,10 @@ from mxnet import nd
 from scipy import sparse
 
 from ..core import _checks
-from ..core.data import sample_separable
+from ..core.data import _sampler
 from ..core.geometry import optimal_margin
 from ..core.results import ItemAccess
-from ..core.rosenblatt import error_rate, perceptron, train
+from ..core.rosenblatt import _error_rate, _train_fast, perceptron
 from ..core.variants import update_path
 from ._progress import Progress, track
 
@@ -232,7 +232,7 @@ def _leave_one_out(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int) -> LeaveOneO
     converged = full.converged
     for i in touched:
         keep = np.arange(Xn.shape[0]) != i
-        run = train(Xn[keep], Yn[keep], max_epochs=max_epochs)
+        run = _train_fast(Xn[keep], Yn[keep], max_epochs)
         converged &= run.converged
         errors += int(Yn[i] * (Xn[i] @ run.w + run.b) <= 0)
     return LeaveOneOut(errors=errors, support=int(touched.size), updates=full.updates,
@@ -322,14 +322,15 @@ def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
     m = samples + 1
     out = {k: np.zeros(draws) for k in _PER_DRAW}
     converged = np.zeros(draws, dtype=bool)
+    draw = _sampler(m + test_points, dimensions, epsilon)
     for j in track(range(draws), progress, desc="leave-one-out draws"):
-        fake = sample_separable(m + test_points, dimensions, epsilon)
+        fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         loo = _leave_one_out(X[:m], Y[:m], 10_000)
-        run = train(X[:samples], Y[:samples], max_epochs=10_000)
+        run = _train_fast(X[:samples], Y[:samples], 10_000)
         converged[j] = loo.converged and run.converged
         out["loo"][j] = loo.errors / m
-        out["test"][j] = error_rate(run.w, run.b, X[m:], Y[m:])
+        out["test"][j] = _error_rate(run.w, float(run.b), X[m:], Y[m:])
         out["support"][j] = loo.support / m
         out["updates"][j] = loo.updates / m
         out["bound"][j] = optimal_margin(X[:m], Y[:m]).bound / m

@@ -244,10 +244,7 @@ def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: 
         # dead is a failure only if some worker was still running after it
         dead = sorted((r for r in others if procs[r].poll() is not None),
                       key=lambda r: procs[r].returncode == 0)  # a killed node first
-        codes = {r: procs[r].poll() for r in worker_roles}
-        for role, code in codes.items():
-            if code not in (None, 0):
-                _fail(role, code, run)
+        codes = _poll_workers(procs, worker_roles, run)
         if all(code == 0 for code in codes.values()):
             return
         if dead:
@@ -271,14 +268,19 @@ def _settle(procs: dict, worker_roles: list, run: ClusterRun, dead: str,
     """
     end = time.monotonic() + grace
     while time.monotonic() < end:
-        codes = {r: procs[r].poll() for r in worker_roles}
-        for role, code in codes.items():
-            if code not in (None, 0):
-                _fail(role, code, run)
-        if all(code == 0 for code in codes.values()):
+        if all(code == 0 for code in _poll_workers(procs, worker_roles, run).values()):
             return
         time.sleep(0.02)
     _fail(dead, procs[dead].returncode, run, "while workers were still running")
+
+
+def _poll_workers(procs: dict, worker_roles: list, run: ClusterRun) -> dict:
+    """Each worker's exit code (``None`` while it runs); raise for the first that failed."""
+    codes = {r: procs[r].poll() for r in worker_roles}
+    for role, code in codes.items():
+        if code not in (None, 0):
+            _fail(role, code, run)
+    return codes
 
 
 def _fail(role: str, code: int, run: ClusterRun, when: str = "") -> None:

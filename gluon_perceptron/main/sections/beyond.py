@@ -47,9 +47,7 @@ def beyond_section(opts) -> list:
     print(f"  Forgetron, one pass over {forg.samples} noisy two-moons points: mistakes "
           f"{forg.mistakes.tolist()} for budgets {forg.budgets.tolist()}; no budget "
           f"{forg.unbudgeted} ({forg.support} support vectors)")
-    fig, ax = plt.subplots(figsize=(6, 4))
-    plot_forgetron(forg, ax)
-    out.append(save_figure(fig, opts.out, "13_forgetron"))
+    out.append(save_figure(plot_forgetron(forg).figure, opts.out, "13_forgetron"))
 
     so = second_order_experiment(draws=10, seed=opts.seed, progress=progress)
     print(f"  second-order perceptron (a = {so.a:g}) on {so.plain.size} getfake streams: mean "
@@ -63,7 +61,5 @@ def beyond_section(opts) -> list:
         print(f"  {method:10s}: median iterations {np.median(sep.iterations[method], 1)} "
               f"(hit the bound {int((~sep.converged[method]).sum())} times), fitted slope "
               f"{sep.slope(method):.2f}; its bound's slope {sep.slope(method, of='bound'):.2f}")
-    fig, ax = plt.subplots(figsize=(7, 5))
-    plot_separation(sep, ax)
-    out.append(save_figure(fig, opts.out, "13_separation"))
+    out.append(save_figure(plot_separation(sep).figure, opts.out, "13_separation"))
     return out
