@@ -154,3 +154,18 @@ def flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def finite_values(values, name: str, *, minimum: float = 0.0, strict: bool = False) -> np.ndarray:
+    """A non-empty 1-D float array of finite numbers, each ``>= minimum`` (``> minimum`` when
+    ``strict``), or a ValueError naming the argument."""
+    relation = ">" if strict else ">="
+    wanted = f"{name} must be a non-empty sequence of finite numbers {relation} {minimum:g}"
+    a = to_numpy(values, name).reshape(-1)
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{wanted}, got {values!r:.60}")
+    a = a.astype(np.float64)
+    low = a <= minimum if strict else a < minimum
+    if a.size == 0 or not np.all(np.isfinite(a)) or np.any(low):
+        raise ValueError(f"{wanted}, got {values!r:.60}")
+    return a

@@ -83,13 +83,7 @@ def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
     lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
-    eta = _checks.to_numpy(learning_rates, "learning_rates").reshape(-1)
-    if not np.issubdtype(eta.dtype, np.number) or np.issubdtype(eta.dtype, np.complexfloating):
-        raise ValueError(f"learning_rates must be a non-empty sequence of finite rates > 0, "
-                         f"got {learning_rates!r:.60}")
-    eta = eta.astype(np.float64)
-    if eta.size == 0 or not np.all(np.isfinite(eta)) or np.any(eta <= 0):
-        raise ValueError("learning_rates must be a non-empty sequence of finite rates > 0")
+    eta = _checks.finite_values(learning_rates, "learning_rates", strict=True)
     with np.errstate(all="ignore"):
         bound = (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
     if not np.all(np.isfinite(bound)):

@@ -275,7 +275,7 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
 class GaussianClasses(_Unpackable):
     """Two overlapping Gaussian classes, :math:`x \\mid y \\sim N(y\\,\\mu, I)`.
 
-    Unpacks like the tuple it replaced: ``X, Y, mean, bayes_error = classes``.
+    ``X, Y, mean, bayes_error = classes`` works as it did when this was a tuple.
 
     Attributes
     ----------
@@ -313,12 +313,12 @@ def gaussian_classes(samples: int, dimensions: int, separation: float, *,
     separation : float
         Distance :math:`\\|2\\mu\\| \\ge 0` between the class means.
     seed : int, optional
-        ``None`` keeps MXNet's global generator; an int calls ``mx.random.seed(seed)`` first.
+        Seed for MXNet's global generator, set first when given (``None`` leaves it as it is).
 
     Returns
     -------
     GaussianClasses
-        Reproducible under ``mx.random.seed``.
+        The same ``seed`` (or the same state of MXNet's generator) gives the same classes.
     """
     samples, dimensions = _check_shape(samples, dimensions, min_samples=2)
     separation = _checks.finite_float(separation, "separation", minimum=0.0)

@@ -110,10 +110,10 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
 
     Parameters
     ----------
-    X : array-like or NDArray, shape (n, d)
-    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
+    X, Y : array-like or NDArray
+        Examples, shape (n, d), and their labels in {-1, +1}, shape (n,).
     max_epochs : int
-        Bound on the passes.
+        Bound on the passes over the data.
     learning_rate : float
         :math:`\\eta`, between float32's smallest normal number (about 1.2e-38) and its
         largest (about 3.4e38): Gluon's SGD passes the rate to MXNet as float32, where a

@@ -319,14 +319,9 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 # --- updates against the margin ----------------------------------------------------------------
 
 def _epsilons(epsilons) -> np.ndarray:
-    eps = (np.asarray(EPSILONS, dtype=float) if epsilons is None
-           else _checks.to_numpy(epsilons, "epsilons").reshape(-1))
-    if not np.issubdtype(eps.dtype, np.number) or np.issubdtype(eps.dtype, np.complexfloating):
-        raise ValueError(f"epsilons must be a non-empty list of finite numbers >= 0, got {eps}")
-    eps = eps.astype(float)
-    if eps.size == 0 or not np.all(np.isfinite(eps)) or np.any(eps < 0):
-        raise ValueError(f"epsilons must be a non-empty list of finite numbers >= 0, got {eps}")
-    return eps
+    if epsilons is None:
+        return np.asarray(EPSILONS, dtype=float)
+    return _checks.finite_values(epsilons, "epsilons")
 
 
 @dataclass

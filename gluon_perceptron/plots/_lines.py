@@ -20,3 +20,14 @@ def draw_boundary(ax, w, b: float, extent: float, **style):
     else:
         (line,) = ax.plot(-(w[1] * s + b) / w[0], s, **style)
     return line
+
+
+def label_axes(ax, xlabel: str, ylabel: str, *, log_y: bool = False, legend: int | None = 7):
+    """Name both axes, optionally put y on a log scale, and add a legend of that font size."""
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if legend is not None:
+        ax.legend(fontsize=legend)
+    return ax

@@ -16,7 +16,7 @@ from ..experiments.black_and_white import (
     Remedies,
     RemediesOverSeeds,
 )
-from ._lines import draw_boundary
+from ._lines import draw_boundary, label_axes
 from .chapter import plotdata
 
 # --- figures -------------------------------------------------------------------------------
@@ -142,11 +142,7 @@ def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
             label="update on every example")
     ax.plot(np.arange(1, plain.epochs + 1), plain.history["norm"], color="C0",
             label="perceptron (update on a mistake)")
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("||(w, b)|| after each pass")
-    ax.set_yscale("log")
-    ax.legend(fontsize=7)
-    return ax
+    return label_axes(ax, "epoch", "||(w, b)|| after each pass", log_y=True)
 
 
 #: Line styles of :func:`plot_remedies`, per method.

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import _checks
 from ..experiments.convergence import BoundExperiment, ProofTrace, TransformedRun
+from ._lines import label_axes
 
 # --- figures ------------------------------------------------------------------------------------
 
@@ -83,10 +84,7 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
         ax.plot(dims, bnd, "s--", color=f"C{k}", label=f"optimal bound, n = {n}")
     ax.plot(dims, [np.median(rec["chapter_bound"])] * len(dims), "k:",
             label="2(R^2+1)/eps^2 (median)")
-    ax.set_yscale("log")
-    ax.set_xlabel("dimension d")
-    ax.set_ylabel("updates (median over datasets)")
-    ax.legend(fontsize=7)
+    label_axes(ax, "dimension d", "updates (median over datasets)", log_y=True)
     return axes
 
 
