@@ -11,7 +11,14 @@ import numpy as np
 from ..core import _checks
 from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
 from ..core.data import _sampler
-from ..core.geometry import optimal_margin, radius, separator, shift_plane_to_origin, signed_rows
+from ..core.geometry import (
+    _radius,
+    optimal_margin,
+    radius,
+    separator,
+    shift_plane_to_origin,
+    signed_rows,
+)
 from ..core.results import ItemAccess
 from ..core.rosenblatt import _train_fast, train
 from ..core.variants import UpdatePath, update_path
@@ -85,7 +92,7 @@ def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None
                        threshold=threshold)
     t = np.arange(path.thetas.shape[0])
     theta0 = path.thetas[0]
-    radius_a = float(np.sqrt(np.max(np.sum(A * A, axis=1))))
+    radius_a = _radius(A)
     u_norm = float(np.linalg.norm(un))
     return ProofTrace(
         path=path, progress=path.thetas @ un, lower=theta0 @ un + t * s,

@@ -13,7 +13,7 @@ from mxnet import autograd, nd
 
 from ..core import _checks
 from ..core.bounds import constant_rate_optimum, sgd_bound
-from ..core.geometry import risk_minimum
+from ..core.geometry import _radius, _signed_rows, risk_minimum
 from ..core.gluon_trainer import train_gluon
 from ..core.losses import (
     KINK_FORMS,
@@ -202,7 +202,7 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
     if radius == 0.0:
         raise ValueError("the minimizer is theta* = 0 (for example the perceptron loss, "
                          "threshold=0): the bound is trivial there, use threshold > 0")
-    lipschitz = float(np.sqrt(np.max(np.sum(Xn.astype(np.float64) ** 2, axis=1)) + 1.0))
+    lipschitz = _radius(_signed_rows(Xn, Yn, bias=True))  # max ||(x, 1)||
     k, steps = horizons.size, int(horizons[-1])
     constant = np.repeat([constant_rate_optimum(radius, lipschitz, int(T))[0]
                           for T in horizons], seeds)

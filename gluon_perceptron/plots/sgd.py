@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from ..core import _checks
 from ..core.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
+from ._lines import draw_boundary
 from .chapter import plotdata
 
 
@@ -101,13 +102,10 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
     ``ax_pair`` is the old name of ``axes``."""
     ax_pair = _pair(axes, ax_pair, (11, 4.5))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
-    grid = np.linspace(-3, 3, 2)
     for (name, res), (marker, size, line) in zip(results.items(), styles):
         ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,
                         markersize=size, linestyle=line, fillstyle="none", label=name)
-        if abs(res.w[1]) > 1e-12:
-            ax_pair[1].plot(grid, -(res.w[0] * grid + res.b) / res.w[1], linestyle=line,
-                            label=name)
+        draw_boundary(ax_pair[1], res.w, res.b, 3.0, linestyle=line, label=name)
     ax_pair[0].set_xlabel("epoch")
     ax_pair[0].set_ylabel("updates in the epoch")
     ax_pair[0].legend(fontsize=7)
