@@ -172,3 +172,12 @@ def test_sizes_beyond_mxnet_are_refused_up_front():
         gp.gaussian_classes(10**6, 10**4, 1.0)
     with pytest.raises(ValueError, match=r"limit of 2\*\*31 - 1"):
         gp.sample_separable(10**10, 2, 0.1)
+
+
+def test_results_that_were_tuples_still_index_like_tuples():
+    fake = gp.sample_separable(10, 2, 0.1, seed=0)
+    X, Y = fake[:2]
+    assert X is fake.X and Y is fake.Y
+    assert len(fake) == 5 and fake[-1] == fake.attempts
+    with pytest.raises(IndexError):
+        fake[5]

@@ -107,10 +107,6 @@ class ConstantRate(Unpackable):
     learning_rate: float
     bound: float
 
-    def __getitem__(self, index: int) -> float:
-        """``result[0]``, ``result[1]``: the tuple this result replaced."""
-        return (self.learning_rate, self.bound)[index]
-
 
 def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> ConstantRate:
     """The best constant rate for a horizon :math:`T` and its bound:

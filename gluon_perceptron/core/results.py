@@ -14,10 +14,17 @@ import numpy as np
 
 
 class Unpackable:
-    """Mixin for result dataclasses that replaced a tuple: ``a, b = result`` still works."""
+    """Mixin for result dataclasses that replaced a tuple: ``a, b = result``, ``result[0]`` and
+    ``result[:2]`` still work."""
 
     def __iter__(self):
         return iter(getattr(self, f.name) for f in fields(self))
+
+    def __getitem__(self, index: int | slice):
+        return tuple(self)[index]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class ItemAccess:
