@@ -160,7 +160,7 @@ BAD_CALLS = [
     ("run_sgd loss by name", lambda: gp.run_sgd(X, Y, steps=5, loss="hinge"), TypeError,
      r"loss must be a function"),  # was: "'str' object is not callable"
     ("run_sgd seed=-1", lambda: gp.run_sgd(X, Y, steps=5, seed=-1), ValueError,
-     r"seed must be an integer >= 0"),  # was: numpy's SeedSequence error
+     r"seed must be None or an integer in 0 \.\. 2\*\*32 - 1"),  # was: numpy's SeedSequence error
     ("train_autograd loss by name", lambda: gp.train_autograd(X, Y, max_epochs=1, loss="x"),
      TypeError, r"loss must be a function"),
     ("sgd_step learning_rate=-1", lambda: gp.sgd_step(*_grads(), nd.array(X[0]), 1,

@@ -187,3 +187,23 @@ def test_svm_closed_form():
     assert opt.gamma == pytest.approx(1.0, rel=1e-12)
     np.testing.assert_allclose(opt.w, [1.0, 0.0], atol=1e-12)
     assert opt.b == pytest.approx(-6.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("margin", [1e-3, 1e-5])
+def test_margins_far_below_the_radius_are_certified(margin):
+    """A margin much smaller than the radius makes w (of norm 1/gamma) and the multipliers
+    large, so the certificate must be relative to them (as two_moons met with the linear
+    kernel in feature space). Signed rows a_i + margin * n with sum(a_i) = 0 in the plane
+    n^T x = 0 make that plane optimal (n is a positive mix of them); the rest lie far away."""
+    rng = np.random.default_rng(3)
+    n = np.array([0.6, 0.8, 0.0])
+    e1, e2 = np.array([0.8, -0.6, 0.0]), np.array([0.0, 0.0, 1.0])
+    support = 3.0 * np.array([e1, e2, -(e1 + e2)]) + margin * n
+    far = rng.normal(size=(17, 3))
+    far += (2.0 - np.minimum(far @ n, 0.0))[:, None] * n  # n^T z >= 2
+    Z = np.vstack([support, far])
+    Y = np.where(rng.random(len(Z)) < 0.5, 1.0, -1.0)
+    X = Y[:, None] * Z
+    opt = gp.optimal_margin(X, Y, bias=False)
+    assert opt.gamma == pytest.approx(margin, rel=1e-6)
+    _check_kkt(X, Y, opt)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 from mxnet import nd
@@ -19,18 +20,100 @@ def to_numpy(a, name: str) -> np.ndarray:
     if isinstance(a, nd.NDArray):
         return a.asnumpy()
     try:
-        return np.asarray(a)
-    except Exception as exc:  # pragma: no cover - numpy's own message is kept
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.VisibleDeprecationWarning)  # noqa: NPY201
+            return np.asarray(a)
+    except np.VisibleDeprecationWarning:  # noqa: NPY201 (numpy < 1.24 here)
+        raise ValueError(f"{name} is ragged (rows of different lengths); pass a rectangular "
+                         f"array") from None
+    except Exception as exc:  # numpy's own message is kept
         raise TypeError(f"{name} must be an array (numpy or mxnet NDArray): {exc}") from exc
 
 
-def positive_int(value, name: str, *, minimum: int = 1) -> int:
-    """Check that ``value`` is an integer ``>= minimum`` and return it as ``int``."""
+#: The largest count (epochs, steps, trials, draws, ...) any function accepts: a billion passes
+#: is far beyond anything that finishes, and a bound must still fit a machine integer.
+MAX_COUNT = 10**9
+
+#: The largest seed every generator accepts (numpy's legacy seeding and MXNet take 0 .. 2**32-1).
+SEED_MAX = 2**32 - 1
+
+#: The most elements one array may hold: MXNet's limit (2**31 - 1); numpy arrays built from a
+#: user's sizes are held to it too, so a size is refused before anything is allocated.
+MAX_ELEMENTS = 2**31 - 1
+
+
+def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
+    """Check that ``value`` is an integer in ``minimum .. maximum`` and return it as ``int``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r:.60}")
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be at most {maximum:,}, got {value:,}")
     return int(value)
+
+
+def seed(value, name: str = "seed") -> int | None:
+    """``None``, or an integer seed in ``0 .. SEED_MAX`` (what numpy and MXNet both accept)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= value <= SEED_MAX:
+        raise ValueError(f"{name} must be None or an integer in 0 .. 2**32 - 1 = {SEED_MAX}, "
+                         f"got {value!r:.60}")
+    return int(value)
+
+
+def seeds(value, name: str = "seeds", *, maximum: int = 10**6) -> list[int]:
+    """A non-empty list of seeds: an iterable of them, or a count ``k`` meaning ``range(k)``."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return list(range(positive_int(value, name, maximum=maximum)))
+    wanted = (f"{name} must be a count or a non-empty sequence of integer seeds in "
+              f"0 .. {SEED_MAX}")
+    if isinstance(value, (str, bytes, bool)) or not hasattr(value, "__iter__") \
+            or isinstance(value, nd.NDArray):
+        raise ValueError(f"{wanted}, got {value!r:.60}")
+    if hasattr(value, "__len__") and len(value) > maximum:
+        raise ValueError(f"{name} holds {len(value):,} seeds; at most {maximum:,}")
+    out = []
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, numbers.Integral) \
+                or not 0 <= item <= SEED_MAX:
+            raise ValueError(f"{wanted}, got the entry {item!r:.60}")
+        out.append(int(item))
+        if len(out) > maximum:
+            raise ValueError(f"{name} holds more than {maximum:,} seeds")
+    if not out:
+        raise ValueError(f"{wanted}, got an empty sequence")
+    return out
+
+
+def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:
+    """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts)."""
+    wanted = f"{name} must be a non-empty sequence of integers >= {minimum}"
+    if isinstance(values, (str, bytes, nd.NDArray)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{wanted}, got {values!r:.60}")
+    out = [positive_int(v, name, minimum=minimum, maximum=maximum) for v in list(values)[:10**6]]
+    if not out:
+        raise ValueError(f"{wanted}, got an empty sequence")
+    return out
+
+
+def progress(value, name: str = "progress"):
+    """``None`` (no progress reports) or a callable like ``tqdm``; the old booleans mean None."""
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None
+    if not callable(value):
+        raise TypeError(f"{name} must be None or a callable like tqdm.tqdm "
+                        f"(called as {name}(items, desc=...)), got {value!r:.60}")
+    return value
+
+
+def elements(count: int, what: str) -> None:
+    """Refuse, before allocating, an array of ``count`` elements above :data:`MAX_ELEMENTS`."""
+    if count > MAX_ELEMENTS:
+        raise ValueError(f"{what} would need {count:,} elements, more than the limit of "
+                         f"2**31 - 1 = {MAX_ELEMENTS:,} per array; use smaller sizes")
 
 
 def finite_float(value, name: str, *, minimum: float | None = None,
@@ -104,9 +187,13 @@ def dataset(X, Y) -> tuple[np.ndarray, np.ndarray]:
 
 
 def choice(value, name: str, options) -> str:
-    """Check that ``value`` is one of ``options``."""
-    if value not in options:
-        raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
+    """Check that ``value`` is one of ``options`` (unhashable values are refused too)."""
+    try:
+        known = value in options
+    except TypeError:
+        known = False
+    if not known:
+        raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r:.60}")
     return value
 
 

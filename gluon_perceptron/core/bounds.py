@@ -48,7 +48,8 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     ------
     ValueError
         If there are more than ``max_subsets`` sets to examine (the work is bounded up front,
-        never cut short silently).
+        never cut short silently), or if the ceiling overflows float64 (a huge
+        ``learning_rate`` or ``X``).
     """
     A = signed_rows(X, Y)
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
@@ -73,7 +74,15 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     kappa = 1.0 / math.sqrt(smallest)
     norms = np.sqrt(sq)
     shrink = min(1.0, float(norms.min())) ** r
-    return 2.0 * learning_rate * float(norms.max()) * (shrink * kappa * 2.0 ** (1.5 * p) + 1.0)
+    with np.errstate(all="ignore"):
+        value = 2.0 * _f(learning_rate) * float(norms.max()) * (
+            shrink * kappa * 2.0 ** (1.5 * p) + 1.0)
+    if not math.isfinite(value):
+        raise ValueError(f"amaldi_hauser_bound overflowed: learning_rate={learning_rate:g} and "
+                         f"the data X (largest |a_i| = {float(norms.max()):.3g}, kappa(A) = "
+                         f"{kappa:.3g}) give a ceiling of {value}; lower learning_rate or "
+                         f"rescale X")
+    return float(value)
 
 
 # --- the bound, and a problem where it can be measured ---------------------------------------
@@ -85,7 +94,7 @@ def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
     eta = _checks.finite_values(learning_rates, "learning_rates", strict=True)
     with np.errstate(all="ignore"):
-        bound = (radius**2 + lipschitz**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
+        bound = (_f(radius)**2 + _f(lipschitz)**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
     if not np.all(np.isfinite(bound)):
         raise ValueError("sgd_bound overflowed for these radius, lipschitz and learning_rates; "
                          "rescale them to a moderate range first")
@@ -129,10 +138,10 @@ def chapter_bound(R: float, epsilon: float) -> float:
     b^{*2} \\le 1`)."""
     R = _checks.finite_float(R, "R", minimum=0.0)
     epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
-    R, epsilon = _f(R), _f(epsilon)
     with np.errstate(all="ignore"):
-        value = 2.0 * (R * R + 1.0) / epsilon**2
-    return _finite_bound(value, "chapter_bound")
+        value = 2.0 * (_f(R) * _f(R) + 1.0) / _f(epsilon)**2
+    return _finite_bound(value, "chapter_bound", "2 (R**2 + 1) / epsilon**2",
+                         R=R, epsilon=epsilon)
 
 
 def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
@@ -144,29 +153,37 @@ def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     R = _checks.finite_float(R, "R", minimum=0.0)
     gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
     w_norm = _checks.finite_float(w_norm, "w_norm", minimum=0.0)
-    b = _checks.finite_float(b, "b")
+    b = _checks.scalar(b, "b")
     if w_norm == 0 and b == 0:
         raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
                          "norm and bias of a plane with margin gamma")
     return _bias_bound(R, gamma, w_norm, b)
 
 
-def _bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
-    R, gamma, w_norm, b = _f(R), _f(gamma), _f(w_norm), _f(b)
+def _bias_bound(R: float, gamma: float, w_norm: float, b: float, *,
+                who: str = "bias_bound", fix: str | None = None) -> float:
     with np.errstate(all="ignore"):
-        value = (R * R + 1.0) * (w_norm**2 + b * b) / gamma**2
-    return _finite_bound(value, "bias_bound")
+        value = (_f(R) * _f(R) + 1.0) * (_f(w_norm)**2 + _f(b) * _f(b)) / _f(gamma)**2
+    return _finite_bound(value, who, "(R**2 + 1) (w_norm**2 + b**2) / gamma**2", fix=fix,
+                         R=R, gamma=gamma, w_norm=w_norm, b=b)
 
 
-def _finite_bound(value, name: str) -> float:
-    """``value``, or an error when its arguments overflowed it (a bound of inf says nothing).
+def _finite_bound(value, name: str, formula: str, *, fix: str | None = None,
+                  **arguments: float) -> float:
+    """``value``, or an error naming the ``arguments`` that overflowed it (a bound of inf
+    says nothing).
 
     Callers compute ``value`` in numpy float64 (:func:`_f`), where an overflow or a division
-    by an underflowed zero gives inf or nan instead of raising.
+    by an underflowed zero gives inf or nan instead of raising. ``fix`` says what to rescale
+    (default: the arguments).
     """
     if not math.isfinite(value):
-        raise ValueError(f"{name} overflowed to {value} for these arguments; rescale the data "
-                         f"(radius and margin) to a moderate range first")
+        given = ", ".join(f"{key}={val:g}" for key, val in arguments.items())
+        names = list(arguments)
+        fix = fix or (", ".join(names[:-1]) + " and " + names[-1] + " together")
+        raise ValueError(f"{name} overflowed: {given} give {formula} = {value}; rescale "
+                         f"{fix} to a moderate range (e.g. measure the data in units of its "
+                         f"radius)")
     return float(value)
 
 
@@ -178,10 +195,9 @@ def novikoff_bound(R: float, gamma: float) -> float:
     """Novikoff's bound without bias, :math:`R^2 / \\gamma^2` for a unit separator."""
     R = _checks.finite_float(R, "R", minimum=0.0)
     gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    R, gamma = _f(R), _f(gamma)
     with np.errstate(all="ignore"):
-        value = R * R / gamma**2
-    return _finite_bound(value, "novikoff_bound")
+        value = _f(R) * _f(R) / _f(gamma)**2
+    return _finite_bound(value, "novikoff_bound", "(R/gamma)**2", R=R, gamma=gamma)
 
 
 @dataclass
@@ -233,7 +249,10 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     b = _checks.scalar(bfake, "bfake")
     R = radius(X)
     return GeneratingPlaneBound(R=R, gamma=gamma, b=b,
-                                bound=_bias_bound(R, gamma, float(np.linalg.norm(w)), b),
+                                bound=_bias_bound(R, gamma, float(np.linalg.norm(w)), b,
+                                                  who="generating_plane_bound",
+                                                  fix="X (its radius R) and the plane "
+                                                      "(wfake, bfake)"),
                                 chapter_assumptions=b * b <= 1.0)
 
 
@@ -260,7 +279,10 @@ def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 
     u_norm = _checks.finite_float(u_norm, "u_norm", strictly_positive=True)
     w0_norm = _checks.finite_float(w0_norm, "w0_norm", minimum=0.0)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    radius_a, s, u_norm, w0_norm, threshold = map(_f, (radius_a, s, u_norm, w0_norm, threshold))
+    ra, sf, un, w0, th = map(_f, (radius_a, s, u_norm, w0_norm, threshold))
     with np.errstate(all="ignore"):
-        value = ((2 * threshold + radius_a**2) * u_norm**2 + 2 * s * u_norm * w0_norm) / s**2
-    return _finite_bound(value, "general_bound")
+        value = ((2 * th + ra**2) * un**2 + 2 * sf * un * w0) / sf**2
+    return _finite_bound(value, "general_bound",
+                         "((2 threshold + radius_a**2) u_norm**2 + 2 s u_norm w0_norm) / s**2",
+                         radius_a=radius_a, s=s, u_norm=u_norm, w0_norm=w0_norm,
+                         threshold=threshold)

@@ -29,7 +29,7 @@ from . import _checks
 RADIUS = 3.0
 
 #: MXNet refuses arrays with more elements than this (its tensors index with int32).
-MAX_ELEMENTS = 2**31 - 1
+MAX_ELEMENTS = _checks.MAX_ELEMENTS
 
 
 #: The trace the chapter printed in 2017 (an older MXNet's random stream): for each update the
@@ -48,8 +48,8 @@ class SamplingError(ValueError):
 
 def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
     """Check the size of a sampled ``X``: both counts positive, within MXNet's array limit."""
-    samples = _checks.positive_int(samples, "samples", minimum=min_samples)
-    dimensions = _checks.positive_int(dimensions, "dimensions")
+    samples = _checks.positive_int(samples, "samples", minimum=min_samples, maximum=2**80)
+    dimensions = _checks.positive_int(dimensions, "dimensions", maximum=2**80)
     if samples * dimensions > MAX_ELEMENTS:
         raise ValueError(
             f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "

@@ -32,6 +32,9 @@ from .chapter import (  # noqa: F401  (the chapter's sampler; SamplingError and 
 )
 from .results import Unpackable as _Unpackable
 
+#: The largest float32, the dtype of the NDArrays these functions return.
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
 #: The sampler engines, and the old word still accepted: ``"batched"`` means ``"fast"``.
 ENGINES = ("fast", "faithful")
 ENGINE_ALIASES = {"batched": "fast"}
@@ -40,7 +43,7 @@ ENGINE_ALIASES = {"batched": "fast"}
 def _mx_seed(seed) -> None:
     """``seed=None`` keeps MXNet's global generator as it is; an int seeds it first."""
     if seed is not None:
-        seed = _checks.positive_int(seed, "seed", minimum=0)
+        seed = _checks.positive_int(seed, "seed", minimum=0, maximum=2**32)
         if seed >= 2**32:
             raise ValueError(f"seed must be below 2**32 = {2**32} for MXNet's generator, "
                              f"got {seed}")
@@ -322,6 +325,11 @@ def gaussian_classes(samples: int, dimensions: int, separation: float, *,
     """
     samples, dimensions = _check_shape(samples, dimensions, min_samples=2)
     separation = _checks.finite_float(separation, "separation", minimum=0.0)
+    if separation > _FLOAT32_MAX:
+        raise ValueError(f"separation={separation:g} overflows X, which is float32 (the "
+                         f"largest float32 is {_FLOAT32_MAX:.3g}): the class means would be "
+                         f"inf; use a separation of a few units (at 10 the Bayes error "
+                         f"Phi(-5) is already below 3e-7)")
     _mx_seed(seed)
     direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
     mean = 0.5 * separation * direction / np.linalg.norm(direction)

@@ -444,22 +444,30 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int = 0) -> Spl
     test_fraction : float
         Fraction in (0, 1) held out for testing (rounded to a whole number of examples, at
         least one in each part).
-    seed : int
-        Seed of ``numpy.random.default_rng``: the same seed gives the same split.
+    seed : int or None
+        Seed of ``numpy.random.default_rng`` in ``0 .. 2**32 - 1``: the same seed gives the
+        same split (None: a fresh, unrepeatable one).
     """
     Xn = _checks.features(X)
-    yn = _checks.to_numpy(y, "y").reshape(-1)
+    yn = _checks.to_numpy(y, "y")
+    if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
+        got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
+        raise ValueError(f"y must be 1-D (one label per example), got {got}")
+    yn = yn.reshape(-1)
     if yn.shape[0] != Xn.shape[0]:
         raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
                          f"y has {yn.shape[0]} labels")
+    if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):
+        raise ValueError("y must hold class labels, found NaN or inf; drop those examples first")
     test_fraction = _checks.finite_float(test_fraction, "test_fraction")
     if not 0 < test_fraction < 1:
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
+    seed = _checks.seed(seed)
     n = Xn.shape[0]
     if n < 2:
         raise ValueError(f"need at least 2 examples to split, got {n}")
     n_test = min(n - 1, max(1, int(round(test_fraction * n))))
-    order = np.random.default_rng(_checks.positive_int(seed, "seed", minimum=0)).permutation(n)
+    order = np.random.default_rng(seed).permutation(n)
     test, train = order[:n_test], order[n_test:]
     return Split(Xn[train], yn[train], Xn[test], yn[test])
 
@@ -479,18 +487,25 @@ def one_vs_rest(y, positive) -> np.ndarray:
         raise TypeError(f"positive must be a single class label (e.g. the digit 0), got "
                         f"{type(positive).__name__} {positive!r:.40}; for several classes call "
                         f"one_vs_rest once per class")
-    yn = _checks.to_numpy(y, "y").reshape(-1)
+    yn = _checks.to_numpy(y, "y")
+    if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
+        got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
+        raise ValueError(f"y must be 1-D (one label per example), got {got}")
+    yn = yn.reshape(-1)
+    if yn.size == 0:
+        raise ValueError("y is empty: pass one label per example")
     if not np.any(yn == positive):
-        raise ValueError(f"no example has label {positive!r}; labels present: "
-                         f"{np.unique(yn)[:10].tolist()}")
+        raise ValueError(f"no example has label {positive!r} in y; labels present in y: "
+                         f"{np.unique(yn)[:10].tolist()}; pick positive among them")
     return np.where(yn == positive, 1.0, -1.0)
 
 
-def image_side(x) -> int:
-    """Side of the square image a flat pixel vector (optionally padded with one 1) holds."""
+def image_side(x, name: str = "x") -> int:
+    """Side of the square image a flat pixel vector holds (``name`` is the argument's, for the
+    error message)."""
     n = np.asarray(x).reshape(-1).size
     side = int(round(np.sqrt(n)))
     if side * side != n:
-        raise ValueError(f"cannot show {n} values as a square image (8x8 digits have 64, "
-                         f"MNIST 784); drop the padded constant before plotting")
+        raise ValueError(f"{name} has {n} values: cannot show them as a square image (8x8 "
+                         f"digits have 64, MNIST 784); drop the padded constant before plotting")
     return side

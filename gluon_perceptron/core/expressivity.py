@@ -22,9 +22,10 @@ import numpy as np
 
 from . import _checks
 from .data import xor_data
+from .kernel import fast_pass
 from .results import ItemAccess, Unpackable
 from .rosenblatt import TrainResult, train
-from .variants import UpdatePath, train_traced, update_path
+from .variants import UpdatePath, update_path
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
@@ -86,25 +87,32 @@ MAX_TABLE_INPUTS = 20
 def truth_table(w, b: float) -> TruthTable:
     """Evaluate :math:`\\mathrm{lin}(x) = w^\\top x + b` on every +/-1 input row.
 
+    ``w`` is one vector of at most :data:`MAX_TABLE_INPUTS` weights, ``b`` a number or a
+    one-element array (an NDArray bias as ``train_autograd`` keeps it).
+
     Returns
     -------
     TruthTable
         ``inputs``, ``lin``, ``output`` (``result["lin"]``, the dict it replaced, still works).
     """
-    wn = _checks.to_numpy(w, "w").astype(np.float64).reshape(-1)
-    if wn.size == 0 or not np.all(np.isfinite(wn)):
-        raise ValueError(f"w must be a non-empty vector of finite numbers, got {wn}")
+    wn = _checks.vector(w, "w").astype(np.float64)
     if wn.size > MAX_TABLE_INPUTS:
         raise ValueError(f"w has {wn.size} entries: its table would have 2**{wn.size} rows; "
                          f"truth_table enumerates at most {MAX_TABLE_INPUTS} inputs")
-    b = _checks.finite_float(b, "b")
+    b = _checks.scalar(b, "b")
     X = boolean_inputs(wn.size)
-    lin = X @ wn + b
+    with np.errstate(over="ignore", invalid="ignore"):
+        lin = X @ wn + b
+    if not np.all(np.isfinite(lin)):
+        raise ValueError(f"truth_table overflowed: w (largest entry {np.max(np.abs(wn)):.3g}) "
+                         f"and b={b:.3g} give scores w.x + b beyond float64; rescale w and b "
+                         f"(the table only depends on their signs' pattern, not their scale)")
     return TruthTable(inputs=X, lin=lin, output=np.sign(lin))
 
 
 def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
     """Train the chapter's perceptron (with bias) on a truth table; XOR never converges."""
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     X, Y = boolean_data(name)
     return train(X, Y, max_epochs=max_epochs)
 
@@ -137,18 +145,21 @@ def xor_cycle(max_epochs: int = 50) -> XorCycle:
     """Run the perceptron on XOR and find the period of its weights, pass over pass.
 
     The parameters at the end of each pass are recorded; on XOR they never settle, and since
-    the rule is deterministic they repeat as soon as one pass-end state recurs. At most
-    ``max_epochs`` passes are made; if no state recurs by then, ``period`` is 0 and
-    :attr:`XorCycle.found` is False.
+    the rule is deterministic they repeat as soon as one pass-end state recurs, and the run
+    stops there. At most ``max_epochs`` passes are made; if no state recurs by then,
+    ``period`` is 0 and :attr:`XorCycle.found` is False.
     """
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     X, Y = xor_data()
-    traced = train_traced(X, Y, max_epochs=max_epochs, record=True)
-    ends = [np.zeros(3)] + [np.append(w, b) for w, b in traced.history["weights"]]
-    for last in range(1, len(ends)):
-        for k in range(last):
-            if np.array_equal(ends[k], ends[last]):
-                return XorCycle(update_path(X, Y, max_epochs=last), last - k)
+    w, b = np.zeros(X.shape[1]), np.zeros(1)
+    # pass-end (w, b) -> the pass it ended (0: the start); "+ 0.0" makes -0.0 equal to 0.0
+    seen = {(np.append(w, b) + 0.0).tobytes(): 0}
+    for last in range(1, max_epochs + 1):
+        fast_pass(X, Y, w, b)  # train's pass: raises if the weights overflow
+        key = (np.append(w, b) + 0.0).tobytes()
+        if key in seen:
+            return XorCycle(update_path(X, Y, max_epochs=last), last - seen[key])
+        seen[key] = last
     return XorCycle(update_path(X, Y, max_epochs=max_epochs), 0)
 
 
@@ -176,4 +187,14 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
         raise ValueError(f"W's last axis must have {Xn.shape[1]} entries, got {Wn.shape}")
     if not np.all(np.isfinite(Wn)):
         raise ValueError("W must be finite; drop or replace its NaN/inf entries")
+    with np.errstate(over="ignore", invalid="ignore"):
+        L = _total_loss(Wn, Xn, Yn)
+    if not np.all(np.isfinite(L)):
+        raise ValueError("total_perceptron_loss overflowed: W and X give scores w.x beyond "
+                         "float64; rescale W or X")
+    return L
+
+
+def _total_loss(Wn: np.ndarray, Xn: np.ndarray, Yn: np.ndarray) -> np.ndarray:
+    """:func:`total_perceptron_loss` on checked arrays."""
     return np.maximum(0.0, -(Wn @ Xn.T) * Yn).sum(axis=-1)

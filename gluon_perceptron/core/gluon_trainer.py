@@ -82,7 +82,7 @@ def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
 
     ``dimensions`` is at most MXNet's :math:`2^{31} - 1` elements per array (the weight).
     """
-    dimensions = _checks.positive_int(dimensions, "dimensions")
+    dimensions = _checks.positive_int(dimensions, "dimensions", maximum=2**80)
     if dimensions > MAX_ELEMENTS:
         raise ValueError(f"dimensions={dimensions} weights is more than MXNet's limit of "
                          f"2**31 - 1 = {MAX_ELEMENTS} elements per array; use fewer features")

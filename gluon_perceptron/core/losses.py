@@ -79,6 +79,24 @@ def _dtypes(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
                             f"w and b in {np.dtype(a.dtype).name})")
 
 
+def _check_threshold(threshold: float, w: nd.NDArray) -> None:
+    """Refuse a threshold the loss's dtype (``w``'s) cannot hold: it would give inf losses."""
+    top = float(np.finfo(w.dtype).max)
+    if threshold > top:
+        raise ValueError(f"threshold={threshold:g} does not fit w's dtype "
+                         f"{np.dtype(w.dtype).name} (largest {top:g}): the loss would be inf; "
+                         f"lower threshold, or use float64 w, b and x")
+
+
+def _check_result(loss: nd.NDArray, who: str) -> nd.NDArray:
+    """``loss``, or a ValueError when finite inputs overflowed it to inf (one host sync)."""
+    if not np.all(np.isfinite(loss.asnumpy())):
+        raise ValueError(f"{who} overflowed to inf in {np.dtype(loss.dtype).name}: w, b and x "
+                         f"(and threshold) are too large for the dtype; rescale x and w, or use "
+                         f"float64 w, b and x")
+    return loss
+
+
 def _check_finite(**arrays: nd.NDArray) -> None:
     """Refuse NaN or inf in the given NDArrays (one host sync each)."""
     for name, a in arrays.items():
@@ -89,9 +107,16 @@ def _check_finite(**arrays: nd.NDArray) -> None:
 
 
 def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
+    """``x`` as an NDArray in ``w``'s dtype (an NDArray ``x`` is kept: :func:`_dtypes` checks
+    it), or a ValueError naming ``x`` when it does not hold real numbers."""
     if isinstance(x, nd.NDArray):
         return x
-    return nd.array(_checks.to_numpy(x, "x"), dtype=w.dtype)
+    values = _checks.to_numpy(x, "x")
+    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
+            or np.issubdtype(values.dtype, np.complexfloating):
+        raise ValueError(f"x must hold real numbers (one example of shape (d,) or a batch of "
+                         f"shape (n, d)), got {type(x).__name__} {x!r:.60}")
+    return nd.array(values, dtype=getattr(w, "dtype", np.float32))
 
 
 def _label(y, n: int, w: nd.NDArray, check: bool = True):
@@ -196,6 +221,15 @@ def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -
     -------
     NDArray, shape (1,), (n,) or (r,)
         The loss of each example (not reduced: call ``.sum()`` or ``.mean()``).
+
+    Raises
+    ------
+    TypeError
+        If ``w``, ``b`` or ``x`` is no NDArray of one float dtype (a non-NDArray ``x`` is
+        converted to ``w``'s dtype).
+    ValueError
+        If the shapes do not fit, ``y`` is not -1/+1, an input is NaN or inf, or the loss
+        overflows the dtype (e.g. a ``threshold`` beyond float32's range).
     """
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     return _threshold_loss(w, b, x, y, threshold, check=True)
@@ -209,9 +243,12 @@ def _threshold_loss(w, b, x, y, threshold: float = 0.0, *, check: bool = False) 
     yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
     if check:
         _check_finite(w=w, b=b, x=x)
+        _check_threshold(threshold, w)
     if len(xs) == 1 and isinstance(yv, float):
-        return _compiled(float(threshold), yv, ws[0], w.dtype)(w, b, x)
-    return hinge_of_score(nd, _score(nd, w, b, x, ws, xs), yv, threshold)
+        loss = _compiled(float(threshold), yv, ws[0], w.dtype)(w, b, x)
+    else:
+        loss = hinge_of_score(nd, _score(nd, w, b, x, ws, xs), yv, threshold)
+    return _check_result(loss, "threshold_loss") if check else loss
 
 
 def perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
@@ -252,7 +289,8 @@ def _relu_perceptron_loss(w, b, x, y, *, check: bool = False) -> nd.NDArray:
     yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
     if check:
         _check_finite(w=w, b=b, x=x)
-    return nd.relu(-(yv * _score(nd, w, b, x, ws, xs)))
+    loss = nd.relu(-(yv * _score(nd, w, b, x, ws, xs)))
+    return _check_result(loss, "relu_perceptron_loss") if check else loss
 
 
 def _unchecked(loss: Callable) -> Callable:
@@ -280,8 +318,8 @@ def _real(a, name: str) -> np.ndarray:
         raise ValueError(f"{name} must hold real numbers, got dtype {values.dtype}")
     values = values.astype(np.float64)
     if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} must be finite, found NaN or inf in {name}: the subgradient "
-                         f"is undefined there; check it with np.isfinite")
+        raise ValueError(f"{name} must be finite, found NaN or inf in {name} (the loss and "
+                         f"its subgradient are undefined there); check it with np.isfinite")
     return values
 
 
@@ -370,12 +408,17 @@ def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
     """
     Xn, Yn = _checks.dataset(X, Y)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    wn = _checks.to_numpy(w, "w").astype(np.float64)
-    bn = np.asarray(_checks.to_numpy(b, "b"), dtype=np.float64).reshape(-1)
+    wn = _real(w, "w")
+    bn = _real(b, "b").reshape(-1)
     W = wn.reshape(1, -1) if wn.ndim == 1 else wn
     if W.ndim != 2 or W.shape[1] != Xn.shape[1] or bn.shape[0] != W.shape[0]:
         raise ValueError(f"w of shape {wn.shape} and b of shape {bn.shape} do not fit X with "
                          f"{Xn.shape[1]} features")
-    margins = Yn[None, :] * (W @ Xn.astype(np.float64).T + bn[:, None])
-    values = np.maximum(0.0, threshold - margins).mean(axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Yn[None, :] * (W @ Xn.astype(np.float64).T + bn[:, None])
+        # the mean of terms divided by n first: no overflow of the sum for terms near 1e308
+        values = (np.maximum(0.0, threshold - margins) / Xn.shape[0]).sum(axis=1)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"average_loss overflowed to inf: the margins y (w.x + b) of w, b and X "
+                         f"(or threshold={threshold:g}) exceed float64; rescale X and w")
     return values[0] if wn.ndim == 1 else values

@@ -248,25 +248,57 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> Multicla
     return _model("one-vs-one", classes, pairs, results, mask, Y)
 
 
-def scores(model: MulticlassModel, X) -> np.ndarray:
-    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
+_MODEL_HINT = "the result of train_one_vs_all or train_one_vs_one"
+
+
+def _features_for(model: MulticlassModel, X) -> np.ndarray:
+    """``X`` checked as examples for ``model`` (as many features as it was trained on)."""
     Xn = _checks.features(X)
     if Xn.shape[1] != model.W.shape[1]:
         raise ValueError(f"X has {Xn.shape[1]} features but the model was trained on "
                          f"{model.W.shape[1]}")
-    return Xn @ model.W.T + model.b
+    return Xn
+
+
+def _scores(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
+    """The scores on checked ``Xn``; refuses scores that overflowed (``X`` far too large)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = Xn @ model.W.T + model.b
+    if not np.all(np.isfinite(s)):
+        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
+                         "for the model's weights; rescale X as the training data was")
+    return s
+
+
+def _votes(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
+    s = _scores(model, Xn)
+    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
+    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
+    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
+    return counts
+
+
+def _table(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
+    """Scores (one-vs-all) or votes (one-vs-one): the table whose row maximum is predicted."""
+    return _scores(model, Xn) if model.scheme == "one-vs-all" else _votes(model, Xn)
+
+
+def scores(model: MulticlassModel, X) -> np.ndarray:
+    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
+    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
+    return _scores(model, _features_for(model, X))
 
 
 def votes(model: MulticlassModel, X) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
     is :math:`> 0`, else :math:`k'`."""
+    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
+    Xn = _features_for(model, X)
     if model.scheme != "one-vs-one":
-        raise ValueError("votes are for one-vs-one models; one-vs-all predicts by argmax")
-    s = scores(model, X)
-    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
-    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
-    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
-    return counts
+        raise ValueError(f"model must be a one-vs-one model (from train_one_vs_one) to vote; "
+                         f"this one is {model.scheme}, which predicts by the largest score "
+                         f"(predict_multiclass)")
+    return _votes(model, Xn)
 
 
 def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
@@ -276,15 +308,15 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
-    _checks.instance(model, MulticlassModel, "model",
-                     "the result of train_one_vs_all or train_one_vs_one")
-    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
+    table = _table(model, _features_for(model, X))
     return model.classes[np.argmax(table, axis=1)]
 
 
 def ties(model: MulticlassModel, X) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
-    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
+    table = _table(model, _features_for(model, X))
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
@@ -305,9 +337,8 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
-    _checks.instance(model, MulticlassModel, "model",
-                     "the result of train_one_vs_all or train_one_vs_one")
-    s = scores(model, X)
+    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
+    s = _scores(model, _features_for(model, X))
     yn = _checks.to_numpy(y, "y").reshape(-1)
     if yn.shape[0] != s.shape[0]:
         raise ValueError(f"X and y must have the same length, got {s.shape[0]} and {yn.size}")
@@ -341,9 +372,14 @@ def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
         raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
                          f"{yp.size}")
     index = {v: i for i, v in enumerate(cl.tolist())}
-    unknown = sorted((set(yt.tolist()) | set(yp.tolist())) - set(index))
-    if unknown:
-        raise ValueError(f"labels {unknown[:5]} are not in classes {cl.tolist()}")
+    for name, labels in (("y_true", yt), ("y_pred", yp)):
+        # NaN is never a key of index; np.unique lists it once
+        outside = labels[np.fromiter((v not in index for v in labels.tolist()), dtype=bool,
+                                     count=labels.size)]
+        if outside.size:
+            raise ValueError(f"{name} holds labels {np.unique(outside)[:5].tolist()} that are "
+                             f"not in classes {cl.tolist()[:20]}; list every class in classes "
+                             f"(e.g. model.classes) or drop those examples")
     M = np.zeros((cl.size, cl.size), dtype=np.int64)
     np.add.at(M, ([index[v] for v in yt.tolist()], [index[v] for v in yp.tolist()]), 1)
     return M

@@ -92,11 +92,18 @@ def max_violation(A, c, w) -> float:
     wn = _checks.vector(w, "w").astype(np.float64)
     if wn.shape[0] != An.shape[0]:
         raise ValueError(f"w has {wn.shape[0]} entries but A has {An.shape[0]} rows")
-    return _max_violation(An, cn, wn)
+    return _max_violation(An, cn, wn, "max_violation")
 
 
-def _max_violation(A: np.ndarray, c: np.ndarray, w: np.ndarray) -> float:
-    return float(max(0.0, np.max(A.T @ w - c)))
+def _max_violation(A: np.ndarray, c: np.ndarray, w: np.ndarray, who: str) -> float:
+    """:math:`\\max_i (a_i^\\top w - c_i)^+`, or a ValueError when it overflows float64."""
+    with np.errstate(all="ignore"):
+        worst = float(np.max(A.T @ w - c))
+    if not np.isfinite(worst):
+        raise ValueError(f"{who} overflowed: the residuals A^T w - c of A, c and w (w0) are "
+                         f"beyond float64; rescale A, c and w together (the system is the "
+                         f"same after dividing every column a_i and c_i by the same number)")
+    return max(0.0, worst)
 
 
 def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -124,13 +131,11 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
 
 def _system(A, c) -> tuple[np.ndarray, np.ndarray]:
     An = _checks.features(A, "A").astype(np.float64)
-    cn = _checks.to_numpy(c, "c").astype(np.float64).reshape(-1)
+    cn = _checks.vector(c, "c").astype(np.float64)
     if cn.shape[0] != An.shape[1]:
         raise ValueError(f"c must have one entry per column of A (A is p x n with one "
                          f"inequality per column): A has {An.shape[1]} columns, c has "
                          f"{cn.shape[0]} entries")
-    if not np.all(np.isfinite(cn)):
-        raise ValueError("c must be finite")
     return An, cn
 
 
@@ -252,8 +257,8 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         Bound on :math:`t`; reaching it returns ``converged=False``.
     tol : float
         Stop when every :math:`a_i^\\top w - c_i \\le` ``tol``.
-    seed : int
-        Seed for the random rules (``numpy.random.default_rng``).
+    seed : int or None
+        Seed for the random rules (``numpy.random.default_rng``; None draws a fresh one).
     record : bool
         Keep the max violation and ``w`` after each move in ``history``.
 
@@ -269,13 +274,14 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
     _checks.choice(rule, "rule", set(RULES))
     max_iterations = _checks.positive_int(max_iterations, "max_iterations", minimum=0)
     tol = _checks.finite_float(tol, "tol", minimum=0.0)
-    seed = _checks.positive_int(seed, "seed", minimum=0)
+    seed = _checks.seed(seed)
     _check_columns(An)
     w = np.zeros(p)
     if w0 is not None:
-        w = _checks.to_numpy(w0, "w0").astype(np.float64).reshape(-1).copy()
-        if w.shape != (p,) or not np.all(np.isfinite(w)):
-            raise ValueError(f"w0 must be finite with shape ({p},), got {w.shape}")
+        w = _checks.vector(w0, "w0").astype(np.float64).copy()
+        if w.shape != (p,):
+            raise ValueError(f"w0 must have one entry per row of A, shape ({p},), got "
+                             f"{w.shape}")
     return _relax(An, cn, w, eta, rule, max_iterations, tol, seed, record)
 
 
@@ -312,7 +318,7 @@ def _relax(A: np.ndarray, c: np.ndarray, w: np.ndarray, eta: float, rule: str,
         t, moves = _run_greedy(res, rule, eta, tol, max_iterations, log)
     else:
         t, moves = _run_stream(res, rule, eta, tol, max_iterations, rng, log)
-    violation = _max_violation(A, c, res.w)
+    violation = _max_violation(A, c, res.w, "relaxation_method")
     return RelaxationResult(w=res.w.copy(), iterations=t, moves=moves,
                             converged=violation <= tol, max_violation=violation, rule=rule,
                             eta=eta, history=history)

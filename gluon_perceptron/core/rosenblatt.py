@@ -43,9 +43,11 @@ def _label_value(y) -> float:
             raise ValueError(f"y must be a single label, got an array of shape {y.shape}")
         value = float(y.asscalar())
     else:
-        value = float(np.asarray(y).reshape(-1)[0]) if np.size(y) == 1 else None
-        if value is None:
-            raise ValueError(f"y must be a single label, got {y!r}")
+        a = np.asarray(y)
+        if a.size != 1 or not np.issubdtype(a.dtype, np.number) \
+                or np.issubdtype(a.dtype, np.complexfloating):
+            raise ValueError(f"y must be a single label, -1 or +1, got {y!r:.60}")
+        value = float(a.reshape(-1)[0])
     if value not in (1.0, -1.0):
         raise ValueError(f"y must be -1 or +1, got {value}")
     return value
@@ -87,6 +89,15 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y, *,
         raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
     if b.shape != (1,):
         raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
+    dw = np.dtype(w.dtype)
+    if not np.issubdtype(dw, np.floating):
+        raise TypeError(f"w must hold floats (float32 or float64), got {dw.name}; use "
+                        f"w = w.astype('float32')")
+    for name, a in (("b", b), ("x", x)):
+        if np.dtype(a.dtype) != dw:
+            raise TypeError(f"{name} has dtype {np.dtype(a.dtype).name} but w has {dw.name}: "
+                            f"MXNet needs one dtype; cast with {name}.astype(w.dtype) (or "
+                            f"build w and b in {np.dtype(a.dtype).name})")
     yv = _label_value(y)
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)

@@ -150,6 +150,11 @@ def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None)
 
 def _bound(S: np.ndarray, margins: np.ndarray, u: np.ndarray, a: float, gamma: float) -> float:
     eig = np.clip(np.linalg.eigvalsh(S.T @ S), 0.0, None)
-    hinge = np.maximum(0.0, gamma - margins).sum()
+    # D_gamma / gamma written as sum(max(0, 1 - m/gamma)), which cannot overflow for large gamma
+    hinge = np.maximum(0.0, 1.0 - margins / gamma).sum()
     spread = a * (u @ u) + float(np.sum((S @ u) ** 2))
-    return float(hinge / gamma + np.sqrt(spread * np.log1p(eig / a).sum()) / gamma)
+    bound = float(hinge + np.sqrt(spread * np.log1p(eig / a).sum()) / gamma)
+    if not np.isfinite(bound):
+        raise ValueError(f"the bound overflowed for u with norm {np.linalg.norm(u):.3g} and "
+                         f"gamma={gamma:.3g}; rescale X, u and gamma to a moderate range")
+    return bound

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _checks
 from .data import sample_separable
-from .geometry import optimal_margin
+from .geometry import _separating_point, optimal_margin
 from .kernel import _numpy_epoch
 
 
@@ -64,13 +64,28 @@ class SeparationRun:
 
 
 def _rows(A) -> np.ndarray:
-    """Check ``A`` and return its rows scaled to unit length, in float64."""
+    """Check ``A`` and return its rows scaled to unit length, in float64 (each row divided by
+    its largest entry first, so rows near 1e308 do not overflow their norm)."""
     An = _checks.features(A, "A").astype(np.float64)
-    norms = np.sqrt((An * An).sum(1))
-    if np.any(norms == 0):
-        raise ValueError(f"A has a zero row (row {int(np.argmin(norms))}); every row must be a "
+    top = np.max(np.abs(An), axis=1)
+    if np.any(top == 0):
+        raise ValueError(f"A has a zero row (row {int(np.argmin(top))}); every row must be a "
                          f"nonzero vector y_j (x_j, 1)")
-    return An / norms[:, None]
+    An = An / top[:, None]
+    return An / np.sqrt((An * An).sum(1))[:, None]
+
+
+def _separable(A: np.ndarray, who: str) -> None:
+    """Refuse, before any iteration, unit rows ``A`` with no :math:`w` such that
+    :math:`A w > 0`: no algorithm here could stop on them. The mean row (the smooth
+    perceptron's start) settles the easy cases at once; the others take one linear program."""
+    if np.all(A @ A.mean(axis=0) > 0):
+        return
+    if _separating_point(A, who) is None:
+        raise ValueError(f"{who}: A is not separable: no w has A w > 0 (some convex combination "
+                         f"of its rows is 0), so no separation algorithm can converge and "
+                         f"this one would only run to its iteration bound; check the rows "
+                         f"a_j = y_j (x_j, 1) (signs, labels) or use data that is separable")
 
 
 def signed_unit_rows(X, Y) -> np.ndarray:
@@ -109,9 +124,16 @@ def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRu
     Update rule: :math:`w \\leftarrow w + a_j` whenever :math:`a_j^\\top w \\le 0`.
     Bound (Novikoff 1962): at most :math:`1/\\rho(A)^2` updates.
     The loop stops after the first pass that reaches ``max_iterations`` updates.
+
+    Raises
+    ------
+    ValueError
+        If ``A`` is not separable (no :math:`w` with :math:`A w > 0`, decided up front by a
+        linear program): the loop could never stop.
     """
     Au = _rows(A)
     max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    _separable(Au, "perceptron_separation")
     w, updates, ok = _cone_perceptron(Au, max_iterations)
     return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron")
 
@@ -146,9 +168,16 @@ def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
     :math:`\\|A^\\top x\\| \\ge \\rho` on the simplex, with
     :math:`\\mu_k = 4/((k+1)(k+2))`; so a solution is found within
     :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1\\rceil` iterations (:func:`smooth_bound`).
+
+    Raises
+    ------
+    ValueError
+        If ``A`` is not separable (no :math:`w` with :math:`A w > 0`), as
+        :func:`perceptron_separation`.
     """
     Au = _rows(A)
     max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    _separable(Au, "smooth_perceptron")
     return _smooth(Au, max_iterations)
 
 
@@ -233,10 +262,21 @@ def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
         Bound on the perceptron updates over all phases.
     phase : int, optional
         :math:`N`; default :func:`phase_length` of :math:`m` (the bound needs at least that).
+
+    Raises
+    ------
+    ValueError
+        If ``A`` is not separable (no :math:`w` with :math:`A w > 0`), as
+        :func:`perceptron_separation`, or has so many columns :math:`m` that the
+        :math:`m \\times m` matrix :math:`B` exceeds the array limit.
     """
     Au = _rows(A)
     max_iterations = _checks.positive_int(max_iterations, "max_iterations")
     phase = phase_length(Au.shape[1]) if phase is None else _checks.positive_int(phase, "phase")
+    m = Au.shape[1]
+    _checks.elements(m * m, f"rescaled_perceptron's stretch matrix B (m x m for A with m = {m} "
+                            f"columns)")
+    _separable(Au, "rescaled_perceptron")
     return _rescaled(Au, max_iterations, phase)
 
 
@@ -268,16 +308,31 @@ def _rescaled(A: np.ndarray, max_iterations: int, phase: int) -> SeparationRun:
 
 # --- bounds and data ------------------------------------------------------------------------
 
+def _margin(rho) -> float:
+    """``rho``, the margin of unit rows: a number in (0, 1] (1 + rounding is taken as 1)."""
+    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    if rho > 1.0 + 1e-9:
+        raise ValueError(f"rho must be in (0, 1], the margin of unit rows "
+                         f"(separation_margin(A)), got {rho:g}")
+    return min(rho, 1.0)
+
+
 def perceptron_separation_bound(rho: float) -> float:
     """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
-    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
-    return 1.0 / rho**2
+    rho = _margin(rho)
+    with np.errstate(all="ignore"):
+        value = float(1.0 / np.float64(rho) ** 2)
+    if not math.isfinite(value):
+        raise ValueError(f"perceptron_separation_bound overflowed: rho={rho:g} gives 1/rho**2 "
+                         f"= {value}, beyond float64; a margin this small bounds nothing "
+                         f"(the rows are separable only in theory): check rho")
+    return value
 
 
 def smooth_bound(rho: float, n: int) -> int:
     """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
     :math:`n = 1`: the single row itself is a solution)."""
-    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    rho = _margin(rho)
     n = _checks.positive_int(n, "n")
     return max(0, math.ceil(2 * math.sqrt(2 * math.log(n)) / rho - 1))
 
@@ -285,7 +340,7 @@ def smooth_bound(rho: float, n: int) -> int:
 def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
     """The rescaled perceptron's bound :math:`(\\lfloor 2m\\log_2(2/\\rho)\\rfloor + 1)(N + n)`
     updates, with :math:`N` = ``phase`` (default :func:`phase_length`)."""
-    rho = _checks.finite_float(rho, "rho", strictly_positive=True)
+    rho = _margin(rho)
     n = _checks.positive_int(n, "n")
     m = _checks.positive_int(m, "m")
     phase = phase_length(m) if phase is None else _checks.positive_int(phase, "phase")
@@ -294,8 +349,14 @@ def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
 
 def separation_margin(A) -> float:
     """:math:`\\rho(A) = \\max_{\\|w\\|=1} \\min_j a_j^\\top w` of the unit rows (the optimal
-    margin of the homogeneous problem, by the hard-margin quadratic program)."""
+    margin of the homogeneous problem, by the hard-margin quadratic program); a ValueError
+    if ``A`` is not separable (no margin to maximise)."""
     Au = _rows(A)
+    if Au.shape[1] > Au.shape[0]:
+        # the best unit w lies in the span of the rows: with A^T = Q R, the rows of R^T are
+        # the rows' coordinates there (same lengths, same margin), an n x n problem
+        Au = np.linalg.qr(Au.T)[1].T
+    _separable(Au, "separation_margin")
     return optimal_margin(Au, np.ones(Au.shape[0]), bias=False).gamma
 
 
@@ -350,8 +411,7 @@ def separation_problem(samples: int, dimensions: int, gamma: float, *,
     pinned = _checks.finite_float(pinned, "pinned", strictly_positive=True)
     if pinned > 1:
         raise ValueError(f"pinned must be a fraction in (0, 1], got {pinned}")
-    if seed is not None:
-        seed = _checks.positive_int(seed, "seed", minimum=0)
+    seed = _checks.seed(seed)
     return _separation_problem(samples, dimensions, gamma, pinned, seed)
 
 

@@ -69,7 +69,8 @@ def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
     if callable(learning_rate):
         schedule = learning_rate
     else:
-        schedule = constant_rate(learning_rate)
+        eta = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+        schedule = lambda t: eta  # noqa: E731 - constant_rate's schedule, named learning_rate
     try:
         table = np.stack([np.broadcast_to(np.asarray(schedule(t), dtype=np.float64), (runs,))
                           for t in range(1, steps + 1)])
@@ -91,9 +92,23 @@ def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
 
 
 def _check_params(w, b, names: tuple[str, str] = ("w", "b")) -> None:
-    """Raise ``TypeError`` unless ``w`` and ``b`` are NDArrays (they are updated by MXNet)."""
+    """Raise ``TypeError`` unless ``w`` and ``b`` are NDArrays (they are updated by MXNet) of
+    one float dtype, ``ValueError`` unless their shapes fit: (d,) and (1,), or (r, d) and
+    (r,)."""
     for name, a in zip(names, (w, b)):
         _checks.instance(a, nd.NDArray, name, "wrap it with nd.array(...)")
+    nw, nb = names
+    dw, db = np.dtype(w.dtype), np.dtype(b.dtype)
+    if not np.issubdtype(dw, np.floating):
+        raise TypeError(f"{nw} must hold floats (float32 or float64), got {dw.name}; use "
+                        f"{nw} = {nw}.astype('float32')")
+    if db != dw:
+        raise TypeError(f"{nb} has dtype {db.name} but {nw} has {dw.name}: MXNet needs one "
+                        f"dtype; cast with {nb}.astype({nw}.dtype) (or build both in one dtype)")
+    ws, bs = w.shape, b.shape
+    if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
+        raise ValueError(f"{nw} must have shape (d,) with {nb} of shape (1,), or (r, d) with "
+                         f"{nb} of shape (r,) (one model per row); got {ws} and {bs}")
 
 
 def _check_loss(loss) -> None:
@@ -128,6 +143,10 @@ def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
     _check_params(w, b)
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
+    if not np.all(np.isfinite(_sq_norms(w, b).asnumpy())):
+        raise ValueError(f"project_to_ball needs ||(w, b)||^2 in {np.dtype(w.dtype).name}, but "
+                         f"w and b hold NaN or inf, or are too large for it to be finite; "
+                         f"rescale w and b (or use float64)")
     _project_to_ball(w, b, radius)
 
 
@@ -323,10 +342,13 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
 
 
 def _record_steps(record_at, steps: int) -> set[int]:
-    wanted = {int(t) for t in (() if record_at is None else record_at)}
-    if any(t < 1 or t > steps for t in wanted):
-        raise ValueError(f"record_at must hold step numbers between 1 and steps={steps}")
-    return wanted
+    if record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0):
+        return set()
+    try:
+        return set(_checks.counts(record_at, "record_at", maximum=steps))
+    except ValueError as exc:
+        raise ValueError(f"record_at must hold step numbers between 1 and steps={steps}: "
+                         f"{exc}") from exc
 
 
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
@@ -383,14 +405,17 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     _checks.choice(order, "order", {"random", "cyclic"})
     _check_loss(loss)
     loss = _unchecked(loss)
-    if seed is not None:
-        seed = _checks.positive_int(seed, "seed", minimum=0)
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
     for name, value in (("radius", radius), ("clip", clip)):
         if value is not None:
             _checks.finite_float(value, name, strictly_positive=True)
+    n, d = Xn.shape
+    _checks.elements(steps * runs, f"run_sgd's table of rates and example draws (steps={steps:,}"
+                                   f" x runs={runs:,})")
+    _checks.elements(runs * d, f"run_sgd's weights (runs={runs:,} models x {d} features)")
     rates = _rate_table(learning_rate, steps, runs)
     wanted = _record_steps(record_at, steps)
-    n, d = Xn.shape
     order_idx = nd.array(_example_order(order, n, steps, runs, seed))
     Xd, Yd = nd.array(Xn, dtype=Xn.dtype), nd.array(Yn, dtype=Xn.dtype)
     rates_nd = nd.array(rates, dtype=Xn.dtype)
@@ -400,7 +425,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     max_grad = max_norm = 0.0
     history: dict = {k: [] for k in ("t", "w", "b", "w_bar", "b_bar")}
     ticks = range(steps)
-    if callable(progress):
+    if progress is not None:
         ticks = progress(ticks, desc="sgd")
     for t in ticks:
         theta_w, theta_b = w.asnumpy().astype(np.float64), b.asnumpy().astype(np.float64)

@@ -92,11 +92,11 @@ def _step_pass(X: np.ndarray, Y: np.ndarray, theta: np.ndarray, learning_rate: f
 def _shuffler(shuffle, seed) -> Callable[[], np.ndarray | None]:
     """The visiting order of each pass: data order, or a fresh permutation from
     ``numpy.random.default_rng(seed)`` every pass when ``shuffle`` is True."""
-    if not _checks.flag(shuffle, "shuffle"):
+    shuffle = _checks.flag(shuffle, "shuffle")
+    seed = _checks.seed(seed)  # checked even when unused, so a bad seed never waits to fail
+    if not shuffle:
         return lambda n: None
-    rng = np.random.default_rng(None if seed is None else
-                                _checks.positive_int(seed, "seed", minimum=0))
-    return rng.permutation
+    return np.random.default_rng(seed).permutation
 
 
 def _trainer_args(X, Y, max_epochs, learning_rate) -> tuple[np.ndarray, np.ndarray, int, float]:
@@ -261,12 +261,16 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     """
     steps = _checks.positive_int(steps, "steps")
     x = np.array([1.0, 0.0]) if x is None else _checks.vector(x, "x").astype(np.float64)
-    norm = float(np.linalg.norm(x)) if np.all(np.isfinite(x)) else 0.0
-    if x.size == 0 or norm == 0.0:
-        raise ValueError(f"x must be a finite nonzero vector, got {x}")
+    top = float(np.max(np.abs(x)))
+    if top == 0.0:
+        raise ValueError(f"x must be a nonzero vector (its direction is used), got {x}")
+    _checks.elements(steps * x.size, f"notes_sequence's X (steps={steps:,} rows of "
+                                     f"{x.size} entries)")
+    unit = x / top  # scaled first, so that the norm neither overflows nor underflows
+    unit /= np.linalg.norm(unit)
     t = np.arange(1, steps + 1)
     power = (t & (t - 1)) == 0
-    X = np.where(power[:, None], -2.0, 1.0) * (x / norm)
+    X = np.where(power[:, None], -2.0, 1.0) * unit
     return X, np.ones(steps)
 
 
@@ -307,9 +311,14 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     TrainResult
         As for :func:`train_traced`; ``updates_per_epoch`` is always ``n``.
     """
-    args = _trainer_args(X, Y, max_epochs, learning_rate)
-    return _stepwise(*args, record, False, None, lambda step: _split(step.states[-1]),
-                     guard=False)
+    Xn, Yn, max_epochs, learning_rate = _trainer_args(X, Y, max_epochs, learning_rate)
+    record = _checks.flag(record, "record")
+    per_pass = 3 + (Xn.shape[1] + 1 if record else 0)  # updates, error, norm (and w, b)
+    _checks.elements(max_epochs * per_pass,
+                     f"the record of max_epochs={max_epochs:,} passes ({per_pass} numbers "
+                     f"each; the unguarded rule never converges, so it makes them all)")
+    return _stepwise(Xn, Yn, max_epochs, learning_rate, record, False, None,
+                     lambda step: _split(step.states[-1]), guard=False)
 
 
 # --- part 3: remedies ----------------------------------------------------------------------

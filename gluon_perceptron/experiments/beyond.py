@@ -49,15 +49,34 @@ def two_moons(samples: int, *, noise: float = 0.1, seed: int = 0) -> tuple[np.nd
     Points :math:`(\\cos t, \\sin t)` and :math:`(1 - \\cos t, 1/2 - \\sin t)`,
     :math:`t \\sim U[0, \\pi]`, plus Gaussian noise of standard deviation ``noise``
     (``numpy.random.default_rng(seed)``).
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, or a ``noise`` so large that the points' squared norms (what every
+        kernel and bound computes) overflow float64.
     """
     samples = _checks.positive_int(samples, "samples", minimum=2)
     noise = _checks.finite_float(noise, "noise", minimum=0.0)
+    seed = _checks.seed(seed)
+    _checks.elements(2 * samples, f"two_moons(samples={samples:,})'s samples x 2 points")
+    return _two_moons(samples, noise, seed)
+
+
+def _two_moons(samples: int, noise: float, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     Y = np.where(rng.random(samples) < 0.5, 1.0, -1.0)
     t = rng.uniform(0, np.pi, samples)
     upper = np.column_stack([np.cos(t), np.sin(t)])
     lower = np.column_stack([1 - np.cos(t), 0.5 - np.sin(t)])
-    X = np.where(Y[:, None] > 0, upper, lower) + noise * rng.normal(size=(samples, 2))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
+        X = np.where(Y[:, None] > 0, upper, lower) + noise * rng.normal(size=(samples, 2))
+        # every squared distance |x - x'|^2 <= 4 max |x|^2 must stay finite for the kernels
+        finite = np.isfinite(4.0 * np.max(np.einsum("ij,ij->i", X, X)))
+    if not finite:
+        raise ValueError(f"two_moons overflowed: noise={noise:g} puts points so far out that "
+                         f"their squared norms are not finite in float64; use a noise on the "
+                         f"moons' own scale (radius 1), e.g. noise=0.1")
     return X, Y
 
 
@@ -89,7 +108,11 @@ KERNEL_SETTINGS = {"linear": {}, "poly": {"degree": 3, "gamma": 1.0},
 def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0) -> KernelDemo:
     """Train the kernel perceptron (fast engine) with each kernel of :data:`KERNEL_SETTINGS` on
     XOR and on noise-free two moons; measure each feature-space margin."""
-    data = {"xor": xor_data(), "moons": two_moons(samples, noise=0.0, seed=seed)}
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    seed = _checks.seed(seed)
+    _gram_elements(samples, "kernel_demo")
+    data = {"xor": xor_data(), "moons": _two_moons(samples, 0.0, seed)}
     runs, margins = {}, {}
     for name, (X, Y) in data.items():
         for kind, params in KERNEL_SETTINGS.items():
@@ -100,6 +123,12 @@ def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0) -> 
             if margin is not None:
                 margins[(name, kind)] = margin
     return KernelDemo(runs=runs, margins=margins, data=data)
+
+
+def _gram_elements(samples: int, function: str) -> None:
+    """Refuse, before any work, a ``samples x samples`` Gram matrix above the array limit."""
+    _checks.elements(samples * samples, f"{function}'s samples x samples Gram matrix "
+                                        f"(samples={samples:,})")
 
 
 def _margin(kern, X, Y, *, bias: bool) -> FeatureMargin | None:
@@ -140,12 +169,36 @@ def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: in
                             noise: float = 0.1, max_epochs: int = 1000, seed: int = 0,
                             progress: Progress | None = None) -> KernelBoundExperiment:
     """On ``draws`` two-moons sets (seeds ``seed, seed + 1, ...``) train to convergence and
-    measure the bound in feature space (kernel parameters from :data:`KERNEL_SETTINGS`)."""
+    measure the bound in feature space (kernel parameters from :data:`KERNEL_SETTINGS`).
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, or a ``noise`` so large that the kernel's Gram matrix overflows.
+    """
+    _checks.choice(kernel, "kernel", set(KERNEL_SETTINGS))
+    draws = _checks.positive_int(draws, "draws")
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    noise = _checks.finite_float(noise, "noise", minimum=0.0)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    seed = _checks.seed(seed)
+    if seed is None:
+        raise ValueError("seed must be an integer: draw s uses the seed seed + s, got None")
+    progress = _checks.progress(progress)
+    _gram_elements(samples, "kernel_bound_experiment")
+    _checks.elements(3 * draws, f"kernel_bound_experiment's records (3 per draw, "
+                                f"draws={draws:,})")
     params = KERNEL_SETTINGS[kernel]
+    kern = _kernel(kernel, params.get("degree", 3), params.get("gamma"), 1.0, 2)
     updates, bound, converged = [], [], []
     for s in track(range(seed, seed + draws), progress, desc=f"{kernel} kernel bound"):
-        X, Y = two_moons(samples, noise=noise, seed=s)
-        kern = _kernel(kernel, params.get("degree", 3), params.get("gamma"), 1.0, 2)
+        X, Y = _two_moons(samples, noise, s)
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused here
+            finite = np.all(np.isfinite(kern.matrix(X, X)))
+        if not finite:
+            raise ValueError(f"kernel_bound_experiment overflowed: noise={noise:g} spreads the "
+                             f"points so far that the {kernel} kernel's Gram matrix is not "
+                             f"finite; use a noise on the moons' own scale, e.g. noise=0.1")
         margin = _margin(kern, X, Y, bias=True)
         if margin is None:  # pragma: no cover - the chosen kernels separate these sets
             continue
@@ -191,8 +244,14 @@ def forgetron_experiment(*, budgets=(10, 25, 50, 100, 200, 400), samples: int = 
                          progress: Progress | None = None) -> ForgetronExperiment:
     """One pass of the Forgetron (Gaussian kernel) over a noisy two-moons stream, per budget,
     beside the unbudgeted kernel perceptron's single pass."""
-    budgets = np.array([_checks.positive_int(int(b), "budgets") for b in budgets])
-    X, Y = two_moons(samples, noise=noise, seed=seed)
+    budgets = np.array(_checks.counts(budgets, "budgets"))
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    noise = _checks.finite_float(noise, "noise", minimum=0.0)
+    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    _gram_elements(samples, "forgetron_experiment")
+    X, Y = _two_moons(samples, noise, seed)
     kern = _kernel("rbf", 3, gamma, 1.0, 2)
     free = _train_kernel(X, Y, 1, kern, 1.0, False, "fast", 2**62)
     mistakes, bound = [], []
@@ -233,9 +292,15 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
+    draws = _checks.positive_int(draws, "draws")
+    a = _checks.finite_float(a, "a", strictly_positive=True)
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    draw = _sampler(samples, dimensions, epsilon)
+    _checks.elements(4 * draws, f"second_order_experiment's records (4 per draw, "
+                                f"draws={draws:,})")
     if seed is not None:
         mx.random.seed(seed)
-    draw = _sampler(samples, dimensions, epsilon)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):
         fake = draw()
@@ -299,10 +364,27 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
                           dimensions: int = 2, max_iterations: int = 200_000, seed: int = 0,
                           progress: Progress | None = None) -> SeparationExperiment:
     """For every margin and ``draws`` problems from
-    :func:`~gluon_perceptron.core.separation.separation_problem` (seeds ``seed + s``), run the
+    :func:`~gluon_perceptron.core.separation.separation_problem` (MXNet seeds
+    ``(seed + s) mod 2**32``), run the
     perceptron, the smooth and the rescaled perceptron to a separator (each bounded by
     ``max_iterations``) and record each one's bound for that draw."""
-    gammas = np.asarray(gammas, dtype=np.float64)
+    gammas = _checks.finite_values(gammas, "gammas", strict=True)
+    if np.any(gammas >= 1):
+        raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
+                         f"{gammas.tolist()!r:.60}")
+    draws = _checks.positive_int(draws, "draws")
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    max_iterations = _checks.positive_int(max_iterations, "max_iterations")
+    seed = _checks.seed(seed)
+    if seed is None:
+        raise ValueError("seed must be an integer: draw s seeds MXNet with seed + s, got None")
+    progress = _checks.progress(progress)
+    _checks.elements(samples * (dimensions + 1), f"separation_experiment's samples x "
+                                                 f"(dimensions + 1) rows (samples={samples:,}, "
+                                                 f"dimensions={dimensions:,})")
+    _checks.elements(11 * gammas.size * draws, f"separation_experiment's records (11 per "
+                                               f"margin and draw, draws={draws:,})")
     shape = (gammas.size, draws)
     rho = np.zeros(shape)
     its = {m: np.zeros(shape, dtype=np.int64) for m in METHODS}
@@ -311,7 +393,8 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     rescalings = np.zeros(shape, dtype=np.int64)
     cells = [(i, s) for i in range(gammas.size) for s in range(draws)]
     for i, s in track(cells, progress, desc="separation problems"):
-        P = _separation_problem(samples, dimensions, float(gammas[i]), 0.2, seed + s)
+        P = _separation_problem(samples, dimensions, float(gammas[i]), 0.2,
+                                (seed + s) % (_checks.SEED_MAX + 1))
         n, m = P.A.shape
         rho[i, s] = P.rho
         w, its["perceptron"][i, s], ok["perceptron"][i, s] = _cone_perceptron(P.A,

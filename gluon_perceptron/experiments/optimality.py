@@ -169,11 +169,10 @@ class AdversaryCurve:
 
 def adversary_curve(gammas, dimensions: int) -> AdversaryCurve:
     """:func:`adversary_run` against a fresh :class:`PerceptronLearner` for every margin."""
-    gammas = np.asarray(gammas, dtype=np.float64).reshape(-1)
-    if gammas.size == 0 or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) \
-            or np.any(gammas > 1):
-        raise ValueError(f"gammas must be a non-empty sequence of margins in (0, 1], got "
-                         f"{gammas}")
+    gammas = _checks.finite_values(gammas, "gammas", minimum=0.0, strict=True)
+    if np.any(gammas > 1):
+        raise ValueError(f"gammas must be a non-empty sequence of margins in (0, 1] (the e_i "
+                         f"have norm 1), got {gammas}")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     forced = [adversary_run(float(g), dimensions).mistakes for g in gammas]
     limit = np.minimum(np.floor(1 / gammas**2 * (1 + 1e-12)), dimensions).astype(int)
@@ -312,9 +311,17 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     draws = _checks.positive_int(draws, "draws")
     test_points = _checks.positive_int(test_points, "test_points")
     dimensions = _checks.positive_int(dimensions, "dimensions")
+    _check_draw_size(samples, test_points, dimensions)
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    return _generalization(samples, draws, dimensions, epsilon, test_points,
-                           None if isinstance(progress, bool) else progress)
+    progress = _checks.progress(progress)
+    return _generalization(samples, draws, dimensions, epsilon, test_points, progress)
+
+
+def _check_draw_size(samples: int, test_points: int, dimensions: int) -> None:
+    """Each draw samples ``samples + 1 + test_points`` points of ``dimensions`` coordinates."""
+    _checks.elements((samples + 1 + test_points) * dimensions,
+                     f"one draw (samples={samples} + 1 + test_points={test_points} points x "
+                     f"dimensions={dimensions})")
 
 
 def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
@@ -377,15 +384,13 @@ def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
     GeneralizationCurve
         Means with their standard errors over ``draws`` draws per size.
     """
-    if np.ndim(sizes) != 1 or len(sizes) == 0:
-        raise ValueError(f"sizes must be a non-empty sequence of training-set sizes, got "
-                         f"{sizes!r}")
-    sizes = [_checks.positive_int(n, "sizes") for n in sizes]
+    sizes = _checks.counts(sizes, "sizes")
     draws = _checks.positive_int(draws, "draws")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
     test_points = _checks.positive_int(test_points, "test_points")
-    progress = None if isinstance(progress, bool) else progress  # the old flag: no wrapper
+    _check_draw_size(max(sizes), test_points, dimensions)
+    progress = _checks.progress(progress)  # the old flags True/False: no wrapper
     runs = [_generalization(n, draws, dimensions, epsilon, test_points, progress)
             for n in sizes]
     return GeneralizationCurve(sizes=np.array(sizes), runs=runs)

@@ -101,6 +101,11 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
     Every run starts from :math:`w = 0` with the default ``tol``; the system and the
     arguments are checked once.
 
+    Parameters
+    ----------
+    seed : int or None
+        Seed of the random index rules' generator, in ``0 .. 2**32 - 1`` (None: a fresh one).
+
     Returns
     -------
     RuleComparison
@@ -114,7 +119,7 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
     An, cn = _system(A, c)
     _check_columns(An)
     max_iterations = _checks.positive_int(max_iterations, "max_iterations", minimum=0)
-    seed = _checks.positive_int(seed, "seed", minimum=0)
+    seed = _checks.seed(seed)
     results = {(rule, eta): _relax(An, cn, np.zeros(An.shape[0]), eta, rule, max_iterations,
                                    1e-9, seed, False)
                for rule in rules for eta in etas}
@@ -153,6 +158,15 @@ def wedge_demo(slope: float = 0.1, *, short: int = 60, long: int = 2000) -> Wedg
 
     Deterministic (cyclic rule): no seed.
     """
+    slope = _checks.finite_float(slope, "slope", strictly_positive=True)
+    with np.errstate(over="ignore"):
+        squared = np.float64(slope) ** 2 + 1.0
+    if not np.isfinite(squared):
+        raise ValueError(f"wedge_demo overflowed: slope={slope:g} gives the squared norm "
+                         f"slope**2 + 1 = inf of each inequality; use a slope below 1e154 (the "
+                         f"wedge is thin for small slopes, e.g. the default 0.1)")
+    short = _checks.positive_int(short, "short", minimum=0)
+    long = _checks.positive_int(long, "long", minimum=0)
     A, c = wedge_system(slope)
     w0 = np.array([0.0, 0.5])
     paths = {f"eta = {eta:g}": relaxation_method(A, c, eta=eta, w0=w0, max_iterations=short,
@@ -168,7 +182,8 @@ class DigitRelaxation:
 
     Attributes
     ----------
-    seed, digit, epochs : int
+    seed : int or None
+    digit, epochs : int
     shape : tuple of int
         ``A.shape``: (pixels + 1, training examples).
     table : RuleComparison
@@ -180,7 +195,7 @@ class DigitRelaxation:
         Of ``best`` on the test part (a score of 0 counts as wrong).
     """
 
-    seed: int
+    seed: int | None
     digit: int
     epochs: int
     shape: tuple[int, int]
@@ -199,13 +214,18 @@ def digits_relaxation(seed: int = 0, *, digit: int = 0, epochs: int = 50) -> Dig
     """Every rule and :math:`\\eta` of :func:`compare_rules` on "``digit`` or not" as
     :math:`A^\\top \\tilde w \\le -1` (:func:`relaxation.perceptron_system`), on
     ``digits_split(seed=seed)``, with a bound of ``epochs`` passes' worth of iterations; the
-    random rules use the same ``seed``."""
-    seed = _checks.positive_int(seed, "seed", minimum=0)
+    random rules use the same ``seed`` (None: a fresh, unrepeatable split and generator)."""
+    seed = _checks.seed(seed)
     epochs = _checks.positive_int(epochs, "epochs")
     split = digits_split(seed=seed)
     Y = one_vs_rest(split.y_train, digit)
+    bound = epochs * len(Y)
+    if bound > _checks.MAX_COUNT:
+        raise ValueError(f"epochs={epochs} passes over {len(Y)} training examples give "
+                         f"{bound:,} iterations, more than {_checks.MAX_COUNT:,}; use fewer "
+                         f"epochs")
     A, c = perceptron_system(split.X_train, Y)
-    table = compare_rules(A, c, max_iterations=epochs * len(Y), seed=seed)
+    table = compare_rules(A, c, max_iterations=bound, seed=seed)
     best = table[("max_distance", 2.0)]
     w, b = best.w[:-1], best.w[-1]
     Y_test = one_vs_rest(split.y_test, digit)
@@ -262,10 +282,11 @@ class RelaxationOverSplits:
 def relaxation_over_splits(seeds: Iterable[int] = range(10), *, digit: int = 0,
                            epochs: int = 50,
                            progress: Progress | None = None) -> RelaxationOverSplits:
-    """:func:`digits_relaxation` on every split ``seed`` (default 10 splits)."""
-    seeds = [_checks.positive_int(s, "seeds[k]", minimum=0) for s in seeds]
-    if not seeds:
-        raise ValueError("seeds must name at least one split")
+    """:func:`digits_relaxation` on every split ``seed`` (default 10 splits; a count ``k``
+    means ``range(k)``)."""
+    seeds = _checks.seeds(seeds)
+    epochs = _checks.positive_int(epochs, "epochs")
+    progress = _checks.progress(progress)
     runs = [digits_relaxation(seed, digit=digit, epochs=epochs)
             for seed in track(seeds, progress, desc="splits")]
     return RelaxationOverSplits(

@@ -82,10 +82,24 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
     Returns
     -------
     SubgradientCheck
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, or a ``threshold`` too large for the float32 arithmetic (MXNet's
+        default) the gradients are computed in.
     """
     cases = _checks.positive_int(cases, "cases")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    seed = _checks.seed(seed)
+    _checks.elements(cases * (dimensions + 1), f"compare_subgradients' gradients (cases={cases:,}"
+                                               f" x (dimensions + 1) = {dimensions + 1:,})")
+    # the margins y (w.x + b) reach about 2 (threshold + 9 dimensions + 3) in float32
+    if 2.0 * (threshold + 9.0 * dimensions + 3.0) > float(np.finfo(np.float32).max):
+        raise ValueError(f"threshold={threshold:g} overflows the float32 arithmetic (MXNet's "
+                         f"default, largest {float(np.finfo(np.float32).max):.3g}) the check "
+                         f"runs in; use a moderate threshold such as 0 or 1")
     rng = np.random.default_rng(seed)
     out = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
     for k in range(cases):
@@ -124,6 +138,8 @@ def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
     flip = _checks.finite_float(flip, "flip", minimum=0.0)
     if flip > 0.5:
         raise ValueError(f"flip must be at most 0.5 (the fraction of labels reversed), got {flip}")
+    seed = _checks.seed(seed)
+    _checks.elements(2 * samples, f"sgd_demo_data(samples={samples:,})'s samples x 2 points")
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(samples, 2))
     Y = np.where(X @ np.array([1.0, 0.5]) + 0.3 > 0, 1.0, -1.0)
@@ -193,10 +209,14 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
     average :math:`\\bar\\theta_T` unchanged).
     """
     Xn, Yn = _checks.dataset(X, Y)
-    horizons = np.unique(np.asarray(horizons, dtype=int))
-    if horizons.size == 0 or horizons[0] < 1:
-        raise ValueError(f"horizons must be step counts >= 1, got {horizons.tolist()}")
+    horizons = np.unique(np.array(_checks.counts(horizons, "horizons"), dtype=np.int64))
     seeds = _checks.positive_int(seeds, "seeds")
+    seed = _checks.seed(seed)
+    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
+    progress = _checks.progress(progress)
+    _checks.elements(int(horizons[-1]) * (horizons.size + 1) * seeds,
+                     f"sgd_bound_experiment's step table (max(horizons)={int(horizons[-1]):,} "
+                     f"steps x (len(horizons) + 1) x seeds={seeds:,} runs)")
     w_star, b_star, risk_min = risk_minimum(Xn, Yn, threshold=threshold)
     radius = float(np.hypot(np.linalg.norm(w_star), b_star))
     if radius == 0.0:
@@ -306,6 +326,9 @@ def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
     both."""
     Xn, Yn = _checks.dataset(X, Y)
     steps = _checks.positive_int(steps, "steps")
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    _checks.elements(steps * (Xn.shape[1] + 1), f"relu_trap's recorded path (steps={steps:,} x "
+                                                f"(dimensions + 1))")
     slopes = {name: kink_gradient(name) for name in KINK_FORMS}
     norms = {}
     for loss, name in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))"),

@@ -19,6 +19,60 @@ from ..experiments.black_and_white import (
 from ._lines import draw_boundary, label_axes
 from .chapter import plotdata
 
+# --- checks -------------------------------------------------------------------------------
+
+def _weight_pairs(weights, name: str, d: int) -> list[tuple[np.ndarray, float]]:
+    """``weights``, a sequence of ``(w, b)`` with ``d`` weights each, checked: finite ``w``
+    as a float64 vector, ``b`` as a float."""
+    wanted = (f"{name} must be a sequence of (w, b) pairs, w with {d} entries (one per "
+              f"feature of X) and b a number")
+    if isinstance(weights, (str, bytes, dict, np.ndarray)) or weights is None \
+            or not hasattr(weights, "__iter__"):
+        raise ValueError(f"{wanted}, got {weights!r:.60}")
+    pairs = []
+    for k, pair in enumerate(weights):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"{wanted}, but {name}[{k}] is {pair!r:.60}")
+        w = _checks.vector(pair[0], f"{name}[{k}][0] (w)", size=d).astype(np.float64)
+        pairs.append((w, _checks.scalar(pair[1], f"{name}[{k}][1] (b)")))
+    return pairs
+
+
+def _traces(traces, name: str = "traces") -> dict:
+    """``traces``, a non-empty dict of name -> :func:`train_traced` result, checked."""
+    if not isinstance(traces, dict) or not traces:
+        raise ValueError(f"{name} must be a non-empty dict of name -> train_traced(X, Y, ...) "
+                         f"result, got {traces!r:.60}")
+    for key, res in traces.items():
+        _checks.instance(res, TrainResult, f"{name}[{key!r}]",
+                         "from train_traced(X, Y, max_epochs=...)")
+        if any(len(res.history.get(k, ())) != res.epochs for k in ("error", "norm")):
+            raise ValueError(f"{name}[{key!r}] has no history['error'] and history['norm'] "
+                             f"per pass: pass results of train_traced(X, Y, max_epochs=...), "
+                             f"which trace every pass (train does not)")
+    return traces
+
+
+def _steps(steps, name: str = "steps") -> dict:
+    """``steps``, a dict of name -> (errors, norms, steps per pass), checked."""
+    wanted = (f"{name} must be None or a dict of name -> (errors, norms, steps per pass): two "
+              f"equal-length sequences of finite numbers and a count")
+    if not isinstance(steps, dict):
+        raise ValueError(f"{wanted}, got {steps!r:.60}")
+    out = {}
+    for key, item in steps.items():
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 3:
+            raise ValueError(f"{wanted}, but {name}[{key!r}] is {item!r:.60}")
+        errs = _checks.finite_values(item[0], f"{name}[{key!r}][0] (errors)")
+        norms = _checks.finite_values(item[1], f"{name}[{key!r}][1] (norms)")
+        per_pass = _checks.positive_int(item[2], f"{name}[{key!r}][2] (steps per pass)")
+        if errs.size != norms.size:
+            raise ValueError(f"{name}[{key!r}] holds {errs.size} errors but {norms.size} "
+                             f"norms; pass one of each per step")
+        out[key] = (errs, norms, per_pass)
+    return out
+
+
 # --- figures -------------------------------------------------------------------------------
 
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
@@ -27,29 +81,46 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
 
     Parameters
     ----------
+    X, Y : the data (2 features), labels in {-1, +1}
+    weights : sequence of (w, b)
+        The boundaries to draw, oldest first, e.g. ``result.history["weights"]`` of
+        :func:`train_traced` with ``record=True``; ``w`` has 2 entries, ``b`` is a number.
+    extent : float
+        Half-width of the square drawn, > 0.
     flipped : array of bool, optional
         Points whose label was flipped, ringed in black.
     plane : (w, b), optional
         The generating plane, drawn dashed.
     """
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 5))
-    plotdata(X, Y, ax=ax)
-    colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(weights)))
-    for (w, b), color in zip(weights, colors):
-        draw_boundary(ax, w, b, extent, color=color, lw=1.2)
+    Xn, Yn = _checks.dataset(X, Y)
+    if Xn.shape[1] < 2:
+        raise ValueError(f"X must have at least 2 features to draw boundaries in the plane, "
+                         f"got {Xn.shape[1]}")
+    pairs = _weight_pairs(weights, "weights", Xn.shape[1])
+    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
+    mask = None
     if flipped is not None:
-        Xn = _checks.features(X)
-        mask = np.asarray(flipped, dtype=bool).reshape(-1)
+        mask = _checks.to_numpy(flipped, "flipped").reshape(-1)
+        if mask.dtype != bool:
+            raise TypeError(f"flipped must be an array of bool (True = label flipped), got "
+                            f"dtype {mask.dtype}")
         if mask.size != Xn.shape[0]:
             raise ValueError(f"flipped must have one entry per point ({Xn.shape[0]}), got "
                              f"{mask.size}")
+    if plane is not None:
+        (plane_w, plane_b), = _weight_pairs([plane], "plane", Xn.shape[1])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    plotdata(Xn, Yn, ax=ax)
+    colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(pairs)))
+    for (w, b), color in zip(pairs, colors):
+        draw_boundary(ax, w, b, extent, color=color, lw=1.2)
+    if mask is not None:
         ax.scatter(Xn[mask, 0], Xn[mask, 1], s=70, facecolors="none", edgecolors="k",
                    linewidths=1.0, label="label flipped")
     if plane is not None:
-        w, b = plane
-        draw_boundary(ax, _checks.vector(w, "plane"), _checks.scalar(b, "plane"), extent,
-                      color="k", ls="--", lw=1.0, label="generating plane")
+        draw_boundary(ax, plane_w, plane_b, extent, color="k", ls="--", lw=1.0,
+                      label="generating plane")
     if flipped is not None or plane is not None:
         ax.legend(fontsize=7, loc="lower left")
     ax.set_xlim(-extent, extent)
@@ -78,6 +149,15 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
     -------
     ndarray of Axes, shape (3, len(traces))
     """
+    traces = _traces(traces)
+    if bounds is not None:
+        if not isinstance(bounds, dict):
+            raise ValueError(f"bounds must be None or a dict of name -> bound (a number), got "
+                             f"{bounds!r:.60}")
+        bounds = {k: _checks.finite_float(v, f"bounds[{k!r}]", minimum=0.0)
+                  for k, v in bounds.items()}
+    if steps is not None:
+        steps = _steps(steps)
     if axes is None:
         _, axes = plt.subplots(3, len(traces), figsize=(4 * len(traces), 9), squeeze=False)
     for col, (name, res) in enumerate(traces.items()):
@@ -91,7 +171,6 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
         errs, t, where = np.asarray(res.history["error"]), epochs, "after each pass"
         if steps and name in steps:
             errs, norms, per_pass = steps[name]
-            errs, norms = np.asarray(errs), np.asarray(norms)
             t = np.arange(1, errs.size + 1) / per_pass
             where = f"after each step, first {errs.size // per_pass} passes"
         mid.plot(t, errs, color="C1", lw=0.8, drawstyle="steps-post")
@@ -110,7 +189,24 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
 
 
 def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.ndarray:
-    """The notes' sequence: cumulative mistakes (left) and :math:`\\|\\theta_t\\|` (right)."""
+    """The notes' sequence: cumulative mistakes (left) and :math:`\\|\\theta_t\\|` (right).
+
+    ``plain`` and ``aggressive`` are the two runs of :func:`broken_rules_experiment` (its
+    ``.plain`` and ``.aggressive``), one step each per example of the same sequence.
+    """
+    _checks.instance(plain, OnlineRun, "plain",
+                     "from run_online(X, Y), e.g. broken_rules_experiment(X, Y).plain")
+    _checks.instance(aggressive, OnlineRun, "aggressive",
+                     "from run_online(X, Y, rule='aggressive'), e.g. "
+                     "broken_rules_experiment(X, Y).aggressive")
+    steps = plain.mistakes.size
+    if steps == 0:
+        raise ValueError("plain has no steps; pass a run over at least one example")
+    for name, run in (("plain", plain), ("aggressive", aggressive)):
+        if run.mistakes.shape != (steps,) or run.norms.shape != (steps,):
+            raise ValueError(f"plain and aggressive must be runs over the same sequence, one "
+                             f"step per example: plain has {steps} steps, {name} has "
+                             f"{run.mistakes.size} mistakes and {run.norms.size} norms")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     t = np.arange(1, plain.mistakes.size + 1)
@@ -135,7 +231,22 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
 
 
 def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
-    """:math:`\\|(w, b)\\|` after each pass: the plain rule levels off, the unguarded one grows."""
+    """:math:`\\|(w, b)\\|` after each pass: the plain rule levels off, the unguarded one grows.
+
+    Both runs must trace :math:`\\|(w, b)\\|` after every pass (``history["norm"]``):
+    ``plain`` from :func:`train_traced`, ``unguarded`` from :func:`train_aggressive` (e.g.
+    ``broken_rules_experiment(X, Y).unguarded``).
+    """
+    hints = {"plain": "from train_traced(X, Y, max_epochs=...)",
+             "unguarded": "from train_aggressive(X, Y, max_epochs=...)"}
+    runs = {"plain": plain, "unguarded": unguarded}
+    for name, run in runs.items():
+        _checks.instance(run, TrainResult, name, hints[name])
+    for name, run in runs.items():
+        norms = run.history.get("norm") if isinstance(run.history, dict) else None
+        if norms is None or len(norms) != run.epochs or run.epochs == 0:
+            raise ValueError(f"{name} has no history['norm'] per pass: pass a result "
+                             f"{hints[name]}, which traces every pass (train does not)")
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4))
     ax.plot(np.arange(1, unguarded.epochs + 1), unguarded.history["norm"], color="C3",

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
@@ -125,9 +127,14 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     -------
     matplotlib Axes
     """
-    wn = _checks.to_numpy(w, "w").astype(np.float32).reshape(-1)
-    if wn.shape != (2,) or not np.all(np.isfinite(wn)):
-        raise ValueError(f"w must be 2 finite numbers to plot a 2-D score, got {wn}")
+    wn = _checks.vector(w, "w")
+    if wn.size != 2:
+        raise ValueError(f"w must be 2 finite numbers to plot a 2-D score, got {wn.size}")
+    with np.errstate(over="ignore"):
+        wn = wn.astype(np.float32)  # what nd.dot scores the grid in
+    if not np.all(np.isfinite(wn)):
+        raise ValueError(f"w must fit MXNet's float32 (|w| below 3.4e38) to plot its score, got "
+                         f"{w!r:.60}; rescale w")
     dn = _checks.scalar(d, "d")
     extent = _checks.finite_float(extent, "extent", strictly_positive=True)
     step = _checks.finite_float(step, "step", strictly_positive=True)
@@ -143,6 +150,9 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     zz[:, :, 0] = nd.array(xx)
     zz[:, :, 1] = nd.array(yy)
     vv = (nd.dot(zz, nd.array(wn)) + dn).asnumpy()
+    if not np.all(np.isfinite(vv)):
+        raise ValueError(f"the score w.x + d overflowed MXNet's float32 on the grid: "
+                         f"w={wn.tolist()}, d={dn:g}, extent={extent:g}; rescale w and d")
     if np.ptp(vv) == 0:
         ax.text(0, 0, f"f(x) = {dn:g} everywhere", ha="center")
         return ax
@@ -159,15 +169,19 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
 
     The perceptron loss for a positive example is :math:`\\max(0, -f(x))`, for a negative one
-    :math:`\\max(0, f(x))`.
+    :math:`\\max(0, f(x))`. Both are drawn exactly over the scores ``lo .. hi``: each is
+    linear on either side of 0.
     """
     lo = _checks.finite_float(lo, "lo")
     hi = _checks.finite_float(hi, "hi")
-    if not hi - lo >= 0.2:
-        raise ValueError(f"need lo < hi (at least 0.2 apart) to draw a range of scores, got "
-                         f"lo={lo}, hi={hi}")
+    if not hi > lo:
+        raise ValueError(f"need lo < hi to draw a range of scores, got lo={lo}, hi={hi}")
+    if not math.isfinite(1.2 * (hi - lo)):  # matplotlib widens the range by its margins
+        raise ValueError(f"lo={lo:g} and hi={hi:g} are too far apart to draw: their range "
+                         f"overflows float64 once the axes add their margins; use a range of "
+                         f"scores such as lo=-5, hi=5")
     ax = _axes(ax)
-    f = np.arange(lo, hi, 0.1)
+    f = np.array([lo, 0.0, hi]) if lo < 0.0 < hi else np.array([lo, hi])
     ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")
     ax.plot(f, np.maximum(-f, 0), label="max(0, -f(x))")
     ax.set_xlabel("f(x)")

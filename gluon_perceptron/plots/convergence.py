@@ -88,6 +88,19 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     return axes
 
 
+def _runs(runs, name: str, values: np.ndarray, values_name: str) -> list:
+    """``runs``, a list of one :class:`TransformedRun` per entry of ``values``, checked."""
+    if not isinstance(runs, (list, tuple)):
+        raise ValueError(f"{name} must be a list of transformed_run() results, one per entry "
+                         f"of {values_name}, got {runs!r:.60}")
+    if len(runs) != values.size:
+        raise ValueError(f"{name} holds {len(runs)} runs but {values_name} has {values.size} "
+                         f"values: pass one transformed_run() result per value")
+    for k, run in enumerate(runs):
+        _checks.instance(run, TransformedRun, f"{name}[{k}]", "from transformed_run()")
+    return list(runs)
+
+
 def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None) -> np.ndarray:
     """Exercise 1.29: updates and the optimal-margin bound against a scale (left, log-log) and
     against a shift along the plane's normal (right).
@@ -95,14 +108,15 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
     Parameters
     ----------
     scales, shifts : sequence of float
-        The :math:`\\lambda` of :math:`x \\to \\lambda x` and the distances moved.
+        The :math:`\\lambda > 0` of :math:`x \\to \\lambda x` and the distances moved
+        (:math:`\\ge 0`), finite.
     scaled, shifted : list of TransformedRun
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
-    for name, runs, values in (("scaled", scaled, scales), ("shifted", shifted, shifts)):
-        if len(runs) != len(values) or not all(isinstance(r, TransformedRun) for r in runs):
-            raise ValueError(f"{name} must be one TransformedRun per value, from "
-                             f"transformed_run()")
+    scales = _checks.finite_values(scales, "scales", strict=True)  # drawn on a log axis
+    scaled = _runs(scaled, "scaled", scales, "scales")
+    shifts = _checks.finite_values(shifts, "shifts")
+    shifted = _runs(shifted, "shifted", shifts, "shifts")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):

@@ -71,9 +71,10 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
 
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
+    xn = _checks.vector(x, "x")
+    side = image_side(xn, "x")
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
-    side = image_side(x)
-    ax.imshow(np.asarray(x).reshape(side, side), cmap="gray_r")
+    ax.imshow(xn.reshape(side, side), cmap="gray_r")
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
@@ -86,9 +87,9 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 
     The colour scale is symmetric around 0, so white means "this pixel does not matter".
     """
+    wn = _checks.vector(w, "w").astype(np.float64)
+    side = image_side(wn, "w")
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
-    wn = np.asarray(_checks.to_numpy(w, "w"), dtype=np.float64).reshape(-1)
-    side = image_side(wn)
     scale = float(np.max(np.abs(wn))) or 1.0
     image = ax.imshow(wn.reshape(side, side), cmap="RdBu_r", vmin=-scale, vmax=scale)
     plt.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
@@ -102,11 +103,21 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
     _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
-    if isinstance(curves, LearningCurve) or not curves:
-        raise ValueError("curves must be a non-empty list of learning_curve(split, digit) "
-                         "results, e.g. [curve] for one")
-    for curve in curves:
-        _checks.instance(curve, LearningCurve, "curves[k]", "from learning_curve(split, digit)")
+    wanted = "curves must be a non-empty list of learning_curve(split, digit) results"
+    if isinstance(curves, LearningCurve):
+        raise ValueError(f"{wanted}, e.g. [curve] for one")
+    if not isinstance(curves, (list, tuple)) or not curves:
+        raise ValueError(f"{wanted}, got {curves!r:.60}")
+    for k, curve in enumerate(curves):
+        _checks.instance(curve, LearningCurve, f"curves[{k}]",
+                         "from learning_curve(split, digit)")
+        if not np.any(split.y_train == curve.digit):
+            raise ValueError(f"curves[{k}] is for the digit {curve.digit!r}, which split has no "
+                             f"training example of; pass curves learned on this split")
+        if np.size(curve.w) != split.X_train.shape[1]:
+            raise ValueError(f"curves[{k}] has {np.size(curve.w)} weights but split's images "
+                             f"have {split.X_train.shape[1]} pixels; pass curves learned on "
+                             f"this split")
     if axes is None:
         _, axes = plt.subplots(2, len(curves), figsize=(2.8 * len(curves), 5.6), squeeze=False)
     for k, curve in enumerate(curves):

@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core.expressivity import total_perceptron_loss, two_point_data
+from ..core.expressivity import _total_loss, two_point_data
 from ..core.variants import UpdatePath
+
+#: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).
+MAX_LEVELS = 40
 
 
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
@@ -27,6 +33,14 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
         X, Y = two_point_data()
     Xn, Yn = _checks.dataset(X, Y)
     extent = _checks.finite_float(extent, "extent", strictly_positive=True)
+    with np.errstate(over="ignore"):
+        total = float(np.abs(Xn).sum(dtype=np.float64))
+        reach = 2.0 * extent * max(1.0, total)  # bounds the grid and the losses on it
+    if not math.isfinite(reach):
+        raise ValueError(f"plot_loss_surface overflowed: extent={extent:g} and X (sum of |x| "
+                         f"{total:.3g}) give losses beyond float64 "
+                         f"over the square [-extent, extent]^2; use a smaller extent or "
+                         f"rescale X")
     if path is not None:
         _checks.instance(path, UpdatePath, "path", "the result of update_path(X, Y, ...)")
     if Xn.shape[1] != 2:
@@ -38,9 +52,11 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)
     W = np.stack(np.meshgrid(grid, grid), axis=-1)
-    L = total_perceptron_loss(W, Xn, Yn)
+    L = _total_loss(W, Xn, Yn)
     ax.contourf(grid, grid, (L == 0).astype(float), levels=[0.5, 1.5], colors=["#cfe8cf"])
-    levels = np.arange(1, int(L.max()) + 1)
+    # the level sets 1, 2, 3, ...; on a wide square, at most MAX_LEVELS of them, evenly spaced
+    levels = MaxNLocator(nbins=MAX_LEVELS, integer=True).tick_values(1.0, max(L.max(), 1.0))
+    levels = levels[(levels >= 1) & (levels <= L.max())]
     cs = ax.contour(grid, grid, L, levels=levels, colors="gray", linewidths=0.7)
     ax.clabel(cs, levels[:6], inline=True, fontsize=7)
     if path is not None:

@@ -32,7 +32,18 @@ def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | di
 
 
 def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
-    """The confusion matrix as an image with its counts; the diagonal holds the hits."""
+    """The confusion matrix as an image with its counts; the diagonal holds the hits.
+
+    ``classes`` labels the rows and columns of ``M``, one each (e.g. ``model.classes``).
+    """
+    wanted = "classes must be a 1-D sequence of class labels, one per row of M (e.g. model.classes)"
+    if classes is None or isinstance(classes, (str, bytes, dict)) \
+            or not hasattr(classes, "__len__"):
+        raise ValueError(f"{wanted}, got {classes!r:.60}")
+    cl = _checks.to_numpy(classes, "classes")
+    if cl.ndim != 1 or cl.size == 0:
+        raise ValueError(f"{wanted}, got shape {cl.shape}")
+    classes = cl.tolist()
     M = _checks.to_numpy(M, "M")
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != len(classes):
         raise ValueError(f"M must be square with one row per class ({len(classes)} classes), "

@@ -9,6 +9,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
+from ..core import _checks
 from ..core.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
 
@@ -45,26 +46,63 @@ def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], Relaxat
     return ax
 
 
+def _feasible_grid(A: np.ndarray, c: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Which points of the grid ``xs`` x ``ys`` satisfy :math:`A^\\top w \\le c` (``A`` 2 x n).
+
+    Row by row: at height ``y`` each inequality :math:`a_1 x \\le c - a_2 y` bounds ``x`` on
+    one side (or not at all when :math:`a_1 = 0`), so a row of the region is an interval,
+    found in :math:`O(n)` memory whatever the grid's size.
+    """
+    a1, a2 = A
+    up, down, flat = a1 > 0, a1 < 0, a1 == 0
+    inside = np.zeros((ys.size, xs.size), dtype=bool)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for row, y in enumerate(ys):
+            rest = c - a2 * y
+            if np.any(rest[flat] < 0):
+                continue
+            high = np.min(rest[up] / a1[up], initial=np.inf)
+            low = np.max(rest[down] / a1[down], initial=-np.inf)
+            inside[row] = (xs >= low) & (xs <= high)
+    return inside
+
+
 def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axes:
     """The feasible region of a 2-D system (shaded) and the recorded paths of some runs.
 
-    ``results`` maps a label to a run made with ``record=True`` (e.g. ``wedge_demo().paths``).
+    ``results`` maps a label to a run made with ``record=True`` (e.g. ``wedge_demo().paths``)
+    on the system :math:`A^\\top w \\le c`: ``A`` of shape ``(2, n)``, one inequality per
+    column, and ``c`` of shape ``(n,)`` (e.g. ``wedge_demo().A`` and ``.c``).
     """
     if not isinstance(results, dict) or not results or any(
             not isinstance(r, RelaxationResult) or not r.history.get("w")
             for r in results.values()):
         raise ValueError("results must be a non-empty dict of relaxation_method(..., "
                          "record=True) results, e.g. wedge_demo().paths")
+    An = _checks.features(A, "A").astype(np.float64)
+    if An.shape[0] != 2:
+        raise ValueError(f"A must have 2 rows (w1 and w2 of the plane drawn) and one column per "
+                         f"inequality, got shape {An.shape}")
+    cn = _checks.vector(c, "c").astype(np.float64)
+    if cn.size != An.shape[1]:
+        raise ValueError(f"c must have one entry per column of A (one inequality per column): "
+                         f"A has {An.shape[1]} columns, c has {cn.size} entries")
+    paths = {}
+    for label, res in results.items():
+        path = np.array(res.history["w"])
+        if path.ndim != 2 or path.shape[1] != 2 or not np.all(np.isfinite(path)):
+            raise ValueError(f"results[{label!r}] is not a run on a 2-D system like A (its "
+                             f"iterates have shape {path.shape[1:]}, A has 2 rows); pass runs "
+                             f"of relaxation_method(A, c, record=True)")
+        paths[label] = path
     ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
-    points = np.vstack([np.array(res.history["w"]) for res in results.values()])
+    points = np.vstack(list(paths.values()))
     (x0, y0), (x1, y1) = points.min(axis=0) - 0.3, points.max(axis=0) + 0.3
-    gx, gy = np.meshgrid(np.linspace(x0, x1, 500), np.linspace(y0, y1, 300))
-    inside = np.all(np.tensordot(np.asarray(A).T, np.stack([gx, gy]), axes=1)
-                    <= np.asarray(c)[:, None, None], axis=0)
+    inside = _feasible_grid(An, cn, np.linspace(x0, x1, 500), np.linspace(y0, y1, 300))
     ax.imshow(inside, extent=(x0, x1, y0, y1), origin="lower", aspect="auto",
               cmap=ListedColormap(["white", "#cfe8cf"]), vmin=0, vmax=1)
     for k, (label, res) in enumerate(results.items()):
-        path = np.array(res.history["w"])
+        path = paths[label]
         status = (f"feasible after {res.iterations} iterations" if res.converged
                   else f"not feasible after {res.iterations}")
         ax.plot(path[:, 0], path[:, 1], "o-", ms=2.5, lw=0.8, color=f"C{k}",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import cycle
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -99,17 +100,33 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
                   ax_pair=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
-    ``ax_pair`` is the old name of ``axes``."""
+    ``ax_pair`` is the old name of ``axes``.
+
+    ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
+    features); past 4 of them the line styles repeat.
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    if Xn.shape[1] < 2:
+        raise ValueError(f"X must have at least 2 features to draw boundaries in the plane, "
+                         f"got {Xn.shape[1]}")
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError(f"results must be a non-empty dict of name -> TrainResult (what "
+                         f"compare_trainers returns), got {results!r:.60}")
+    for name, res in results.items():
+        _checks.instance(res, TrainResult, f"results[{name!r}]",
+                         "a trainer's result, as compare_trainers returns them")
+        _checks.vector(res.w, f"results[{name!r}].w", size=Xn.shape[1])
+        _checks.scalar(res.b, f"results[{name!r}].b")
     ax_pair = _pair(axes, ax_pair, (11, 4.5))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
-    for (name, res), (marker, size, line) in zip(results.items(), styles):
+    for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
         ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,
                         markersize=size, linestyle=line, fillstyle="none", label=name)
         draw_boundary(ax_pair[1], res.w, res.b, 3.0, linestyle=line, label=name)
     ax_pair[0].set_xlabel("epoch")
     ax_pair[0].set_ylabel("updates in the epoch")
     ax_pair[0].legend(fontsize=7)
-    plotdata(X, Y, ax=ax_pair[1])
+    plotdata(Xn, Yn, ax=ax_pair[1])
     ax_pair[1].set_xlim(-3, 3)
     ax_pair[1].set_ylim(-3, 3)
     ax_pair[1].set_title("final boundaries (drawn on top of each other)", fontsize=9)

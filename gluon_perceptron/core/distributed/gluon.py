@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _checks
 from ..results import TrainResult, train_result
-from .mixing import shard_bounds
+from .mixing import _shard_bounds
 
 KVSTORES = ("dist_sync", "dist_async")
 
@@ -69,7 +69,12 @@ class GluonDistributedResult(TrainResult):
 
 def _steps(n: int, shards: int, batch_size: int) -> int:
     """Steps per epoch: full local batches of the smallest shard."""
-    return min(b - a for a, b in shard_bounds(n, shards)) // batch_size
+    return min(b - a for a, b in _shard_bounds(n, shards)) // batch_size
+
+
+#: The largest float32: the parameter servers store float32, and MXNet's optimizers take their
+#: learning rate as a float32.
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def _setup(d: int, learning_rate: float, kvstore):
@@ -81,7 +86,14 @@ def _setup(d: int, learning_rate: float, kvstore):
     trainer = gluon.Trainer(net.collect_params(), "sgd",
                             {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0},
                             kvstore=kvstore)
-    return net, PerceptronLoss(), trainer
+    # the data was checked once; _step checks the scores itself, naming the cause
+    return net, PerceptronLoss(check_inputs=False), trainer
+
+
+def _overflow(learning_rate: float) -> ValueError:
+    return ValueError(f"the weights overflowed float32 (the parameter servers store float32): "
+                      f"learning_rate={learning_rate:g} is too large for this data; use a "
+                      f"smaller learning_rate or rescale X")
 
 
 def _step(net, loss_fn, trainer, xb, yb, global_batch: int, parts: int) -> np.ndarray:
@@ -91,9 +103,12 @@ def _step(net, loss_fn, trainer, xb, yb, global_batch: int, parts: int) -> np.nd
     with autograd.record():
         pred = net(xb)
         loss = loss_fn(pred, yb)
+    scores = pred.asnumpy().reshape(-1)
+    if not np.all(np.isfinite(scores)):
+        raise _overflow(trainer.learning_rate)
     loss.backward()
     trainer.step(global_batch)
-    wrong = (yb.reshape((-1,)) * pred.reshape((-1,)) <= 0).asnumpy()
+    wrong = yb.asnumpy().reshape(-1) * scores <= 0
     return wrong.reshape(parts, -1).sum(axis=1).astype(np.int64)
 
 
@@ -102,7 +117,7 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict) -> dict:
     from mxnet import nd
 
     rank, W, B = kv.rank, kv.num_workers, job["batch_size"]
-    a, _ = shard_bounds(X.shape[0], W)[rank]
+    a, _ = _shard_bounds(X.shape[0], W)[rank]
     steps = _steps(X.shape[0], W, B)
     Xd = nd.array(X[a:a + steps * B], dtype="float32")
     Yd = nd.array(Y[a:a + steps * B], dtype="float32")
@@ -118,16 +133,30 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict) -> dict:
 
 def _check(X, Y, workers, batch_size, max_epochs, learning_rate, name):
     Xn, Yn = _checks.dataset(X, Y)
+    n = Xn.shape[0]
     workers = _checks.positive_int(workers, name)
+    if workers > n:
+        raise ValueError(f"{name}={workers:,} but there are only {n} examples: every shard "
+                         f"needs at least one; use {name} <= {n}")
     batch_size = _checks.positive_int(batch_size, "batch_size")
-    if _steps(Xn.shape[0], workers, batch_size) < 1:
-        raise ValueError(f"{name}={workers} shards of {Xn.shape[0]} examples hold fewer than "
+    if _steps(n, workers, batch_size) < 1:
+        raise ValueError(f"{name}={workers} shards of {n} examples hold fewer than "
                          f"batch_size={batch_size} examples each; use a smaller batch_size or "
                          f"fewer {name}")
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    _checks.elements(max_epochs * workers, f"the mistake counts per epoch and shard "
+                                           f"(max_epochs={max_epochs:,} x {name}={workers})")
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    return (Xn.astype(np.float32), Yn.astype(np.float32), workers, batch_size, max_epochs,
-            learning_rate)
+    if learning_rate > _FLOAT32_MAX:
+        raise ValueError(f"learning_rate must be at most {_FLOAT32_MAX:.4g}, the largest "
+                         f"float32 (MXNet's SGD takes its rate as a float32), got "
+                         f"{learning_rate:g}")
+    X32 = Xn.astype(np.float32)
+    if not np.all(np.isfinite(X32)):
+        raise ValueError(f"X must fit in float32 (the parameter servers store float32), but "
+                         f"its largest value is {np.max(np.abs(Xn)):.3g} and float32 ends at "
+                         f"{_FLOAT32_MAX:.3g}; rescale X")
+    return X32, Yn.astype(np.float32), workers, batch_size, max_epochs, learning_rate
 
 
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
@@ -165,7 +194,7 @@ def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistri
 
     start = time.perf_counter()
     steps = _steps(Xn.shape[0], W, B)
-    starts = [a for a, _ in shard_bounds(Xn.shape[0], W)]
+    starts = [a for a, _ in _shard_bounds(Xn.shape[0], W)]
     order = np.concatenate([np.arange(a + t * B, a + (t + 1) * B)
                             for t in range(steps) for a in starts])
     Xd, Yd = nd.array(Xn[order], dtype="float32"), nd.array(Yn[order], dtype="float32")
@@ -176,8 +205,10 @@ def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistri
                                 Yd[t * W * B:(t + 1) * W * B], W * B, W)
                           for t in range(steps)))
     k = np.array(counts, dtype=np.int64).reshape(max_epochs, W)
-    base = train_result(net.weight.data().asnumpy().reshape(-1),
-                        net.bias.data().asscalar(), k.sum(axis=1))
+    w, b = net.weight.data().asnumpy().reshape(-1), net.bias.data().asscalar()
+    if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+        raise _overflow(learning_rate)
+    base = train_result(w, b, k.sum(axis=1))
     return GluonDistributedResult(**vars(base), workers=W, batch_size=B, kvstore="local",
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
@@ -226,7 +257,10 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
                                   timeout=timeout, log_dir=log_dir, kvstore=kvstore,
                                   python_servers=True)
     k = np.stack([r["0/k"] for r in results], axis=1)
-    base = train_result(results[0]["0/w"], results[0]["0/b"][0], k.sum(axis=1))
+    w, b = results[0]["0/w"], results[0]["0/b"][0]
+    if not (np.all(np.isfinite(w)) and np.isfinite(b)):
+        raise _overflow(learning_rate)
+    base = train_result(w, b, k.sum(axis=1))
     return GluonDistributedResult(**vars(base), workers=W, batch_size=B, kvstore=kvstore,
                                   shard_updates=k,
                                   startup_seconds=max(float(r["connected"]) for r in results),

@@ -61,7 +61,7 @@ class DistributedResult(TrainResult):
     shard_updates : ndarray, shape (rounds, workers)
         :math:`k_{i,n}`: mistakes of shard ``i`` in round ``n``.
     mixing_weights : ndarray, shape (rounds, workers)
-        :math:`\\mu_{i,n}` (NaN in a round without mistakes, where nothing is mixed).
+        :math:`\\mu_{i,n}` (zeros in a round without mistakes, where nothing is mixed).
     pass_seconds : ndarray, shape (rounds, workers)
         Wall time of each shard's local pass.
     exchange_seconds : ndarray, shape (rounds, workers)
@@ -95,12 +95,23 @@ class DistributedResult(TrainResult):
         r""":math:`\sum_n \sum_i \mu_{i,n} k_{i,n}`, the quantity Theorem 3 bounds by
         :math:`R^2/\gamma^2`."""
         k = self.shard_updates.astype(float)
-        return float(np.nansum(self.mixing_weights * k))
+        return float(np.sum(self.mixing_weights * k))
 
 
 def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     """Contiguous shards of ``n`` examples in data order, as ``(start, stop)``; the first
-    ``n % shards`` shards hold one example more (as ``np.array_split``)."""
+    ``n % shards`` shards hold one example more (as ``np.array_split``). Every shard holds at
+    least one example: ``1 <= shards <= n``."""
+    n = _checks.positive_int(n, "n")
+    shards = _checks.positive_int(shards, "shards")
+    if shards > n:
+        raise ValueError(f"shards={shards:,} but there are only n={n:,} examples: every shard "
+                         f"needs at least one; use shards <= n")
+    return _shard_bounds(n, shards)
+
+
+def _shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
+    """:func:`shard_bounds` on checked arguments."""
     sizes = [n // shards + (i < n % shards) for i in range(shards)]
     stops = np.cumsum(sizes)
     return [(int(s - size), int(s)) for s, size in zip(stops, sizes)]
@@ -125,7 +136,7 @@ def _mix(rows: np.ndarray, mixing: str) -> tuple[np.ndarray | None, np.ndarray, 
     """Mix the rows ``(w_i, b_i, k_i, seconds_i)`` of one round, in shard order.
 
     Returns ``(theta, mu, k)``: the mixed ``(w, b)`` (None when no shard made a mistake: the
-    weights are kept), the mixing weights (NaN then) and the mistakes per shard. The sum runs
+    weights are kept), the mixing weights (zeros then) and the mistakes per shard. The sum runs
     in the rows' dtype, shard 0 first, so every process that holds the same rows gets the same
     bits.
     """
@@ -133,7 +144,7 @@ def _mix(rows: np.ndarray, mixing: str) -> tuple[np.ndarray | None, np.ndarray, 
     total = int(k.sum())
     shards = rows.shape[0]
     if total == 0:
-        return None, np.full(shards, np.nan), k
+        return None, np.zeros(shards), k
     mu = np.full(shards, 1.0 / shards) if mixing == "uniform" else k / total
     dtype = rows.dtype.type
     theta = dtype(mu[0]) * rows[0, :-2]
@@ -184,7 +195,7 @@ def _train_mixed(X: np.ndarray, Y: np.ndarray, shards: int, max_epochs: int | No
     """:func:`train_mixed` on checked arguments."""
     start = time.perf_counter()
     parts = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
-             for a, b in shard_bounds(X.shape[0], shards)]
+             for a, b in _shard_bounds(X.shape[0], shards)]
     rec = _Rounds(X.shape[1], X.dtype)
     while _rounds_left(len(rec.k), max_epochs):
         rows = np.stack([_local_pass(Xs, Ys, rec.theta, learning_rate)[0] for Xs, Ys in parts])
