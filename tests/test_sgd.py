@@ -243,11 +243,27 @@ def test_the_four_trainers_agree_over_10_noisy_draws():
 
 def test_trainers_refuse_to_return_inf():
     X, Y = DATASETS[1]
-    with pytest.raises(ValueError, match="overflowed.*scale X down"):
+    with pytest.raises(ValueError, match="overflowed.*Scale the data down"):
         gp.train_autograd(X.astype(np.float32) * np.float32(1e37), Y, max_epochs=3,
                           learning_rate=1e3)
     with pytest.raises(ValueError, match="overflowed"):
         gp.run_sgd(X * np.float32(1e37), Y, steps=50, learning_rate=1e3, loss=gp.hinge_loss)
+
+
+@pytest.mark.parametrize("trainer", ["train", "train_autograd", "train_gluon"])
+def test_margins_that_overflow_are_refused_by_every_trainer(trainer):
+    """X * 1e307 gives finite weights but infinite margins, which would count as "correct":
+    all three trainers refuse it with the same error, in the first pass (the kernel checks each
+    margin, the autograd and Gluon loops the weights and margins after the pass)."""
+    X, Y = DATASETS[1]
+    with pytest.raises(ValueError, match=r"training overflowed: the (margins|weights) .* in "
+                                         r"pass 1 became inf or NaN"):
+        getattr(gp, trainer)(X.astype(np.float64) * 1e307, Y, max_epochs=5)
+    rng = np.random.default_rng(0)  # where the weights stay finite, the margins are caught
+    X2 = rng.normal(size=(40, 2))
+    Y2 = np.where(X2[:, 0] + 0.1 > 0, 1.0, -1.0)
+    with pytest.raises(ValueError, match=r"the margins y \(w.x \+ b\) in pass 1"):
+        getattr(gp, trainer)(X2 * 1e307, Y2, max_epochs=5)
 
 
 def test_train_autograd_casts_nothing_silently_and_accepts_int_data():

@@ -22,6 +22,7 @@ from mxnet import autograd, gluon, init, nd
 
 from . import _checks
 from .chapter import MAX_ELEMENTS
+from .kernel import _refuse_overflow
 from .losses import hinge_of_score
 from .results import TrainResult, train_result
 
@@ -128,8 +129,8 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     Raises
     ------
     ValueError
-        For a learning rate outside float32's range, and when the weights overflow to inf/nan
-        (scale the data or lower the rate).
+        For a learning rate outside float32's range, and when the weights or the margins
+        overflow to inf/nan (scale the data or lower the rate).
     """
     Xn, Yn = _checks.dataset(X, Y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
@@ -163,10 +164,7 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         per_epoch.append(int(updates))
         w = net.weight.data().asnumpy().reshape(-1).copy()
         b = float(net.bias.data().asscalar())
-        if not (np.all(np.isfinite(w)) and np.isfinite(b)):
-            raise ValueError(f"train_gluon: the weights overflowed to inf/nan in pass "
-                             f"{epoch + 1} (learning_rate={learning_rate}); scale X down "
-                             f"(e.g. X / abs(X).max()) or lower learning_rate")
+        _refuse_overflow(w, b, Xn, Yn, epoch + 1)
         if updates == 0:
             break
     return train_result(w, b, per_epoch)

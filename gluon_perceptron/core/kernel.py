@@ -67,6 +67,18 @@ def _finite(a) -> bool:
     return bool(np.isfinite(values).all())
 
 
+def _refuse_overflow(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray, epoch: int) -> None:
+    """After pass ``epoch`` of a trainer that steps outside the kernel (autograd, Gluon): raise
+    :func:`_overflow` when the weights, or the margins they give on ``(X, Y)``, left the floats
+    (a margin of inf would count as "correct" and the run as converged)."""
+    if not (_finite(w) and np.isfinite(b)):
+        raise _overflow(f"the weights (w, b) in pass {epoch}", X.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Y * (X @ w.astype(X.dtype, copy=False) + X.dtype.type(b))
+    if not np.isfinite(margins).all():
+        raise _overflow(f"the margins y (w.x + b) in pass {epoch}", X.dtype)
+
+
 # --- the driver -----------------------------------------------------------------------------
 
 def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,

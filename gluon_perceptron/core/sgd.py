@@ -41,6 +41,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from . import _checks
+from .kernel import _refuse_overflow as _refuse_pass_overflow
 from .losses import _unchecked, perceptron_loss
 from .results import TrainResult, train_result
 
@@ -284,7 +285,7 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         per_epoch.append(sum(int(_sgd_step(w, b, rows[i], labels[i], step_loss, learning_rate,
                                            None, None)[0]) for i in range(n)))
         wn, bn = w.asnumpy(), float(b.asscalar())
-        _refuse_overflow(wn, bn, "train_autograd", epoch + 1, learning_rate)
+        _refuse_pass_overflow(wn, bn, Xn, Yn, epoch + 1)
         if per_epoch[-1] == 0:
             break
     return train_result(wn, bn, per_epoch)
