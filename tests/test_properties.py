@@ -43,7 +43,7 @@ import gluon_perceptron as gp
 # random shapes, dtypes and magnitudes, integers and floats over their whole range).
 settings.register_profile("ci", max_examples=30, deadline=None, derandomize=True,
                           suppress_health_check=list(HealthCheck), database=None)
-settings.register_profile("fuzz", max_examples=300, deadline=None,
+settings.register_profile("fuzz", max_examples=60, deadline=None,
                           suppress_health_check=list(HealthCheck))
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 
 import numpy as np
@@ -34,6 +35,10 @@ def to_numpy(a, name: str) -> np.ndarray:
 #: is far beyond anything that finishes, and a bound must still fit a machine integer.
 MAX_COUNT = 10**9
 
+#: The most repetitions (trials, draws, seeds, runs) an experiment accepts: each is a whole
+#: training run, and a million of them is already days of work.
+MAX_REPEATS = 10**6
+
 #: The largest seed every generator accepts (numpy's legacy seeding and MXNet take 0 .. 2**32-1).
 SEED_MAX = 2**32 - 1
 
@@ -53,6 +58,11 @@ def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT
     return int(value)
 
 
+def repeats(value, name: str) -> int:
+    """A number of repetitions (trials, draws, ...): an integer in ``1 .. MAX_REPEATS``."""
+    return positive_int(value, name, maximum=MAX_REPEATS)
+
+
 def seed(value, name: str = "seed") -> int | None:
     """``None``, or an integer seed in ``0 .. SEED_MAX`` (what numpy and MXNet both accept)."""
     if value is None:
@@ -64,7 +74,7 @@ def seed(value, name: str = "seed") -> int | None:
     return int(value)
 
 
-def seeds(value, name: str = "seeds", *, maximum: int = 10**6) -> list[int]:
+def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int]:
     """A non-empty list of seeds: an iterable of them, or a count ``k`` meaning ``range(k)``."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return list(range(positive_int(value, name, maximum=maximum)))
@@ -109,11 +119,26 @@ def progress(value, name: str = "progress"):
     return value
 
 
-def elements(count: int, what: str) -> None:
-    """Refuse, before allocating, an array of ``count`` elements above :data:`MAX_ELEMENTS`."""
+def _memory() -> int:
+    """This machine's physical memory in bytes (0 when the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not POSIX
+        return 0
+
+
+def elements(count: int, what: str, itemsize: int = 8) -> None:
+    """Refuse, before allocating, an array of ``count`` elements above :data:`MAX_ELEMENTS`, or
+    one that would take more than a quarter of this machine's memory (an experiment holds a
+    few such arrays at once, so one that size would end in a MemoryError half-way)."""
     if count > MAX_ELEMENTS:
         raise ValueError(f"{what} would need {count:,} elements, more than the limit of "
                          f"2**31 - 1 = {MAX_ELEMENTS:,} per array; use smaller sizes")
+    memory = _memory()
+    if memory and count * itemsize > memory // 4:
+        raise ValueError(f"{what} would need {count * itemsize / 2**30:.1f} GiB, more than a "
+                         f"quarter of this machine's {memory / 2**30:.1f} GiB of memory; use "
+                         f"smaller sizes")
 
 
 def finite_float(value, name: str, *, minimum: float | None = None,
@@ -234,6 +259,20 @@ def instance(value, cls, name: str, hint: str) -> None:
         names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
         article = "an" if names[0] in "AEIOU" else "a"
         raise TypeError(f"{name} must be {article} {names} ({hint}), got {type(value).__name__}")
+
+
+def one_float_dtype(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
+    """``w``, ``b`` and ``x`` share one float dtype (MXNet's ``dot`` refuses a mix with an
+    "Incompatible attr" error from inside the engine)."""
+    dw = np.dtype(w.dtype)
+    if not np.issubdtype(dw, np.floating):
+        raise TypeError(f"w must hold floats (float32 or float64), got {dw.name}; use "
+                        f"w = w.astype('float32')")
+    for name, a in (("b", b), ("x", x)):
+        if np.dtype(a.dtype) != dw:
+            raise TypeError(f"{name} has dtype {np.dtype(a.dtype).name} but w has {dw.name}: "
+                            f"MXNet needs one dtype; cast with {name}.astype(w.dtype) (or build "
+                            f"w and b in {np.dtype(a.dtype).name})")
 
 
 def flag(value, name: str) -> bool:

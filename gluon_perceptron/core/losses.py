@@ -49,7 +49,7 @@ def _shapes(w, b, x) -> tuple[tuple, tuple, tuple]:
                             f"{type(a).__name__}; use {name} = nd.array(...)"
                             + (f" and {name}.attach_grad()" if name != "x" else ""))
     ws, bs, xs = w.shape, b.shape, x.shape
-    _dtypes(w, b, x)
+    _checks.one_float_dtype(w, b, x)
     if len(ws) not in (1, 2):
         raise ValueError(f"w must be 1-D (one model) or 2-D (one model per row), got {ws}")
     if bs != ((ws[0],) if len(ws) == 2 else (1,)):
@@ -61,22 +61,6 @@ def _shapes(w, b, x) -> tuple[tuple, tuple, tuple]:
         raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape ({d},) "
                          f"for one example, (n, {d}) for a batch, or one row per row of w")
     return ws, bs, xs
-
-
-_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _dtypes(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
-    """One float dtype for ``w``, ``b`` and ``x`` (MXNet's ``dot`` refuses a mix)."""
-    dw = np.dtype(w.dtype)
-    if dw not in _FLOATS:
-        raise TypeError(f"w must hold floats (float32 or float64) to be differentiated, got "
-                        f"{dw.name}; use w = w.astype('float32')")
-    for name, a in (("b", b), ("x", x)):
-        if np.dtype(a.dtype) != dw:
-            raise TypeError(f"{name} has dtype {np.dtype(a.dtype).name} but w has {dw.name}: "
-                            f"MXNet needs one dtype; cast with {name}.astype(w.dtype) (or build "
-                            f"w and b in {np.dtype(a.dtype).name})")
 
 
 def _check_threshold(threshold: float, w: nd.NDArray) -> None:

@@ -89,15 +89,7 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y, *,
         raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
     if b.shape != (1,):
         raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
-    dw = np.dtype(w.dtype)
-    if not np.issubdtype(dw, np.floating):
-        raise TypeError(f"w must hold floats (float32 or float64), got {dw.name}; use "
-                        f"w = w.astype('float32')")
-    for name, a in (("b", b), ("x", x)):
-        if np.dtype(a.dtype) != dw:
-            raise TypeError(f"{name} has dtype {np.dtype(a.dtype).name} but w has {dw.name}: "
-                            f"MXNet needs one dtype; cast with {name}.astype(w.dtype) (or "
-                            f"build w and b in {np.dtype(a.dtype).name})")
+    _checks.one_float_dtype(w, b, x)
     yv = _label_value(y)
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)

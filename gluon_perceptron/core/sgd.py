@@ -402,7 +402,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     """
     Xn, Yn = _checks.dataset(X, Y)
     steps = _checks.positive_int(steps, "steps")
-    runs = _checks.positive_int(runs, "runs")
+    runs = _checks.repeats(runs, "runs")
     _checks.choice(order, "order", {"random", "cyclic"})
     _check_loss(loss)
     loss = _unchecked(loss)

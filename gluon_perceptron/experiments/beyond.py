@@ -177,7 +177,7 @@ def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: in
         For a bad argument, or a ``noise`` so large that the kernel's Gram matrix overflows.
     """
     _checks.choice(kernel, "kernel", set(KERNEL_SETTINGS))
-    draws = _checks.positive_int(draws, "draws")
+    draws = _checks.repeats(draws, "draws")
     samples = _checks.positive_int(samples, "samples", minimum=2)
     noise = _checks.finite_float(noise, "noise", minimum=0.0)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
@@ -292,7 +292,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
-    draws = _checks.positive_int(draws, "draws")
+    draws = _checks.repeats(draws, "draws")
     a = _checks.finite_float(a, "a", strictly_positive=True)
     seed = _checks.seed(seed)
     progress = _checks.progress(progress)
@@ -372,7 +372,7 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     if np.any(gammas >= 1):
         raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
                          f"{gammas.tolist()!r:.60}")
-    draws = _checks.positive_int(draws, "draws")
+    draws = _checks.repeats(draws, "draws")
     samples = _checks.positive_int(samples, "samples", minimum=2)
     dimensions = _checks.positive_int(dimensions, "dimensions")
     max_iterations = _checks.positive_int(max_iterations, "max_iterations")

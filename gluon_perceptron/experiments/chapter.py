@@ -372,7 +372,7 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     -------
     FaithfulExperiment
     """
-    trials = _checks.positive_int(trials, "trials")
+    trials = _checks.repeats(trials, "trials")
     samples = _checks.positive_int(samples, "samples")
     eps = _epsilons(epsilons, samples, 2)
     _checks.elements(trials * eps.size, f"margin_experiment_faithful's runs (trials={trials:,} "
@@ -437,7 +437,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     seed : int, optional
         Seeds MXNet's generator first; ``None`` uses its current state.
     """
-    trials = _checks.positive_int(trials, "trials")
+    trials = _checks.repeats(trials, "trials")
     samples = _checks.positive_int(samples, "samples")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     eps = _epsilons(epsilons, samples, dimensions)  # > 0: the bound divides by epsilon^2
@@ -532,7 +532,7 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 2
     ``sample_separable(samples, dimensions, epsilon)``, train to convergence, record the updates
     next to the dataset's bound."""
     configs = _configs(configs)
-    seeds = _checks.positive_int(seeds, "seeds")
+    seeds = _checks.repeats(seeds, "seeds")
     epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     progress = _checks.progress(progress)

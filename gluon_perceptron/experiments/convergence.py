@@ -216,7 +216,7 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     -------
     BoundExperiment
     """
-    trials = _checks.positive_int(trials, "trials")
+    trials = _checks.repeats(trials, "trials")
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     dimensions = _checks.counts(dimensions, "dimensions")
     samples = _checks.counts(samples, "samples")

@@ -134,7 +134,7 @@ def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon:
     samples = _checks.positive_int(samples, "samples")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     draw = _sampler(samples, dimensions, epsilon)
-    trials = _checks.positive_int(trials, "trials")
+    trials = _checks.repeats(trials, "trials")
     workers = _shard_counts(workers, samples)
     mixings = _mixings(mixings)
     seed = _checks.seed(seed)

@@ -302,13 +302,13 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     * ``support``, ``updates``: :math:`|I|/(N+1)` and mistakes/(N+1) of the full run, the
       steps of the proof;
     * ``bound``: :math:`R_a^2/\\gamma_2^2/(N+1)` with the optimal padded margin
-      (:func:`~gluon_perceptron.margins.optimal_margin`), :math:`R_a^2 = R^2 + 1`.
+      (:func:`~gluon_perceptron.optimal_margin`), :math:`R_a^2 = R^2 + 1`.
 
     The theorem says ``mean(loo) <= mean(bound)``. Draws from MXNet's global generator (seed
     it with ``mx.random.seed``).
     """
     samples = _checks.positive_int(samples, "samples")
-    draws = _checks.positive_int(draws, "draws")
+    draws = _checks.repeats(draws, "draws")
     test_points = _checks.positive_int(test_points, "test_points")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     _check_draw_size(samples, test_points, dimensions)
@@ -385,7 +385,7 @@ def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
         Means with their standard errors over ``draws`` draws per size.
     """
     sizes = _checks.counts(sizes, "sizes")
-    draws = _checks.positive_int(draws, "draws")
+    draws = _checks.repeats(draws, "draws")
     dimensions = _checks.positive_int(dimensions, "dimensions")
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
     test_points = _checks.positive_int(test_points, "test_points")

@@ -210,7 +210,7 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
     """
     Xn, Yn = _checks.dataset(X, Y)
     horizons = np.unique(np.array(_checks.counts(horizons, "horizons"), dtype=np.int64))
-    seeds = _checks.positive_int(seeds, "seeds")
+    seeds = _checks.repeats(seeds, "seeds")
     seed = _checks.seed(seed)
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     progress = _checks.progress(progress)
