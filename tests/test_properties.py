@@ -286,12 +286,14 @@ _ANY_ARRAY = hnp.arrays(
     elements=None)
 _ANY_FLOAT = st.floats(allow_nan=True, allow_infinity=True)
 _ANY_INT = st.integers(min_value=-(2**80), max_value=2**80)
-# counts: small ones, and ones far beyond any limit (not 10**6 .. 10**9, valid but slow)
-_ANY_COUNT = st.integers(-1000, 1000) | st.integers(10**10, 2**80) | st.integers(max_value=-1)
+# counts: none that is valid (a valid count is work asked for, and may rightly take long):
+# zero and negative ones, ones far beyond any limit, and non-integers
+_ANY_COUNT = (st.integers(max_value=0) | st.integers(10**10, 2**80)
+              | st.floats().filter(lambda v: not float(v).is_integer()))
 GENERATED = {id(BAD_FEATURES): _ANY_ARRAY, id(BAD_LABELS): _ANY_ARRAY,
              id(BAD_VECTORS): _ANY_ARRAY, id(BAD_COUNTS): _ANY_COUNT | _ANY_FLOAT,
              id(BAD_FLOATS): _ANY_FLOAT | _ANY_INT, id(BAD_SCALARS): _ANY_FLOAT | _ANY_ARRAY,
-             id(BAD_SEEDS): _ANY_INT, id(BAD_NAMES): st.text(max_size=12),
+             id(BAD_SEEDS): st.integers(max_value=-1) | st.integers(min_value=2**32), id(BAD_NAMES): st.text(max_size=12),
              id(BAD_FLAGS): _ANY_INT | st.text(max_size=4)}
 
 

@@ -101,7 +101,8 @@ def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int
 def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:
     """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts)."""
     wanted = f"{name} must be a non-empty sequence of integers >= {minimum}"
-    if isinstance(values, (str, bytes, nd.NDArray)) or not hasattr(values, "__iter__"):
+    if isinstance(values, (str, bytes, nd.NDArray)) or not hasattr(values, "__iter__") \
+            or (isinstance(values, np.ndarray) and values.ndim != 1):
         raise ValueError(f"{wanted}, got {values!r:.60}")
     out = [positive_int(v, name, minimum=minimum, maximum=maximum) for v in list(values)[:10**6]]
     if not out:
@@ -233,6 +234,9 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
             or np.issubdtype(a.dtype, np.complexfloating):
         raise ValueError(f"{name} must be a vector of real numbers, got {type(v).__name__} "
                          f"{v!r:.60}")
+    if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
+        raise ValueError(f"{name} must be one vector, of shape (d,), (d, 1) or (1, d), got "
+                         f"shape {a.shape}")
     a = a.reshape(-1) if a.dtype in (np.float32, np.float64) else a.astype(np.float64).reshape(-1)
     if a.size == 0:
         raise ValueError(f"{name} must hold at least one number, got an empty array")

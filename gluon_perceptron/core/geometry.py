@@ -49,13 +49,19 @@ def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:
     return theta[:-1].copy(), float(theta[-1])
 
 
+def _row_norms(A: np.ndarray) -> np.ndarray:
+    r""":math:`\|a_i\|` of each row of ``A`` (a vector: its norm), without overflow: each row
+    is divided by its largest entry before squaring."""
+    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
+    top = np.max(np.abs(A), axis=1)
+    scale = np.where(top > 0.0, top, 1.0)
+    B = A / scale[:, None]
+    return top * np.sqrt(np.einsum("ij,ij->i", B, B))
+
+
 def _radius(A: np.ndarray) -> float:
     r""":math:`\max_i \|a_i\|` of the rows of ``A``, without overflow for huge entries."""
-    top = float(np.max(np.abs(A)))
-    if top == 0.0:
-        return 0.0
-    B = A / top
-    return top * math.sqrt(float(np.max(np.einsum("ij,ij->i", B, B))))
+    return float(np.max(_row_norms(A)))
 
 
 def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
@@ -510,6 +516,9 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     bias = _checks.flag(bias, "bias")
     margin = _checks.choice(margin, "margin", MARGINS)
     tol = _checks.finite_float(tol, "tol", strictly_positive=True)
+    if tol < 1e-14:
+        raise ValueError(f"tol={tol:g} is below what double precision can certify (the KKT "
+                         f"conditions hold to about 1e-15 at best); use tol >= 1e-14")
     n = Xn.shape[0]
     max_iter = 3 * max(n, 10) if max_iter is None else _checks.positive_int(max_iter, "max_iter")
     A = _signed_rows(Xn, Yn, bias)

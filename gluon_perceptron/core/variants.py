@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from .geometry import _split
+from .geometry import _row_norms, _split
 from .kernel import _drive, _numpy_epoch, _plain_passes
 from .results import TrainResult, Unpackable, train_result
 from .rosenblatt import _error_rate
@@ -35,8 +35,7 @@ def _project(theta: np.ndarray, radius: float) -> None:
     :math:`\theta \leftarrow \theta \min(1, \rho / \|\theta\|)`."""
     norm = math.sqrt(theta @ theta)
     if not math.isfinite(norm):  # the sum of squares overflowed: scale first
-        top = float(np.max(np.abs(theta)))
-        norm = top * math.sqrt((theta / top) @ (theta / top))
+        norm = float(_row_norms(theta)[0])
     if norm > radius:
         theta *= radius / norm
 
@@ -120,7 +119,7 @@ class _Recorder:
 
     def epoch(self, running: np.ndarray, w: np.ndarray, b: float) -> None:
         """Note one pass: the running (w, b), and the predictor returned."""
-        self.history["norm"].append(float(np.linalg.norm(running)))
+        self.history["norm"].append(float(_row_norms(running)[0]))
         self.history["error"].append(_error_rate(w, b, self.X, self.Y))
         if self.record:
             self.history["weights"].append((np.array(w, dtype=np.float64), float(b)))
@@ -293,7 +292,7 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     step = done[0]
     thetas = step.thetas()
     margins = step.margins(Xn, Yn)
-    return OnlineRun(margins, margins <= 0.0, thetas, np.linalg.norm(thetas, axis=1))
+    return OnlineRun(margins, margins <= 0.0, thetas, _row_norms(thetas))
 
 
 def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -214,6 +215,10 @@ def _fraction(value, name: str) -> float:
     return value
 
 
+#: The most samples whose C(samples, 3) triples amaldi_hauser_bound examines by default.
+_MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_000)
+
+
 def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
                             separation: float = 2.0, seed: int | None = None) -> NonseparableRuns:
     """Draw part 1's datasets and run the plain perceptron ``epochs`` passes on each.
@@ -227,6 +232,11 @@ def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: floa
     _checks.elements(epochs * 3, f"nonseparable_experiment's recorded weights (epochs={epochs} "
                                  f"passes x 3 numbers)")
     samples = _checks.positive_int(samples, "samples", minimum=2)
+    if samples > _MAX_BOUNDED_SAMPLES:
+        raise ValueError(f"samples must be at most {_MAX_BOUNDED_SAMPLES}, got {samples}: the "
+                         f"Amaldi-Hauser bound of each set examines all C(samples, 3) triples "
+                         f"of examples (call amaldi_hauser_bound with a larger max_subsets for "
+                         f"more)")
     flip = _fraction(flip, "flip")
     separation = _checks.finite_float(separation, "separation", minimum=0.0)
     seed = _checks.seed(seed)
