@@ -207,3 +207,26 @@ def test_margins_far_below_the_radius_are_certified(margin):
     opt = gp.optimal_margin(X, Y, bias=False)
     assert opt.gamma == pytest.approx(margin, rel=1e-6)
     _check_kkt(X, Y, opt)
+
+
+@pytest.mark.parametrize("scale", [1e4, 1e5, 1e6])
+def test_whole_vector_margin_of_data_with_a_large_radius(scale):
+    """Where the radius dwarfs the bias input 1, the whole-(w, b) margin needs w of norm about
+    the radius: the least-distance solver loses the active set there, and Goldfarb and
+    Idnani's dual active-set method (steps in theta itself) finds it; certified, and it tends
+    to a limit as the data grows."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 3))
+    Y = np.sign(X[:, 0] + 0.5)
+    opt = gp.optimal_margin(X * scale, Y)
+    _check_kkt(X * scale, Y, opt)
+    assert opt.gamma == pytest.approx(gp.optimal_margin(X * 1e3, Y).gamma, rel=1e-4)
+
+
+def test_a_radius_beyond_double_precision_is_a_clear_error():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 3))
+    Y = np.sign(X[:, 0] + 0.5)
+    with pytest.raises(ValueError, match="X's radius .* dwarfs the bias input 1.*standardise X"):
+        gp.optimal_margin(X * 1e10, Y)
+    assert gp.optimal_margin(X * 1e10, Y, margin="svm").gamma > 0  # that margin scales

@@ -293,7 +293,8 @@ _ANY_COUNT = (st.integers(max_value=0) | st.integers(10**10, 2**80)
 GENERATED = {id(BAD_FEATURES): _ANY_ARRAY, id(BAD_LABELS): _ANY_ARRAY,
              id(BAD_VECTORS): _ANY_ARRAY, id(BAD_COUNTS): _ANY_COUNT | _ANY_FLOAT,
              id(BAD_FLOATS): _ANY_FLOAT | _ANY_INT, id(BAD_SCALARS): _ANY_FLOAT | _ANY_ARRAY,
-             id(BAD_SEEDS): st.integers(max_value=-1) | st.integers(min_value=2**32), id(BAD_NAMES): st.text(max_size=12),
+             id(BAD_SEEDS): st.integers(max_value=-1) | st.integers(min_value=2**32),
+             id(BAD_NAMES): st.text(max_size=12),
              id(BAD_FLAGS): _ANY_INT | st.text(max_size=4)}
 
 

@@ -465,3 +465,12 @@ def test_leave_one_out_is_a_dataclass(seed):
     loo = gp.leave_one_out(fake.X, fake.Y)
     assert loo.errors == loo["errors"] and loo.converged
     assert set(loo.keys()) == {"errors", "support", "updates", "converged"}
+
+
+def test_adversary_with_a_margin_whose_square_underflows():
+    """gamma**2 underflows to 0 for gamma = 1e-181: then 1/gamma^2 exceeds any d, and the
+    adversary shows all d basis vectors (it divided by zero before)."""
+    run = gp.adversary_run(1e-181, 50)
+    assert run.n == run.mistakes == 50
+    with pytest.raises(ValueError, match="dimensions=1,000,000"):
+        gp.adversary_run(1e-9, 10**6)  # 10**6 examples of 10**6 coordinates: refused up front

@@ -435,6 +435,49 @@ def _polish(P, y, s, S, tol, rounds):
     return best, S
 
 
+def _dual_active_set(P: np.ndarray, tol: float, max_iter: int) -> np.ndarray | None:
+    r"""An active set of :math:`\min \|\theta\|^2` s.t. :math:`P\theta \ge 1`, by Goldfarb
+    and Idnani's dual active-set method (Math. Programming 27, 1983) for the identity Hessian.
+
+    From :math:`\theta = 0`, take the most violated constraint :math:`a_p`, step along
+    :math:`a_p` projected off the active normals; when an active multiplier would turn
+    negative first, drop that constraint and step again. Each step stays in :math:`\theta`
+    (not in the least-distance residual), so it keeps its precision when the margin is tiny
+    and :math:`\|\theta\|` huge. Returns the active set (to be polished and certified), or
+    None if it stalls numerically.
+    """
+    theta = np.zeros(P.shape[1])
+    active: list[int] = []
+    u = np.zeros(0)  # multipliers of the active constraints
+    for _ in range(max_iter):
+        slack = P @ theta - 1.0
+        p = int(np.argmin(slack))
+        if slack[p] >= -tol * (1.0 + float(np.abs(P[p]) @ np.abs(theta))):
+            return np.array(sorted(active), dtype=int)
+        a, gained = P[p], 0.0
+        while True:
+            r = np.linalg.lstsq(P[active].T, a, rcond=None)[0] if active else np.zeros(0)
+            z = a - P[active].T @ r if active else a
+            zz = float(z @ z)
+            full = -float(slack[p] if gained == 0.0 else a @ theta - 1.0) / zz \
+                if zz > 1e-28 * float(a @ a) else np.inf
+            blocking = [(u[j] / r[j], j) for j in range(r.size) if r[j] > 0]
+            partial, k = min(blocking) if blocking else (np.inf, -1)
+            if not (np.isfinite(full) or np.isfinite(partial)):
+                return None
+            t = min(full, partial)
+            if np.isfinite(full):
+                theta = theta + t * z
+            u, gained = u - t * r, gained + t
+            if full <= partial:
+                active.append(p)
+                u = np.append(u, gained)
+                break
+            del active[k]
+            u = np.delete(u, k)
+    return None
+
+
 def _qp(P: np.ndarray, y: np.ndarray | None, s: float, tol: float, max_iter: int):
     r"""Certified solution ``(w, b, kkt_residual, margins)`` of the QP of :func:`_kkt`.
 
@@ -459,11 +502,21 @@ def _qp(P: np.ndarray, y: np.ndarray | None, s: float, tol: float, max_iter: int
             return best
         if y is None or s >= 1.0 / cap:  # the weighting was already exact
             break
+    if y is None or s > 0.0:  # a strictly convex problem: try the dual active-set method
+        # min ||w||^2 + (s b)^2 is homogeneous in theta = (w, s b) on the rows (P, y / s)
+        Q = P if y is None else np.column_stack([P, y / s])
+        S = _dual_active_set(Q, tol, max_iter)
+        if S is not None and S.size:
+            found, _ = _polish(Q, None, 0.0, S, tol, 5 * (d + 3))
+            if found[2] <= tol:
+                theta = found[0]
+                return (theta, 0.0, found[2], found[3]) if y is None else \
+                    (theta[:-1], float(theta[-1]) / s, found[2], found[3])
     if y is not None and s > 1e2:
-        raise RuntimeError(
+        raise ValueError(
             f"optimal_margin: no certified optimum (smallest KKT violation {best[2]:.2e} > "
-            f"tol={tol:g}): the data's radius {s:.3g} dwarfs the bias input 1, and the margin "
-            f"of the whole (w, b) is then beyond double precision; standardise X, or use "
+            f"tol={tol:g}): X's radius {s:.3g} dwarfs the bias input 1, and the margin of the "
+            f"whole (w, b) is then beyond double precision; standardise X, or use "
             f"margin='svm' or bias=False, which scale with the data")
     raise RuntimeError(f"optimal_margin: no certified optimum (smallest KKT violation "
                        f"{best[2]:.2e} > tol={tol:g}); the data may be nearly degenerate: drop "
@@ -509,6 +562,8 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     ValueError
         If the data is not linearly separable (no margin to maximise), or if ``margin="svm"``
         with a single class (the free bias makes the margin unbounded).
+        Also when X's radius dwarfs the bias input 1 so far (about 1e6 and beyond) that the
+        whole-(w, b) margin is beyond double precision: standardise X.
     RuntimeError
         If no certified optimum is found (for example at ``max_iter``).
     """

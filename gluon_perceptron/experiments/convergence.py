@@ -319,8 +319,12 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     info = generating_plane_bound(Xt, Yn, w, np.array([bt]))
     run = train(Xt, Yn, max_epochs=max_epochs)
     hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
+    try:
+        optimal = optimal_margin(Xt, Yn).bound
+    except ValueError as exc:  # the transformed data's radius beyond what can be certified
+        raise ValueError(f"transformed_run(scale={scale:g}, shift={shift!r:.40}): {exc}") from None
     return TransformedRun(R=info.R, gamma=info.gamma, b=float(bt), bias_bound=info.bound,
-                          optimal_bound=optimal_margin(Xt, Yn).bound, updates=run.updates,
+                          optimal_bound=optimal, updates=run.updates,
                           converged=run.converged,
                           homogeneous_updates=None if hom is None else hom.updates,
                           homogeneous_converged=None if hom is None else hom.converged)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -133,8 +134,13 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
             and callable(getattr(learner, "update", None))):
         raise TypeError(f"learner must have methods predict(x) and update(x, y), like "
                         f"PerceptronLearner(dimensions); got {type(learner).__name__}")
-    # floor(1/gamma^2), guarding against 1/0.1**2 = 99.999...
-    n = min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
+    # floor(1/gamma^2), guarding against 1/0.1**2 = 99.999... (and gamma**2 underflowing to 0)
+    if gamma * math.sqrt(dimensions) <= 1.0:
+        n = dimensions
+    else:
+        n = min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
+    _checks.elements(n * dimensions, f"the adversary's {n:,} examples of dimensions="
+                                     f"{dimensions:,} coordinates")
     Y = np.zeros(n)
     mistakes = 0
     for i in range(n):
