@@ -542,9 +542,9 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     the exact KKT equations, and the answer certified: all constraints met, multipliers
     :math:`\lambda \ge 0`, stationarity, each within ``tol`` (relative to the size of
     :math:`w`, which is :math:`1/\gamma`). Where that active set is lost (a margin far below
-    the radius), Goldfarb and Idnani's dual active-set method (1983) finds it instead. The margin scales with the
-    data: ``optimal_margin(c * X, Y, bias=False).gamma == c * optimal_margin(X, Y,
-    bias=False).gamma``, and the same for ``margin="svm"``.
+    the radius), Goldfarb and Idnani's dual active-set method (1983) finds it instead. The
+    margin scales with the data: ``optimal_margin(c * X, Y, bias=False).gamma == c *
+    optimal_margin(X, Y, bias=False).gamma``, and the same for ``margin="svm"``.
 
     Parameters
     ----------
