@@ -270,3 +270,13 @@ def test_train_autograd_casts_nothing_silently_and_accepts_int_data():
     X, Y = gp.xor_data()
     r = gp.train_autograd(X.astype(np.int32), Y.astype(np.int32), max_epochs=3)
     assert r.w.dtype == np.float64 and not r.converged
+
+
+def test_constant_rate_optimum_refuses_what_leaves_the_floats():
+    """Each argument alone may be huge, but radius * lipschitz = 1e600 is not a bound, and
+    1e-300 / 1e300 = 0 is not a learning rate: both are named errors."""
+    assert gp.constant_rate_optimum(2.0, 3.0, 4) == pytest.approx((1 / 3, 3.0))
+    with pytest.raises(ValueError, match="radius=1e\\+300, lipschitz=1e\\+300"):
+        gp.constant_rate_optimum(1e300, 1e300, 1)
+    with pytest.raises(ValueError, match="radius and lipschitz"):
+        gp.constant_rate_optimum(1e-300, 1e300, 1)

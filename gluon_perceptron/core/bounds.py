@@ -129,8 +129,16 @@ def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> Consta
     radius = _checks.finite_float(radius, "radius", strictly_positive=True)
     lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
     steps = _checks.positive_int(steps, "steps")
-    return ConstantRate(float(radius / (lipschitz * np.sqrt(steps))),
-                        float(radius * lipschitz / np.sqrt(steps)))
+    root = np.sqrt(steps)
+    with np.errstate(over="ignore", under="ignore"):
+        rate, bound = _f(radius) / (_f(lipschitz) * root), _f(radius) * _f(lipschitz) / root
+    _finite_bound(bound, "constant_rate_optimum", "radius lipschitz / sqrt(steps)",
+                  radius=radius, lipschitz=lipschitz)
+    if not 0.0 < rate < np.inf:
+        raise ValueError(f"constant_rate_optimum: radius={radius:g} / (lipschitz={lipschitz:g} "
+                         f"sqrt(steps)) is {rate}, outside the floats; rescale radius and "
+                         f"lipschitz together to a moderate range")
+    return ConstantRate(float(rate), float(bound))
 
 
 def chapter_bound(R: float, epsilon: float) -> float:

@@ -494,10 +494,14 @@ def one_vs_rest(y, positive) -> np.ndarray:
     yn = yn.reshape(-1)
     if yn.size == 0:
         raise ValueError("y is empty: pass one label per example")
-    if not np.any(yn == positive):
+    # labels of another kind than positive (strings against a number) match nothing; numpy
+    # would answer with one scalar and a FutureWarning instead of an array
+    comparable = yn.dtype.kind == "O" or (yn.dtype.kind in "US") == isinstance(positive, str)
+    match = yn == positive if comparable else np.zeros(yn.shape, dtype=bool)
+    if not np.any(match):
         raise ValueError(f"no example has label {positive!r} in y; labels present in y: "
                          f"{np.unique(yn)[:10].tolist()}; pick positive among them")
-    return np.where(yn == positive, 1.0, -1.0)
+    return np.where(match, 1.0, -1.0)
 
 
 def image_side(x, name: str = "x") -> int:

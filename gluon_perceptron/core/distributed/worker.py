@@ -53,10 +53,10 @@ def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
     (:func:`~.mixing._mix`), so all hold the same weights and stop on the same round.
     """
-    from .mixing import _local_pass, _Rounds, decode_rows, encode_rows, shard_bounds
+    from .mixing import _local_pass, _Rounds, _shard_bounds, decode_rows, encode_rows
 
     rank, W = kv.rank, kv.num_workers
-    a, b = shard_bounds(X.shape[0], W)[rank]
+    a, b = _shard_bounds(X.shape[0], W)[rank]
     Xs, Ys = np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b])
     d = X.shape[1]
     width = encode_rows(np.zeros((1, d + 3), dtype=X.dtype)).shape[1]
