@@ -67,10 +67,12 @@ def seed(value, name: str = "seed") -> int | None:
     """``None``, or an integer seed in ``0 .. SEED_MAX`` (what numpy and MXNet both accept)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= value <= SEED_MAX:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
         raise ValueError(f"{name} must be None or an integer in 0 .. 2**32 - 1 = {SEED_MAX}, "
                          f"got {value!r:.60}")
+    if value > SEED_MAX:
+        raise ValueError(f"{name} must be below 2**32 = {SEED_MAX + 1} (MXNet's generator and "
+                         f"numpy's legacy seeding take no more), got {value}")
     return int(value)
 
 
@@ -246,6 +248,34 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite, got {a}; drop or replace its NaN/inf entries")
     return a
+
+
+def fraction(value, name: str) -> float:
+    """A finite number in [0, 1] (a fraction of labels, of examples, ...)."""
+    value = finite_float(value, name, minimum=0.0)
+    if value > 1.0:
+        raise ValueError(f"{name} must be a fraction in [0, 1], got {value}")
+    return value
+
+
+def weight_pairs(weights, name: str, size: int | None = None) -> list[tuple[np.ndarray, float]]:
+    """``weights``, a sequence of ``(w, b)`` pairs (as ``TrainResult.history["weights"]``), as
+    float64 vectors ``w`` of one length (``size`` if given: one per feature of X) and floats
+    ``b``."""
+    wanted = f"{name} must be a sequence of (w, b) pairs, as in TrainResult.history['weights']"
+    if isinstance(weights, (str, bytes, dict, np.ndarray, nd.NDArray)) \
+            or not hasattr(weights, "__iter__"):
+        raise ValueError(f"{wanted}, got {type(weights).__name__} {weights!r:.60}")
+    pairs: list[tuple[np.ndarray, float]] = []
+    for k, pair in enumerate(weights):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"{wanted}, but {name}[{k}] is {pair!r:.60}")
+        w = vector(pair[0], f"{name}[{k}][0] (w)", size=size).astype(np.float64)
+        if pairs and w.size != pairs[0][0].size:
+            raise ValueError(f"{name}[{k}] has {w.size} weights but {name}[0] has "
+                             f"{pairs[0][0].size}; pass the weights of one run")
+        pairs.append((w, scalar(pair[1], f"{name}[{k}][1] (b)")))
+    return pairs
 
 
 def scalar(value, name: str, **bounds) -> float:

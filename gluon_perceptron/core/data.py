@@ -40,13 +40,10 @@ ENGINES = ("fast", "faithful")
 ENGINE_ALIASES = {"batched": "fast"}
 
 
-def _mx_seed(seed) -> None:
-    """``seed=None`` keeps MXNet's global generator as it is; an int seeds it first."""
+def _mx_seed(seed: int | None) -> None:
+    """``seed=None`` keeps MXNet's global generator as it is; an int (checked by the caller
+    with ``_checks.seed``) seeds it first."""
     if seed is not None:
-        seed = _checks.positive_int(seed, "seed", minimum=0, maximum=2**32)
-        if seed >= 2**32:
-            raise ValueError(f"seed must be below 2**32 = {2**32} for MXNet's generator, "
-                             f"got {seed}")
         mx.random.seed(seed)
 
 
@@ -145,7 +142,7 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     samples, dimensions, epsilon, max_attempts = _check_sampler_args(
         samples, dimensions, epsilon, max_attempts)
     engine = _engine(engine)
-    _mx_seed(seed)
+    _mx_seed(_checks.seed(seed))
     return _sample(samples, dimensions, epsilon, engine, max_attempts)
 
 
@@ -256,13 +253,11 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     NoisyData
         Reproducible under ``mx.random.seed``.
     """
-    flip = _checks.finite_float(flip, "flip", minimum=0.0)
-    if flip > 1.0:
-        raise ValueError(f"flip must be a fraction in [0, 1], got {flip}")
+    flip = _checks.fraction(flip, "flip")
     samples, dimensions, epsilon, max_attempts = _check_sampler_args(
         samples, dimensions, epsilon, None)
     engine = _engine(engine)
-    _mx_seed(seed)
+    _mx_seed(_checks.seed(seed))
     fake = _sample(samples, dimensions, epsilon, engine, max_attempts)
     n = fake.X.shape[0]
     k = int(round(flip * n))
@@ -330,7 +325,7 @@ def gaussian_classes(samples: int, dimensions: int, separation: float, *,
                          f"largest float32 is {_FLOAT32_MAX:.3g}): the class means would be "
                          f"inf; use a separation of a few units (at 10 the Bayes error "
                          f"Phi(-5) is already below 3e-7)")
-    _mx_seed(seed)
+    _mx_seed(_checks.seed(seed))
     direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
     mean = 0.5 * separation * direction / np.linalg.norm(direction)
     Y = np.where(np.arange(samples) < samples // 2, 1.0, -1.0)

@@ -23,12 +23,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import mxnet as mx
 import numpy as np
 
 from . import _checks
-from .data import sample_separable
-from .geometry import _separating_point, optimal_margin
+from .data import _mx_seed, sample_separable
+from .geometry import _row_norms, _separating_point, optimal_margin
 from .kernel import _numpy_epoch
 
 
@@ -64,15 +63,14 @@ class SeparationRun:
 
 
 def _rows(A) -> np.ndarray:
-    """Check ``A`` and return its rows scaled to unit length, in float64 (each row divided by
-    its largest entry first, so rows near 1e308 do not overflow their norm)."""
+    """Check ``A`` and return its rows scaled to unit length, in float64 (norms that do not
+    overflow for rows near 1e308)."""
     An = _checks.features(A, "A").astype(np.float64)
-    top = np.max(np.abs(An), axis=1)
-    if np.any(top == 0):
-        raise ValueError(f"A has a zero row (row {int(np.argmin(top))}); every row must be a "
+    norms = _row_norms(An)
+    if np.any(norms == 0):
+        raise ValueError(f"A has a zero row (row {int(np.argmin(norms))}); every row must be a "
                          f"nonzero vector y_j (x_j, 1)")
-    An = An / top[:, None]
-    return An / np.sqrt((An * An).sum(1))[:, None]
+    return An / norms[:, None]
 
 
 def _separable(A: np.ndarray, who: str) -> None:
@@ -416,8 +414,7 @@ def separation_problem(samples: int, dimensions: int, gamma: float, *,
 
 
 def _separation_problem(samples, dimensions, gamma, pinned, seed) -> SeparationProblem:
-    if seed is not None:
-        mx.random.seed(seed)
+    _mx_seed(seed)
     fake = sample_separable(samples, dimensions, 0.0)
     A = signed_unit_rows(fake.X.asnumpy(), fake.Y.asnumpy())
     u = np.append(fake.wfake.asnumpy(), fake.bfake.asnumpy()).astype(np.float64)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core.data import _sampler, xor_data
+from ..core.data import _mx_seed, _sampler, xor_data
 from ..core.dual import (
     FeatureMargin,
     KernelPerceptron,
@@ -299,8 +298,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
     draw = _sampler(samples, dimensions, epsilon)
     _checks.elements(4 * draws, f"second_order_experiment's records (4 per draw, "
                                 f"draws={draws:,})")
-    if seed is not None:
-        mx.random.seed(seed)
+    _mx_seed(seed)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):
         fake = draw()

@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from mxnet import nd
 
 from ..core import _checks
 from ..core.bounds import amaldi_hauser_bound
 from ..core.data import GaussianClasses, NoisyData, gaussian_classes, getfake_noisy, xor_data
-from ..core.geometry import hinge_separator, is_separable
+from ..core.geometry import _row_norms, hinge_separator, is_separable
 from ..core.results import Unpackable
 from ..core.rosenblatt import TrainResult, error_rate
 from ..core.variants import (
@@ -59,34 +58,16 @@ def boundary_turns(weights) -> np.ndarray:
     if thetas.shape[0] < 2:
         raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
                          f"{thetas.shape[0]} in weights")
-    # the angle does not depend on scale: divide each row by its largest entry first, so that
-    # weights near the float64 limit do not overflow in the norms
-    scale = np.max(np.abs(thetas), axis=1, keepdims=True)
-    thetas = thetas / np.where(scale > 0, scale, 1.0)
-    norms = np.linalg.norm(thetas, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cos = np.sum(thetas[1:] * thetas[:-1], axis=1) / (norms[1:] * norms[:-1])
+    with np.errstate(invalid="ignore", divide="ignore"):  # a zero theta has no direction
+        unit = thetas / _row_norms(thetas)[:, None]  # overflow-safe norms near float64's limit
+        cos = np.sum(unit[1:] * unit[:-1], axis=1)
     return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
 
 
 def _thetas(weights, name: str) -> np.ndarray:
     """``weights``, a sequence of ``(w, b)`` pairs of one length, as rows ``(w, b)``."""
-    wanted = (f"{name} must be a sequence of (w, b) pairs, as in TrainResult.history"
-              f"['weights'] (train with record=True)")
-    if isinstance(weights, (str, bytes, np.ndarray, nd.NDArray)) \
-            or not hasattr(weights, "__iter__"):
-        raise ValueError(f"{wanted}, got {type(weights).__name__} {weights!r:.60}")
-    rows = []
-    for k, pair in enumerate(weights):
-        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise ValueError(f"{wanted}; {name}[{k}] is {pair!r:.60}")
-        w = _checks.vector(pair[0], f"{name}[{k}][0] (w)")
-        b = _checks.scalar(pair[1], f"{name}[{k}][1] (b)")
-        if rows and w.size != rows[0].size - 1:
-            raise ValueError(f"{name}[{k}] has {w.size} weights but {name}[0] has "
-                             f"{rows[0].size - 1}; pass the weights of one run")
-        rows.append(np.append(w.astype(np.float64), b))
-    return np.array(rows, dtype=np.float64).reshape(len(rows), -1)
+    pairs = _checks.weight_pairs(weights, name)
+    return np.array([np.append(w, b) for w, b in pairs]).reshape(len(pairs), -1)
 
 
 def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
@@ -207,14 +188,6 @@ class NonseparableRuns:
         return horizon_maxima(norms, [max(norms.size // 10, 1), norms.size])
 
 
-def _fraction(value, name: str) -> float:
-    """A finite number in [0, 1] (a fraction of labels)."""
-    value = _checks.finite_float(value, name, minimum=0.0)
-    if value > 1.0:
-        raise ValueError(f"{name} must be a fraction in [0, 1], got {value}")
-    return value
-
-
 #: The most samples whose C(samples, 3) triples amaldi_hauser_bound examines by default.
 _MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_000)
 
@@ -237,7 +210,7 @@ def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: floa
                          f"Amaldi-Hauser bound of each set examines all C(samples, 3) triples "
                          f"of examples (call amaldi_hauser_bound with a larger max_subsets for "
                          f"more)")
-    flip = _fraction(flip, "flip")
+    flip = _checks.fraction(flip, "flip")
     separation = _checks.finite_float(separation, "separation", minimum=0.0)
     seed = _checks.seed(seed)
     noisy = getfake_noisy(samples, 2, 0.0, flip, seed=seed)
@@ -381,7 +354,7 @@ def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 
     samples = _checks.positive_int(samples, "samples", minimum=2)
     epochs = _checks.positive_int(epochs, "epochs")
     _check_heldout_size(epochs, samples, "remedies_experiment")
-    flip = _fraction(flip, "flip")
+    flip = _checks.fraction(flip, "flip")
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
     if radius is not None:
         radius = _checks.finite_float(radius, "radius", strictly_positive=True)
@@ -599,7 +572,7 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     samples = _checks.positive_int(samples, "samples", minimum=2)
     epochs = _checks.positive_int(epochs, "epochs")
     _check_heldout_size(epochs, samples, "remedies_over_seeds")
-    flip = _fraction(flip, "flip")
+    flip = _checks.fraction(flip, "flip")
     last = _checks.positive_int(last, "last")
     shuffle = _checks.flag(shuffle, "shuffle")
     progress = _checks.progress(progress)

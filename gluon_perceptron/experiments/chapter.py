@@ -19,7 +19,7 @@ from ..core import _checks
 from ..core.batched import train_batched
 from ..core.bounds import chapter_bound, generating_plane_bound
 from ..core.chapter import PRINTED_TRACE, _check_sampler_args, getfake
-from ..core.data import ENGINE_ALIASES, ENGINES, _sampler
+from ..core.data import ENGINE_ALIASES, ENGINES, _mx_seed, _sampler
 from ..core.results import Unpackable
 from ..core.rosenblatt import _train_fast, perceptron, train
 from ._progress import Progress, track
@@ -381,8 +381,7 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     w, b = _start(w, b, 2)
     seed = _checks.seed(seed)
     progress = _checks.progress(progress)
-    if seed is not None:
-        mx.random.seed(seed)
+    _mx_seed(seed)
     err = np.zeros(eps.size)
     runs = [(j, i, e) for j in range(trials) for i, e in enumerate(eps)]
     for _, i, epsilon in track(runs, progress, desc="faithful experiment"):
@@ -449,8 +448,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     _checks.elements(trials * eps.size * samples * dimensions,
                      f"margin_experiment's datasets (trials={trials:,} x {eps.size} epsilons x "
                      f"samples={samples:,} x dimensions={dimensions:,})")
-    if seed is not None:
-        mx.random.seed(seed)
+    _mx_seed(seed)
     shape = (trials, eps.size)
     out = {k: np.zeros(shape) for k in ("updates", "epochs", "R", "gamma", "bfake", "bound",
                                         "chapter_bound")}

@@ -21,23 +21,6 @@ from .chapter import plotdata
 
 # --- checks -------------------------------------------------------------------------------
 
-def _weight_pairs(weights, name: str, d: int) -> list[tuple[np.ndarray, float]]:
-    """``weights``, a sequence of ``(w, b)`` with ``d`` weights each, checked: finite ``w``
-    as a float64 vector, ``b`` as a float."""
-    wanted = (f"{name} must be a sequence of (w, b) pairs, w with {d} entries (one per "
-              f"feature of X) and b a number")
-    if isinstance(weights, (str, bytes, dict, np.ndarray)) or weights is None \
-            or not hasattr(weights, "__iter__"):
-        raise ValueError(f"{wanted}, got {weights!r:.60}")
-    pairs = []
-    for k, pair in enumerate(weights):
-        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise ValueError(f"{wanted}, but {name}[{k}] is {pair!r:.60}")
-        w = _checks.vector(pair[0], f"{name}[{k}][0] (w)", size=d).astype(np.float64)
-        pairs.append((w, _checks.scalar(pair[1], f"{name}[{k}][1] (b)")))
-    return pairs
-
-
 def _traces(traces, name: str = "traces") -> dict:
     """``traces``, a non-empty dict of name -> :func:`train_traced` result, checked."""
     if not isinstance(traces, dict) or not traces:
@@ -96,7 +79,7 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     if Xn.shape[1] < 2:
         raise ValueError(f"X must have at least 2 features to draw boundaries in the plane, "
                          f"got {Xn.shape[1]}")
-    pairs = _weight_pairs(weights, "weights", Xn.shape[1])
+    pairs = _checks.weight_pairs(weights, "weights", Xn.shape[1])
     extent = _checks.finite_float(extent, "extent", strictly_positive=True)
     mask = None
     if flipped is not None:
@@ -108,7 +91,7 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
             raise ValueError(f"flipped must have one entry per point ({Xn.shape[0]}), got "
                              f"{mask.size}")
     if plane is not None:
-        (plane_w, plane_b), = _weight_pairs([plane], "plane", Xn.shape[1])
+        (plane_w, plane_b), = _checks.weight_pairs([plane], "plane", Xn.shape[1])
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
     plotdata(Xn, Yn, ax=ax)
