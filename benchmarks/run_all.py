@@ -52,7 +52,7 @@ import gluon_perceptron as gp  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import validation_share  # noqa: E402
 
-perceptron_module = importlib.import_module("gluon_perceptron.core.kernel")
+perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -277,8 +277,8 @@ def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
     rows = [Row("autograd/Gluon per example", "faithful NDArray step (train engine='faithful')",
                 t_ref, n * ref.epochs, 1.0, "NDArray step", None, "reference",
                 f"{n} points of getfake-style data, {ref.epochs} epochs")]
-    paths = [("gluon_perceptron.core.sgd", "train_autograd"),
-             ("gluon_perceptron.core.gluon_trainer", "train_gluon")]
+    paths = [("gluon_perceptron.core.gradient.sgd", "train_autograd"),
+             ("gluon_perceptron.core.gradient.gluon", "train_gluon")]
     for module_name, fn_name in paths:
         try:
             fn = getattr(importlib.import_module(module_name), fn_name)

@@ -26,36 +26,41 @@ __version__ = "0.2.0"
 
 #: Where each public name lives, module by module, layer by layer.
 _MODULES: dict[str, tuple[str, ...]] = {
-    "core.chapter": (
-        "getfake", "PRINTED_TRACE", "SamplingError", "show_source",
+    "core.chapter.getfake": (
+        "getfake", "PRINTED_TRACE", "SamplingError",
     ),
-    "core.data": (
-        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins",
-        "getfake_noisy", "NoisyData", "pad_constant", "sample_separable",
-        "xor_data",
+    "core.source": (
+        "show_source",
     ),
-    "core.rosenblatt": (
-        "error_rate", "perceptron", "predict", "train",
+    "core.data.synthetic": (
+        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins", "getfake_noisy",
+        "NoisyData", "pad_constant", "sample_separable", "xor_data",
     ),
-    "core.results": (
+    "core.rosenblatt.train": (
+        "error_rate", "predict", "train",
+    ),
+    "core.chapter.step": (
+        "perceptron",
+    ),
+    "core.rosenblatt.results": (
         "TrainResult",
     ),
-    "core.batched": (
+    "core.rosenblatt.batched": (
         "train_batched",
     ),
-    "core.variants": (
+    "core.rosenblatt.variants": (
         "notes_sequence", "OnlineRun", "run_online", "train_aggressive", "train_averaged",
         "train_pocket", "train_projected", "train_traced", "update_path", "UpdatePath",
     ),
-    "core.losses": (
+    "core.gradient.losses": (
         "analytic_subgradient", "average_loss", "hinge_loss", "KINK_FORMS", "kink_gradient",
         "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
     ),
-    "core.sgd": (
+    "core.gradient.sgd": (
         "clip_gradient", "constant_rate", "inverse_sqrt_rate", "project_to_ball", "run_sgd",
         "sgd_step", "SGDResult", "train_autograd",
     ),
-    "core.gluon_trainer": (
+    "core.gradient.gluon": (
         "perceptron_net", "PerceptronLoss", "train_gluon",
     ),
     "core.distributed.launcher": (
@@ -77,31 +82,31 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "plots.distributed": (
         "plot_mixing_bound", "plot_mixing_speedup", "plot_nonseparable_mixing",
     ),
-    "core.geometry": (
-        "signed_rows",
-        "hinge_separator", "is_separable", "optimal_margin", "OptimalMargin", "radius",
-        "risk_minimum", "separator", "shift_plane_to_origin",
+    "core.theory.separability": (
+        "signed_rows", "hinge_separator", "is_separable", "risk_minimum",
     ),
-    "core.bounds": (
+    "core.theory.margins": (
+        "optimal_margin", "OptimalMargin", "radius", "separator", "shift_plane_to_origin",
+    ),
+    "core.theory.bounds": (
         "amaldi_hauser_bound", "bias_bound", "chapter_bound", "constant_rate_optimum",
         "ConstantRate", "general_bound", "generating_plane_bound", "GeneratingPlaneBound",
         "novikoff_bound", "sgd_bound",
     ),
-    "core.expressivity": (
+    "core.theory.expressivity": (
         "boolean_data", "BOOLEAN_PERCEPTRONS", "learn_boolean", "total_perceptron_loss",
         "truth_table", "TruthTable", "two_point_data", "xor_cycle", "XorCycle",
     ),
-    "core.datasets": (
-        "digits_split", "IDXError", "load_digits", "load_mnist", "load_mnist_5k",
-        "mnist_5k_split", "mnist_split", "one_vs_rest", "read_idx", "Split", "train_test_split",
-        "write_idx",
+    "core.data.real": (
+        "digits_split", "IDXError", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
+        "mnist_split", "one_vs_rest", "read_idx", "Split", "train_test_split", "write_idx",
     ),
-    "core.multiclass": (
-        "ties", "votes",
-        "binary_error_rates", "BinaryErrorRates", "confusion_matrix", "MulticlassCost",
-        "MulticlassModel", "predict_multiclass", "train_one_vs_all", "train_one_vs_one",
+    "core.rosenblatt.multiclass": (
+        "ties", "votes", "binary_error_rates", "BinaryErrorRates", "confusion_matrix",
+        "MulticlassCost", "MulticlassModel", "predict_multiclass", "train_one_vs_all",
+        "train_one_vs_one",
     ),
-    "core.relaxation": (
+    "core.theory.relaxation": (
         "max_violation", "perceptron_system", "relaxation_method", "RelaxationResult",
         "wedge_system",
     ),
@@ -132,17 +137,15 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "GeneralizationExperiment", "leave_one_out", "LeaveOneOut", "PerceptronLearner",
     ),
     "experiments.digits": (
-        "mean_image_contrast",
-        "baselines", "Baselines", "learning_curve", "LearningCurve", "learning_curves",
-        "LearningCurves",
+        "mean_image_contrast", "baselines", "Baselines", "learning_curve", "LearningCurve",
+        "learning_curves", "LearningCurves",
     ),
     "experiments.multiclass": (
         "multiclass_demo", "MulticlassDemo", "multiclass_over_splits", "MulticlassOverSplits",
         "SchemeResult",
     ),
     "experiments.relaxation": (
-        "ETAS",
-        "compare_rules", "digits_relaxation", "DigitRelaxation", "relaxation_over_splits",
+        "ETAS", "compare_rules", "digits_relaxation", "DigitRelaxation", "relaxation_over_splits",
         "RelaxationOverSplits", "RuleComparison", "wedge_demo", "WedgeDemo",
     ),
     "plots.chapter": (
@@ -150,8 +153,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "plotdata", "plotscore",
     ),
     "plots.sgd": (
-        "plot_relu_trap", "plot_subgradient_check", "plot_trainers",
-        "plot_sgd_bound_experiment",
+        "plot_relu_trap", "plot_subgradient_check", "plot_trainers", "plot_sgd_bound_experiment",
     ),
     "plots.convergence": (
         "plot_bound_experiment", "plot_proof_trace", "plot_transformed_runs",
@@ -164,12 +166,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "plot_weights",
     ),
     "plots.multiclass": (
-        "plot_binary_error_rates",
-        "plot_confusion_matrix",
+        "plot_binary_error_rates", "plot_confusion_matrix",
     ),
     "plots.relaxation": (
-        "plot_wedge_paths",
-        "plot_rule_comparison",
+        "plot_wedge_paths", "plot_rule_comparison",
     ),
     "experiments.expressivity": (
         "Expressivity", "expressivity_experiment", "format_truth_table",
@@ -184,19 +184,17 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "main.figures": (
         "save_figure",
     ),
-    # Beyond Rosenblatt (issue 14): dual form and kernels, second-order, separation problem
-    "core.dual": (
+    "core.beyond.kernel_perceptron": (
         "feature_margin", "FeatureMargin", "forgetron", "forgetron_bound", "forgetron_radius",
         "ForgetronRun", "KernelFunction", "KernelPerceptron", "train_kernel",
     ),
-    "core.second_order": (
+    "core.beyond.second_order": (
         "second_order_bound", "SecondOrderRun", "train_second_order",
     ),
-    "core.separation": (
-        "perceptron_separation", "perceptron_separation_bound", "phase_length",
-        "rescaled_bound", "rescaled_perceptron", "separation_margin", "separation_problem",
-        "SeparationProblem", "SeparationRun", "signed_unit_rows", "smooth_bound",
-        "smooth_perceptron",
+    "core.beyond.separation": (
+        "perceptron_separation", "perceptron_separation_bound", "phase_length", "rescaled_bound",
+        "rescaled_perceptron", "separation_margin", "separation_problem", "SeparationProblem",
+        "SeparationRun", "signed_unit_rows", "smooth_bound", "smooth_perceptron",
     ),
     "experiments.beyond": (
         "forgetron_experiment", "ForgetronExperiment", "kernel_bound_experiment",

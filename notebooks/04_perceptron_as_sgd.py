@@ -23,7 +23,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.losses import perceptron_loss
+from gluon_perceptron.core.gradient.losses import perceptron_loss
 
 # %% [markdown]
 # ## The loss

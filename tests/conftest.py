@@ -47,13 +47,13 @@ def _fresh_state():
 @pytest.fixture(scope="session")
 def split():
     """scikit-learn's digits, split with seed 0 (the digits and multiclass tests share it)."""
-    from gluon_perceptron.core import datasets
+    from gluon_perceptron.core.data import real as datasets
 
     return datasets.digits_split(seed=0)
 
 
 #: The module (not the function of the same name the package exports).
-perceptron_module = importlib.import_module("gluon_perceptron.core.kernel")
+perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core import dual, separation
+from gluon_perceptron.core.beyond import kernel_perceptron as dual
+from gluon_perceptron.core.beyond import separation
 from gluon_perceptron.experiments import beyond
 
 

@@ -13,7 +13,9 @@ import pytest
 from scipy.stats import norm
 
 import gluon_perceptron as gp
-from gluon_perceptron.core import bounds, geometry, variants
+from gluon_perceptron.core.rosenblatt import variants
+from gluon_perceptron.core.theory import bounds
+from gluon_perceptron.core.theory import separability as geometry
 from gluon_perceptron.experiments import black_and_white as exp_black_and_white
 
 

@@ -8,8 +8,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from gluon_perceptron.core import datasets
-from gluon_perceptron.core.datasets import IDXError, load_mnist, read_idx, write_idx
+from gluon_perceptron.core.data import real as datasets
+from gluon_perceptron.core.data.real import IDXError, load_mnist, read_idx, write_idx
 
 
 def idx_bytes(code: int, shape, payload: bytes) -> bytes:

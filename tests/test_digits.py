@@ -6,8 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from gluon_perceptron.core import datasets
-from gluon_perceptron.core.rosenblatt import train
+from gluon_perceptron.core.data import real as datasets
+from gluon_perceptron.core.rosenblatt.train import train
 from gluon_perceptron.experiments import digits as exp_digits
 from gluon_perceptron.plots import digits as plt_digits
 
@@ -213,7 +213,7 @@ def test_notebook_09_claims_over_20_splits(over_splits):
 
 def test_zero_or_not_is_linearly_separable_on_all_1797_digits():
     """What the perceptron finds on every split, the exact LP confirms on the whole set."""
-    from gluon_perceptron.core.geometry import is_separable
+    from gluon_perceptron.core.theory.separability import is_separable
 
     X, y = datasets.load_digits()
     assert is_separable(X, datasets.one_vs_rest(y, 0))

@@ -13,7 +13,7 @@ import pytest
 
 import gluon_perceptron as gp
 
-perceptron_module = importlib.import_module("gluon_perceptron.core.kernel")
+perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 
 
 def _dataset(rng, kind, dtype, n=90, d=5):

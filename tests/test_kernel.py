@@ -16,7 +16,7 @@ from mxnet import nd
 import gluon_perceptron as gp
 from gluon_perceptron.core import _checks
 
-kernel = importlib.import_module("gluon_perceptron.core.kernel")
+kernel = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 
 
 def _data(seed, kind="noisy", n=80, d=3, dtype=np.float64):
@@ -328,7 +328,7 @@ _TRAIN = textwrap.dedent("""
     import gluon_perceptron as gp
     r = gp.train(np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 0.5]]), [1, -1, 1], max_epochs=20)
     assert r.converged, r
-    from gluon_perceptron.core import kernel
+    from gluon_perceptron.core.rosenblatt import engine as kernel
     print("backend", kernel.FAST_BACKEND)
 """)
 

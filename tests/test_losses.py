@@ -7,7 +7,7 @@ import pytest
 from mxnet import autograd, nd
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.losses import perceptron_loss, score
+from gluon_perceptron.core.gradient.losses import perceptron_loss, score
 
 
 def _closed_form(w, b, x, y, threshold):

@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import nnls
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.geometry import signed_rows
+from gluon_perceptron.core.theory.separability import signed_rows
 
 
 def _fibonacci_sphere(count):

@@ -5,8 +5,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from gluon_perceptron.core import multiclass
-from gluon_perceptron.core.rosenblatt import train
+from gluon_perceptron.core.rosenblatt import multiclass
+from gluon_perceptron.core.rosenblatt.train import train
 from gluon_perceptron.experiments import multiclass as mc_exp
 
 EPOCHS = 20

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from gluon_perceptron.core import datasets
-from gluon_perceptron.core.relaxation import (
+from gluon_perceptron.core.data import real as datasets
+from gluon_perceptron.core.rosenblatt.train import error_rate
+from gluon_perceptron.core.theory.relaxation import (
     RULES,
     max_violation,
     perceptron_system,
     relaxation_method,
     wedge_system,
 )
-from gluon_perceptron.core.rosenblatt import error_rate
 from gluon_perceptron.experiments import relaxation as rx_exp
 from gluon_perceptron.experiments.relaxation import ETAS, compare_rules
 
@@ -282,7 +282,7 @@ def test_the_module_has_no_doc_comments_with_tex():
     plain docstrings instead, with the backslashes escaped like every other docstring."""
     import inspect
 
-    from gluon_perceptron.core import relaxation
+    from gluon_perceptron.core.theory import relaxation
 
     source = inspect.getsource(relaxation)
     assert not [line for line in source.splitlines() if line.lstrip().startswith("#:")

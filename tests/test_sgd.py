@@ -8,7 +8,7 @@ import pytest
 from mxnet import nd
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.losses import perceptron_loss
+from gluon_perceptron.core.gradient.losses import perceptron_loss
 
 
 def _datasets():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core import geometry
+from gluon_perceptron.core.theory import separability as geometry
 from gluon_perceptron.experiments import convergence as exp_convergence
 
 

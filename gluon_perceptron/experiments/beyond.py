@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import _checks
-from ..core.data import _mx_seed, _sampler, xor_data
-from ..core.dual import (
+from ..core.beyond.kernel_perceptron import (
     FeatureMargin,
     KernelPerceptron,
     _forgetron,
@@ -22,9 +21,8 @@ from ..core.dual import (
     _kernel,
     _train_kernel,
 )
-from ..core.kernel import fast_pass
-from ..core.second_order import _bound, _padded, _train_second_order
-from ..core.separation import (
+from ..core.beyond.second_order import _bound, _padded, _train_second_order
+from ..core.beyond.separation import (
     _cone_perceptron,
     _rescaled,
     _separation_problem,
@@ -34,6 +32,8 @@ from ..core.separation import (
     rescaled_bound,
     smooth_bound,
 )
+from ..core.data.synthetic import _mx_seed, _sampler, xor_data
+from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track
 
 #: Margins of the separation experiment: from 0.3 down to 1e-3.
@@ -362,7 +362,7 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
                           dimensions: int = 2, max_iterations: int = 200_000, seed: int = 0,
                           progress: Progress | None = None) -> SeparationExperiment:
     """For every margin and ``draws`` problems from
-    :func:`~gluon_perceptron.core.separation.separation_problem` (MXNet seeds
+    :func:`~gluon_perceptron.core.beyond.separation.separation_problem` (MXNet seeds
     ``(seed + s) mod 2**32``), run the
     perceptron, the smooth and the rescaled perceptron to a separator (each bounded by
     ``max_iterations``) and record each one's bound for that draw."""

@@ -10,12 +10,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import _checks
-from ..core.bounds import amaldi_hauser_bound
-from ..core.data import GaussianClasses, NoisyData, gaussian_classes, getfake_noisy, xor_data
-from ..core.geometry import _row_norms, hinge_separator, is_separable
-from ..core.results import Unpackable
-from ..core.rosenblatt import TrainResult, error_rate
-from ..core.variants import (
+from ..core._arrays import _row_norms
+from ..core.data.synthetic import (
+    GaussianClasses,
+    NoisyData,
+    gaussian_classes,
+    getfake_noisy,
+    xor_data,
+)
+from ..core.rosenblatt.results import Unpackable
+from ..core.rosenblatt.train import TrainResult, error_rate
+from ..core.rosenblatt.variants import (
     OnlineRun,
     notes_sequence,
     run_online,
@@ -25,6 +30,8 @@ from ..core.variants import (
     train_projected,
     train_traced,
 )
+from ..core.theory.bounds import amaldi_hauser_bound
+from ..core.theory.separability import hinge_separator, is_separable
 from ._progress import Progress, track
 
 

@@ -16,12 +16,13 @@ import numpy as np
 from mxnet import nd
 
 from ..core import _checks
-from ..core.batched import train_batched
-from ..core.bounds import chapter_bound, generating_plane_bound
-from ..core.chapter import PRINTED_TRACE, _check_sampler_args, getfake
-from ..core.data import ENGINE_ALIASES, ENGINES, _mx_seed, _sampler
-from ..core.results import Unpackable
-from ..core.rosenblatt import _train_fast, perceptron, train
+from ..core.chapter.getfake import PRINTED_TRACE, _check_sampler_args, getfake
+from ..core.chapter.step import perceptron
+from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, _sampler
+from ..core.rosenblatt.batched import train_batched
+from ..core.rosenblatt.results import Unpackable
+from ..core.rosenblatt.train import _train_fast, train
+from ..core.theory.bounds import chapter_bound, generating_plane_bound
 from ._progress import Progress, track
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.

@@ -9,20 +9,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core.bounds import chapter_bound, general_bound, generating_plane_bound, novikoff_bound
-from ..core.chapter import _check_sampler_args
-from ..core.data import _sampler
-from ..core.geometry import (
-    _radius,
-    _signed_rows,
-    optimal_margin,
-    radius,
-    separator,
-    shift_plane_to_origin,
+from ..core._arrays import _radius
+from ..core.chapter.getfake import _check_sampler_args
+from ..core.data.synthetic import _sampler
+from ..core.rosenblatt.results import ItemAccess
+from ..core.rosenblatt.train import _train_fast, train
+from ..core.rosenblatt.variants import UpdatePath, update_path
+from ..core.theory.bounds import (
+    chapter_bound,
+    general_bound,
+    generating_plane_bound,
+    novikoff_bound,
 )
-from ..core.results import ItemAccess
-from ..core.rosenblatt import _train_fast, train
-from ..core.variants import UpdatePath, update_path
+from ..core.theory.margins import optimal_margin, radius, separator, shift_plane_to_origin
+from ..core.theory.separability import _signed_rows
 from ._progress import Progress, track
 
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core.datasets import Split, digits_split, mnist_5k_split, one_vs_rest
-from ..core.kernel import fast_pass
-from ..core.variants import train_averaged
+from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
+from ..core.rosenblatt.engine import fast_pass
+from ..core.rosenblatt.variants import train_averaged
 from ._progress import Progress, track
 
 #: The digits the slides look at beyond 0.

@@ -20,11 +20,11 @@ import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core.data import _sampler, getfake_noisy
+from ..core.data.synthetic import _sampler, getfake_noisy
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
-from ..core.geometry import optimal_margin
-from ..core.kernel import _fast_run
-from ..core.results import train_result
+from ..core.rosenblatt.engine import _fast_run
+from ..core.rosenblatt.results import train_result
+from ..core.theory.margins import optimal_margin
 from ._progress import track
 
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core import _checks
-from ..core.data import xor_data
-from ..core.expressivity import (
+from ..core.data.synthetic import xor_data
+from ..core.rosenblatt.train import TrainResult
+from ..core.rosenblatt.variants import UpdatePath, update_path
+from ..core.theory.expressivity import (
     BOOLEAN_PERCEPTRONS,
     XorCycle,
     learn_boolean,
@@ -16,9 +18,7 @@ from ..core.expressivity import (
     two_point_data,
     xor_cycle,
 )
-from ..core.geometry import is_separable
-from ..core.rosenblatt import TrainResult
-from ..core.variants import UpdatePath, update_path
+from ..core.theory.separability import is_separable
 
 
 def format_truth_table(name: str) -> str:

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core.datasets import Split, digits_split
-from ..core.geometry import is_separable
-from ..core.multiclass import (
+from ..core.data.real import Split, digits_split
+from ..core.rosenblatt.multiclass import (
     BinaryErrorRates,
     MulticlassCost,
     MulticlassModel,
@@ -30,6 +29,7 @@ from ..core.multiclass import (
     train_one_vs_all,
     train_one_vs_one,
 )
+from ..core.theory.separability import is_separable
 from ._progress import Progress, track
 
 

@@ -11,11 +11,12 @@ from mxnet import nd
 from scipy import sparse
 
 from ..core import _checks
-from ..core.data import _sampler
-from ..core.geometry import optimal_margin
-from ..core.results import ItemAccess
-from ..core.rosenblatt import _error_rate, _train_fast, perceptron
-from ..core.variants import update_path
+from ..core.chapter.step import perceptron
+from ..core.data.synthetic import _sampler
+from ..core.rosenblatt.results import ItemAccess
+from ..core.rosenblatt.train import _error_rate, _train_fast
+from ..core.rosenblatt.variants import update_path
+from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 
 # --- optimality: the adversary of Theorem 1.34 ------------------------------------------------

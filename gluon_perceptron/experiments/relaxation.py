@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core.datasets import digits_split, one_vs_rest
-from ..core.relaxation import (
+from ..core.data.real import digits_split, one_vs_rest
+from ..core.theory.relaxation import (
     RULES,
     RelaxationResult,
     _check_columns,

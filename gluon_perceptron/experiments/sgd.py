@@ -12,10 +12,9 @@ import numpy as np
 from mxnet import autograd, nd
 
 from ..core import _checks
-from ..core.bounds import constant_rate_optimum, sgd_bound
-from ..core.geometry import _radius, _signed_rows, risk_minimum
-from ..core.gluon_trainer import train_gluon
-from ..core.losses import (
+from ..core._arrays import _radius
+from ..core.gradient.gluon import train_gluon
+from ..core.gradient.losses import (
     KINK_FORMS,
     analytic_subgradient,
     average_loss,
@@ -24,9 +23,11 @@ from ..core.losses import (
     relu_perceptron_loss,
     threshold_loss,
 )
-from ..core.results import TrainResult
-from ..core.rosenblatt import error_rate, train
-from ..core.sgd import run_sgd, train_autograd
+from ..core.gradient.sgd import run_sgd, train_autograd
+from ..core.rosenblatt.results import TrainResult
+from ..core.rosenblatt.train import error_rate, train
+from ..core.theory.bounds import constant_rate_optimum, sgd_bound
+from ..core.theory.separability import _signed_rows, risk_minimum
 
 
 class _DictLike:

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core.dual import KernelPerceptron
+from ..core.beyond.kernel_perceptron import KernelPerceptron
 from ..experiments.beyond import METHODS, ForgetronExperiment, SeparationExperiment
 
 _LABELS = {"perceptron": "perceptron", "smooth": "smooth perceptron",

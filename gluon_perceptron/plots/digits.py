@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core.datasets import Split, image_side
+from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
 
 _BASELINE_STYLES = (":", "-.", "--")

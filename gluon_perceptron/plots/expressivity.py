@@ -11,8 +11,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core.expressivity import _total_loss, two_point_data
-from ..core.variants import UpdatePath
+from ..core.rosenblatt.variants import UpdatePath
+from ..core.theory.expressivity import _total_loss, two_point_data
 
 #: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).
 MAX_LEVELS = 40

@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core.multiclass import BinaryErrorRates, MulticlassModel
+from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
 
 
 def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | dict,

@@ -10,7 +10,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from ..core import _checks
-from ..core.relaxation import RelaxationResult
+from ..core.theory.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
 
 

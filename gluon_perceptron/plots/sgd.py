@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core.results import TrainResult
+from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
 from .chapter import plotdata

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from ..results import TrainResult, train_result
+from ..rosenblatt.results import TrainResult, train_result
 from .mixing import _shard_bounds
 
 KVSTORES = ("dist_sync", "dist_async")
@@ -80,7 +80,7 @@ _FLOAT32_MAX = float(np.finfo(np.float32).max)
 def _setup(d: int, learning_rate: float, kvstore):
     from mxnet import gluon
 
-    from ..gluon_trainer import PerceptronLoss, perceptron_net
+    from ..gradient.gluon import PerceptronLoss, perceptron_net
 
     net = perceptron_net(d, "float32")
     trainer = gluon.Trainer(net.collect_params(), "sgd",

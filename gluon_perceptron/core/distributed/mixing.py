@@ -23,7 +23,7 @@ With uniform mixing the left side is the total number of mistakes over :math:`S`
 :math:`\sum_i k_{i,n}^2 / \sum_i k_{i,n} \ge 1`, so at most :math:`R^2/\gamma^2` rounds make
 mistakes. One shard is the perceptron itself, and the bound is Novikoff's.
 
-Exactness: a shard's pass is :func:`~gluon_perceptron.core.kernel.fast_pass`, one pass of
+Exactness: a shard's pass is :func:`~gluon_perceptron.core.rosenblatt.engine.fast_pass`, one pass of
 ``train``'s fast engine, and the mixture is summed in shard order in the data's dtype by
 :func:`_mix`, the one function both :func:`train_mixed` and the distributed workers call. So
 ``train_mixed(shards=1)`` equals ``train`` bit for bit, and a distributed run with :math:`W`
@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from ..kernel import fast_pass
-from ..results import TrainResult, train_result
+from ..rosenblatt.engine import fast_pass
+from ..rosenblatt.results import TrainResult, train_result
 
 MIXINGS = ("uniform", "weighted")
 
@@ -218,7 +218,7 @@ def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, nam
     _checks.choice(mixing, "mixing", set(MIXINGS))
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     if max_epochs is None:
-        from ..geometry import _separating_point, _signed_rows
+        from ..theory.separability import _separating_point, _signed_rows
 
         if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
             raise ValueError("max_epochs=None runs until a round makes no mistake, which never "

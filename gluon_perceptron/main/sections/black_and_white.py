@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tqdm import tqdm
 
-from ...core.geometry import _split
+from ...core._arrays import _split
 from ...experiments.black_and_white import (
     LAST_ITERATE,
     broken_rules_experiment,

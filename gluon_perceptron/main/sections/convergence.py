@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tqdm import tqdm
 
-from ...core.data import sample_separable
-from ...core.geometry import optimal_margin
+from ...core.data.synthetic import sample_separable
+from ...core.theory.margins import optimal_margin
 from ...experiments.convergence import bound_experiment, proof_trace, transformed_run
 from ...plots.convergence import plot_bound_experiment, plot_proof_trace
 from ..figures import save_figure

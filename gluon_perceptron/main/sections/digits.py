@@ -7,7 +7,7 @@ import functools
 import matplotlib.pyplot as plt
 from tqdm import tqdm
 
-from ...core.datasets import digits_split, mnist_5k_split, one_vs_rest
+from ...core.data.real import digits_split, mnist_5k_split, one_vs_rest
 from ...experiments.digits import SLIDE_DIGITS, baselines, learning_curve, learning_curves
 from ...plots.digits import (
     plot_digit,

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tqdm import tqdm
 
-from ...core.data import sample_separable
+from ...core.data.synthetic import sample_separable
 from ...core.distributed.mixing import train_mixed
 from ...core.distributed.training import train_distributed
 from ...experiments.distributed import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from ...core.datasets import digits_split
+from ...core.data.real import digits_split
 from ...experiments.multiclass import multiclass_demo
 from ...plots.multiclass import plot_binary_error_rates, plot_confusion_matrix
 from ..figures import save_figure

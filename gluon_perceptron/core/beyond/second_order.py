@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 
 @dataclass

@@ -2,10 +2,10 @@ r"""Variants of the perceptron rule that need every step: traced, pocket, averag
 aggressive, the online run and the update path.
 
 Every one of them makes its passes with the package's one epoch kernel
-(:func:`~gluon_perceptron.core.kernel._numpy_epoch`, or its compiled twin for the plain passes
-of :func:`train_traced`), driven by :func:`~gluon_perceptron.core.kernel._drive`, and returns a
+(:func:`~.engine._numpy_epoch`, or its compiled twin for the plain passes
+of :func:`train_traced`), driven by :func:`~.engine._drive`, and returns a
 :class:`~gluon_perceptron.TrainResult` built by
-:func:`~gluon_perceptron.core.results.train_result`. What a variant needs from every step comes
+:func:`~.results.train_result`. What a variant needs from every step comes
 from the kernel's hooks: the parameters after each update (``on_update``), the projection onto
 a ball (done in ``on_update``, before the scan resumes), a step on every example
 (``guard=False``) and a visiting order (``order``, for ``shuffle=True``).
@@ -19,16 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
-from .geometry import _row_norms, _split
-from .kernel import _drive, _numpy_epoch, _plain_passes
+from .. import _checks
+from .._arrays import _row_norms, _split
+from .engine import _drive, _numpy_epoch, _plain_passes
 from .results import TrainResult, Unpackable, train_result
-from .rosenblatt import _error_rate
+from .train import _error_rate
 
 RULES = ("perceptron", "aggressive")
 
-
-# --- shared pieces ----------------------------------------------------------------------------
 
 def _project(theta: np.ndarray, radius: float) -> None:
     r"""Project :math:`\theta` onto the ball of ``radius`` in place:
@@ -147,8 +145,6 @@ def _stepwise(Xn, Yn, max_epochs, learning_rate, record, shuffle, seed, after_pa
                         recorder.history)
 
 
-# --- part 1: the plain rule on non-separable data ------------------------------------------
-
 def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
                  decay: float = 0.0, record: bool = False, shuffle: bool = False,
                  seed=None) -> TrainResult:
@@ -211,8 +207,6 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
     per_epoch = _drive(one_pass, max_epochs, (w, b))
     return train_result(w, b[0], per_epoch, recorder.history)
 
-
-# --- part 2: rules without the mistake test ------------------------------------------------
 
 @dataclass
 class OnlineRun(Unpackable):
@@ -319,8 +313,6 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     return _stepwise(Xn, Yn, max_epochs, learning_rate, record, False, None,
                      lambda step: _split(step.states[-1]), guard=False)
 
-
-# --- part 3: remedies ----------------------------------------------------------------------
 
 def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: float = 1.0,
                     record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
@@ -434,8 +426,6 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     pocket = _Pocket(args[0], args[1], np.zeros(args[0].shape[1] + 1))
     return _stepwise(*args, record, shuffle, seed, pocket.observe)
 
-
-# --- the proof, live: replay the rule update by update ---------------------------------------
 
 @dataclass
 class UpdatePath:

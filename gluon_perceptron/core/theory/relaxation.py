@@ -33,10 +33,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks
-from .data import pad_constant
+from .. import _checks
+from ..data.synthetic import pad_constant
 
 RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
+
+
 """The index rules of Remark 1.38 of the notes.
 
 ``cyclic`` visits :math:`1, 2, \\dots, n, 1, 2, \\dots`; ``randomized`` draws indices
@@ -46,7 +48,10 @@ every epoch; ``max_distance`` picks the farthest violated half-space,
 :math:`\\max_i (a_i^\\top w - c_i)^+`. Ties go to the smallest index.
 """
 
+
 GRAM_LIMIT = 4_000_000
+
+
 """Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
 entries: 4 million, 32 MB, i.e. up to 2,000 inequalities."""
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
-from .data import xor_data
-from .kernel import fast_pass
-from .results import ItemAccess, Unpackable
-from .rosenblatt import TrainResult, train
-from .variants import UpdatePath, update_path
+from .. import _checks
+from ..data.synthetic import xor_data
+from ..rosenblatt.engine import fast_pass
+from ..rosenblatt.results import ItemAccess, Unpackable
+from ..rosenblatt.train import TrainResult, train
+from ..rosenblatt.variants import UpdatePath, update_path
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
@@ -34,6 +34,7 @@ BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
     "NOT": ((-1.0,), 0.0),
 }
 
+
 #: The Boolean functions themselves, on +/-1 inputs, for checking and for training (XOR's
 #: table is :func:`~gluon_perceptron.xor_data`, the one copy of it in the package).
 BOOLEAN_FUNCTIONS = {
@@ -41,6 +42,7 @@ BOOLEAN_FUNCTIONS = {
     "OR": lambda x: 1.0 if any(v > 0 for v in x) else -1.0,
     "NOT": lambda x: -x[0],
 }
+
 
 #: Names :func:`boolean_data` knows.
 BOOLEAN_NAMES = ("AND", "OR", "NOT", "XOR")
@@ -162,8 +164,6 @@ def xor_cycle(max_epochs: int = 50) -> XorCycle:
         seen[key] = last
     return XorCycle(update_path(X, Y, max_epochs=max_epochs), 0)
 
-
-# --- the loss surface of the two-point example ------------------------------------------------
 
 def two_point_data() -> tuple[np.ndarray, np.ndarray]:
     """The book's example: :math:`x^{(1)} = (1, 1), y^{(1)} = -1` and :math:`x^{(2)} = (2, 1),

@@ -31,16 +31,19 @@ from itertools import combinations
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
+from ..chapter.getfake import MAX_ELEMENTS
 from .batched import train_batched
-from .chapter import MAX_ELEMENTS
-from .kernel import _fast_run
+from .engine import _fast_run
 from .results import TrainResult, train_result
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
+
 #: The engines, and the old words still accepted for them.
 ENGINES = ("fast", "ndarray", "loop")
+
+
 ENGINE_ALIASES = {"batched": "fast"}
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 from mxnet import autograd, gluon, init, nd
 
-from . import _checks
-from .chapter import MAX_ELEMENTS
-from .kernel import _refuse_overflow
+from .. import _checks
+from ..chapter.getfake import MAX_ELEMENTS
+from ..rosenblatt.engine import _refuse_overflow
+from ..rosenblatt.results import TrainResult, train_result
 from .losses import hinge_of_score
-from .results import TrainResult, train_result
 
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
 #: float32's largest number fails inside MXNet and one below its smallest normal number

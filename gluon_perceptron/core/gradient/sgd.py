@@ -40,18 +40,18 @@ from dataclasses import dataclass, field
 import numpy as np
 from mxnet import autograd, nd
 
-from . import _checks
-from .kernel import _refuse_overflow as _refuse_pass_overflow
+from .. import _checks
+from ..rosenblatt.engine import _refuse_overflow as _refuse_pass_overflow
+from ..rosenblatt.results import TrainResult, train_result
 from .losses import _unchecked, perceptron_loss
-from .results import TrainResult, train_result
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
 #: value per run).
 Schedule = Callable[[int], "float | np.ndarray"]
+
+
 Loss = Callable[..., nd.NDArray]
 
-
-# --- schedules -----------------------------------------------------------------------------
 
 def constant_rate(eta: float) -> Schedule:
     """The constant schedule :math:`\\eta_t = \\eta`."""
@@ -82,8 +82,6 @@ def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
         raise ValueError("learning_rate must give finite values >= 0 at every step")
     return table
 
-
-# --- one step ------------------------------------------------------------------------------
 
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
     """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
@@ -231,8 +229,6 @@ def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
     return moved
 
 
-# --- the perceptron by autograd --------------------------------------------------------------
-
 def _parameters_like(shape_w: tuple, shape_b: tuple, dtype) -> tuple[nd.NDArray, nd.NDArray]:
     w = nd.zeros(shape_w, dtype=dtype)
     b = nd.zeros(shape_b, dtype=dtype)
@@ -299,8 +295,6 @@ def _refuse_overflow(w: np.ndarray, b, where: str, epoch: int, learning_rate) ->
                          f"too large for the dtype: scale X down (e.g. X / abs(X).max()) or "
                          f"lower learning_rate")
 
-
-# --- the SGD loop with schedules, projection, clipping and averaging ---------------------------
 
 @dataclass
 class SGDResult:

@@ -10,10 +10,11 @@ from itertools import combinations, islice
 
 import numpy as np
 
-from . import _checks
-from .data import generating_margins
-from .geometry import radius, signed_rows
-from .results import ItemAccess, Unpackable
+from .. import _checks
+from ..data.synthetic import generating_margins
+from ..rosenblatt.results import ItemAccess, Unpackable
+from .margins import radius
+from .separability import signed_rows
 
 
 def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
@@ -84,8 +85,6 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
                          f"rescale X")
     return float(value)
 
-
-# --- the bound, and a problem where it can be measured ---------------------------------------
 
 def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     """The chapter's bound :math:`(R^2 + L^2 \\sum_{t \\le T} \\eta_t^2)/(2 \\sum_{t \\le T}
@@ -263,8 +262,6 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
                                                       "(wfake, bfake)"),
                                 chapter_assumptions=b * b <= 1.0)
 
-
-# --- the general bound (1.4): any start, any threshold --------------------------------------
 
 def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 0.0,
                   threshold: float = 0.0) -> float:

@@ -36,7 +36,7 @@ import mxnet as mx
 import numpy as np
 from mxnet import autograd, nd
 
-from . import _checks
+from .. import _checks
 
 _REDUCTIONS = {"none", "sum", "mean"}
 

@@ -27,13 +27,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from mxnet import nd
 
-from . import _checks
-from .geometry import OptimalMargin, optimal_margin
+from .. import _checks
+from ..theory.margins import OptimalMargin, optimal_margin
 
 KERNELS = ("linear", "poly", "rbf")
 
-
-# --- kernels --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class KernelFunction:
@@ -103,8 +101,6 @@ def _check_gram_size(n: int, limit: int) -> None:
             f" use fewer examples, engine='faithful' (no Gram matrix, much slower), or raise "
             f"max_gram_bytes if the memory is there")
 
-
-# --- the kernel perceptron ------------------------------------------------------------------
 
 @dataclass
 class KernelPerceptron:
@@ -305,8 +301,6 @@ def _train_kernel(X, Y, max_epochs, kern, eta, bias, engine, limit) -> KernelPer
                             learning_rate=eta, bias=bias)
 
 
-# --- the margin in feature space ------------------------------------------------------------
-
 @dataclass
 class FeatureMargin:
     """The hard margin of a labelled set in a kernel's feature space.
@@ -382,8 +376,6 @@ def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
     radius = float(np.sqrt(np.max(kern.diagonal(Xn) + extra)))
     return FeatureMargin(gamma=solved.gamma, radius=radius, support=solved.support)
 
-
-# --- the Forgetron ----------------------------------------------------------------------------
 
 @dataclass
 class ForgetronRun:

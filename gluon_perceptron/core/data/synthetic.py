@@ -18,25 +18,25 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from . import _checks
-from .chapter import (  # noqa: F401  (the chapter's sampler; SamplingError and getfake re-exported)
-    MAX_ELEMENTS,
+from .. import _checks
+from ..chapter.getfake import (
     RADIUS,
-    SamplingError,
     _check_sampler_args,
     _check_shape,
     _draw_plane,
     _give_up,
     _sample_faithful,
-    getfake,
 )
-from .results import Unpackable as _Unpackable
+from ..rosenblatt.results import Unpackable as _Unpackable
 
 #: The largest float32, the dtype of the NDArrays these functions return.
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
+
 #: The sampler engines, and the old word still accepted: ``"batched"`` means ``"fast"``.
 ENGINES = ("fast", "faithful")
+
+
 ENGINE_ALIASES = {"batched": "fast"}
 
 
@@ -197,8 +197,6 @@ def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     b = _checks.scalar(bfake, "bfake")
     return Yn.astype(np.float64) * (Xn.astype(np.float64) @ w + b)
 
-
-# --- non-separable data (the chapter's "Black & White" warning) ----------------------------
 
 @dataclass
 class NoisyData(_Unpackable):

@@ -10,7 +10,7 @@ its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fas
 examples in place (no copy when compiled).
 
 ``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
-:func:`~gluon_perceptron.core.kernel._lockstep_epoch`): all runs step through the examples *in
+:func:`~.engine._lockstep_epoch`): all runs step through the examples *in
 lockstep*, so at example ``i`` one NDArray computation scores it under every run's
 weights and updates the runs that err. That works because every run visits its examples in the
 same order (a masked example is a step where that run does nothing), and a run that has
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from mxnet import nd
 
-from . import _checks
-from .kernel import _drive, _fast_run, _lockstep_epoch
+from .. import _checks
+from .engine import _drive, _fast_run, _lockstep_epoch
 from .results import TrainResult, train_result
 
 
@@ -120,7 +120,7 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
               learning_rate: float) -> list[TrainResult]:
-    """All runs in lockstep in NDArray (:func:`~gluon_perceptron.core.kernel._lockstep_epoch`),
+    """All runs in lockstep in NDArray (:func:`~.engine._lockstep_epoch`),
     driven until no active run updates. A run stops being active after a pass with no update
     (its weights would not change again), and its passes stop counting.
     """

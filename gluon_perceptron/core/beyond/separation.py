@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _checks
-from .data import _mx_seed, sample_separable
-from .geometry import _row_norms, _separating_point, optimal_margin
-from .kernel import _numpy_epoch
+from .. import _checks
+from .._arrays import _row_norms
+from ..data.synthetic import _mx_seed, sample_separable
+from ..rosenblatt.engine import _numpy_epoch
+from ..theory.margins import optimal_margin
+from ..theory.separability import _separating_point
 
 
 @dataclass
@@ -94,8 +96,6 @@ def signed_unit_rows(X, Y) -> np.ndarray:
     return Z / np.sqrt((Z * Z).sum(1))[:, None]
 
 
-# --- the plain perceptron -------------------------------------------------------------------
-
 def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None):
     """Cyclic passes of the homogeneous perceptron on the unit rows, from :math:`w = 0`, until
     a pass makes no update or at least ``max_updates`` updates are made (checked after each
@@ -135,8 +135,6 @@ def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRu
     w, updates, ok = _cone_perceptron(Au, max_iterations)
     return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron")
 
-
-# --- the smooth perceptron ------------------------------------------------------------------
 
 def _softmin(scores: np.ndarray, mu: float) -> np.ndarray:
     """:math:`x_\\mu = \\arg\\min_{x \\in \\Delta} \\langle s, x\\rangle + \\mu \\sum_j x_j
@@ -197,8 +195,6 @@ def _smooth(A: np.ndarray, max_iterations: int) -> SeparationRun:
         x = (1 - theta) * x + theta * _softmin(A @ w, mu)
         k += 1
 
-
-# --- the rescaled perceptron ----------------------------------------------------------------
 
 def phase_length(m: int) -> int:
     """:math:`N = \\lceil 3 m (m+1)^2 / \\ln 2 \\rceil`, the updates of one perceptron phase of
@@ -303,8 +299,6 @@ def _rescaled(A: np.ndarray, max_iterations: int, phase: int) -> SeparationRun:
         B = B - 0.5 * np.outer(B @ u, u)
         rescalings += 1
 
-
-# --- bounds and data ------------------------------------------------------------------------
 
 def _margin(rho) -> float:
     """``rho``, the margin of unit rows: a number in (0, 1] (1 + rounding is taken as 1)."""

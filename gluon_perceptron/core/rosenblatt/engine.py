@@ -14,8 +14,8 @@ passes runs one of these twins of the same loop:
   example) and ``on_update(t)``, called after each update (it may read or change ``w, b``: the
   scan resumes with what it leaves).
 - :func:`_compiled_epoch`: the plain pass (no hooks) compiled by numba, summing left to right.
-- :func:`_faithful_epoch`: the chapter's NDArray step (:func:`_ndarray_step`), one example at
-  a time.
+- :func:`_faithful_epoch`: the chapter's NDArray step
+  (:func:`~gluon_perceptron.core.chapter.step._ndarray_step`), one example at a time.
 - :func:`_lockstep_epoch`: ``k`` independent runs stepping through the examples together, one
   NDArray computation per example.
 
@@ -34,37 +34,29 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from mxnet import nd
 
+from .._arrays import _finite, _overflow
+from ..chapter.step import _ndarray_step
+
 #: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
 
+
 numba = None
+
+
 if not _WANT_NUMPY:
     try:  # optional: a compiled loop for the fast engine
         import numba
     except ImportError:  # pragma: no cover - exercised only where numba is not installed
         numba = None
 
+
 #: How ``engine="fast"`` runs: ``"compiled"`` (numba, when installed) or ``"numpy"`` (block
 #: scan). Set the environment variable ``GLUON_PERCEPTRON_FAST=numpy`` to force the numpy path.
 FAST_BACKEND = "compiled" if numba is not None else "numpy"
 
+
 _CHUNK = 1024  # passes per call of the compiled driver: records grow with the passes made
-
-
-# --- overflow -------------------------------------------------------------------------------
-
-def _overflow(what: str, dtype=np.float64) -> ValueError:
-    """The error every trainer raises when training leaves the floating-point range."""
-    top = np.finfo(dtype).max
-    return ValueError(f"training overflowed: {what} became inf or NaN ({np.dtype(dtype).name} "
-                      f"holds magnitudes up to {top:.3g}). Scale the data down (e.g. divide X by "
-                      f"np.abs(X).max()) or lower the learning_rate")
-
-
-def _finite(a) -> bool:
-    """Whether every entry of a numpy array or an NDArray is finite."""
-    values = a.asnumpy() if isinstance(a, nd.NDArray) else a
-    return bool(np.isfinite(values).all())
 
 
 def _refuse_overflow(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray, epoch: int) -> None:
@@ -78,8 +70,6 @@ def _refuse_overflow(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray, epoc
     if not np.isfinite(margins).all():
         raise _overflow(f"the margins y (w.x + b) in pass {epoch}", X.dtype)
 
-
-# --- the driver -----------------------------------------------------------------------------
 
 def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,
            dtype=np.float64) -> list[int]:
@@ -103,8 +93,6 @@ def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Seque
             break
     return per_epoch
 
-
-# --- the numpy twin: the kernel with its hooks ------------------------------------------------
 
 def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
                  learning_rate: float, threshold: float, *, order: np.ndarray | None = None,
@@ -162,8 +150,6 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
         block = max(16, first * 2)
     return updates
 
-
-# --- the compiled twin (plain passes) ---------------------------------------------------------
 
 _CACHE_WARNED = False
 
@@ -325,22 +311,6 @@ def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
     Returns the number of updates; raises ``ValueError`` when the weights or margins overflow.
     """
     return _fast_run(X, Y, w, b, 1, learning_rate, threshold)[0]
-
-
-# --- the NDArray twins: the chapter's step, and many runs in lockstep ---------------------------
-
-def _ndarray_step(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, learning_rate: float,
-                  threshold: float) -> int:
-    """The chapter's step on trusted arguments: update ``w, b`` in place if
-    :math:`y (w^\\top x + b) \\le \\delta`; 1 if it did. Raises when the margin is not finite."""
-    margin = y * (nd.dot(w, x) + b).asscalar()
-    if not math.isfinite(margin):
-        raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)
-    if margin <= threshold:
-        w += (learning_rate * y) * x
-        b += learning_rate * y
-        return 1
-    return 0
 
 
 def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,

@@ -1,4 +1,5 @@
-"""Rosenblatt's perceptron: the chapter's in-place NDArray step and a trainer around it.
+"""Rosenblatt's perceptron trained to convergence: :func:`train`, :func:`predict` and
+:func:`error_rate`.
 
 The rule: start from :math:`w = 0, b = 0`; for each example :math:`(x, y)` in turn, if
 :math:`y (w^\\top x + b) \\le \\delta` (a mistake, or a tie, when :math:`\\delta = 0`) set
@@ -8,10 +9,10 @@ The rule: start from :math:`w = 0, b = 0`; for each example :math:`(x, y)` in tu
 :func:`train` repeats passes over the data, in data order, until a pass makes no update (the
 data is then separated) or ``max_epochs`` passes are done. Two engines make exactly the same
 updates: ``"faithful"`` runs the chapter's step once per example, and ``"fast"`` runs the same
-loop compiled by numba when it is installed (:data:`~gluon_perceptron.core.kernel.FAST_BACKEND`
+loop compiled by numba when it is installed (:data:`~.engine.FAST_BACKEND`
 is ``"compiled"``), or else scans ahead in numpy blocks with the current weights, stopping at
 the next mistake (``"numpy"``). Both are twins of the package's one epoch kernel
-(:mod:`gluon_perceptron.core.kernel`), repeated by its one driver, which stops at a pass without
+(:mod:`~.engine`), repeated by its one driver, which stops at a pass without
 an update or at ``max_epochs`` and raises ``ValueError`` if the weights or margins overflow.
 :func:`train` checks its input once; the passes trust it (the faithful engine calls the step
 without re-checking ``learning_rate`` and ``threshold`` each time).
@@ -31,69 +32,9 @@ from __future__ import annotations
 import numpy as np
 from mxnet import nd
 
-from . import _checks
-from .kernel import _drive, _faithful_epoch, _fast_run, _ndarray_step
+from .. import _checks
+from .engine import _drive, _faithful_epoch, _fast_run
 from .results import TrainResult, train_result
-
-
-def _label_value(y) -> float:
-    """Return a single label as a Python float, checking it is -1 or +1."""
-    if isinstance(y, nd.NDArray):
-        if y.size != 1:
-            raise ValueError(f"y must be a single label, got an array of shape {y.shape}")
-        value = float(y.asscalar())
-    else:
-        a = np.asarray(y)
-        if a.size != 1 or not np.issubdtype(a.dtype, np.number) \
-                or np.issubdtype(a.dtype, np.complexfloating):
-            raise ValueError(f"y must be a single label, -1 or +1, got {y!r:.60}")
-        value = float(a.reshape(-1)[0])
-    if value not in (1.0, -1.0):
-        raise ValueError(f"y must be -1 or +1, got {value}")
-    return value
-
-
-def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y, *,
-               learning_rate: float = 1.0, threshold: float = 0.0) -> int:
-    """The chapter's perceptron step, updating ``w`` and ``b`` in place.
-
-    If :math:`y (w^\\top x + b) \\le \\delta` then :math:`w \\mathrel{+}= \\eta y x` and
-    :math:`b \\mathrel{+}= \\eta y`. The tie :math:`y (w^\\top x + b) = 0` counts as a mistake:
-    that is what lets a run starting at :math:`w = 0, b = 0` move at all.
-
-    Parameters
-    ----------
-    w : NDArray, shape (d,)
-        Weights, changed in place.
-    b : NDArray, shape (1,)
-        Bias, changed in place.
-    x : NDArray, shape (d,)
-        One example.
-    y : NDArray or float
-        Its label, -1 or +1.
-    learning_rate : float
-        Step :math:`\\eta` (the chapter uses 1).
-    threshold : float
-        Update when the margin is at most :math:`\\delta` (the chapter uses 0).
-
-    Returns
-    -------
-    int
-        1 if the step updated ``w, b``, else 0.
-    """
-    for name, a in (("w", w), ("b", b), ("x", x)):
-        if not isinstance(a, nd.NDArray):
-            raise TypeError(f"{name} must be an mxnet NDArray (perceptron updates w and b in "
-                            f"place), got {type(a).__name__}; wrap it with nd.array(...)")
-    if w.shape != x.shape or len(w.shape) != 1:
-        raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
-    if b.shape != (1,):
-        raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
-    _checks.one_float_dtype(w, b, x)
-    yv = _label_value(y)
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    return _ndarray_step(w, b, x, yv, learning_rate, threshold)
 
 
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",

@@ -1,0 +1,40 @@
+r"""Numpy helpers every concern shares: row norms without overflow, one vector split into
+:math:`(w, b)`, finiteness, and the one overflow error every trainer raises."""
+
+from __future__ import annotations
+
+import numpy as np
+from mxnet import nd
+
+
+def _overflow(what: str, dtype=np.float64) -> ValueError:
+    """The error every trainer raises when training leaves the floating-point range."""
+    top = np.finfo(dtype).max
+    return ValueError(f"training overflowed: {what} became inf or NaN ({np.dtype(dtype).name} "
+                      f"holds magnitudes up to {top:.3g}). Scale the data down (e.g. divide X by "
+                      f"np.abs(X).max()) or lower the learning_rate")
+
+
+def _finite(a) -> bool:
+    """Whether every entry of a numpy array or an NDArray is finite."""
+    values = a.asnumpy() if isinstance(a, nd.NDArray) else a
+    return bool(np.isfinite(values).all())
+
+
+def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:
+    return theta[:-1].copy(), float(theta[-1])
+
+
+def _row_norms(A: np.ndarray) -> np.ndarray:
+    r""":math:`\|a_i\|` of each row of ``A`` (a vector: its norm), without overflow: each row
+    is divided by its largest entry before squaring."""
+    A = np.atleast_2d(np.asarray(A, dtype=np.float64))
+    top = np.max(np.abs(A), axis=1)
+    scale = np.where(top > 0.0, top, 1.0)
+    B = A / scale[:, None]
+    return top * np.sqrt(np.einsum("ij,ij->i", B, B))
+
+
+def _radius(A: np.ndarray) -> float:
+    r""":math:`\max_i \|a_i\|` of the rows of ``A``, without overflow for huge entries."""
+    return float(np.max(_row_norms(A)))

@@ -1,0 +1,1 @@
+"""The perceptron as gradient descent: its losses, SGD with autograd, and Gluon."""

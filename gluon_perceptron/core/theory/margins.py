@@ -1,0 +1,195 @@
+r"""The optimal margin and the radius: the numbers the perceptron's mistake bound is made of.
+
+Any :math:`\theta` with :math:`a_i^\top \theta \ge s > 0` on the signed rows gives the bound
+:math:`t \le \max_i \|a_i\|^2 \|\theta\|^2 / s^2`; the separator only exists in the proof,
+so it may be chosen to make the bound smallest (Remark 1.30 of the lecture notes):
+
+.. math:: \gamma_2 = \max_{\|\theta\| \le 1} \min_i a_i^\top \theta, \qquad
+          T(A) = \frac{\max_i \|a_i\|^2}{\gamma_2^2}.
+
+Maximising the smallest margin over the unit ball is the hard-margin SVM problem
+:math:`\min \{\|\theta\|^2 : a_i^\top \theta \ge 1\}`, whose solution
+:math:`\theta^\star` gives :math:`\gamma_2 = 1 / \|\theta^\star\|` and the maximiser
+:math:`\theta^\star / \|\theta^\star\|`. With a bias the whole vector :math:`(w, b)` is
+penalised (``margin="perceptron"``), because that is the norm the perceptron's bound uses;
+the usual SVM leaves :math:`b` free and maximises the geometric margin :math:`1/\|w\|`, the
+distance from the plane to the nearest example (``margin="svm"``). The quadratic program is
+solved in :mod:`.qp`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _checks
+from .._arrays import _radius
+from .qp import _qp
+from .separability import _separating_point, _signed_rows
+
+#: The two margins :func:`optimal_margin` can maximise (see its docstring).
+MARGINS = ("perceptron", "svm")
+
+
+@dataclass
+class OptimalMargin:
+    r"""The solution of :func:`optimal_margin`.
+
+    Attributes
+    ----------
+    w : ndarray, shape (d,)
+        Weights of the maximiser: :math:`\|(w, b)\| = 1` for ``margin="perceptron"``,
+        :math:`\|w\| = 1` for ``margin="svm"``.
+    b : float
+        Its bias (0 when ``bias=False``).
+    gamma : float
+        The optimal margin :math:`\min_i y_i (w^\top x_i + b)` of that normalisation:
+        :math:`\gamma_2` (``"perceptron"``) or the geometric margin :math:`1/\|w^\star\|`
+        (``"svm"``).
+    support : ndarray of int
+        Examples whose margin is within ``1e-6`` (relative) of ``gamma``: the support vectors.
+    radius : float
+        :math:`\max_i \|a_i\|`, i.e. :math:`\sqrt{R^2 + 1}` with bias, :math:`R` without.
+    bias : bool
+    margin : str
+        ``"perceptron"`` or ``"svm"``: which margin ``gamma`` is.
+    kkt_residual : float
+        The certificate: the largest violation of the KKT conditions at the answer (primal
+        feasibility, signs of the multipliers, stationarity; relative), at most ``tol``.
+    """
+
+    w: np.ndarray
+    b: float
+    gamma: float
+    support: np.ndarray
+    radius: float
+    bias: bool
+    margin: str = "perceptron"
+    kkt_residual: float = 0.0
+
+    @property
+    def theta(self) -> np.ndarray:
+        """The separator as one vector: ``(w, b)`` with bias, ``w`` without."""
+        return np.append(self.w, self.b) if self.bias else self.w.copy()
+
+    @property
+    def bound(self) -> float:
+        r"""The mistake bound :math:`\max_i \|a_i\|^2 \|\theta\|^2 / \min_i (a_i^\top
+        \theta)^2` of :attr:`theta`: :math:`\max_i \|a_i\|^2 / \gamma_2^2` (Remark 1.30) for
+        ``margin="perceptron"``, the bias bound of the SVM's plane for ``"svm"``."""
+        theta = self.theta
+        return self.radius**2 * float(theta @ theta) / self.gamma**2
+
+
+def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: float = 1e-9,
+                   max_iter: int | None = None) -> OptimalMargin:
+    r"""The optimal margin and its separator, from the hard-margin SVM quadratic program.
+
+    Two margins, both maximised exactly (they coincide when ``bias=False``):
+
+    - ``margin="perceptron"`` (the default, the chapter's): :math:`\gamma_2 =
+      \max_{\|(w, b)\| \le 1} \min_i y_i (w^\top x_i + b)`, the whole vector :math:`(w, b)`
+      normalised, because that is the norm the perceptron's mistake bound uses;
+      QP :math:`\min \|w\|^2 + b^2` s.t. :math:`y_i (w^\top x_i + b) \ge 1`.
+    - ``margin="svm"``: the usual SVM's geometric margin :math:`\max_{\|w\| \le 1, b}
+      \min_i y_i (w^\top x_i + b) = 1/\|w^\star\|`, the distance from the best plane to the
+      nearest example, the bias free; QP :math:`\min \|w\|^2` s.t. the same constraints.
+
+    The data is scaled to unit radius, the QP solved as a least-distance program by
+    non-negative least squares (Lawson and Hanson, 1974, ch. 23), its active set polished by
+    the exact KKT equations, and the answer certified: all constraints met, multipliers
+    :math:`\lambda \ge 0`, stationarity, each within ``tol`` (relative to the size of
+    :math:`w`, which is :math:`1/\gamma`). Where that active set is lost (a margin far below
+    the radius), Goldfarb and Idnani's dual active-set method (1983) finds it instead. The
+    margin scales with the data: ``optimal_margin(c * X, Y, bias=False).gamma == c *
+    optimal_margin(X, Y, bias=False).gamma``, and the same for ``margin="svm"``.
+
+    Parameters
+    ----------
+    X, Y : array-like
+        Examples and -1/+1 labels.
+    bias : bool
+        Pad a constant 1 (separator ``(w, b)``) or not (separator ``w`` through the origin).
+    margin : {"perceptron", "svm"}
+        Which margin to maximise (see above).
+    tol : float
+        Largest violation of the KKT conditions accepted as a certificate of optimality.
+    max_iter : int, optional
+        Iterations of the active-set solver (default ``3 * n``).
+
+    Raises
+    ------
+    ValueError
+        If the data is not linearly separable (no margin to maximise), or if ``margin="svm"``
+        with a single class (the free bias makes the margin unbounded).
+        Also when X's radius dwarfs the bias input 1 so far (about 1e6 and beyond) that the
+        whole-(w, b) margin is beyond double precision: standardise X.
+    RuntimeError
+        If no certified optimum is found (for example at ``max_iter``).
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    bias = _checks.flag(bias, "bias")
+    margin = _checks.choice(margin, "margin", MARGINS)
+    tol = _checks.finite_float(tol, "tol", strictly_positive=True)
+    if tol < 1e-14:
+        raise ValueError(f"tol={tol:g} is below what double precision can certify (the KKT "
+                         f"conditions hold to about 1e-15 at best); use tol >= 1e-14")
+    n = Xn.shape[0]
+    max_iter = 3 * max(n, 10) if max_iter is None else _checks.positive_int(max_iter, "max_iter")
+    A = _signed_rows(Xn, Yn, bias)
+    if _separating_point(A, "optimal_margin") is None:
+        kind = "by a plane with bias" if bias else "by a plane through the origin"
+        raise ValueError(f"the data is not linearly separable {kind}: there is no margin to "
+                         f"maximise (check with gluon_perceptron.is_separable first)")
+    free = bias and margin == "svm"
+    y = Yn.astype(np.float64)
+    if free and np.all(y == y[0]):
+        raise ValueError("Y holds a single class: with a free bias the SVM margin is unbounded "
+                         "(use margin='perceptron', or pass examples of both classes)")
+    # x = s * x~ with max ||x~|| = 1; with w~ = s w the perceptron's QP is min ||w~||^2 + s^2 b^2
+    s = _radius(A[:, :-1] if bias else A) or 1.0
+    P = (A[:, :-1] if bias else A) / s
+    w_t, b, residual, margins = _qp(P, y if bias else None, 0.0 if free else s, tol, max_iter)
+    low = float(margins.min())
+    wnorm = float(np.linalg.norm(w_t))
+    if margin == "svm" or not bias:  # ||w|| = 1: w = w~ / ||w~||, b scaled alike
+        w, b, gamma = w_t / wnorm, b * s / wnorm, low * s / wnorm
+    else:  # ||(w, b)|| = 1 with w = w~ / s
+        norm = math.hypot(wnorm / s, b)
+        w, b, gamma = (w_t / s) / norm, b / norm, low / norm
+    support = np.flatnonzero(margins <= low * (1 + 1e-6))
+    return OptimalMargin(w=w, b=float(b), gamma=float(gamma), support=support,
+                         radius=_radius(A), bias=bias, margin=margin, kkt_residual=float(residual))
+
+
+def radius(X) -> float:
+    r""":math:`R = \max_i \|x_i\|`, the radius of the data (no overflow for huge entries)."""
+    return _radius(_checks.features(X).astype(np.float64))
+
+
+def separator(wfake, bfake=None) -> np.ndarray:
+    """The generating plane as one vector :math:`u = (w^*, b^*)` (or :math:`w^*` if no bias)."""
+    w = _checks.vector(wfake, "wfake").astype(np.float64)
+    if not np.any(w):
+        raise ValueError("wfake is the zero vector, which defines no plane; pass the plane's "
+                         "normal (e.g. FakeData.wfake)")
+    if bfake is None:
+        return w
+    return np.append(w, _checks.scalar(bfake, "bfake"))
+
+
+def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
+    r"""Translate the data so its generating plane passes through the origin.
+
+    :math:`x' = x + b^* w^* / \|w^*\|^2` gives :math:`w^{*\top} x' = w^{*\top} x + b^*`: the
+    margins are unchanged and :math:`w^*` alone separates :math:`x'`, so homogeneous
+    (no-bias) theory applies. The radius grows to at most :math:`R + |b^*| / \|w^*\|`.
+    """
+    Xn = _checks.features(X).astype(np.float64)
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
+    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
+    w, b = u[:-1], u[-1]
+    return Xn + b * w / (w @ w)
