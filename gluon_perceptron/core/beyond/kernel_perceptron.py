@@ -28,6 +28,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
+from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
 from ..theory.margins import OptimalMargin, optimal_margin
 
 KERNELS = ("linear", "poly", "rbf")
@@ -182,20 +183,24 @@ def _fast_epoch(G: np.ndarray, Y: np.ndarray, scores: np.ndarray, alpha: np.ndar
     ``scores[j]`` is :math:`f(x_j)` under the current :math:`\\alpha`; an update on example
     :math:`k` adds :math:`\\eta y_k G_{kj}` to every score (O(n) per mistake, nothing per correct
     example). Between two updates the scores do not change, so the next mistake is the first
-    :math:`j` at or after the current position with :math:`y_j f(x_j) \\le 0`, found at once.
+    :math:`j` at or after the current position with :math:`y_j f(x_j) \\le 0`, found by the
+    engine's scan-ahead (:func:`~gluon_perceptron.core.rosenblatt.engine._scan_ahead`).
     """
     n = G.shape[0]
     i = updates = 0
-    while i < n:
-        hits = np.flatnonzero(Y[i:] * scores[i:] <= 0.0)
-        if hits.size == 0:
-            break
-        k = i + int(hits[0])
+    block = _FIRST_BLOCK
+
+    def mistakes(a: int, z: int) -> np.ndarray:  # reads scores as the updates leave them
+        return Y[a:z] * scores[a:z] <= 0.0
+
+    while True:
+        k, block = _scan_ahead(mistakes, i, n, block)
+        if k == n:
+            return updates
         alpha[k] += 1
         scores += (eta * Y[k]) * G[k]
         updates += 1
         i = k + 1
-    return updates
 
 
 def _faithful_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Y: np.ndarray, coef: nd.NDArray,

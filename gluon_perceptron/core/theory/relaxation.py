@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import _checks
 from ..data.synthetic import pad_constant
+from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
 
 RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
 
@@ -201,20 +202,22 @@ def _run_stream(res: _Residuals, rule, eta, tol, max_iterations, rng, log) -> tu
     """
     n = res.r.shape[0]
     t = moves = 0
+    size = _FIRST_BLOCK
     for block in _index_blocks(rule, n, res.norms2, rng):
         pos = 0
         while pos < n:
             if res.feasible(tol) or t >= max_iterations:
                 return t, moves
-            hits = np.flatnonzero(res.r[block[pos:]] > tol)
-            if hits.size == 0:
+            k, size = _scan_ahead(lambda a, z, order=block: res.r[order[a:z]] > tol, pos, n,
+                                  size)
+            if k == n:
                 t = min(max_iterations, t + n - pos)
                 break
-            if t + hits[0] + 1 > max_iterations:
+            if t + (k - pos) + 1 > max_iterations:
                 return max_iterations, moves
-            t += int(hits[0]) + 1
-            pos += int(hits[0]) + 1
-            res.move(int(block[pos - 1]), eta)
+            t += k - pos + 1
+            pos = k + 1
+            res.move(int(block[k]), eta)
             moves += 1
             log(t)
     raise AssertionError("unreachable")  # pragma: no cover
