@@ -27,15 +27,15 @@ mx.random.seed(1)  # the original notebook's seed
 # %% [markdown]
 # ## The chapter's step, as the package runs it
 #
-# `gp.perceptron(w, b, x, y)` is the chapter's step, shown from the package's source: it checks
-# its arguments, then `_ndarray_step` does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
+# `gp.perceptron(w, b, x, y)` is the chapter's step, shown from the package's source: its
+# arguments are checked at the edge, then its body does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
 # in-place updates. Where ours differs from the chapter: the input checks (NDArrays, shapes, a
 # label of -1 or +1), the optional `learning_rate` $\eta$ and `threshold` $\delta$ (the chapter's
 # are 1 and 0), a refusal when the margin is NaN or inf, and the `return 0` of the chapter's
 # lost `else:` (in the extracted text it sits, unreachable, under `return 1`).
 
 # %%
-gp.show_source(gp.perceptron, "_ndarray_step")
+gp.show_source(gp.perceptron)
 
 # %% [markdown]
 # It changes `w` and `b` **in place** (they must be NDArrays) and returns 1 when it updated,

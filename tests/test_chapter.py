@@ -199,7 +199,7 @@ def test_the_printed_2017_trace_is_reproduced_by_perceptron():
 def test_the_chapters_code_is_shown_from_the_package_source():
     for obj, helpers, needle in ((gp.getfake, ("_draw_plane", "_sample_faithful"),
                                   "nd.dot(tmp, wfake)"),
-                                 (gp.perceptron, ("_ndarray_step",), "nd.dot(w, x)"),
+                                 (gp.perceptron, (), "nd.dot(w, x)"),
                                  (gp.plotscore, (), "nd.dot(zz"),
                                  (gp.plotdata, (), "def plotdata(")):
         shown = gp.show_source(obj, *helpers)

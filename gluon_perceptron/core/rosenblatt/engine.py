@@ -15,7 +15,7 @@ passes runs one of these twins of the same loop:
   scan resumes with what it leaves).
 - :func:`_compiled_epoch`: the plain pass (no hooks) compiled by numba, summing left to right.
 - :func:`_faithful_epoch`: the chapter's NDArray step
-  (:func:`~gluon_perceptron.core.chapter.step._ndarray_step`), one example at a time.
+  (:func:`~gluon_perceptron.core.chapter.step.perceptron`), one example at a time.
 - :func:`_lockstep_epoch`: ``k`` independent runs stepping through the examples together, one
   NDArray computation per example.
 
@@ -35,7 +35,7 @@ import numpy as np
 from mxnet import nd
 
 from .._arrays import _finite, _overflow
-from ..chapter.step import _ndarray_step
+from ..chapter.step import perceptron
 
 #: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
@@ -94,6 +94,34 @@ def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Seque
     return per_epoch
 
 
+_FIRST_BLOCK = 64  # examples in the first block a scan-ahead looks at
+
+
+def _scan_ahead(hits: Callable[[int, int], np.ndarray], start: int, stop: int,
+                block: int = _FIRST_BLOCK) -> tuple[int, int]:
+    """The scan-ahead trick: the first position ``k`` in ``start .. stop - 1`` that is a hit.
+
+    Between two updates the state (weights, scores, residuals) does not change, so whether each
+    of the next examples calls for an update can be decided for a whole block at once:
+    ``hits(i, j)`` returns one bool per position ``i .. j - 1``, computed with the current
+    state. Blocks double (up to 8192) while nothing is found and restart at twice the distance
+    to the last hit (at least 16), so the work tracks the update rate.
+
+    Returns ``(k, block)``: ``k = stop`` when no position is a hit, and the block size for the
+    next scan (pass it back in).
+    """
+    i = start
+    while i < stop:
+        j = min(stop, i + block)
+        found = hits(i, j)
+        first = int(found.argmax())  # 0 also when there is no hit
+        if found[first]:
+            return i + first, max(16, first * 2)
+        i = j
+        block = min(block * 2, 8192)
+    return stop, block
+
+
 def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
                  learning_rate: float, threshold: float, *, order: np.ndarray | None = None,
                  bias: bool = True, guard: bool = True,
@@ -122,23 +150,22 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
             if on_update is not None:
                 on_update(t)
         return n
-    i = updates = 0
-    block = 64
-    while i < n:
-        j = min(n, i + block)
+    block_margins: list = [None, 0]  # the margins of the last block scanned, and its start
+
+    def hits(i: int, j: int) -> np.ndarray:
         margins = Y[i:j] * (X[i:j] @ w + b[0])
-        at_or_below = margins <= threshold
-        first = int(at_or_below.argmax())  # 0 also when there is no hit
-        hit = bool(at_or_below[first])
-        used = margins[:first + 1] if hit else margins
-        # a NaN margin is no hit: this check catches it (a finite sum is the cheap common case)
-        if not math.isfinite(used.sum()) and not np.isfinite(used).all():
+        block_margins[:] = margins, i
+        # a margin that is not finite is a hit, refused below (inf would count as "correct")
+        return ~(margins > threshold) | (margins == np.inf)
+
+    i = updates = 0
+    block = _FIRST_BLOCK
+    while True:
+        k, block = _scan_ahead(hits, i, n, block)
+        if k == n:
+            return updates
+        if not math.isfinite(block_margins[0][k - block_margins[1]]):
             return -1
-        if not hit:
-            i = j
-            block = min(block * 2, 8192)
-            continue
-        k = i + first
         step = learning_rate * Y[k]
         w += step * X[k]
         if bias:
@@ -147,8 +174,6 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
         if on_update is not None:
             on_update(k)
         i = k + 1
-        block = max(16, first * 2)
-    return updates
 
 
 _CACHE_WARNED = False
@@ -315,8 +340,10 @@ def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
 
 def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
                     learning_rate: float, threshold: float) -> int:
-    """One pass of the chapter's loop: :func:`_ndarray_step` on every example in order."""
-    return sum(_ndarray_step(w, b, X[i], float(Y[i]), learning_rate, threshold)
+    """One pass of the chapter's loop: its step on every example in order (its arguments
+    are trusted here: checked once by the trainer)."""
+    step = perceptron.__wrapped__
+    return sum(step(w, b, X[i], float(Y[i]), learning_rate=learning_rate, threshold=threshold)
                for i in range(X.shape[0]))
 
 
