@@ -21,7 +21,7 @@ from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, _sampler
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.results import Unpackable
-from ..core.rosenblatt.train import _train_fast, train
+from ..core.rosenblatt.train import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
 from ._progress import Progress, track
 
@@ -544,7 +544,7 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 2
         for s in range(seeds):
             mx.random.seed(s)
             fake = draws[c]()
-            run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
+            run = train(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs=max_epochs)
             if not run.converged:
                 raise RuntimeError(f"a run on {samples} x {dims} data did not converge within "
                                    f"max_epochs={max_epochs}; raise max_epochs")

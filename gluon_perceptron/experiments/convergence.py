@@ -13,7 +13,7 @@ from ..core._arrays import _radius
 from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import _sampler
 from ..core.rosenblatt.results import ItemAccess
-from ..core.rosenblatt.train import _train_fast, train
+from ..core.rosenblatt.train import train
 from ..core.rosenblatt.variants import UpdatePath, update_path
 from ..core.theory.bounds import (
     chapter_bound,
@@ -244,7 +244,7 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     for d, n, eps in track(grid, progress, desc="bound experiment"):
         fake = draw[d, n, eps]()
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
+        run = train(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs=max_epochs)
         Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,

@@ -14,7 +14,7 @@ from ..core import _checks
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import _sampler
 from ..core.rosenblatt.results import ItemAccess
-from ..core.rosenblatt.train import _error_rate, _train_fast
+from ..core.rosenblatt.train import error_rate, train
 from ..core.rosenblatt.variants import update_path
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
@@ -238,7 +238,7 @@ def _leave_one_out(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int) -> LeaveOneO
     converged = full.converged
     for i in touched:
         keep = np.arange(Xn.shape[0]) != i
-        run = _train_fast(Xn[keep], Yn[keep], max_epochs)
+        run = train(Xn[keep], Yn[keep], max_epochs=max_epochs)
         converged &= run.converged
         errors += int(Yn[i] * (Xn[i] @ run.w + run.b) <= 0)
     return LeaveOneOut(errors=errors, support=int(touched.size), updates=full.updates,
@@ -341,10 +341,10 @@ def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
         fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         loo = _leave_one_out(X[:m], Y[:m], 10_000)
-        run = _train_fast(X[:samples], Y[:samples], 10_000)
+        run = train(X[:samples], Y[:samples], max_epochs=10_000)
         converged[j] = loo.converged and run.converged
         out["loo"][j] = loo.errors / m
-        out["test"][j] = _error_rate(run.w, float(run.b), X[m:], Y[m:])
+        out["test"][j] = error_rate(run.w, float(run.b), X[m:], Y[m:])
         out["support"][j] = loo.support / m
         out["updates"][j] = loo.updates / m
         out["bound"][j] = optimal_margin(X[:m], Y[:m]).bound / m

@@ -12,72 +12,39 @@ it once per example (without re-checking its arguments).
 
 from __future__ import annotations
 
-import functools
 import math
 
-import numpy as np
 from mxnet import nd
 
-from .. import _checks
+from .. import _checks, _validation
 from .._arrays import _finite, _overflow
 
-
-def _label_value(y) -> float:
-    """Return a single label as a Python float, checking it is -1 or +1."""
-    if isinstance(y, nd.NDArray):
-        if y.size != 1:
-            raise ValueError(f"y must be a single label, got an array of shape {y.shape}")
-        value = float(y.asscalar())
-    else:
-        a = np.asarray(y)
-        if a.size != 1 or not np.issubdtype(a.dtype, np.number) \
-                or np.issubdtype(a.dtype, np.complexfloating):
-            raise ValueError(f"y must be a single label, -1 or +1, got {y!r:.60}")
-        value = float(a.reshape(-1)[0])
-    if value not in (1.0, -1.0):
-        raise ValueError(f"y must be -1 or +1, got {value}")
-    return value
+_IN_PLACE = "perceptron updates w and b in place"
 
 
-def _check_step_args(step):
-    """Check the step's arguments once, at the public edge, then run ``step``.
-
-    (To be replaced by the package's declared checks; the engine calls ``step`` itself,
-    ``perceptron.__wrapped__``, without checks.)
-    """
-
-    @functools.wraps(step)
-    def checked(w, b, x, y, *, learning_rate=1.0, threshold=0.0):
-        for name, a in (("w", w), ("b", b), ("x", x)):
-            if not isinstance(a, nd.NDArray):
-                raise TypeError(f"{name} must be an mxnet NDArray (perceptron updates w and b "
-                                f"in place), got {type(a).__name__}; wrap it with nd.array(...)")
-        if w.shape != x.shape or len(w.shape) != 1:
-            raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and "
-                             f"{x.shape}")
-        if b.shape != (1,):
-            raise ValueError(f"b must have shape (1,), got {b.shape}; use "
-                             f"b = nd.zeros(shape=(1,))")
-        _checks.one_float_dtype(w, b, x)
-        _one_context(w, b, x)
-        return step(w, b, x, _label_value(y),
-                    learning_rate=_checks.finite_float(learning_rate, "learning_rate",
-                                                       strictly_positive=True),
-                    threshold=_checks.finite_float(threshold, "threshold", minimum=0.0))
-
-    return checked
-
-
-def _one_context(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
-    """``w``, ``b`` and ``x`` live on one device (MXNet 1.9 silently mixes cpu(0) and cpu(1)
-    and puts the result on the first operand's)."""
-    for name, a in (("b", b), ("x", x)):
+def _one_step_shape(x, name: str, args: dict) -> nd.NDArray:
+    """``x`` fits ``w`` and ``b``: 1-D of ``w``'s length, ``b`` of shape (1,), one float dtype
+    and one context (MXNet 1.9 silently mixes cpu(0) and cpu(1), landing on the first
+    operand's)."""
+    x = _validation.ndarray(_IN_PLACE)(x, name, args)
+    w, b = args["w"], args["b"]
+    if w.shape != x.shape or len(w.shape) != 1:
+        raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
+    if b.shape != (1,):
+        raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
+    _checks.one_float_dtype(w, b, x)
+    for other, a in (("b", b), ("x", x)):
         if a.context != w.context:
-            raise ValueError(f"{name} lives on {a.context} but w on {w.context}: the step "
-                             f"needs one context; move it with {name}.as_in_context(w.context)")
+            raise ValueError(f"{other} lives on {a.context} but w on {w.context}: the step "
+                             f"needs one context; move it with {other}.as_in_context(w.context)")
+    return x
 
 
-@_check_step_args
+@_validation.validate_params(
+    w=_validation.ndarray(_IN_PLACE), b=_validation.ndarray(_IN_PLACE),
+    x=_validation.Rule(_one_step_shape, "ndarray, shaped and placed like w", ("w", "b")),
+    y=_validation.label(), learning_rate=_validation.real(positive=True),
+    threshold=_validation.real(minimum=0.0))
 def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
                learning_rate: float = 1.0, threshold: float = 0.0) -> int:
     """The chapter's perceptron step, updating ``w`` and ``b`` in place.
@@ -96,7 +63,7 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
     x : NDArray, shape (d,)
         One example.
     y : NDArray or float
-        Its label, -1 or +1.
+        Its label, -1 or +1 (a float inside the package).
     learning_rate : float
         Step :math:`\\eta` (the chapter uses 1).
     threshold : float

@@ -31,6 +31,7 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
@@ -327,6 +328,31 @@ def _fast_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_ep
     return _drive(passes, max_epochs, (w, b), X.dtype)
 
 
+def _faithful_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_epochs: int,
+                  learning_rate: float, threshold: float, ctx: mx.Context) -> list[int]:
+    """The faithful engine: the chapter's step per example, on NDArrays made on ``ctx``;
+    ``w, b`` (numpy) receive the result. Updates per pass."""
+    Xd, wd, bd = (nd.array(a, ctx=ctx, dtype=X.dtype) for a in (X, w, b))
+    per_epoch = _drive(lambda budget: [_faithful_epoch(Xd, Y, wd, bd, learning_rate, threshold)],
+                       max_epochs, (wd, bd), X.dtype)
+    w[:], b[:] = wd.asnumpy(), bd.asnumpy()
+    return per_epoch
+
+
+#: The engines of :func:`~gluon_perceptron.train`: they make the same updates.
+ENGINES = ("fast", "faithful")
+
+
+def _run(engine: str, X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
+         max_epochs: int, learning_rate: float, threshold: float,
+         ctx: mx.Context | None = None) -> list[int]:
+    """Train ``w, b`` (numpy, changed in place) with ``engine``; updates per pass."""
+    if engine == "faithful":
+        return _faithful_run(X, Y, w, b, max_epochs, learning_rate, threshold,
+                             mx.cpu() if ctx is None else ctx)
+    return _fast_run(X, Y, w, b, max_epochs, learning_rate, threshold)
+
+
 def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
               learning_rate: float = 1.0, threshold: float = 0.0) -> int:
     """One pass of the fast engine over ``X`` in order, updating ``w, b`` in place.
@@ -342,9 +368,8 @@ def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
                     learning_rate: float, threshold: float) -> int:
     """One pass of the chapter's loop: its step on every example in order (its arguments
     are trusted here: checked once by the trainer)."""
-    step = perceptron.__wrapped__
-    return sum(step(w, b, X[i], float(Y[i]), learning_rate=learning_rate, threshold=threshold)
-               for i in range(X.shape[0]))
+    return sum(perceptron(w, b, X[i], float(Y[i]), learning_rate=learning_rate,
+                          threshold=threshold) for i in range(X.shape[0]))
 
 
 def _lockstep_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Kd: nd.NDArray, W: nd.NDArray,

@@ -14,8 +14,8 @@ is ``"compiled"``), or else scans ahead in numpy blocks with the current weights
 the next mistake (``"numpy"``). Both are twins of the package's one epoch kernel
 (:mod:`~.engine`), repeated by its one driver, which stops at a pass without
 an update or at ``max_epochs`` and raises ``ValueError`` if the weights or margins overflow.
-:func:`train` checks its input once; the passes trust it (the faithful engine calls the step
-without re-checking ``learning_rate`` and ``threshold`` each time).
+:func:`train` declares its arguments' rules; they are checked once, when a user calls it, and
+the passes trust them (the faithful engine calls the step without re-checking it).
 
 Exactness: the updates themselves (:math:`w + \\eta y x`, elementwise in the data's dtype) are
 the same operations in every engine, so the engines agree bit for bit as long as they take the
@@ -29,16 +29,48 @@ to right in the data's dtype, exactly like scikit-learn's ``Perceptron`` does in
 
 from __future__ import annotations
 
+import mxnet as mx
 import numpy as np
-from mxnet import nd
 
-from .. import _checks
-from .engine import _drive, _faithful_epoch, _fast_run
+from .._arrays import context
+from .._validation import (
+    Rule,
+    count,
+    features,
+    labels,
+    one_of,
+    optional,
+    real,
+    scalar,
+    validate_params,
+    vector,
+)
+from .engine import ENGINES, _run
 from .results import TrainResult, train_result
 
 
+def _start(b0, name: str, args: dict) -> float:
+    """``b0`` checked, and the starting ``(w0, b0)`` (in X's dtype) giving finite margins."""
+    b0 = real()(b0, name, args)
+    X, Y, w0 = args["X"], args["Y"], args["w0"]
+    w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Y * (X @ w + X.dtype.type(b0))
+    if not (np.isfinite(w).all() and np.isfinite(X.dtype.type(b0)) and np.isfinite(margins).all()):
+        raise ValueError(f"w0 and b0 give starting margins y (w0.x + b0) beyond "
+                         f"{np.dtype(X.dtype).name}'s range (largest {np.finfo(X.dtype).max:.3g}):"
+                         f" start from smaller weights (w0=None starts from zeros)")
+    return b0
+
+
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
+                 learning_rate=real(positive=True), engine=one_of(*ENGINES),
+                 threshold=real(minimum=0.0), w0=optional(vector(size_of="X")),
+                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "Y", "w0")),
+                 ctx=context())
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
-          threshold: float = 0.0, w0=None, b0: float = 0.0) -> TrainResult:
+          threshold: float = 0.0, w0=None, b0: float = 0.0,
+          ctx: mx.Context | None = None) -> TrainResult:
     """Train a perceptron by Rosenblatt's rule, in data order, until it separates the data.
 
     Passes over the data repeat until one makes no update (``converged=True``) or
@@ -66,62 +98,45 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
         Starting weights (default zeros).
     b0 : float
         Starting bias.
+    ctx : mxnet.Context, optional
+        Where the faithful engine's NDArrays live (default ``mx.cpu()``; ``mx.gpu(0)`` with a
+        CUDA build of MXNet). The fast engine runs in numpy and ignores it.
 
     Returns
     -------
     TrainResult
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    n, d = Xn.shape
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    _checks.choice(engine, "engine", {"fast", "faithful"})
-    b0 = _checks.finite_float(b0, "b0")
-    w_start = np.zeros(d, dtype=Xn.dtype)
-    if w0 is not None:
-        w_start = _checks.vector(w0, "w0", size=d).astype(Xn.dtype)
-
-    if engine == "faithful":
-        w = nd.array(w_start, dtype=Xn.dtype)
-        b = nd.array([b0], dtype=Xn.dtype)
-        Xd = nd.array(Xn, dtype=Xn.dtype)
-        per_epoch = _drive(lambda budget: [_faithful_epoch(Xd, Yn, w, b, learning_rate,
-                                                           threshold)],
-                           max_epochs, (w, b), Xn.dtype)
-        w_out, b_out = w.asnumpy(), b.asnumpy()[0]
-        return train_result(w_out, b_out, per_epoch)
-    return _train_fast(Xn, Yn, max_epochs, learning_rate, threshold, w_start, b0)
-
-
-def _train_fast(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int, learning_rate: float = 1.0,
-                threshold: float = 0.0, w0: np.ndarray | None = None,
-                b0: float = 0.0) -> TrainResult:
-    """``train(..., engine="fast")`` on trusted arguments, for loops over many datasets.
-
-    ``Xn`` and ``Yn`` share one float dtype (``Yn`` in {-1, +1}); ``w0`` (default zeros) is
-    copied, not changed.
-    """
-    w = np.zeros(Xn.shape[1], dtype=Xn.dtype) if w0 is None else w0.copy()
-    b = np.array([b0], dtype=Xn.dtype)
-    per_epoch = _fast_run(Xn, Yn, w, b, max_epochs, learning_rate, threshold)
+    w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
+    b = np.array([b0], dtype=X.dtype)
+    per_epoch = _run(engine, X, Y, w, b, max_epochs, learning_rate, threshold, ctx=ctx)
     return train_result(w, b[0], per_epoch)
 
 
+def _scores(w: np.ndarray, b: float, X: np.ndarray) -> np.ndarray:
+    """:math:`w^\\top x + b` per row; where that overflows, the same signs from ``(w, b)``
+    divided by a power of two (exact) that brings them to unit size. Refuses scores that still
+    overflow."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = X @ w + b
+        if np.isfinite(s).all():
+            return s
+        top = max(float(np.max(np.abs(w))), abs(b))
+        scale = 2.0 ** -np.frexp(top)[1]
+        s = X @ (w * scale) + b * scale
+    if not np.isfinite(s).all():
+        raise ValueError("the scores w.x + b overflow even with (w, b) scaled to unit size: X's "
+                         "values are too large; scale X down (e.g. divide it by "
+                         "np.abs(X).max())")
+    return s
+
+
+@validate_params(X=features(), w=vector(size_of="X"), b=scalar())
 def predict(w, b: float, X) -> np.ndarray:
     """Labels :math:`\\operatorname{sign}(w^\\top x + b)` in {-1, +1}; a score of 0 gives -1."""
-    Xn = _checks.features(X)
-    wn = _checks.vector(w, "w", size=Xn.shape[1])
-    return np.where(Xn @ wn + _checks.scalar(b, "b") > 0, 1.0, -1.0)
+    return np.where(_scores(w, b, X) > 0, 1.0, -1.0)
 
 
+@validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
-    Xn, Yn = _checks.dataset(X, Y)
-    wn = _checks.vector(w, "w", size=Xn.shape[1])
-    return _error_rate(wn, _checks.scalar(b, "b"), Xn, Yn)
-
-
-def _error_rate(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
-    """:func:`error_rate` on trusted arrays."""
-    return float(np.mean(Y * (X @ w + b) <= 0))
+    return float(np.mean(Y * _scores(w, b, X) <= 0))
