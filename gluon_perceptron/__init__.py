@@ -49,8 +49,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "train_batched",
     ),
     "core.rosenblatt.variants": (
-        "notes_sequence", "OnlineRun", "run_online", "train_aggressive", "train_averaged",
-        "train_pocket", "train_projected", "train_traced", "update_path", "UpdatePath",
+        "train_aggressive", "train_averaged", "train_pocket", "train_projected",
+    ),
+    "core.rosenblatt.traced": (
+        "notes_sequence", "OnlineRun", "run_online", "train_traced", "update_path", "UpdatePath",
     ),
     "core.gradient.losses": (
         "analytic_subgradient", "average_loss", "hinge_loss", "KINK_FORMS", "kink_gradient",

@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import norm
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.rosenblatt import variants
+from gluon_perceptron.core.rosenblatt import traced, variants
 from gluon_perceptron.core.theory import bounds
 from gluon_perceptron.core.theory import separability as geometry
 from gluon_perceptron.experiments import black_and_white as exp_black_and_white
@@ -76,7 +76,7 @@ def _datasets():
 
 @pytest.fixture(scope="module")
 def plain_runs():
-    return {name: (xy, variants.train_traced(*xy, max_epochs=300, record=True))
+    return {name: (xy, traced.train_traced(*xy, max_epochs=300, record=True))
             for name, xy in _datasets().items()}
 
 
@@ -115,7 +115,7 @@ def test_norm_levels_off_below_the_theorem(plain_runs):
 
 def test_xor_cycles_with_period_one_pass():
     X, Y = gp.xor_data()
-    run = variants.run_online(np.tile(X, (3, 1)), np.tile(Y, 3))
+    run = traced.run_online(np.tile(X, (3, 1)), np.tile(Y, 3))
     # by hand: a = y (x, 1) = (1,1,-1), (-1,1,1), (1,-1,1), (-1,-1,-1); theta_0 = 0
     cycle = np.array([[1, 1, -1], [0, 2, 0], [1, 1, 1], [0, 0, 0]], dtype=float)
     np.testing.assert_array_equal(run.thetas, np.tile(cycle, (3, 1)))
@@ -155,7 +155,7 @@ def test_replays_make_the_same_updates_as_train():
     for res in (variants.train_averaged(X, Y, max_epochs=40, learning_rate=0.5),
                 variants.train_pocket(X, Y, max_epochs=40, learning_rate=0.5),
                 variants.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9),
-                variants.train_traced(X, Y, max_epochs=40, learning_rate=0.5)):
+                traced.train_traced(X, Y, max_epochs=40, learning_rate=0.5)):
         assert res.updates_per_epoch == reference.updates_per_epoch
     projected = variants.train_projected(X, Y, max_epochs=40, learning_rate=0.5, radius=1e9)
     np.testing.assert_allclose(projected.w, reference.w, atol=1e-9)
@@ -177,13 +177,13 @@ def test_averaged_is_the_mean_over_every_step():
 
 def test_trainers_stop_at_the_bound_or_at_separation(seed):
     X, Y = gp.xor_data()
-    for trainer in (variants.train_averaged, variants.train_pocket, variants.train_traced,
+    for trainer in (variants.train_averaged, variants.train_pocket, traced.train_traced,
                     variants.train_aggressive):
         res = trainer(X, Y, max_epochs=5)
         assert res.epochs == 5 and not res.converged
     assert not variants.train_projected(X, Y, max_epochs=5, radius=1.0).converged
     fake = gp.sample_separable(50, 2, 0.3)
-    for trainer in (variants.train_averaged, variants.train_pocket, variants.train_traced):
+    for trainer in (variants.train_averaged, variants.train_pocket, traced.train_traced):
         res = trainer(fake.X, fake.Y, max_epochs=1000)
         assert res.converged and res.updates_per_epoch[-1] == 0 and res.epochs < 1000
         assert res.history["error"][-1] == 0.0
@@ -194,19 +194,19 @@ def test_trainers_stop_at_the_bound_or_at_separation(seed):
 # --- part 2: rules without the mistake test ---------------------------------------------------
 
 def test_notes_sequence():
-    X, Y = variants.notes_sequence(9, x=[0.0, 3.0])
+    X, Y = traced.notes_sequence(9, x=[0.0, 3.0])
     powers = [1, 2, 4, 8]
     expected = np.array([[0.0, -2.0 if t in powers else 1.0] for t in range(1, 10)])
     np.testing.assert_array_equal(X, expected)
     assert np.all(Y == 1)
     with pytest.raises(ValueError, match="nonzero"):
-        variants.notes_sequence(5, x=[0.0, 0.0])
+        traced.notes_sequence(5, x=[0.0, 0.0])
 
 
 def test_aggressive_rule_errs_at_every_power_of_two():
     T = 2**12
-    X, Y = variants.notes_sequence(T)
-    aggressive = variants.run_online(X, Y, rule="aggressive")
+    X, Y = traced.notes_sequence(T)
+    aggressive = traced.run_online(X, Y, rule="aggressive")
     # before step 2^k the weights are sum_{i < 2^k} (x_i, 1): closed form 6k + 1 - 2^k
     for k in range(13):
         assert aggressive.margins[2**k - 1] == pytest.approx(6 * k + 1 - 2**k)
@@ -218,8 +218,8 @@ def test_aggressive_rule_errs_at_every_power_of_two():
 
 
 def test_plain_rule_on_the_notes_sequence_obeys_novikoff():
-    X, Y = variants.notes_sequence(2**12)
-    plain = variants.run_online(X, Y)
+    X, Y = traced.notes_sequence(2**12)
+    plain = traced.run_online(X, Y)
     # u = (0, 0, 1) separates with margin 1 and ||a_t||^2 <= 4 + 1: at most 5 mistakes
     assert plain.mistakes.sum() <= 5
     assert not plain.mistakes[32:].any()
@@ -231,14 +231,14 @@ def test_unguarded_rule_grows_linearly_by_the_closed_form():
     slope = 0.5 * np.linalg.norm(_padded(X, Y).sum(axis=0))
     np.testing.assert_allclose(res.history["norm"], slope * np.arange(1, 51), rtol=1e-9)
     assert slope > 0.5
-    plain = variants.train_traced(X, Y, max_epochs=50, learning_rate=0.5)
+    plain = traced.train_traced(X, Y, max_epochs=50, learning_rate=0.5)
     assert res.history["norm"][-1] > 10 * max(plain.history["norm"])
     assert res.updates_per_epoch == [len(Y)] * 50
 
 
 def test_run_online_rejects_an_unknown_rule():
     with pytest.raises(ValueError, match="rule"):
-        variants.run_online(*gp.xor_data(), rule="eager")
+        traced.run_online(*gp.xor_data(), rule="eager")
 
 
 # --- part 3: remedies -----------------------------------------------------------------------
@@ -314,7 +314,7 @@ def test_heldout_errors_need_recorded_weights():
 
 @pytest.mark.parametrize("call, match", [
     (lambda X, Y: variants.train_projected(X, Y, max_epochs=3, radius=0.0), "radius"),
-    (lambda X, Y: variants.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
+    (lambda X, Y: traced.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
     (lambda X, Y: variants.train_averaged(X, Y, max_epochs=0), "max_epochs"),
     (lambda X, Y: variants.train_pocket(X, Y, max_epochs=3, learning_rate=0.0), "learning_rate"),
     (lambda X, Y: variants.train_aggressive(X, Y[:3], max_epochs=3), "same length"),

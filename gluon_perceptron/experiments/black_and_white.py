@@ -19,16 +19,13 @@ from ..core.data.synthetic import (
     xor_data,
 )
 from ..core.rosenblatt.results import Unpackable
+from ..core.rosenblatt.traced import OnlineRun, notes_sequence, run_online, train_traced
 from ..core.rosenblatt.train import TrainResult, error_rate
 from ..core.rosenblatt.variants import (
-    OnlineRun,
-    notes_sequence,
-    run_online,
     train_aggressive,
     train_averaged,
     train_pocket,
     train_projected,
-    train_traced,
 )
 from ..core.theory.bounds import amaldi_hauser_bound
 from ..core.theory.separability import hinge_separator, is_separable

@@ -13,8 +13,8 @@ from ..core._arrays import _radius
 from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import _sampler
 from ..core.rosenblatt.results import ItemAccess
+from ..core.rosenblatt.traced import UpdatePath, update_path
 from ..core.rosenblatt.train import train
-from ..core.rosenblatt.variants import UpdatePath, update_path
 from ..core.theory.bounds import (
     chapter_bound,
     general_bound,

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from ..core import _checks
 from ..core.data.synthetic import xor_data
+from ..core.rosenblatt.traced import UpdatePath, update_path
 from ..core.rosenblatt.train import TrainResult
-from ..core.rosenblatt.variants import UpdatePath, update_path
 from ..core.theory.expressivity import (
     BOOLEAN_PERCEPTRONS,
     XorCycle,

@@ -14,8 +14,8 @@ from ..core import _checks
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import _sampler
 from ..core.rosenblatt.results import ItemAccess
+from ..core.rosenblatt.traced import update_path
 from ..core.rosenblatt.train import error_rate, train
-from ..core.rosenblatt.variants import update_path
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 

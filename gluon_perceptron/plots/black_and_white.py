@@ -8,8 +8,8 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.train import TrainResult
-from ..core.rosenblatt.variants import OnlineRun
 from ..experiments.black_and_white import (
     REMEDY_METHODS,
     OrderEffect,

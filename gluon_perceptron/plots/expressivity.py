@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core.rosenblatt.variants import UpdatePath
+from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import _total_loss, two_point_data
 
 #: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).

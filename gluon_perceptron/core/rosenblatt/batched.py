@@ -19,54 +19,79 @@ converged makes no more updates, so carrying it along changes nothing.
 
 from __future__ import annotations
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
 from .. import _checks
+from .._arrays import context
+from .._validation import Rule, count, one_of, real, validate_params
 from .engine import _drive, _fast_run, _lockstep_epoch
 from .results import TrainResult, train_result
 
 
-def _check_batch(X, Y, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate ``X (n, d) or (k, n, d)``, ``Y (k, n)``, ``mask (k, n)``; return them as
-    ``X (1 or k, n, d)`` C-contiguous, ``Y (k, n)`` in X's dtype and ``mask (k, n)`` bool."""
-    Xa = _checks.to_numpy(X, "X")
+def _stack(X, name: str, args: dict) -> np.ndarray:
+    """``X (n, d)`` shared by all runs or ``(k, n, d)``, as ``(1 or k, n, d)``, C-contiguous."""
+    Xa = _checks.to_numpy(X, name)
     if Xa.ndim not in (2, 3):
         raise ValueError(f"X must have shape (n, d) shared by all runs or (k, n, d) one dataset "
                          f"per run, got shape {Xa.shape}")
+    if Xa.size == 0:
+        raise ValueError(f"X must hold at least one example and one feature, got shape "
+                         f"{Xa.shape}")
     Xs = _checks.features(Xa.reshape(-1, Xa.shape[-1]), "X (all examples stacked)")
-    X3 = np.ascontiguousarray(Xs.reshape((1,) + Xa.shape if Xa.ndim == 2 else Xa.shape))
-    Ya = _checks.to_numpy(Y, "Y")
+    return np.ascontiguousarray(Xs.reshape((1,) + Xa.shape if Xa.ndim == 2 else Xa.shape))
+
+
+def _label_rows(Y, name: str, args: dict) -> np.ndarray:
+    """``Y (k, n)``: one row of labels per run (checked where ``mask`` keeps them)."""
+    Ya, X3 = _checks.to_numpy(Y, name), args["X"]
     n = X3.shape[1]
     if Ya.ndim != 2 or Ya.shape[1] != n or Ya.shape[0] == 0:
         raise ValueError(f"Y must have shape (runs, {n}): one row of labels per run, got shape "
                          f"{Ya.shape}; for a single run use train(X, y) or Y[None, :]")
-    k = Ya.shape[0]
-    if X3.shape[0] not in (1, k):
-        raise ValueError(f"X holds {X3.shape[0]} datasets but Y has {k} rows of labels; pass "
-                         f"one dataset per run, or one 2-D X shared by all runs")
-    if mask is None:
-        keep = np.ones((k, n), dtype=bool)
-    else:
-        keep = _checks.to_numpy(mask, "mask")
-        if keep.dtype != bool:
-            raise TypeError(f"mask must be a boolean array (True = the run uses the example), "
-                            f"got dtype {keep.dtype}; use mask.astype(bool)")
-        if keep.shape != (k, n):
-            raise ValueError(f"mask must have the shape of Y, ({k}, {n}), got {keep.shape}")
+    if X3.shape[0] not in (1, Ya.shape[0]):
+        raise ValueError(f"X holds {X3.shape[0]} datasets but Y has {Ya.shape[0]} rows of "
+                         f"labels; pass one dataset per run, or one 2-D X shared by all runs")
+    if not np.issubdtype(Ya.dtype, np.number):
+        raise ValueError(f"Y must hold the numbers -1 and +1, got dtype {Ya.dtype}")
+    return Ya
+
+
+def _keep(mask, name: str, args: dict) -> np.ndarray | None:
+    """``mask (k, n)`` of bool (None: every run uses every example), no run left without
+    examples; and the labels it keeps are -1 or +1."""
+    Y = args["Y"]
+    keep = np.ones(Y.shape, dtype=bool) if mask is None else _checks.to_numpy(mask, name)
+    if keep.dtype != bool:
+        raise TypeError(f"mask must be a boolean array (True = the run uses the example), "
+                        f"got dtype {keep.dtype}; use mask.astype(bool)")
+    if keep.shape != Y.shape:
+        raise ValueError(f"mask must have the shape of Y, {Y.shape}, got {keep.shape}")
     empty = np.flatnonzero(~keep.any(axis=1))
     if empty.size:
         raise ValueError(f"mask leaves run {int(empty[0])} without examples; every run needs at "
                          f"least one")
-    if not np.issubdtype(Ya.dtype, np.number):
-        raise ValueError(f"Y must hold the numbers -1 and +1, got dtype {Ya.dtype}")
-    Yk = np.ones((k, n), dtype=X3.dtype)  # masked-out labels are never read; any value will do
-    Yk[keep] = _checks.labels(Ya[keep], name="Y (where mask is True)", dtype=X3.dtype)
-    return X3, Yk, keep
+    _checks.labels(Y[keep], name="Y (where mask is True)")
+    return keep
 
 
+def _runs(X: np.ndarray, Y: np.ndarray, mask: np.ndarray | None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``X (1 or k, n, d)``, ``Y (k, n)`` in X's dtype (1 where masked out: never read) and the
+    ``(k, n)`` bool mask, from checked (or trusted) arguments."""
+    X3 = X if X.ndim == 3 else X[None]
+    keep = np.ones(Y.shape, dtype=bool) if mask is None else mask
+    return X3, np.where(keep, Y, 1).astype(X3.dtype), keep
+
+
+@validate_params(max_epochs=count(), learning_rate=real(positive=True),
+                 engine=one_of("fast", "ndarray"), X=Rule(_stack, "(n, d) or (k, n, d) features"),
+                 Y=Rule(_label_rows, "labels, one row per run", ("X",)),
+                 mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)),
+                 ctx=context())
 def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.0,
-                  engine: str = "fast") -> list[TrainResult]:
+                  engine: str = "fast", ctx: mx.Context | None = None) -> list[TrainResult]:
     """Train ``k`` independent perceptrons at once, each exactly as :func:`train` would.
 
     Run ``r`` starts from :math:`w = 0, b = 0` and passes over its examples in data order,
@@ -95,47 +120,46 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
         runs together: meant for showing the idea, not for speed). The scores are summed in
         MXNet's order, so, as between ``train``'s engines, a decision could only differ for a
         margin within rounding of 0; never on integer-valued data such as the digits.
+    ctx : mxnet.Context, optional
+        Where the ``"ndarray"`` engine's arrays live (default ``mx.cpu()``; ``mx.gpu(0)`` with a
+        CUDA build of MXNet). The fast engine runs in numpy and ignores it.
 
     Returns
     -------
     list of TrainResult
         One per run, in the order of ``Y``'s rows.
     """
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    _checks.choice(engine, "engine", {"fast", "ndarray"})
-    X3, Yk, keep = _check_batch(X, Y, mask)
+    X3, Yk, keep = _runs(X, Y, mask)
     if engine == "ndarray":
-        return _lockstep(X3, Yk, keep, max_epochs, learning_rate)
-    results = []
-    for r in range(Yk.shape[0]):
-        X = X3[min(r, X3.shape[0] - 1)]
-        w = np.zeros(X.shape[1], dtype=X.dtype)
-        b = np.zeros(1, dtype=X.dtype)
-        per_epoch = _fast_run(X, Yk[r], w, b, max_epochs, learning_rate, 0.0,
-                              rows=np.flatnonzero(keep[r]))
-        results.append(train_result(w, b[0], per_epoch))
-    return results
+        return _lockstep(X3, Yk, keep, max_epochs, learning_rate, ctx or mx.cpu())
+    return [_one_run(X3[min(r, X3.shape[0] - 1)], Yk[r], np.flatnonzero(keep[r]), max_epochs,
+                     learning_rate) for r in range(Yk.shape[0])]
+
+
+def _one_run(X: np.ndarray, Y: np.ndarray, rows: np.ndarray, max_epochs: int,
+             learning_rate: float) -> TrainResult:
+    """Run ``r`` by the fast engine, on its examples ``X[rows]`` in place."""
+    w, b = np.zeros(X.shape[1], dtype=X.dtype), np.zeros(1, dtype=X.dtype)
+    per_epoch = _fast_run(X, Y, w, b, max_epochs, learning_rate, 0.0, rows=rows)
+    return train_result(w, b[0], per_epoch)
 
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
-              learning_rate: float) -> list[TrainResult]:
+              learning_rate: float, ctx: mx.Context) -> list[TrainResult]:
     """All runs in lockstep in NDArray (:func:`~.engine._lockstep_epoch`),
     driven until no active run updates. A run stops being active after a pass with no update
     (its weights would not change again), and its passes stop counting.
     """
     k, n = Yk.shape
     dtype = X3.dtype
-    Xd = nd.array(X3, dtype=dtype)
-    Yd = nd.array(Yk, dtype=dtype)
-    Kd = nd.array(keep, dtype=dtype)
-    W = nd.zeros((k, X3.shape[2]), dtype=dtype)
-    B = nd.zeros((k,), dtype=dtype)
+    Xd, Yd, Kd = (nd.array(a, ctx=ctx, dtype=dtype) for a in (X3, Yk, keep))
+    W = nd.zeros((k, X3.shape[2]), ctx=ctx, dtype=dtype)
+    B = nd.zeros((k,), ctx=ctx, dtype=dtype)
     still = np.ones(k, dtype=bool)
     counts: list[np.ndarray] = []
 
     def one_pass(budget: int) -> list[int]:
-        made, seen = _lockstep_epoch(Xd, Yd, Kd, W, B, nd.array(still, dtype=dtype),
+        made, seen = _lockstep_epoch(Xd, Yd, Kd, W, B, nd.array(still, ctx=ctx, dtype=dtype),
                                      learning_rate)
         if np.any(seen.asnumpy()[still] != 0):
             return [-1]

@@ -389,8 +389,8 @@ def _lockstep_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Kd: nd.NDArray, W: nd.NDArra
     """
     k, n = Yd.shape
     shared = Xd.shape[0] == 1
-    made = nd.zeros((k,), dtype=W.dtype)
-    seen = nd.zeros((k,), dtype=W.dtype)
+    made = nd.zeros((k,), ctx=W.context, dtype=W.dtype)
+    seen = nd.zeros((k,), ctx=W.context, dtype=W.dtype)
     for i in range(n):
         x = Xd[0, i] if shared else Xd[:, i, :]
         scores = (nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B

@@ -18,40 +18,42 @@ scores and for equal vote counts. All binary perceptrons are trained at once by
 one-vs-one a mask selecting each pair's examples), which gives exactly what training them one
 by one with :func:`rosenblatt.train` gives.
 
-The ``engine`` words are the package's: ``"fast"`` (the exact compiled kernel, all
-perceptrons in one call), ``"ndarray"`` (all of them in lockstep, one MXNet computation per
-example), and ``"loop"`` (the fast kernel once per perceptron, as a reference). The old word
-``"batched"`` is accepted as an alias of ``"fast"``.
+The ``engine`` words are the package's: ``"fast"`` (the exact compiled kernel, once per
+perceptron) and ``"ndarray"`` (all of them in lockstep, one MXNet computation per example).
+The old words ``"loop"`` and ``"batched"`` ran the same loop as ``"fast"``: they still work for
+this release, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
 from .. import _checks
+from .._validation import Rule, count, features, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from .batched import train_batched
-from .engine import _fast_run
-from .results import TrainResult, train_result
+from .results import TrainResult
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
 
-#: The engines, and the old words still accepted for them.
-ENGINES = ("fast", "ndarray", "loop")
+#: The engines.
+ENGINES = ("fast", "ndarray")
 
 
-ENGINE_ALIASES = {"batched": "fast"}
+#: Old words still accepted for one release (with a DeprecationWarning), and what they mean.
+ENGINE_ALIASES = {"batched": "fast", "loop": "fast"}
 
 
 @dataclass
 class MulticlassCost:
     """What training a :class:`MulticlassModel` cost (see :meth:`MulticlassModel.cost`).
 
-    Also readable by the keys of the dict it replaced: ``cost["example visits"]``.
+    ``as_dict()`` gives the dict it replaced (keys with spaces: ``"example visits"``).
     """
 
     perceptrons: int
@@ -59,9 +61,6 @@ class MulticlassCost:
     example_visits: int
     updates: int
     separated: int
-
-    def __getitem__(self, key: str) -> int:
-        return getattr(self, key.replace(" ", "_"))
 
     def as_dict(self) -> dict[str, int]:
         """The dict this used to be, keys with spaces (``"example visits"``)."""
@@ -140,14 +139,12 @@ class MulticlassModel:
                               separated=int(sum(r.converged for r in self.results)))
 
 
-def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Check ``X`` and class labels ``y``; return ``X``, ``y`` and the sorted classes.
-
-    Labels are integers, strings, or floats holding whole numbers (``3.0``); other floats are
-    refused, since every distinct value would become a class of its own.
-    """
-    Xn = _checks.features(X)
-    yn = _checks.to_numpy(y, "y").reshape(-1)
+def _class_labels(y, name: str, args: dict) -> np.ndarray:
+    """Class labels ``y``, one per row of ``X``: integers, strings, or floats holding whole
+    numbers (``3.0``); other floats are refused, since every distinct value would become a
+    class of its own."""
+    Xn = args["X"]
+    yn = _checks.to_numpy(y, name).reshape(-1)
     if yn.shape[0] != Xn.shape[0]:
         raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
                          f"y has {yn.shape[0]} labels")
@@ -166,13 +163,19 @@ def _class_labels(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     classes = np.unique(yn)
     if classes.size < 2:
         raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
-    return Xn, yn, classes
+    return yn
 
 
-def _engine(engine, X: np.ndarray) -> str:
-    """Check ``engine`` (and its alias), and what the ndarray engine can hold."""
-    _checks.choice(engine, "engine", set(ENGINES) | set(ENGINE_ALIASES))
-    engine = ENGINE_ALIASES.get(engine, engine)
+def _engine(engine, name: str, args: dict) -> str:
+    """``engine`` (an old word: a DeprecationWarning, and its meaning), and what the ndarray
+    engine can hold."""
+    _checks.choice(engine, name, set(ENGINES) | set(ENGINE_ALIASES))
+    if engine in ENGINE_ALIASES:
+        warnings.warn(f'engine="{engine}" is deprecated and will be removed in the next release: '
+                      f'it runs the same loop as engine="{ENGINE_ALIASES[engine]}"; use that',
+                      DeprecationWarning, stacklevel=5)
+        engine = ENGINE_ALIASES[engine]
+    X = args["X"]
     if engine == "ndarray" and X.size > MAX_ELEMENTS:
         raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
                          f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
@@ -180,20 +183,10 @@ def _engine(engine, X: np.ndarray) -> str:
     return engine
 
 
-def _train_one(X: np.ndarray, Y: np.ndarray, max_epochs: int) -> TrainResult:
-    """One binary perceptron by the fast kernel on checked data (what ``train`` runs)."""
-    w = np.zeros(X.shape[1], dtype=X.dtype)
-    b = np.zeros(1, dtype=X.dtype)
-    per_epoch = _fast_run(X, Y.astype(X.dtype), w, b, max_epochs, 1.0, 0.0)
-    return train_result(w, b[0], per_epoch)
-
-
-def _fit(X, Y, mask, max_epochs, engine) -> list[TrainResult]:
-    """Train one perceptron per row of ``Y`` (on the examples ``mask`` keeps)."""
-    if engine in ("fast", "ndarray"):
-        return train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
-    return [_train_one(np.ascontiguousarray(X[keep]), labels[keep], max_epochs)
-            for labels, keep in zip(Y, mask)]
+_MULTICLASS_RULES = dict(X=features(), y=Rule(_class_labels, "class labels, one per row of X",
+                                              ("X",)),
+                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'ndarray')",
+                                                         ("X",)))
 
 
 def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
@@ -206,6 +199,7 @@ def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
                            examples=examples, positive_share=positives / examples)
 
 
+@validate_params(**_MULTICLASS_RULES)
 def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
     """One perceptron per class: that class against all the others.
 
@@ -216,38 +210,35 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast") -> Multicla
         Class labels: integers (e.g. digits 0 to 9), strings, or whole-valued floats.
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
-    engine : {"fast", "ndarray", "loop"}
-        ``"fast"`` trains all ``c`` at once with :func:`batched.train_batched` (compiled);
-        ``"ndarray"`` trains them in lockstep as one MXNet computation per example (slow, but
-        it is the batching written in NDArray; ``X`` at most :math:`2^{31} - 1` elements);
-        ``"loop"`` runs the fast kernel once per class, as :func:`rosenblatt.train` would. All
-        give the same perceptrons. ``"batched"`` is an old alias of ``"fast"``.
+    engine : {"fast", "ndarray"}
+        ``"fast"`` trains all ``c`` with :func:`batched.train_batched` (compiled, once per
+        class, as :func:`rosenblatt.train` would); ``"ndarray"`` trains them in lockstep as one
+        MXNet computation per example (slow, but it is the batching written in NDArray; ``X``
+        at most :math:`2^{31} - 1` elements). Both give the same perceptrons. ``"loop"`` and
+        ``"batched"`` are deprecated words for ``"fast"``.
     """
-    Xn, yn, classes = _class_labels(X, y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    engine = _engine(engine, Xn)
-    Y = np.where(yn[None, :] == classes[:, None], 1.0, -1.0)
+    classes = np.unique(y)
+    Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)
     mask = np.ones(Y.shape, dtype=bool)
-    results = _fit(Xn, Y, mask, max_epochs, engine)
+    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
     pairs = [(k, -1) for k in range(classes.size)]
     return _model("one-vs-all", classes, pairs, results, mask, Y)
 
 
+@validate_params(**_MULTICLASS_RULES)
 def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
     """One perceptron per pair of classes :math:`k < k'`, on those two classes' examples.
 
     Class :math:`k` (the smaller label) is :math:`+1`, class :math:`k'` is :math:`-1`. Other
     parameters as for :func:`train_one_vs_all`.
     """
-    Xn, yn, classes = _class_labels(X, y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    engine = _engine(engine, Xn)
+    classes = np.unique(y)
     pairs = list(combinations(range(classes.size), 2))
     first = classes[[k for k, _ in pairs]][:, None]
     second = classes[[k2 for _, k2 in pairs]][:, None]
-    Y = np.where(yn[None, :] == first, 1.0, -1.0)
-    mask = (yn[None, :] == first) | (yn[None, :] == second)
-    results = _fit(Xn, Y, mask, max_epochs, engine)
+    Y = np.where(y[None, :] == first, 1.0, -1.0)
+    mask = (y[None, :] == first) | (y[None, :] == second)
+    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
     return _model("one-vs-one", classes, pairs, results, mask, Y)
 
 

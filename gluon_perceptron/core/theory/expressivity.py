@@ -24,8 +24,8 @@ from .. import _checks
 from ..data.synthetic import xor_data
 from ..rosenblatt.engine import fast_pass
 from ..rosenblatt.results import ItemAccess, Unpackable
+from ..rosenblatt.traced import UpdatePath, update_path
 from ..rosenblatt.train import TrainResult, train
-from ..rosenblatt.variants import UpdatePath, update_path
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {
