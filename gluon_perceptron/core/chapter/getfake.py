@@ -11,14 +11,22 @@ construction.
 The code below reads like the chapter's, line for line (``nd.random_normal``, ``nd.dot``,
 ``nd.norm``, the same order of draws, so ``mx.random.seed(1)`` gives the original notebook's
 data). Where it differs: its arguments are checked first, the sampling loop gives up after
-``max_attempts`` candidates instead of looping forever, and ``shape=(dimensions,)`` is a tuple.
+``max_attempts`` candidates instead of looping forever (at once when the drawn plane leaves
+too little room to fill the request), and ``shape=(dimensions,)`` is a tuple.
 """
 
 from __future__ import annotations
 
+import math
+
+import mxnet as mx
+import numpy as np
 from mxnet import nd
+from scipy.special import gammainc
 
 from .. import _checks
+from .._arrays import context
+from .._validation import Rule, count, validate_params
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0
@@ -54,6 +62,19 @@ def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
     return samples, dimensions
 
 
+def _default_attempts(samples: int) -> int:
+    """The sampler's default bound on candidates."""
+    return 100 * samples + 10_000
+
+
+def _dimensions(dimensions, name: str, args: dict) -> int:
+    return _check_shape(args["samples"], dimensions)[1]
+
+
+def _epsilon(epsilon, name: str, args: dict) -> float:
+    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
+
+
 def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
     samples, dimensions = _check_shape(samples, dimensions)
     epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
@@ -63,15 +84,17 @@ def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
             f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
             f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
     if max_attempts is None:
-        max_attempts = 100 * samples + 10_000
+        max_attempts = _default_attempts(samples)
     max_attempts = _checks.positive_int(max_attempts, "max_attempts")
     return samples, dimensions, epsilon, max_attempts
 
 
-def _draw_plane(dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
-    """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)``."""
-    wfake = nd.random_normal(shape=(dimensions,))   # fake weight vector for separation
-    bfake = nd.random_normal(shape=(1,))            # fake bias
+def _draw_plane(dimensions: int, epsilon: float, ctx: mx.Context | None = None
+                ) -> tuple[nd.NDArray, nd.NDArray]:
+    """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)`` (on ``ctx``)."""
+    ctx = mx.current_context() if ctx is None else ctx
+    wfake = nd.random_normal(shape=(dimensions,), ctx=ctx)   # fake weight vector for separation
+    bfake = nd.random_normal(shape=(1,), ctx=ctx)            # fake bias
     wfake = wfake / nd.norm(wfake)                  # rescale to unit length
     reach = RADIUS + abs(float(bfake.asscalar()))
     if epsilon >= reach:
@@ -92,11 +115,57 @@ def _give_up(kept: int, samples: int, attempts: int, dimensions: int, epsilon: f
         f"or raise max_attempts.")
 
 
-def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
-    """The chapter's loop: one candidate at a time, all in NDArray."""
+def _acceptance(epsilon: float, bfake: float, dimensions: int) -> float:
+    """The chance that one candidate is kept, for a unit ``wfake``: with :math:`z = w^\\top x
+    \\sim N(0, 1)` and the rest of :math:`x` independent of it,
+
+    .. math:: p = \\int_{|z + b| > \\epsilon} \\varphi(z)\\,
+              P\\big(\\chi^2_{d-1} < 9 - z^2\\big)\\, dz,
+
+    by the midpoint rule on 4096 points of each side (ample for the refusal it decides)."""
+    total = 0.0
+    for low, high in ((max(-RADIUS, epsilon - bfake), RADIUS),
+                      (-RADIUS, min(RADIUS, -epsilon - bfake))):
+        if high <= low:
+            continue
+        edges = np.linspace(low, high, 4097)
+        z = 0.5 * (edges[1:] + edges[:-1])
+        room = np.maximum(RADIUS**2 - z**2, 0.0)
+        inside = gammainc((dimensions - 1) / 2, room / 2) if dimensions > 1 else 1.0
+        density = np.exp(-z**2 / 2) / math.sqrt(2 * math.pi)
+        total += float(np.sum(density * inside) * (high - low) / z.size)
+    return total
+
+
+def _refuse_hopeless(samples: int, dimensions: int, epsilon: float, bfake: float,
+                     max_attempts: int) -> None:
+    """Refuse at once, with the sampler's error, a request that ``max_attempts`` candidates
+    will not fill: by Chernoff's bound on the binomial tail, the chance of ``samples``
+    acceptances (each with the chance :func:`_acceptance`) is below :math:`e^{-9} \\approx
+    10^{-4}`."""
+    p = _acceptance(epsilon, bfake, dimensions)
+    mean = max_attempts * p
+    if mean >= samples:
+        return
+    log_chance = -math.inf if mean <= 0.0 else \
+        -mean + samples * (1.0 + math.log(mean) - math.log(samples))
+    if log_chance < -9.0:
+        raise SamplingError(
+            f"rejection sampling would stop after max_attempts={max_attempts} draws with fewer "
+            f"than samples={samples} points: for this plane (bfake={bfake:.3f}) the acceptance "
+            f"rate is {p:.2e}, since a kept point needs norm < {RADIUS} and "
+            f"|wfake.x + bfake| > epsilon={epsilon} (dimensions={dimensions}). Use a smaller "
+            f"epsilon (the chapter uses 0.025 to 0.425) or fewer dimensions, or raise "
+            f"max_attempts.")
+
+
+def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx=None):
+    """The chapter's loop: one candidate at a time, all in NDArray (on ``ctx``)."""
+    ctx = mx.current_context() if ctx is None else ctx
+    _refuse_hopeless(samples, dimensions, epsilon, float(bfake.asscalar()), max_attempts)
     # making some linearly separable data, simply by choosing the labels accordingly
-    X = nd.zeros(shape=(samples, dimensions))
-    Y = nd.zeros(shape=(samples,))
+    X = nd.zeros(shape=(samples, dimensions), ctx=ctx)
+    Y = nd.zeros(shape=(samples,), ctx=ctx)
 
     i = 0
     attempts = 0
@@ -104,7 +173,7 @@ def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
         if attempts >= max_attempts:   # ours: a bound instead of looping forever
             _give_up(i, samples, attempts, dimensions, epsilon)
         attempts += 1
-        tmp = nd.random_normal(shape=(1, dimensions))
+        tmp = nd.random_normal(shape=(1, dimensions), ctx=ctx)
         margin = nd.dot(tmp, wfake) + bfake
         if (nd.norm(tmp).asscalar() < RADIUS) & (abs(margin.asscalar()) > epsilon):
             X[i, :] = tmp[0]
@@ -113,7 +182,13 @@ def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts):
     return X, Y, attempts
 
 
-def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, nd.NDArray]:
+@validate_params(samples=count(maximum=2**80),
+                 dimensions=Rule(_dimensions, "count(), samples * dimensions within MXNet's limit",
+                                 ("samples",)),
+                 epsilon=Rule(_epsilon, "real(minimum=0.0), reachable", ("samples", "dimensions")),
+                 ctx=context())
+def getfake(samples: int, dimensions: int, epsilon: float,
+            ctx: mx.Context | None = None) -> tuple[nd.NDArray, nd.NDArray]:
     """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.
 
     Draws :math:`w \\sim N(0, I_d)`, normalised to :math:`\\|w\\| = 1`, and
@@ -129,6 +204,8 @@ def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, 
         :math:`2^{31} - 1` elements.
     epsilon : float
         Margin to keep around the plane, ``>= 0``.
+    ctx : mxnet.Context, optional
+        Where ``X`` and ``Y`` (and every draw) live; default ``mx.cpu()``.
 
     Returns
     -------
@@ -139,15 +216,15 @@ def getfake(samples: int, dimensions: int, epsilon: float) -> tuple[nd.NDArray, 
     ------
     SamplingError
         After ``100 * samples + 10_000`` candidates without enough accepted points (the chapter
-        would loop forever).
+        would loop forever), or at once when the drawn plane leaves too little room beyond
+        ``epsilon`` for that many candidates to give ``samples`` points.
 
     Notes
     -----
     MXNet's global generator drives every draw: ``mx.random.seed(1)`` (the original notebook's
     seed) and then ``getfake(50, 2, 0.3)`` give the original notebook's data on MXNet 1.9.
     """
-    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
-        samples, dimensions, epsilon, None)
-    wfake, bfake = _draw_plane(dimensions, epsilon)
-    X, Y, _ = _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts)
+    wfake, bfake = _draw_plane(dimensions, epsilon, ctx)
+    X, Y, _ = _sample_faithful(samples, dimensions, epsilon, wfake, bfake,
+                               _default_attempts(samples), ctx)
     return X, Y
