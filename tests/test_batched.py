@@ -141,3 +141,11 @@ def test_ndarray_lockstep_per_run_data_and_convergence(seed):
 def test_engine_is_checked():
     with pytest.raises(ValueError, match="engine"):
         gp.train_batched(np.eye(2), np.ones((1, 2)), max_epochs=1, engine="gpu")
+
+
+def test_zero_features_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"X must hold at least one example and one feature, "
+                                         r"got shape \(5, 0\)"):
+        gp.train_batched(np.zeros((5, 0)), np.ones((1, 5)), max_epochs=3)
+    with pytest.raises(ValueError, match="at least one example"):
+        gp.train_batched(np.zeros((2, 0, 3)), np.ones((2, 0)), max_epochs=3)

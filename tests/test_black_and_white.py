@@ -539,3 +539,11 @@ def test_figures_return_what_they_drew_on(default_draw, part1_draws):
     with pytest.raises(ValueError, match="flipped"):
         plots.plot_boundaries(X, Y, [], flipped=[True])
     plt.close("all")
+
+
+def test_a_decay_whose_step_vanishes_is_refused_by_name():
+    X, Y = gp.xor_data()  # never separated: a second pass is always made
+    with pytest.raises(ValueError, match=r"decay=1e\+308 makes the step .* vanish .* pass 2"):
+        traced.train_traced(X, Y, max_epochs=5, decay=1e308)
+    with pytest.raises(ValueError, match="decay=2000.0"):  # 2**-2000 underflows to 0.0
+        traced.train_traced(X, Y, max_epochs=5, decay=2000.0)

@@ -2,8 +2,10 @@
 
 import warnings
 
+import mxnet as mx
 import numpy as np
 import pytest
+from mxnet import nd
 
 import gluon_perceptron as gp
 
@@ -313,3 +315,29 @@ def test_counts_grow_with_size_and_dimension_over_20_seeds():
     assert np.all(sizes.ratios < 1)
     means = sizes.updates.mean(axis=1)
     assert np.all(np.diff(means) > 0), means
+
+
+def test_a_plane_that_cannot_fill_the_request_is_refused_before_sampling(monkeypatch):
+    from gluon_perceptron.core.chapter import getfake as module
+
+    drawn = []
+    original = nd.random_normal
+    monkeypatch.setattr(module.nd, "random_normal",
+                        lambda *a, **k: drawn.append(k.get("shape")) or original(*a, **k))
+    for seed in (0, 1, 3, 5):  # planes that leave a thin band beyond epsilon=3.5
+        mx.random.seed(seed)
+        drawn.clear()
+        with pytest.raises(gp.SamplingError, match=r"would stop after max_attempts=110000 draws"):
+            gp.getfake(1000, 2, 3.5)
+        assert drawn == [(2,), (1,)]  # the plane only: not one candidate
+
+
+def test_the_acceptance_rate_is_exact():
+    from gluon_perceptron.core.chapter.getfake import _acceptance
+
+    rng = np.random.default_rng(0)
+    for d, eps, b in [(2, 0.3, 0.5), (5, 1.0, -0.7), (2, 3.5, 0.8)]:
+        x = rng.normal(size=(200_000, d))
+        kept = (np.linalg.norm(x, axis=1) < 3) & (np.abs(x[:, 0] + b) > eps)
+        sd = np.sqrt(kept.mean() * (1 - kept.mean()) / kept.size)
+        assert abs(_acceptance(eps, b, d) - kept.mean()) < 4 * sd

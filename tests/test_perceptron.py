@@ -168,3 +168,43 @@ def test_predict_and_error_rate():
     X, Y = gp.xor_data()
     assert list(gp.predict([1.0, 0.0], 0.0, X)) == [-1, -1, 1, 1]
     assert gp.error_rate([1.0, 0.0], 0.0, X, Y) == 0.5
+
+
+# --- no silent wrong answers (issue 20) -------------------------------------------------------
+
+def test_a_step_that_would_write_inf_raises_and_leaves_w_alone():
+    w, b, x = nd.zeros((2,)), nd.zeros((1,)), nd.array([10.0, -10.0])
+    with pytest.raises(ValueError, match=r"overflowed: the weights \(w, b\) after the step"):
+        gp.perceptron(w, b, x, 1.0, learning_rate=1e38)  # 1e39 is inf in float32
+    assert w.asnumpy().tolist() == [0.0, 0.0] and b.asscalar() == 0.0
+
+
+def _margin_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    return X, np.where(X[:, 0] + 0.3 > 0, 1.0, -1.0)
+
+
+def test_error_rate_and_predict_of_huge_weights_are_right():
+    X, Y = _margin_data()
+    w = np.array([1e308, -1e308])
+    truth = np.mean(Y * (X @ np.array([1.0, -1.0])) <= 0)  # the same signs, at unit scale
+    assert truth == pytest.approx(0.35)
+    assert gp.error_rate(w, 0, X * 10, Y) == truth
+    np.testing.assert_array_equal(gp.predict(w, 0, X * 10),
+                                  np.where(X @ np.array([1.0, -1.0]) > 0, 1.0, -1.0))
+
+
+def test_error_rate_refuses_scores_that_overflow_at_any_scale():
+    X = np.array([[1.7e308] * 4, [1.0] * 4])
+    with pytest.raises(ValueError, match="scale X down"):
+        gp.error_rate([1.0] * 4, 0.0, X, [1, -1])
+
+
+def test_a_starting_point_that_overflows_is_blamed_on_w0():
+    X, Y = _margin_data()
+    with pytest.raises(ValueError, match="w0 and b0 give starting margins") as info:
+        gp.train(X, Y, max_epochs=5, w0=[1e308, 1e308])
+    assert "Scale the data" not in str(info.value)
+    with pytest.raises(ValueError, match="w0 and b0"):  # finite in float64, inf in float32
+        gp.train(X.astype(np.float32), Y, max_epochs=5, w0=[1e300, 0.0])
