@@ -33,7 +33,7 @@ from itertools import combinations
 import numpy as np
 
 from .. import _checks
-from .._validation import Rule, count, features, validate_params
+from .._validation import Rule, count, features, instance, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from .batched import train_batched
 from .results import TrainResult
@@ -245,9 +245,9 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> Multicla
 _MODEL_HINT = "the result of train_one_vs_all or train_one_vs_one"
 
 
-def _features_for(model: MulticlassModel, X) -> np.ndarray:
+def _features_for(X, name: str, args: dict) -> np.ndarray:
     """``X`` checked as examples for ``model`` (as many features as it was trained on)."""
-    Xn = _checks.features(X)
+    Xn, model = _checks.features(X, name), args["model"]
     if Xn.shape[1] != model.W.shape[1]:
         raise ValueError(f"X has {Xn.shape[1]} features but the model was trained on "
                          f"{model.W.shape[1]}")
@@ -264,6 +264,11 @@ def _scores(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
     return s
 
 
+#: The rules of ``(model, X)``.
+_MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
+                    X=Rule(_features_for, "features(), as many as model's", ("model",)))
+
+
 def _votes(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
     s = _scores(model, Xn)
     winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
@@ -277,24 +282,30 @@ def _table(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
     return _scores(model, Xn) if model.scheme == "one-vs-all" else _votes(model, Xn)
 
 
+@validate_params(**_MODEL_RULES)
 def scores(model: MulticlassModel, X) -> np.ndarray:
     """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
-    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
-    return _scores(model, _features_for(model, X))
+    return _scores(model, X)
 
 
+def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
+    X = _features_for(X, name, args)
+    if args["model"].scheme != "one-vs-one":
+        raise ValueError(f"model must be a one-vs-one model (from train_one_vs_one) to vote; "
+                         f"this one is {args['model'].scheme}, which predicts by the largest "
+                         f"score (predict_multiclass)")
+    return X
+
+
+@validate_params(model=_MODEL_RULES["model"],
+                 X=Rule(_one_vs_one, "features() for a one-vs-one model", ("model",)))
 def votes(model: MulticlassModel, X) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
     is :math:`> 0`, else :math:`k'`."""
-    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
-    Xn = _features_for(model, X)
-    if model.scheme != "one-vs-one":
-        raise ValueError(f"model must be a one-vs-one model (from train_one_vs_one) to vote; "
-                         f"this one is {model.scheme}, which predicts by the largest score "
-                         f"(predict_multiclass)")
-    return _votes(model, Xn)
+    return _votes(model, X)
 
 
+@validate_params(**_MODEL_RULES)
 def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     """The predicted class of each row of ``X``; ties go to the smallest class label.
 
@@ -302,18 +313,30 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
-    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
-    table = _table(model, _features_for(model, X))
-    return model.classes[np.argmax(table, axis=1)]
+    return model.classes[np.argmax(_table(model, X), axis=1)]
 
 
+@validate_params(**_MODEL_RULES)
 def ties(model: MulticlassModel, X) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
-    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
-    table = _table(model, _features_for(model, X))
+    table = _table(model, X)
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
+def _known_labels(y, name: str, args: dict) -> np.ndarray:
+    """Labels ``y``, one per row of ``X``, each a class of ``model``."""
+    yn, model, n = _checks.to_numpy(y, name).reshape(-1), args["model"], args["X"].shape[0]
+    if yn.shape[0] != n:
+        raise ValueError(f"X and y must have the same length, got {n} and {yn.size}")
+    unknown = np.setdiff1d(np.unique(yn), model.classes)
+    if unknown.size:
+        raise ValueError(f"y holds labels {unknown[:5].tolist()} the model was not trained on; "
+                         f"its classes are {model.classes.tolist()}")
+    return yn
+
+
+@validate_params(**_MODEL_RULES, y=Rule(_known_labels, "labels among model.classes",
+                                        ("model", "X")))
 def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
     """How each binary perceptron errs on its own task, on the examples ``(X, y)``.
 
@@ -331,20 +354,12 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
-    _checks.instance(model, MulticlassModel, "model", _MODEL_HINT)
-    s = _scores(model, _features_for(model, X))
-    yn = _checks.to_numpy(y, "y").reshape(-1)
-    if yn.shape[0] != s.shape[0]:
-        raise ValueError(f"X and y must have the same length, got {s.shape[0]} and {yn.size}")
-    unknown = np.setdiff1d(np.unique(yn), model.classes)
-    if unknown.size:
-        raise ValueError(f"y holds labels {unknown[:5].tolist()} the model was not trained on; "
-                         f"its classes are {model.classes.tolist()}")
-    positive = yn[:, None] == model.classes[model.pairs[:, 0]][None, :]
+    s = _scores(model, X)
+    positive = y[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
         negative = ~positive
     else:
-        negative = yn[:, None] == model.classes[model.pairs[:, 1]][None, :]
+        negative = y[:, None] == model.classes[model.pairs[:, 1]][None, :]
     claimed = s > 0
     miss = np.sum(~claimed & positive, axis=0) / np.maximum(positive.sum(axis=0), 1)
     alarm = np.sum(claimed & negative, axis=0) / np.maximum(negative.sum(axis=0), 1)
@@ -352,28 +367,49 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
     return BinaryErrorRates(miss=miss, false_alarm=alarm, no_positive=nobody)
 
 
-def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
-    """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
-    yt = _checks.to_numpy(y_true, "y_true").reshape(-1)
-    yp = _checks.to_numpy(y_pred, "y_pred").reshape(-1)
-    cl = _checks.to_numpy(classes, "classes").reshape(-1)
+def _flat(values, name: str, args: dict) -> np.ndarray:
+    return _checks.to_numpy(values, name).reshape(-1)
+
+
+def _each_once(classes, name: str, args: dict) -> np.ndarray:
+    """``classes`` as a flat array listing each class once."""
+    cl = _flat(classes, name, args)
     values, counts = np.unique(cl, return_counts=True)
     if np.any(counts > 1):
         twice = values[counts > 1][:5].tolist()
         raise ValueError(f"classes must list each class once, but {twice} appear more than "
                          f"once; pass np.unique(classes)")
+    return cl
+
+
+def _listed(labels, name: str, args: dict) -> np.ndarray:
+    """Labels whose every value is one of ``classes``."""
+    labels, cl = _flat(labels, name, args), args["classes"]
+    known = set(cl.tolist())  # NaN is never found in it; np.unique lists it once
+    outside = labels[np.fromiter((v not in known for v in labels.tolist()), dtype=bool,
+                                 count=labels.size)]
+    if outside.size:
+        raise ValueError(f"{name} holds labels {np.unique(outside)[:5].tolist()} that are "
+                         f"not in classes {cl.tolist()[:20]}; list every class in classes "
+                         f"(e.g. model.classes) or drop those examples")
+    return labels
+
+
+def _same_length(y_pred, name: str, args: dict) -> np.ndarray:
+    yt, yp = args["y_true"], _flat(y_pred, name, args)
     if yt.shape != yp.shape:
         raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
                          f"{yp.size}")
-    index = {v: i for i, v in enumerate(cl.tolist())}
-    for name, labels in (("y_true", yt), ("y_pred", yp)):
-        # NaN is never a key of index; np.unique lists it once
-        outside = labels[np.fromiter((v not in index for v in labels.tolist()), dtype=bool,
-                                     count=labels.size)]
-        if outside.size:
-            raise ValueError(f"{name} holds labels {np.unique(outside)[:5].tolist()} that are "
-                             f"not in classes {cl.tolist()[:20]}; list every class in classes "
-                             f"(e.g. model.classes) or drop those examples")
-    M = np.zeros((cl.size, cl.size), dtype=np.int64)
-    np.add.at(M, ([index[v] for v in yt.tolist()], [index[v] for v in yp.tolist()]), 1)
+    return _listed(yp, name, args)
+
+
+@validate_params(classes=Rule(_each_once, "labels, each once"),
+                 y_true=Rule(_listed, "labels among classes", ("classes",)),
+                 y_pred=Rule(_same_length, "labels among classes, as many as y_true",
+                             ("classes", "y_true")))
+def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
+    """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
+    index = {v: i for i, v in enumerate(classes.tolist())}
+    M = np.zeros((classes.size, classes.size), dtype=np.int64)
+    np.add.at(M, ([index[v] for v in y_true.tolist()], [index[v] for v in y_pred.tolist()]), 1)
     return M
