@@ -11,6 +11,8 @@ import inspect
 import textwrap
 from typing import Any
 
+from ._validation import Rule, flag, validate_params
+
 
 def _without_docstring(source: str) -> str:
     """``source`` of one function with its docstring lines removed."""
@@ -25,6 +27,29 @@ def _without_docstring(source: str) -> str:
     return source
 
 
+def _function(obj, name: str, args: dict):
+    if not callable(obj):
+        raise TypeError(f"obj must be a function or class of the package, got "
+                        f"{type(obj).__name__}; e.g. show_source(gp.getfake)")
+    return obj
+
+
+def _helpers(helpers, name: str, args: dict) -> list:
+    """``helpers`` as functions: names are looked up in ``obj``'s module."""
+    module = inspect.getmodule(args["obj"])
+    found = []
+    for item in helpers:
+        helper = getattr(module, item, None) if isinstance(item, str) else item
+        if not callable(helper):
+            raise ValueError(f"helpers must be functions, or names of functions {module.__name__}"
+                             f" defines or imports, got {item!r}")
+        found.append(helper)
+    return found
+
+
+@validate_params(obj=Rule(_function, "a function or class"),
+                 helpers=Rule(_helpers, "functions, or names in obj's module", ("obj",)),
+                 docstring=flag())
 def show_source(obj, *helpers, docstring: bool = False) -> Any:
     """The source code of a package function, to read next to the chapter's.
 
@@ -47,17 +72,7 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
         A syntax-highlighted ``Code`` object when IPython is installed (a notebook displays it),
         else the text.
     """
-    if not callable(obj):
-        raise TypeError(f"obj must be a function or class of the package, got "
-                        f"{type(obj).__name__}; e.g. show_source(gp.getfake)")
-    module = inspect.getmodule(obj)
-    parts = [obj]
-    for name in helpers:
-        helper = getattr(module, name, None) if isinstance(name, str) else name
-        if not callable(helper):
-            raise ValueError(f"helpers must be functions, or names of functions {module.__name__}"
-                             f" defines or imports, got {name!r}")
-        parts.append(helper)
+    parts = [obj, *helpers]
     texts = []
     for part in parts:
         src = textwrap.dedent(inspect.getsource(part))
