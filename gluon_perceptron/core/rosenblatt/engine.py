@@ -123,6 +123,20 @@ def _scan_ahead(hits: Callable[[int, int], np.ndarray], start: int, stop: int,
     return stop, block
 
 
+def _unguarded_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
+                     learning_rate: float, bias: bool,
+                     on_update: Callable[[int], None] | None) -> int:
+    """A step on every example, right or wrong (the aggressive rule); returns ``n``."""
+    for t in range(X.shape[0]):
+        step = learning_rate * Y[t]
+        w += step * X[t]
+        if bias:
+            b += step
+        if on_update is not None:
+            on_update(t)
+    return X.shape[0]
+
+
 def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
                  learning_rate: float, threshold: float, *, order: np.ndarray | None = None,
                  bias: bool = True, guard: bool = True,
@@ -141,16 +155,9 @@ def _numpy_epoch(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
     """
     if order is not None:
         X, Y = X[order], Y[order]
-    n = X.shape[0]
     if not guard:
-        for t in range(n):
-            step = learning_rate * Y[t]
-            w += step * X[t]
-            if bias:
-                b += step
-            if on_update is not None:
-                on_update(t)
-        return n
+        return _unguarded_epoch(X, Y, w, b, learning_rate, bias, on_update)
+    n = X.shape[0]
     block_margins: list = [None, 0]  # the margins of the last block scanned, and its start
 
     def hits(i: int, j: int) -> np.ndarray:
