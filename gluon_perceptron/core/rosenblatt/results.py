@@ -3,7 +3,12 @@ working for results that used to be tuples (:class:`Unpackable`) or dicts (:clas
 
 :class:`TrainResult` is the result of every trainer that makes perceptron passes; every one of
 them builds it with :func:`train_result`, so "converged" means the same everywhere: the last
-pass made no update.
+pass made no update. Its fields name the family's common fields (``w``, ``b``,
+``updates_per_epoch``, ``converged``, ``epochs``); other results that hold the same things use
+the same names (:class:`~.traced.UpdatePath`, :class:`~.traced.OnlineRun`'s ``w`` and ``b``).
+
+No result of the Rosenblatt trainers mixes them in any more; results elsewhere in the package
+(experiments, data, theory) still do, and go with them once nothing unpacks or indexes those.
 """
 
 from __future__ import annotations
