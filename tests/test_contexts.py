@@ -125,3 +125,13 @@ def test_the_lockstep_engine_runs_on_ctx(monkeypatch):
 def test_ctx_must_be_a_context(call):
     with pytest.raises(TypeError, match="ctx must be an mxnet Context"):
         call()
+
+
+@pytest.mark.parametrize("trainer", [gp.train_one_vs_all, gp.train_one_vs_one])
+def test_the_multiclass_lockstep_engine_runs_on_ctx(monkeypatch, trainer):
+    X, _ = _data(n=40)
+    y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes
+    with arrays_made(monkeypatch) as made:
+        model = trainer(X, y, max_epochs=3, engine="ndarray", ctx=CTX)
+    assert made and _contexts(made) == {CTX}
+    np.testing.assert_array_equal(model.W, trainer(X, y, max_epochs=3).W)

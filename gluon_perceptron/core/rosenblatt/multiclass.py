@@ -30,9 +30,11 @@ import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
+import mxnet as mx
 import numpy as np
 
 from .. import _checks
+from .._arrays import context
 from .._validation import Rule, count, features, instance, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from .batched import train_batched
@@ -186,7 +188,8 @@ def _engine(engine, name: str, args: dict) -> str:
 _MULTICLASS_RULES = dict(X=features(), y=Rule(_class_labels, "class labels, one per row of X",
                                               ("X",)),
                          max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'ndarray')",
-                                                         ("X",)))
+                                                         ("X",)),
+                         ctx=context())
 
 
 def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
@@ -200,7 +203,8 @@ def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
 
 
 @validate_params(**_MULTICLASS_RULES)
-def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
+def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
+                     ctx: mx.Context | None = None) -> MulticlassModel:
     """One perceptron per class: that class against all the others.
 
     Parameters
@@ -216,17 +220,20 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast") -> Multicla
         MXNet computation per example (slow, but it is the batching written in NDArray; ``X``
         at most :math:`2^{31} - 1` elements). Both give the same perceptrons. ``"loop"`` and
         ``"batched"`` are deprecated words for ``"fast"``.
+    ctx : mxnet.Context, optional
+        Where the ``"ndarray"`` engine's arrays live (default ``mx.cpu()``).
     """
     classes = np.unique(y)
     Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)
     mask = np.ones(Y.shape, dtype=bool)
-    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
+    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine, ctx=ctx)
     pairs = [(k, -1) for k in range(classes.size)]
     return _model("one-vs-all", classes, pairs, results, mask, Y)
 
 
 @validate_params(**_MULTICLASS_RULES)
-def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> MulticlassModel:
+def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
+                     ctx: mx.Context | None = None) -> MulticlassModel:
     """One perceptron per pair of classes :math:`k < k'`, on those two classes' examples.
 
     Class :math:`k` (the smaller label) is :math:`+1`, class :math:`k'` is :math:`-1`. Other
@@ -238,7 +245,7 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast") -> Multicla
     second = classes[[k2 for _, k2 in pairs]][:, None]
     Y = np.where(y[None, :] == first, 1.0, -1.0)
     mask = (y[None, :] == first) | (y[None, :] == second)
-    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine)
+    results = train_batched(X, Y, max_epochs=max_epochs, mask=mask, engine=engine, ctx=ctx)
     return _model("one-vs-one", classes, pairs, results, mask, Y)
 
 
