@@ -53,10 +53,11 @@ def _start(b0, name: str, args: dict) -> float:
     """``b0`` checked, and the starting ``(w0, b0)`` (in X's dtype) giving finite margins."""
     b0 = real()(b0, name, args)
     X, Y, w0 = args["X"], args["Y"], args["w0"]
-    w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        margins = Y * (X @ w + X.dtype.type(b0))
-    if not (np.isfinite(w).all() and np.isfinite(X.dtype.type(b0)) and np.isfinite(margins).all()):
+        start = X.dtype.type(b0)
+        if w0 is not None:  # an entry beyond X's dtype becomes inf: its margins are not finite
+            start = Y * (X @ w0.astype(X.dtype) + start)
+    if not np.isfinite(start).all():
         raise ValueError(f"w0 and b0 give starting margins y (w0.x + b0) beyond "
                          f"{np.dtype(X.dtype).name}'s range (largest {np.finfo(X.dtype).max:.3g}):"
                          f" start from smaller weights (w0=None starts from zeros)")
