@@ -83,10 +83,10 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
     margin = y * (nd.dot(w, x) + b).asscalar()
     if not math.isfinite(margin):
         raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)
-    if margin > threshold:
-        return 0
-    w_new, b_new = w + (learning_rate * y) * x, b + learning_rate * y
-    if not (_finite(w_new) and _finite(b_new)):
-        raise _overflow("the weights (w, b) after the step", w.dtype)
-    w[:], b[:] = w_new, b_new
-    return 1
+    if margin <= threshold:
+        if not (_finite(w + (learning_rate * y) * x) and _finite(b + learning_rate * y)):
+            raise _overflow("the weights (w, b) after the step", w.dtype)
+        w += (learning_rate * y) * x
+        b += learning_rate * y
+        return 1
+    return 0
