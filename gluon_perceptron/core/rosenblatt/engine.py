@@ -19,9 +19,13 @@ passes runs one of these twins of the same loop:
 - :func:`_lockstep_epoch`: ``k`` independent runs stepping through the examples together, one
   NDArray computation per example.
 
+The scan-ahead itself, :func:`_scan_ahead`, is written once here: the kernel perceptron's fast
+pass (:mod:`~gluon_perceptron.core.beyond.kernel_perceptron`) and the relaxation method's
+stream (:mod:`~gluon_perceptron.core.theory.relaxation`) use it too.
+
 :func:`_drive` repeats passes until one makes no update or ``max_epochs`` are done, and raises
 when the weights or the margins overflow (checked once per pass). Nothing here validates its
-arguments: the public trainers do, once.
+arguments: the public trainers declare their rules, checked once at the edge.
 """
 
 from __future__ import annotations
