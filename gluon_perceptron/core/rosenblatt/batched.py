@@ -10,7 +10,7 @@ its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fas
 examples in place (no copy when compiled).
 
 ``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
-:func:`~.engine._lockstep_epoch`): all runs step through the examples *in
+:func:`~.faithful._lockstep_epoch`): all runs step through the examples *in
 lockstep*, so at example ``i`` one NDArray computation scores it under every run's
 weights and updates the runs that err. That works because every run visits its examples in the
 same order (a masked example is a step where that run does nothing), and a run that has
@@ -26,7 +26,8 @@ from mxnet import nd
 from .. import _checks
 from .._arrays import context
 from .._validation import Rule, count, one_of, real, validate_params
-from .engine import _drive, _fast_run, _lockstep_epoch
+from .engine import _drive, _fast_run
+from .faithful import _lockstep_epoch
 from .results import TrainResult, train_result
 
 
@@ -146,7 +147,7 @@ def _one_run(X: np.ndarray, Y: np.ndarray, rows: np.ndarray, max_epochs: int,
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
               learning_rate: float, ctx: mx.Context) -> list[TrainResult]:
-    """All runs in lockstep in NDArray (:func:`~.engine._lockstep_epoch`),
+    """All runs in lockstep in NDArray (:func:`~.faithful._lockstep_epoch`),
     driven until no active run updates. A run stops being active after a pass with no update
     (its weights would not change again), and its passes stop counting.
     """

@@ -14,10 +14,10 @@ passes runs one of these twins of the same loop:
   example) and ``on_update(t)``, called after each update (it may read or change ``w, b``: the
   scan resumes with what it leaves).
 - :func:`_compiled_epoch`: the plain pass (no hooks) compiled by numba, summing left to right.
-- :func:`_faithful_epoch`: the chapter's NDArray step
+- :func:`~.faithful._faithful_epoch`: the chapter's NDArray step
   (:func:`~gluon_perceptron.core.chapter.step.perceptron`), one example at a time.
-- :func:`_lockstep_epoch`: ``k`` independent runs stepping through the examples together, one
-  NDArray computation per example.
+- :func:`~.faithful._lockstep_epoch`: ``k`` independent runs stepping through the examples
+  together, one NDArray computation per example.
 
 The scan-ahead itself, :func:`_scan_ahead`, is written once here: the kernel perceptron's fast
 pass (:mod:`~gluon_perceptron.core.beyond.kernel_perceptron`) and the relaxation method's
@@ -35,12 +35,9 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 
-import mxnet as mx
 import numpy as np
-from mxnet import nd
 
 from .._arrays import _finite, _overflow
-from ..chapter.step import perceptron
 
 #: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
@@ -339,31 +336,6 @@ def _fast_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_ep
     return _drive(passes, max_epochs, (w, b), X.dtype)
 
 
-def _faithful_run(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray, max_epochs: int,
-                  learning_rate: float, threshold: float, ctx: mx.Context) -> list[int]:
-    """The faithful engine: the chapter's step per example, on NDArrays made on ``ctx``;
-    ``w, b`` (numpy) receive the result. Updates per pass."""
-    Xd, wd, bd = (nd.array(a, ctx=ctx, dtype=X.dtype) for a in (X, w, b))
-    per_epoch = _drive(lambda budget: [_faithful_epoch(Xd, Y, wd, bd, learning_rate, threshold)],
-                       max_epochs, (wd, bd), X.dtype)
-    w[:], b[:] = wd.asnumpy(), bd.asnumpy()
-    return per_epoch
-
-
-#: The engines of :func:`~gluon_perceptron.train`: they make the same updates.
-ENGINES = ("fast", "faithful")
-
-
-def _run(engine: str, X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
-         max_epochs: int, learning_rate: float, threshold: float,
-         ctx: mx.Context | None = None) -> list[int]:
-    """Train ``w, b`` (numpy, changed in place) with ``engine``; updates per pass."""
-    if engine == "faithful":
-        return _faithful_run(X, Y, w, b, max_epochs, learning_rate, threshold,
-                             mx.cpu() if ctx is None else ctx)
-    return _fast_run(X, Y, w, b, max_epochs, learning_rate, threshold)
-
-
 def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
               learning_rate: float = 1.0, threshold: float = 0.0) -> int:
     """One pass of the fast engine over ``X`` in order, updating ``w, b`` in place.
@@ -373,45 +345,3 @@ def fast_pass(X: np.ndarray, Y: np.ndarray, w: np.ndarray, b: np.ndarray,
     Returns the number of updates; raises ``ValueError`` when the weights or margins overflow.
     """
     return _fast_run(X, Y, w, b, 1, learning_rate, threshold)[0]
-
-
-def _faithful_epoch(X: nd.NDArray, Y: np.ndarray, w: nd.NDArray, b: nd.NDArray,
-                    learning_rate: float, threshold: float) -> int:
-    """One pass of the chapter's loop: its step on every example in order (its arguments
-    are trusted here: checked once by the trainer)."""
-    return sum(perceptron(w, b, X[i], float(Y[i]), learning_rate=learning_rate,
-                          threshold=threshold) for i in range(X.shape[0]))
-
-
-def _lockstep_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Kd: nd.NDArray, W: nd.NDArray,
-                    B: nd.NDArray, active: nd.NDArray, learning_rate: float
-                    ) -> tuple[nd.NDArray, nd.NDArray]:
-    """One pass of ``k`` runs in lockstep: at example ``i``, for every run ``r`` at once,
-
-    .. math:: u_r = [\\text{keep}_{ri}]\\,[\\text{active}_r]\\,
-              [y_{ri} (w_r^\\top x_{ri} + b_r) \\le 0],
-
-    .. math:: w_r \\mathrel{+}= \\eta\\, u_r y_{ri} x_{ri}, \\qquad
-              b_r \\mathrel{+}= \\eta\\, u_r y_{ri}.
-
-    ``Xd`` is ``(1, n, d)`` (shared) or ``(k, n, d)``; ``Yd``, ``Kd`` (keep) are ``(k, n)``.
-    Returns the updates of each run and, per run, the sum of ``m - m`` over the margins ``m``
-    that decided its steps (0 exactly when all were finite).
-    """
-    k, n = Yd.shape
-    shared = Xd.shape[0] == 1
-    made = nd.zeros((k,), ctx=W.context, dtype=W.dtype)
-    seen = nd.zeros((k,), ctx=W.context, dtype=W.dtype)
-    for i in range(n):
-        x = Xd[0, i] if shared else Xd[:, i, :]
-        scores = (nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B
-        y = Yd[:, i]
-        margins = y * scores
-        live = Kd[:, i] * active
-        u = (margins <= 0) * live
-        seen += nd.where(live > 0, margins - margins, nd.zeros_like(margins))
-        step = (learning_rate * y) * u
-        W += step.reshape((k, 1)) * x
-        B += step
-        made += u
-    return made, seen

@@ -45,8 +45,19 @@ from .._validation import (
     validate_params,
     vector,
 )
-from .engine import ENGINES, _run
+from .engine import _fast_run
+from .faithful import _faithful_run
 from .results import TrainResult, train_result
+
+
+def _fast(X, Y, w, b, max_epochs, learning_rate, threshold, ctx) -> list[int]:
+    return _fast_run(X, Y, w, b, max_epochs, learning_rate, threshold)  # numpy: no ctx
+
+
+#: The engines of :func:`train`, which make the same updates: each trains the numpy ``w, b`` in
+#: place, ``run(X, Y, w, b, max_epochs, learning_rate, threshold, ctx)``, and returns the
+#: updates of each pass.
+ENGINES = {"fast": _fast, "faithful": _faithful_run}
 
 
 def _start(b0, name: str, args: dict) -> float:
@@ -109,7 +120,7 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
     """
     w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
     b = np.array([b0], dtype=X.dtype)
-    per_epoch = _run(engine, X, Y, w, b, max_epochs, learning_rate, threshold, ctx=ctx)
+    per_epoch = ENGINES[engine](X, Y, w, b, max_epochs, learning_rate, threshold, ctx)
     return train_result(w, b[0], per_epoch)
 
 
