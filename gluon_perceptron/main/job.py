@@ -164,6 +164,10 @@ def _remove(out: Path, names: list[str]) -> list[Path]:
     return removed
 
 
+def _present(out: Path, names: list[str]) -> list[str]:
+    return [n for n in names if os.path.lexists(out / n)]
+
+
 def _merge(earlier: dict[str, dict], loose: list[str], new: dict[str, dict],
            full: bool) -> tuple[dict[str, dict], list[str], list[str]]:
     """The folder's sections after this run, its unattributed files, and the stale files.
@@ -237,6 +241,11 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
             full = complete and len(ran) == len(section_names())
             sections, loose, stale = _merge(earlier, loose, new, full)
             removed = _remove(out, stale)
+            # what an earlier run listed and is gone since (deleted by hand) is listed no more
+            for name in sections:
+                if name not in new:
+                    sections[name]["files"] = _present(out, sections[name]["files"])
+            loose = _present(out, loose)
             if made or earlier or loose or complete:
                 _write_manifest(out, opts, ran, sections, loose, complete)
             _report(out, removed, sections, loose, ran)
