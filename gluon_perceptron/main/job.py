@@ -242,9 +242,8 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
             sections, loose, stale = _merge(earlier, loose, new, full)
             removed = _remove(out, stale)
             # what an earlier run listed and is gone since (deleted by hand) is listed no more
-            for name in sections:
-                if name not in new:
-                    sections[name]["files"] = _present(out, sections[name]["files"])
+            for entry in sections.values():
+                entry["files"] = _present(out, entry["files"])
             loose = _present(out, loose)
             if made or earlier or loose or complete:
                 _write_manifest(out, opts, ran, sections, loose, complete)
@@ -263,6 +262,7 @@ def _report(out: Path, removed: list[Path], sections: dict[str, dict], loose: li
     others = [n for n in sections if n not in ran]
     kept = sum(len(sections[n]["files"]) for n in others) + len(loose)
     if kept:
-        print(f"\nkept {kept} figure(s) of earlier runs ({len(others)} section(s) this run did "
-              f"not run" + (f", {len(loose)} listed under no section" if loose else "")
-              + f"), still listed in {out / MANIFEST}", flush=True)
+        whose = ([f"{len(others)} section(s) this run did not run"] if others else []) \
+            + ([f"{len(loose)} listed under no section"] if loose else [])
+        print(f"\nkept {kept} figure(s) of earlier runs ({', '.join(whose)}), still listed "
+              f"in {out / MANIFEST}", flush=True)
