@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from gluon_perceptron.core.data import real as datasets
-from gluon_perceptron.core.data.real import IDXError, load_mnist, read_idx, write_idx
+from gluon_perceptron.core.data.idx import IDXError, read_idx, write_idx
+from gluon_perceptron.core.data.real import load_mnist
 
 
 def idx_bytes(code: int, shape, payload: bytes) -> bytes:
