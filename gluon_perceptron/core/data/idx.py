@@ -185,6 +185,9 @@ def write_idx(path, array, *, compress: bool | None = None) -> Path:
                          f"uint8, int8, int16, int32, float32, float64")
     if a.ndim == 0 or a.ndim > 255:
         raise ValueError(f"array must have between 1 and 255 dimensions, got {a.ndim}")
+    if max(a.shape) >= 2**32:
+        raise ValueError(f"array has shape {a.shape}: IDX stores each size as an unsigned 32-bit "
+                         f"number, at most 2**32 - 1 = {2**32 - 1}; split the array")
     path = Path(path)
     raw = (bytes([0, 0, codes[key], a.ndim]) + struct.pack(f">{a.ndim}I", *a.shape)
            + a.astype(IDX_DTYPES[codes[key]]).tobytes())

@@ -19,7 +19,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import features, labels, real, scalar, validate_params, vector
+from .._validation import Rule, features, labels, scalar, validate_params, vector
 from ..chapter.getfake import (
     RADIUS,
     _check_sampler_args,
@@ -180,7 +180,17 @@ def xor_data() -> tuple[np.ndarray, np.ndarray]:
     return X, Y
 
 
-@validate_params(X=features(), value=real())
+def _fits_x(value, name: str, args: dict) -> float:
+    value = _checks.finite_float(value, name)
+    top = float(np.finfo(args["X"].dtype).max)
+    if abs(value) > top:
+        raise ValueError(f"{name}={value:g} does not fit X's dtype {args['X'].dtype.name} "
+                         f"(largest {top:.3g}): the column would be inf; use a value of about "
+                         f"1 (or cast X to float64)")
+    return value
+
+
+@validate_params(X=features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
