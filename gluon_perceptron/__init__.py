@@ -98,8 +98,11 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "truth_table", "TruthTable", "two_point_data", "xor_cycle", "XorCycle",
     ),
     "core.data.real": (
-        "digits_split", "IDXError", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
-        "mnist_split", "one_vs_rest", "read_idx", "Split", "train_test_split", "write_idx",
+        "digits_split", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
+        "mnist_split", "one_vs_rest", "Split", "train_test_split",
+    ),
+    "core.data.idx": (
+        "IDXError", "read_idx", "write_idx",
     ),
     "core.rosenblatt.multiclass": (
         "ties", "votes", "binary_error_rates", "BinaryErrorRates", "confusion_matrix",
