@@ -58,7 +58,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "core.gradient.sgd": (
         "clip_gradient", "constant_rate", "inverse_sqrt_rate", "project_to_ball", "run_sgd",
-        "sgd_step", "SGDResult", "train_autograd",
+        "sgd_step", "SGDResult",
+    ),
+    "core.gradient.autograd": (
+        "train_autograd",
     ),
     "core.gradient.gluon": (
         "perceptron_net", "PerceptronLoss", "train_gluon",
