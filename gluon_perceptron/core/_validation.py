@@ -1,0 +1,321 @@
+"""Argument checks declared once, at the public edge (scikit-learn's ``validate_params``).
+
+A public function declares a *rule* for each of its parameters; its body is the algorithm and
+never checks::
+
+    @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
+                     learning_rate=real(positive=True), w0=optional(vector(size_of="X")))
+    def train(X, Y, *, max_epochs, learning_rate=1.0, w0=None):
+        ...
+
+A rule is a callable ``rule(value, name, args) -> value``: it raises ``ValueError`` or
+``TypeError`` naming the argument (the messages of :mod:`._checks`) and returns the value
+converted (``X`` becomes a finite float numpy array). ``args`` holds the parameters already
+checked, in the order the rules are declared, so a rule can follow another argument (``Y``'s
+length and dtype follow ``X``).
+
+Only the *outermost* call of a decorated function checks. It runs its body with a context flag
+set, and any decorated function called while the flag is set (the package calling itself) runs
+its body directly on the arguments as given. ``skip_nested=False`` is for a function that calls
+a user's code (a loss, a callback): it checks its own arguments but leaves the flag unset, so
+what the user's code calls is checked again. The flag is a :class:`contextvars.ContextVar`,
+reset in ``finally``: an exception does not leave it set, and a new thread starts unset.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from mxnet import nd
+
+from . import _checks
+
+__all__ = [
+    "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
+    "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
+    "finite_values", "counts", "instance", "optional", "ndarray", "trusted",
+]
+
+#: True while the body of an outer checked call runs: the package's own calls are trusted.
+_TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("gluon_perceptron_trusted",
+                                                                default=False)
+
+
+class Rule:
+    """A named rule: ``check(value, name, args) -> value``, shown as ``text`` (e.g.
+    ``count(minimum=1)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
+    from ``args``, which must be declared before it."""
+
+    __slots__ = ("check", "text", "needs")
+
+    def __init__(self, check: Callable[[Any, str, dict], Any], text: str,
+                 needs: tuple[str, ...] = ()):
+        self.check, self.text, self.needs = check, text, needs
+
+    def __call__(self, value, name: str, args: dict):
+        return self.check(value, name, args)
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _arguments(**kw) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in kw.items())
+
+
+# --- the decorator ----------------------------------------------------------------------------
+
+def validate_params(*, skip_nested: bool = True, **rules: Callable) -> Callable:
+    """Declare a rule for every parameter of the decorated function; check outer calls only.
+
+    Parameters
+    ----------
+    skip_nested : bool
+        True (default): the body runs trusted, so the decorated functions it calls do not check
+        again. False, for a function that calls a user's code: it checks its own arguments but
+        the calls made from its body (and the user's code) are checked.
+    **rules : callable
+        ``parameter=rule`` for every parameter (:data:`unchecked` for one that needs none).
+        Rules run in the order declared; a rule that reads another argument (``labels(of="X")``)
+        must come after it.
+
+    Returns
+    -------
+    callable
+        The decorator. The wrapper keeps the function's name, docstring, signature and
+        ``__wrapped__``, and exposes the rules as ``__rules__``.
+
+    Raises
+    ------
+    TypeError
+        At decoration time, when a parameter has no rule, a rule names no parameter, a rule is
+        not callable, or a rule reads a parameter declared after it.
+    """
+    skip_nested = _checks.flag(skip_nested, "skip_nested")
+
+    def decorate(function: Callable) -> Callable:
+        signature = inspect.signature(function)
+        where = f"validate_params of {function.__qualname__}"
+        missing = [p for p in signature.parameters if p not in rules]
+        unknown = [r for r in rules if r not in signature.parameters]
+        if missing or unknown:
+            raise TypeError(f"{where}: every parameter needs a rule (unchecked for none); "
+                            f"missing {missing}, unknown {unknown}")
+        declared: list[str] = []
+        for name, rule in rules.items():
+            if not callable(rule):
+                raise TypeError(f"{where}: the rule of {name} must be callable as "
+                                f"rule(value, name, args), got {rule!r:.60}")
+            late = [n for n in getattr(rule, "needs", ()) if n not in declared]
+            if late:
+                raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads {late}; "
+                                f"declare them before {name}")
+            declared.append(name)
+        order = tuple(rules.items())
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            if _TRUSTED.get():
+                return function(*args, **kwargs)
+            bound = _check_call(function, signature, order, args, kwargs)
+            if not skip_nested:
+                return function(*bound.args, **bound.kwargs)
+            token = _TRUSTED.set(True)
+            try:
+                return function(*bound.args, **bound.kwargs)
+            finally:
+                _TRUSTED.reset(token)
+
+        wrapper.__rules__ = MappingProxyType(dict(rules))
+        return wrapper
+
+    return decorate
+
+
+def _check_call(function: Callable, signature: inspect.Signature, order: tuple,
+                args: tuple, kwargs: dict) -> inspect.BoundArguments:
+    """Check one outer call: bind the arguments (defaults included), run every rule in the
+    order declared, and return the bound, converted arguments. The one entry into checking
+    (``benchmarks/validation_share.py`` counts its calls)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as exc:  # Python's own message, with the function's name
+        raise TypeError(f"{function.__name__}() {exc}") from None
+    bound.apply_defaults()
+    arguments = bound.arguments
+    checked: dict = {}
+    for name, rule in order:
+        checked[name] = arguments[name] = rule(arguments[name], name, checked)
+    return bound
+
+
+def trusted() -> bool:
+    """True while the body of an outer checked call runs (nested calls are not checked)."""
+    return _TRUSTED.get()
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+def _unchecked(value, name: str, args: dict):
+    return value
+
+
+#: The rule of an argument that needs no check (passed through as given).
+unchecked = Rule(_unchecked, "unchecked")
+
+
+def features() -> Rule:
+    """``X``: a finite 2-D float array (n, d), n, d >= 1 (:func:`._checks.features`)."""
+    return Rule(lambda value, name, args: _checks.features(value, name), "features()")
+
+
+def labels(of: str | None = "X") -> Rule:
+    """``Y``: -1/+1 labels, one per row of the argument ``of`` and in its dtype (or float64
+    of any length when ``of`` is None)."""
+    if of is None:
+        return Rule(lambda value, name, args: _checks.labels(value, name=name), "labels(of=None)")
+
+    def check(value, name, args):
+        X = args[of]
+        return _checks.labels(value, X.shape[0], name, dtype=X.dtype)
+    return Rule(check, f"labels({_arguments(of=of)})", (of,))
+
+
+def _label(y, name: str, args: dict) -> float:
+    if isinstance(y, nd.NDArray):
+        if y.size != 1:
+            raise ValueError(f"{name} must be a single label, got an array of shape {y.shape}")
+        value = float(y.asscalar())
+    else:
+        a = np.asarray(y)
+        if a.size != 1 or not np.issubdtype(a.dtype, np.number) \
+                or np.issubdtype(a.dtype, np.complexfloating):
+            raise ValueError(f"{name} must be a single label, -1 or +1, got {y!r:.60}")
+        value = float(a.reshape(-1)[0])
+    if value not in (1.0, -1.0):
+        raise ValueError(f"{name} must be -1 or +1, got {value}")
+    return value
+
+
+def label() -> Rule:
+    """One label, -1 or +1, from a number or a one-element array (NDArray too); a float."""
+    return Rule(_label, "label()")
+
+
+def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
+    """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``."""
+    return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
+                                                                maximum=maximum),
+                f"count({_arguments(minimum=minimum, maximum=maximum)})")
+
+
+def repeats() -> Rule:
+    """A number of repetitions (trials, draws): an integer in ``1 .. MAX_REPEATS``."""
+    return Rule(lambda value, name, args: _checks.repeats(value, name), "repeats()")
+
+
+def seed() -> Rule:
+    """None or an integer seed in ``0 .. 2**32 - 1``."""
+    return Rule(lambda value, name, args: _checks.seed(value, name), "seed()")
+
+
+def seeds(maximum: int = _checks.MAX_REPEATS) -> Rule:
+    """A count ``k`` (meaning ``range(k)``) or a non-empty sequence of seeds; a list."""
+    return Rule(lambda value, name, args: _checks.seeds(value, name, maximum=maximum),
+                f"seeds({_arguments(maximum=maximum)})")
+
+
+def real(minimum: float | None = None, positive: bool = False) -> Rule:
+    """A finite real number (``>= minimum``; ``> 0`` when ``positive``), as ``float``."""
+    return Rule(lambda value, name, args: _checks.finite_float(
+        value, name, minimum=minimum, strictly_positive=positive),
+        f"real({_arguments(minimum=minimum, positive=positive)})")
+
+
+def scalar(minimum: float | None = None, positive: bool = False) -> Rule:
+    """Like :func:`real`, also accepting a one-element array (e.g. an NDArray ``b``)."""
+    return Rule(lambda value, name, args: _checks.scalar(
+        value, name, minimum=minimum, strictly_positive=positive),
+        f"scalar({_arguments(minimum=minimum, positive=positive)})")
+
+
+def fraction() -> Rule:
+    """A finite number in [0, 1], as ``float``."""
+    return Rule(lambda value, name, args: _checks.fraction(value, name), "fraction()")
+
+
+def one_of(*options) -> Rule:
+    """One of ``options`` (e.g. ``one_of("fast", "faithful")``), returned as given."""
+    known = frozenset(options)
+    return Rule(lambda value, name, args: _checks.choice(value, name, known),
+                f"one_of({', '.join(map(repr, options))})")
+
+
+def flag() -> Rule:
+    """True or False (numpy's too), as ``bool``."""
+    return Rule(lambda value, name, args: _checks.flag(value, name), "flag()")
+
+
+def progress() -> Rule:
+    """None or a callable like ``tqdm`` (the old booleans mean None)."""
+    return Rule(lambda value, name, args: _checks.progress(value, name), "progress()")
+
+
+def vector(size_of: str | None = None) -> Rule:
+    """One finite vector as a 1-D float array; with ``size_of``, one entry per feature (column)
+    of that argument."""
+    if size_of is None:
+        return Rule(lambda value, name, args: _checks.vector(value, name), "vector()")
+    return Rule(lambda value, name, args: _checks.vector(value, name,
+                                                         size=args[size_of].shape[1]),
+                f"vector({_arguments(size_of=size_of)})", (size_of,))
+
+
+def finite_values(minimum: float = 0.0, strict: bool = False) -> Rule:
+    """A non-empty 1-D float64 array of finite numbers, each ``>= minimum`` (``>`` if
+    ``strict``)."""
+    return Rule(lambda value, name, args: _checks.finite_values(value, name, minimum=minimum,
+                                                                strict=strict),
+                f"finite_values({_arguments(minimum=minimum, strict=strict)})")
+
+
+def counts(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
+    """A non-empty sequence of integers in ``minimum .. maximum``, as a list."""
+    return Rule(lambda value, name, args: _checks.counts(value, name, minimum=minimum,
+                                                         maximum=maximum),
+                f"counts({_arguments(minimum=minimum, maximum=maximum)})")
+
+
+def instance(cls: type | tuple[type, ...], hint: str) -> Rule:
+    """An instance of ``cls`` (``TypeError`` otherwise; ``hint`` says where one comes from)."""
+    def check(value, name, args):
+        _checks.instance(value, cls, name, hint)
+        return value
+    names = cls.__name__ if isinstance(cls, type) else "(" + ", ".join(
+        c.__name__ for c in cls) + ")"
+    return Rule(check, f"instance({names}, {hint!r})")
+
+
+def optional(rule: Callable) -> Rule:
+    """``rule``, except that None passes through unchanged."""
+    def check(value, name, args):
+        return None if value is None else rule(value, name, args)
+    return Rule(check, f"optional({rule!r})", tuple(getattr(rule, "needs", ())))
+
+
+def ndarray(why: str) -> Rule:
+    """An mxnet NDArray, returned as is (``TypeError`` otherwise); ``why`` says what needs one,
+    e.g. ``"perceptron updates w and b in place"``."""
+    def check(value, name, args):
+        if not isinstance(value, nd.NDArray):
+            raise TypeError(f"{name} must be an mxnet NDArray ({why}), got "
+                            f"{type(value).__name__}; wrap it with nd.array(...)")
+        return value
+    return Rule(check, f"ndarray({why!r})")
+
