@@ -188,8 +188,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "save_figure",
     ),
     "core.beyond.kernel_perceptron": (
-        "feature_margin", "FeatureMargin", "forgetron", "forgetron_bound", "forgetron_radius",
-        "ForgetronRun", "KernelFunction", "KernelPerceptron", "train_kernel",
+        "feature_margin", "FeatureMargin", "KernelPerceptron", "train_kernel",
+    ),
+    "core.beyond.kernels": (
+        "KernelFunction",
+    ),
+    "core.beyond.forgetron": (
+        "forgetron", "forgetron_bound", "forgetron_radius", "ForgetronRun",
     ),
     "core.beyond.second_order": (
         "second_order_bound", "SecondOrderRun", "train_second_order",
