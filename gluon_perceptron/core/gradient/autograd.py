@@ -22,7 +22,7 @@ from .._arrays import _finite
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import _unchecked, perceptron_loss
-from .sgd import Loss, _check_loss, _parameters_like, _sgd_step
+from .sgd import Loss, _check_loss, _parameters_like, _rate, _sgd_step
 
 
 def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
@@ -81,7 +81,7 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     """
     Xn, Yn = _checks.dataset(X, Y)
     max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    learning_rate = _rate(learning_rate)
     _check_loss(loss)
     ctx = mx.cpu() if ctx is None else ctx
     return _autograd_run(Xn, Yn, max_epochs, learning_rate, _unchecked(loss), ctx)

@@ -83,6 +83,18 @@ def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
     return table
 
 
+def _rate(learning_rate) -> float:
+    """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
+    as 1e-320 with an MXNetError deep in an operator)."""
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    if learning_rate < np.finfo(np.float64).tiny:
+        raise ValueError(f"learning_rate={learning_rate:g} is subnormal (below "
+                         f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
+                         f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
+                         f"learning_rate=1.0 makes the same decisions")
+    return learning_rate
+
+
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
     """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
     if isinstance(v, float):
@@ -197,8 +209,10 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     _check_params(w, b)
     _check_loss(loss)
     if not isinstance(learning_rate, nd.NDArray):
-        learning_rate = _checks.finite_float(learning_rate, "learning_rate",
-                                             strictly_positive=True)
+        learning_rate = _rate(learning_rate)
+    elif not np.all(np.isfinite(rates := learning_rate.asnumpy())) or np.any(rates < 0):
+        raise ValueError(f"learning_rate must hold finite values >= 0 (one per model), got "
+                         f"{rates!r:.80}")
     for name, value in (("clip", clip), ("radius", radius)):
         if value is not None:
             _checks.finite_float(value, name, strictly_positive=True)
@@ -213,6 +227,10 @@ def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
                          "needs somewhere to write the gradient")
     with autograd.record():
         value = loss(w, b, x, y)
+    if not isinstance(value, nd.NDArray):
+        raise TypeError(f"loss must return an mxnet NDArray recorded by autograd (e.g. "
+                        f"nd.maximum(-y * f, 0)), but {getattr(loss, '__name__', loss)!r:.60} "
+                        f"returned {type(value).__name__}: a numpy value has no gradient")
     value.backward()
     moved = grad_b.asnumpy() != 0
     if not moved.any():
