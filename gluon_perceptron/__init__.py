@@ -58,7 +58,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "core.gradient.sgd": (
         "clip_gradient", "constant_rate", "inverse_sqrt_rate", "project_to_ball", "run_sgd",
-        "sgd_step", "SGDResult", "train_autograd",
+        "sgd_step", "SGDResult",
+    ),
+    "core.gradient.autograd": (
+        "train_autograd",
     ),
     "core.gradient.gluon": (
         "perceptron_net", "PerceptronLoss", "train_gluon",
@@ -188,8 +191,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "save_figure",
     ),
     "core.beyond.kernel_perceptron": (
-        "feature_margin", "FeatureMargin", "forgetron", "forgetron_bound", "forgetron_radius",
-        "ForgetronRun", "KernelFunction", "KernelPerceptron", "train_kernel",
+        "feature_margin", "FeatureMargin", "KernelPerceptron", "train_kernel",
+    ),
+    "core.beyond.kernels": (
+        "KernelFunction",
+    ),
+    "core.beyond.forgetron": (
+        "forgetron", "forgetron_bound", "forgetron_radius", "ForgetronRun",
     ),
     "core.beyond.second_order": (
         "second_order_bound", "SecondOrderRun", "train_second_order",

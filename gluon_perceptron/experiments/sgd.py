@@ -13,6 +13,7 @@ from mxnet import autograd, nd
 
 from ..core import _checks
 from ..core._arrays import _radius
+from ..core.gradient.autograd import train_autograd
 from ..core.gradient.gluon import train_gluon
 from ..core.gradient.losses import (
     KINK_FORMS,
@@ -23,7 +24,7 @@ from ..core.gradient.losses import (
     relu_perceptron_loss,
     threshold_loss,
 )
-from ..core.gradient.sgd import run_sgd, train_autograd
+from ..core.gradient.sgd import run_sgd
 from ..core.rosenblatt.results import TrainResult
 from ..core.rosenblatt.train import error_rate, train
 from ..core.theory.bounds import constant_rate_optimum, sgd_bound
