@@ -13,7 +13,8 @@ Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
    package has them).
 4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment.
 5. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
-   most 5 %; ``benchmarks/validation_share.py``).
+   most 5 %), and the outer validation calls of one call of ``train_pocket`` and four
+   experiments (issue 18: at most 10 each; ``benchmarks/validation_share.py``).
 
 Times are the best of a few repeats after a warm-up call (so numba's one-off compilation or
 cache load is reported separately, not counted). Peak memory is what ``tracemalloc`` sees
@@ -317,13 +318,17 @@ def bench_main_job(t_faithful: float) -> list[Row]:
 # --- 5. validation share ----------------------------------------------------------------------
 
 def bench_validation(repeat: int) -> list[Row]:
-    """Time inside ``core._checks`` over the whole ``train_pocket`` call (1000 x 20, 50 epochs)."""
+    """Time inside validation over the whole ``train_pocket`` call (1000 x 20, 50 epochs), then
+    the outer validation calls of one call of each public function measured (issue 18)."""
     share = validation_share.measure(repeat=repeat)
     return [Row("validation share", "train_pocket 1000x20, 50 epochs", share.seconds, None,
                 share.ratio, "the whole call", None, "",
                 f"validation share {share.ratio:.3%} (target <= {validation_share.TARGET:.0%}): "
                 f"{share.validation_seconds * 1e3:.3f} ms in {share.checks} checks "
-                f"({share.dataset_checks} of the dataset)")]
+                f"({share.dataset_checks} of the dataset)")] + [
+        Row("validation calls", row.label, row.seconds, None, None, "", None, "",
+            validation_share.describe(row))
+        for row in validation_share.calls_per_public_call()]
 
 
 # --- the table ------------------------------------------------------------------------------
