@@ -84,34 +84,35 @@ _C = np.digitize(_X[:, 0], [-0.5, 0.5])  # three classes 0, 1, 2 for the multicl
 
 @functools.cache
 def _digits_split():
-    X, y = gp.load_digits()
-    return gp.train_test_split(X[:200], y[:200], seed=0)
+    X, y = gp.data.load_digits()
+    return gp.data.train_test_split(X[:200], y[:200], seed=0)
 
 
 @functools.cache
 def _model():
-    return gp.train_one_vs_all(_X, _C, max_epochs=5)
+    return gp.rosenblatt.train_one_vs_all(_X, _C, max_epochs=5)
 
 
 @functools.cache
 def _model_ovo():
-    return gp.train_one_vs_one(_X, _C, max_epochs=5)
+    return gp.rosenblatt.train_one_vs_one(_X, _C, max_epochs=5)
 
 
 @functools.cache
 def _broken():
-    return gp.broken_rules_experiment(_X, _Y, steps=20, max_epochs=5)
+    return gp.experiments.broken_rules_experiment(_X, _Y, steps=20, max_epochs=5)
 
 
 @functools.cache
 def _wedge():
-    return gp.wedge_demo(short=5, long=10)
+    return gp.experiments.wedge_demo(short=5, long=10)
 
 
 @functools.cache
 def _transformed():
     wfake, bfake = np.array([1.0, 0.0]), 0.2
-    return [gp.transformed_run(_X, _Y, wfake, bfake, scale=s, max_epochs=50) for s in (1.0, 2.0)]
+    return [gp.experiments.transformed_run(_X, _Y, wfake, bfake, scale=s, max_epochs=50)
+            for s in (1.0, 2.0)]
 
 
 def _attached(value):
@@ -134,15 +135,17 @@ VALID = {
     ("plot_confusion_matrix", "M"): lambda: np.eye(3, dtype=int),
     ("plot_confusion_matrix", "classes"): lambda: [0, 1, 2],
     ("plot_binary_error_rates", "model"): _model,
-    ("plot_binary_error_rates", "rates"): lambda: gp.binary_error_rates(_model(), _X, _C),
+    ("plot_binary_error_rates", "rates"):
+        lambda: gp.rosenblatt.binary_error_rates(_model(), _X, _C),
     ("clip_gradient", "grad_w"): lambda: nd.array([3.0, 4.0]),
     ("clip_gradient", "grad_b"): lambda: nd.array([0.0]),
-    ("heldout_errors", "result"): lambda: gp.train_traced(_X, _Y, max_epochs=5, record=True),
-    ("plot_unguarded", "plain"): lambda: gp.train_traced(_X, _Y, max_epochs=5),
+    ("heldout_errors", "result"):
+        lambda: gp.rosenblatt.train_traced(_X, _Y, max_epochs=5, record=True),
+    ("plot_unguarded", "plain"): lambda: gp.rosenblatt.train_traced(_X, _Y, max_epochs=5),
     ("plot_unguarded", "unguarded"): lambda: _broken().unguarded,
     ("plot_trainers", "results"): lambda: {"train": gp.train(_X, _Y, max_epochs=5)},
     ("plot_nonseparable", "traces"):
-        lambda: {"data": gp.train_traced(_X, -_Y, max_epochs=5, record=True)},
+        lambda: {"data": gp.rosenblatt.train_traced(_X, -_Y, max_epochs=5, record=True)},
     ("horizon_maxima", "norms"): lambda: np.abs(RNG.normal(size=30)),
     ("horizon_maxima", "horizons"): lambda: (5, 10),
     ("tail_stats", "trace"): lambda: np.linspace(0.0, 1.0, 30),
@@ -151,9 +154,10 @@ VALID = {
     ("mean_image_contrast", "split"): _digits_split, ("mean_image_contrast", "digit"): lambda: 0,
     ("multiclass_demo", "split"): _digits_split,
     ("plot_digit_weights", "split"): _digits_split,
-    ("plot_digit_weights", "curves"): lambda: [gp.learning_curve(_digits_split(), 0, epochs=2)],
+    ("plot_digit_weights", "curves"):
+        lambda: [gp.experiments.learning_curve(_digits_split(), 0, epochs=2)],
     ("plot_learning_curves", "digit"): lambda: 0,
-    ("order_effect", "remedies"): lambda: gp.remedies_experiment(20, epochs=5),
+    ("order_effect", "remedies"): lambda: gp.experiments.remedies_experiment(20, epochs=5),
     ("plot_aggressive", "plain"): lambda: _broken().plain,
     ("plot_aggressive", "aggressive"): lambda: _broken().aggressive,
     ("step_errors", "run"): lambda: _broken().plain,
@@ -166,7 +170,7 @@ VALID = {
     ("plot_transformed_runs", "shifted"): _transformed,
     ("plot_wedge_paths", "results"): lambda: _wedge().paths,
     ("plot_wedge_paths", "A"): lambda: _wedge().A, ("plot_wedge_paths", "c"): lambda: _wedge().c,
-    ("second_order_bound", "run"): lambda: gp.train_second_order(_X, _Y),
+    ("second_order_bound", "run"): lambda: gp.beyond.train_second_order(_X, _Y),
     ("second_order_bound", "u"): lambda: np.array([1.0, 0.0, 0.2]),
     ("sgd_bound", "learning_rates"): lambda: np.full(10, 0.1),
     ("total_perceptron_loss", "W"): lambda: RNG.normal(size=(5, 2)),
