@@ -241,18 +241,18 @@ def bench_experiment(fraction: float, repeat: int) -> tuple[list[Row], float]:
     """Batched corrected experiment vs the chapter's faithful one; returns rows and the
     (measured or extrapolated) seconds of the whole faithful experiment."""
     mx.random.seed(0)
-    gp.margin_experiment(progress=False)  # warm-up
-    t_batched = best_time(lambda: gp.margin_experiment(progress=False), repeat)
+    gp.experiments.margin_experiment(progress=False)  # warm-up
+    t_batched = best_time(lambda: gp.experiments.margin_experiment(progress=False), repeat)
     trials = max(1, round(10 * fraction))
     mx.random.seed(0)
     start = time.perf_counter()
-    gp.margin_experiment_faithful(trials=trials, progress=False)
+    gp.experiments.margin_experiment_faithful(trials=trials, progress=False)
     t_faithful = (time.perf_counter() - start) * 10 / trials
     note = ("" if trials == 10 else
             f"faithful measured on {trials} of its 10 trials, extrapolated linearly; ")
     rows = [
         Row("updates vs margin", "margin_experiment_faithful (chapter, as written)",
-            t_faithful, 10 * len(gp.EPSILONS) * 1000, 1.0, "faithful", None, "",
+            t_faithful, 10 * len(gp.experiments.EPSILONS) * 1000, 1.0, "faithful", None, "",
             note + "170 datasets x 1000 points, one warm-started pass each"),
         Row("updates vs margin", "margin_experiment (batched, 170 runs to convergence)",
             t_batched, None, t_batched / t_faithful, "faithful", None, "",

@@ -141,10 +141,10 @@ def calls_per_public_call() -> list[Calls]:
     X, Y = _noisy(1000, 20)
     return [
         count("train_pocket 1000x20, 50 epochs", gp.train_pocket, X, Y, max_epochs=50),
-        count("remedies_experiment(seed=3)", gp.remedies_experiment, seed=3),
-        count("remedies_over_seeds()", gp.remedies_over_seeds),
-        count("margin_experiment()", gp.margin_experiment),
-        count("bound_experiment()", gp.bound_experiment),
+        count("remedies_experiment(seed=3)", gp.experiments.remedies_experiment, seed=3),
+        count("remedies_over_seeds()", gp.experiments.remedies_over_seeds),
+        count("margin_experiment()", gp.experiments.margin_experiment),
+        count("bound_experiment()", gp.experiments.bound_experiment),
     ]
 
 

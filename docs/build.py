@@ -73,7 +73,9 @@ def api_page(layer: str) -> str:
              f".. automodule:: {package}\n   :no-members:\n"]
     for module in public_modules(layer):
         parts.append(_heading(module, "-"))
-        parts.append(f".. automodule:: {module}\n")
+        # a package's __all__ re-exports its modules' names: document them once, in the module
+        package = PACKAGE.joinpath(*module.split(".")[1:], "__init__.py").is_file()
+        parts.append(f".. automodule:: {module}\n" + ("   :no-members:\n" if package else ""))
     return "\n".join(parts)
 
 

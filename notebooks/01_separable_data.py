@@ -114,7 +114,7 @@ ax.set_title("the generating plane's score f(x) = w*.x + b*")
 # averaged over the seeds (with their spread over seeds).
 
 # %%
-cmp = gp.compare_samplers(range(10), samples=500)
+cmp = gp.experiments.compare_samplers(range(10), samples=500)
 print(f"same plane in {cmp.same_plane.sum()} of {cmp.seeds.size} seeds, "
       f"same points in {cmp.same_points.sum()} of {cmp.seeds.size}")
 for engine in ("faithful", "fast"):

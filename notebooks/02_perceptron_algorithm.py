@@ -73,7 +73,7 @@ print(run.trace)
 # the printed weights.
 
 # %%
-replay = gp.replay_printed_trace()
+replay = gp.experiments.replay_printed_trace()
 for x, y, pw, pb, rw, rb in zip(replay.x, replay.y, replay.printed_w, replay.printed_b,
                                 replay.replayed_w, replay.replayed_b):
     print(f"data {x}, label {y:+.0f}:  printed w {pw}, b {pb:+.0f}   replayed w {rw}, b {rb:+.0f}")
@@ -89,7 +89,7 @@ cols = min(4, len(updates))
 rows = -(-len(updates) // cols)
 fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.2 * rows), squeeze=False)
 for ax, update in zip(axes.flat, updates):
-    gp.plot_update(X, Y, update, ax=ax)
+    gp.plots.plot_update(X, Y, update, ax=ax)
     ax.title.set_fontsize(7)
 for ax in axes.flat[len(updates):]:
     ax.axis("off")
@@ -113,7 +113,7 @@ print("training error after one pass:", gp.error_rate(run.w.asnumpy(), run.b.ass
 # and one pass from zero) under 50 seeds.
 
 # %%
-stats = gp.demo_statistics(range(50))
+stats = gp.experiments.demo_statistics(range(50))
 print(f"updates in one pass: mean {stats.updates.mean():.1f}, std {stats.updates.std():.1f}, "
       f"range {stats.updates.min()} to {stats.updates.max()}")
 print(f"first update on the first example in {np.sum(stats.first_update == 0)} of "

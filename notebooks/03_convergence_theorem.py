@@ -46,9 +46,9 @@ mx.random.seed(1)  # the original notebook's seed
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)
 print("starting from the demo's weights:", demo_run.w.asnumpy(), demo_run.b.asscalar())
-faithful = gp.margin_experiment_faithful(trials=2, samples=200, w=demo_run.w, b=demo_run.b)
+faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200, w=demo_run.w, b=demo_run.b)
 print(np.round(faithful.updates, 1))
-gp.plot_faithful_experiment(faithful)
+gp.plots.plot_faithful_experiment(faithful)
 
 # %% [markdown]
 # ## The corrected experiment
@@ -59,7 +59,7 @@ gp.plot_faithful_experiment(faithful)
 # $\epsilon$) and the plane's size $\|(w^*, b^*)\|^2 = 1 + b^{*2}$.
 
 # %%
-result = gp.margin_experiment(trials=10, samples=1000)
+result = gp.experiments.margin_experiment(trials=10, samples=1000)
 print("all runs converged:", result.converged.all())
 print("every run within its own bound:", bool(np.all(result.updates <= result.bound)))
 mean, std = result.updates.mean(axis=0), result.updates.std(axis=0)
@@ -69,7 +69,7 @@ for i in (0, 4, 8, 16):
 print(f"largest updates / bound over all {result.updates.size} runs: "
       f"{np.max(result.updates / result.bound):.3f}")
 fig, ax = plt.subplots(figsize=(8, 5))
-gp.plot_margin_experiment(result, ax=ax)
+gp.plots.plot_margin_experiment(result, ax=ax)
 ax.set_title("the corrected experiment: 10 trials x 1000 points per margin", fontsize=9)
 
 # %% [markdown]
@@ -125,7 +125,7 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 # `updates_by_size` measures it over 20 seeds per size (mean with its standard deviation):
 
 # %%
-sizes = gp.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
+sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
 for (samples, dims), counts, ratios in zip(sizes.configs, sizes.updates, sizes.ratios):
     print(f"{samples:5d} points, {dims:2d} dimensions: mean updates {counts.mean():6.1f} "
           f"+- {counts.std():5.1f}, largest updates/bound {ratios.max():.3f}")

@@ -30,7 +30,7 @@ np.random.seed(0)
 
 # %%
 for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
-    run = gp.adversary_run(gamma, d)
+    run = gp.experiments.adversary_run(gamma, d)
     w = run.witness
     print(f"gamma = {gamma:4}, d = {d:3d}: n = {run.n:3d}, mistakes = {run.mistakes:3d}, "
           f"||w*|| = {np.linalg.norm(w):.3f}, smallest margin of w* = "
@@ -42,9 +42,9 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 # exactly n updates. The bound is reached, so it cannot be improved in general.
 
 # %%
-run = gp.adversary_run(0.1, 500)
-opt = gp.optimal_margin(run.X, run.Y, bias=False)
-path = gp.update_path(run.X, run.Y, max_epochs=10, bias=False)
+run = gp.experiments.adversary_run(0.1, 500)
+opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
+path = gp.rosenblatt.update_path(run.X, run.Y, max_epochs=10, bias=False)
 print(f"gamma_2 = {opt.gamma:.4f} (1/sqrt(n) = {1 / np.sqrt(run.n):.4f}), "
       f"bound R^2/gamma_2^2 = {opt.bound:.1f}, perceptron updates = {path.updates}")
 
@@ -61,7 +61,7 @@ class AlwaysPositive:
         pass
 
 
-print(gp.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes out of 16")
+print(gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes out of 16")
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -82,7 +82,7 @@ print(gp.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes o
 # mean comes with its standard error.
 
 # %%
-curve = gp.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5, test_points=200)
+curve = gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5, test_points=200)
 print("   N   leave-one-out      fresh points       |I|/(N+1)   bound          (N+1) x bound")
 for n, s in zip(curve.sizes, curve.runs):
     print(f"{n:4d}   {s.mean('loo'):.4f} +- {s.sem('loo'):.4f}   "
@@ -93,8 +93,8 @@ print("(N+1) x leave-one-out error:", curve.scaled("loo").round(2).tolist())
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
-gp.plot_generalization_curve(curve, axes[0], errorbars=True)
-gp.plot_scaled_bound(curve, axes[1])
+gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
+gp.plots.plot_scaled_bound(curve, axes[1])
 axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=10)
 plt.show()
 

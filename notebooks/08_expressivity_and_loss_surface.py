@@ -18,8 +18,8 @@ import gluon_perceptron as gp
 # The truth tables:
 
 # %%
-for name in gp.BOOLEAN_PERCEPTRONS:
-    print(gp.format_truth_table(name))
+for name in gp.theory.BOOLEAN_PERCEPTRONS:
+    print(gp.experiments.format_truth_table(name))
 
 # %% [markdown]
 # No score is ever 0, so each table is unambiguous. The perceptron rule also *finds* weights
@@ -27,8 +27,8 @@ for name in gp.BOOLEAN_PERCEPTRONS:
 
 # %%
 for name in ("AND", "OR", "NOT"):
-    run = gp.learn_boolean(name)
-    X, Y = gp.boolean_data(name)
+    run = gp.theory.learn_boolean(name)
+    X, Y = gp.theory.boolean_data(name)
     print(f"{name}: converged={run.converged} after {run.updates} updates, w={run.w}, "
           f"b={run.b}, table correct: {np.array_equal(gp.predict(run.w, run.b, X), Y)}")
 
@@ -37,14 +37,14 @@ for name in ("AND", "OR", "NOT"):
 #
 # XOR wants lin < 0 at (−1,−1) and (+1,+1), and lin > 0 at (−1,+1) and (+1,−1). Add the
 # first two conditions: 2b < 0. Add the last two: 2b > 0. No (w, b) can do both (Minsky and
-# Papert). A linear program (`gp.is_separable`) agrees. The perceptron never stops
+# Papert). A linear program (`gp.theory.is_separable`) agrees. The perceptron never stops
 # updating: every pass makes a mistake, and its weights go around a cycle.
 
 # %%
 X, Y = gp.xor_data()
-print("separable:", gp.is_separable(X, Y))
-run = gp.learn_boolean("XOR", max_epochs=1000)
-path, period = gp.xor_cycle()
+print("separable:", gp.theory.is_separable(X, Y))
+run = gp.theory.learn_boolean("XOR", max_epochs=1000)
+path, period = gp.theory.xor_cycle()
 print(f"after {run.epochs} passes: converged={run.converged}, updates per pass "
       f"{sorted(set(run.updates_per_epoch))}")
 print(f"the weights at the end of a pass repeat every {period} pass(es); largest |weight| "
@@ -63,10 +63,10 @@ print(f"the weights at the end of a pass repeat every {period} pass(es); largest
 # y w·x ≤ 0, and the path zig-zags into the zero-loss cone.
 
 # %%
-path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
+path = gp.rosenblatt.update_path(*gp.theory.two_point_data(), max_epochs=100, bias=False)
 print(f"{path.updates} updates, converged={path.converged}, final w = {path.w}, "
-      f"loss there = {gp.total_perceptron_loss(path.w, *gp.two_point_data())}")
-gp.plot_loss_surface(path=path)
+      f"loss there = {gp.theory.total_perceptron_loss(path.w, *gp.theory.two_point_data())}")
+gp.plots.plot_loss_surface(path=path)
 plt.show()
 
 # %% [markdown]

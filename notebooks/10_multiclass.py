@@ -23,20 +23,20 @@ import numpy as np
 
 import gluon_perceptron as gp
 
-split = gp.digits_split(seed=0)
+split = gp.data.digits_split(seed=0)
 
 # %% [markdown]
 # ## Training all the perceptrons at once
 #
-# The binary runs never interact, so `gp.train_one_vs_all` and `gp.train_one_vs_one` hand them
+# The binary runs never interact, so `gp.rosenblatt.train_one_vs_all` and `gp.rosenblatt.train_one_vs_one` hand them
 # to `gp.train_batched` together (`engine="fast"`, the default): one shared image matrix, one
 # row of $\pm 1$ labels per perceptron, and for one-vs-one a mask saying which images each pair
 # uses. The result is identical to training each perceptron on its own (`engine="loop"` does
 # just that, and the tests compare the two). Every run gets at most 20 epochs.
 
 # %%
-ova = gp.train_one_vs_all(split.X_train, split.y_train, max_epochs=20)
-loop = gp.train_one_vs_all(split.X_train, split.y_train, max_epochs=20, engine="loop")
+ova = gp.rosenblatt.train_one_vs_all(split.X_train, split.y_train, max_epochs=20)
+loop = gp.rosenblatt.train_one_vs_all(split.X_train, split.y_train, max_epochs=20, engine="loop")
 print("all at once and one by one, weights identical:",
       np.array_equal(ova.W, loop.W) and np.array_equal(ova.b, loop.b))
 
@@ -51,32 +51,32 @@ print("all at once and one by one, weights identical:",
 
 # %%
 few_X, few_y = split.X_train[:300], split.y_train[:300]
-lockstep = gp.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
-compiled = gp.train_one_vs_all(few_X, few_y, max_epochs=4)
+lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
+compiled = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4)
 print("lockstep NDArray and compiled weights identical:",
       np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b))
 
 # %% [markdown]
 # ## Accuracy and where the errors go
 #
-# `gp.multiclass_demo` trains both schemes on a split and measures them on its test part (the
+# `gp.experiments.multiclass_demo` trains both schemes on a split and measures them on its test part (the
 # main job's section runs the same function). The confusion matrix counts test images by true
 # class (rows) and predicted class (columns); the diagonal holds the hits.
 
 # %%
-demo = gp.multiclass_demo(split, max_epochs=20)
+demo = gp.experiments.multiclass_demo(split, max_epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(11, 5))
 for result, ax in zip(demo.schemes, axes):
-    gp.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
+    gp.plots.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
     print(f"{result.scheme}: test accuracy {result.accuracy:.3f}, "
           f"ties broken on {result.ties} test images")
 
 # %% [markdown]
-# That is one split. `gp.multiclass_over_splits` repeats the whole measurement on 20 splits
+# That is one split. `gp.experiments.multiclass_over_splits` repeats the whole measurement on 20 splits
 # (seeds 0 to 19); the tests check the sentences below on the object it returns.
 
 # %%
-runs = gp.multiclass_over_splits(range(20), max_epochs=20)
+runs = gp.experiments.multiclass_over_splits(range(20), max_epochs=20)
 acc_ova, acc_ovo = runs.accuracy.T
 print(f"one-vs-all test accuracy over 20 splits: {acc_ova.min():.3f} to {acc_ova.max():.3f} "
       f"(median {np.median(acc_ova):.3f})")
@@ -105,7 +105,7 @@ for result in demo.schemes:
 # separated its pair. Is every pair separable? A perceptron that stopped has proved it for its
 # pair (its weights separate the pair's images). But "not separated within 20 epochs" is *not*
 # "not separable": such a run may simply need more epochs. For those pairs the exact linear
-# program of `gp.is_separable` decides.
+# program of `gp.theory.is_separable` decides.
 
 # %%
 print("pairs separable (exact), per split:", runs.pairs_separable.tolist())
@@ -138,7 +138,7 @@ print("positives per one-vs-all problem:", ova.positive_share.round(3))
 ovo = demo.one_vs_one.model
 print("positives per one-vs-one problem: from", ovo.positive_share.min().round(3),
       "to", ovo.positive_share.max().round(3))
-ax = gp.plot_binary_error_rates(ova, demo.rates)
+ax = gp.plots.plot_binary_error_rates(ova, demo.rates)
 ratio = runs.miss / runs.false_alarm
 print(f"mean miss rate over mean false-alarm rate, 20 splits: {ratio.min():.1f} to "
       f"{ratio.max():.1f} (above 3 on {np.sum(ratio > 3)} splits)")

@@ -71,9 +71,9 @@ def test_sgd_step_clip_and_projection_stay_on_the_context(made):
                         radius=0.1)
     assert moved.all()
     assert w.context == b.context == w.grad.context == CTX
-    gw, gb = gp.clip_gradient(w.grad, b.grad, 0.1)
+    gw, gb = gp.gradient.clip_gradient(w.grad, b.grad, 0.1)
     assert gw.context == gb.context == CTX
-    gp.project_to_ball(w, b, 0.01)
+    gp.gradient.project_to_ball(w, b, 0.01)
     assert w.context == CTX and all(a.context == CTX for a in made)
 
 
@@ -125,9 +125,9 @@ def test_train_gluon_initialises_its_block_on_the_context(made, monkeypatch):
 
 def test_faithful_kernel_engine_runs_on_the_context(made):
     X, Y = _data()
-    r = gp.train_kernel(X, Y, kernel="rbf", gamma=0.5, max_epochs=5, engine="faithful",
+    r = gp.beyond.train_kernel(X, Y, kernel="rbf", gamma=0.5, max_epochs=5, engine="faithful",
                         ctx=CTX)
-    ref = gp.train_kernel(X, Y, kernel="rbf", gamma=0.5, max_epochs=5, engine="fast")
+    ref = gp.beyond.train_kernel(X, Y, kernel="rbf", gamma=0.5, max_epochs=5, engine="fast")
     assert r.updates_per_epoch == ref.updates_per_epoch
     assert len(made) == 3  # X, Y and the coefficients; the fast engine makes none
     assert all(a.context == CTX for a in made)

@@ -226,16 +226,16 @@ def test_too_many_processes_are_refused_before_any_starts(monkeypatch):
         launcher.check_cluster_size(cap, 1)
     X, Y = _noisy(20_000)
     with pytest.raises(ValueError, match=r"workers=20,000 \+ servers=1 .*MAX_PROCESSES_PER_CORE"):
-        gp.train_distributed(X, Y, workers=len(X), max_epochs=3)
+        gp.distributed.train_distributed(X, Y, workers=len(X), max_epochs=3)
     with pytest.raises(ValueError, match="servers=1,000,000"):
-        gp.train_distributed(X, Y, workers=2, servers=10**6, max_epochs=3)
+        gp.distributed.train_distributed(X, Y, workers=2, servers=10**6, max_epochs=3)
     with pytest.raises(ValueError, match="servers=1,000,000"):
         train_gluon_distributed(X, Y, workers=2, servers=10**6, max_epochs=1)
     with pytest.raises(ValueError, match="several hosts"):
         launcher.launch_cluster(["true"], workers=cap, servers=1, timeout=10,
                                 log_dir="/nonexistent")
     with pytest.raises(ValueError, match="round_timeout"):
-        gp.train_distributed(X, Y, workers=2, max_epochs=3, round_timeout=0)
+        gp.distributed.train_distributed(X, Y, workers=2, max_epochs=3, round_timeout=0)
 
 
 def test_a_stopped_worker_is_named_by_the_round_deadline(tmp_path):

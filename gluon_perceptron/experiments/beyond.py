@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import _checks
-from ..core.beyond.forgetron import forgetron, forgetron_bound
+from ..core.beyond.budget import forgetron, forgetron_bound
 from ..core.beyond.kernel_perceptron import (
     FeatureMargin,
     KernelPerceptron,

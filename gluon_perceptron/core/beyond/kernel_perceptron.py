@@ -14,7 +14,7 @@ value: :math:`f(x) = \eta \sum_i \alpha_i y_i (K(x_i, x) + 1)`.
 
 The kernels are in :mod:`.kernels`.
 
-The Forgetron, a kernel perceptron on a budget, is in :mod:`.forgetron`.
+The Forgetron, a kernel perceptron on a budget, is in :mod:`.budget`.
 """
 
 from __future__ import annotations
