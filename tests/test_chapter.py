@@ -13,6 +13,16 @@ def test_epsilons_are_the_chapters():
     np.testing.assert_allclose(gp.EPSILONS[[0, -1]], [0.025, 0.425])
 
 
+def test_results_hold_their_own_copy_of_the_default_epsilons():
+    """Issue 20: writing to a result's epsilons must not change the package's constant."""
+    before = gp.EPSILONS.copy()
+    for run in (gp.margin_experiment(trials=1, samples=20, seed=0),
+                gp.margin_experiment_faithful(trials=1, samples=20, seed=0)):
+        assert not np.shares_memory(run.epsilons, gp.EPSILONS)
+        run.epsilons[:] = -1.0
+        np.testing.assert_array_equal(gp.EPSILONS, before)
+
+
 def test_faithful_experiment_never_resets(seed):
     """Each dataset starts from the weights the previous one left (the chapter's slip)."""
     from mxnet import nd

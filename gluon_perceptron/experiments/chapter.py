@@ -308,7 +308,7 @@ def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
     with its own rule (which also checks ``samples`` and ``dimensions``)."""
     _check_sampler_args(samples, dimensions, 0.0, None)
     if epsilons is None:
-        return np.asarray(EPSILONS, dtype=float)
+        return np.array(EPSILONS, dtype=float)  # a copy: a result must not alias the constant
     eps = _checks.finite_values(epsilons, "epsilons", strict=True)
     for e in eps:
         try:
