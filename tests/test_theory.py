@@ -257,18 +257,18 @@ def test_leave_one_out_shortcut_equals_brute_force(seed):
         fake = gp.sample_separable(n, 2, eps)
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         loo = gp.leave_one_out(X, Y)
-        assert loo["errors"] == _loo_brute_force(X, Y)
-        assert loo["errors"] <= loo["support"] <= loo["updates"]
+        assert loo.errors == _loo_brute_force(X, Y)
+        assert loo.errors <= loo.support <= loo.updates
 
 
 def test_leave_one_out_bound_holds_on_average(seed):
     seed(4)
     for n in (20, 80):
         g = gp.generalization_experiment(n, 25, epsilon=0.3, test_points=100)
-        assert np.all(g["loo"] <= g["support"])               # per draw: errors only in I
-        assert np.all(g["support"] <= g["updates"] + 1e-12)
-        assert np.all(g["updates"] <= g["bound"] * (1 + 1e-6))
-        assert g["loo"].mean() <= g["bound"].mean()
+        assert np.all(g.loo <= g.support)               # per draw: errors only in I
+        assert np.all(g.support <= g.updates + 1e-12)
+        assert np.all(g.updates <= g.bound * (1 + 1e-6))
+        assert g.loo.mean() <= g.bound.mean()
 
 
 def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
@@ -278,8 +278,8 @@ def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
     seed(4)
     sizes = (15, 60, 240)
     g = [gp.generalization_experiment(n, 20, epsilon=0.5, test_points=100) for n in sizes]
-    bound = np.array([s["bound"].mean() for s in g])
-    loo = np.array([s["loo"].mean() for s in g])
+    bound = np.array([s.bound.mean() for s in g])
+    loo = np.array([s.loo.mean() for s in g])
     assert bound[0] > 1 and np.all(np.diff(bound) < 0)
     assert loo[-1] < loo[0] and np.all(loo <= bound)
     assert np.all(np.diff(bound * (np.array(sizes) + 1)) > 0)
@@ -463,8 +463,7 @@ def test_bounds_name_what_overflowed_or_is_invalid():
 def test_leave_one_out_is_a_dataclass(seed):
     fake = gp.sample_separable(20, 2, 0.2)
     loo = gp.leave_one_out(fake.X, fake.Y)
-    assert loo.errors == loo["errors"] and loo.converged
-    assert set(loo.keys()) == {"errors", "support", "updates", "converged"}
+    assert loo.converged and 0 <= loo.errors <= loo.support <= loo.updates
 
 
 def test_adversary_with_a_margin_whose_square_underflows():
