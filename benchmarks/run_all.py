@@ -277,7 +277,7 @@ def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
     rows = [Row("autograd/Gluon per example", "faithful NDArray step (train engine='faithful')",
                 t_ref, n * ref.epochs, 1.0, "NDArray step", None, "reference",
                 f"{n} points of getfake-style data, {ref.epochs} epochs")]
-    paths = [("gluon_perceptron.core.gradient.sgd", "train_autograd"),
+    paths = [("gluon_perceptron.core.gradient.autograd", "train_autograd"),
              ("gluon_perceptron.core.gradient.gluon", "train_gluon")]
     for module_name, fn_name in paths:
         try:

@@ -58,7 +58,10 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "core.gradient.sgd": (
         "clip_gradient", "constant_rate", "inverse_sqrt_rate", "project_to_ball", "run_sgd",
-        "sgd_step", "SGDResult", "train_autograd",
+        "sgd_step", "SGDResult",
+    ),
+    "core.gradient.autograd": (
+        "train_autograd",
     ),
     "core.gradient.gluon": (
         "perceptron_net", "PerceptronLoss", "train_gluon",
@@ -98,8 +101,11 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "truth_table", "TruthTable", "two_point_data", "xor_cycle", "XorCycle",
     ),
     "core.data.real": (
-        "digits_split", "IDXError", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
-        "mnist_split", "one_vs_rest", "read_idx", "Split", "train_test_split", "write_idx",
+        "digits_split", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
+        "mnist_split", "one_vs_rest", "Split", "train_test_split",
+    ),
+    "core.data.idx": (
+        "IDXError", "read_idx", "write_idx",
     ),
     "core.rosenblatt.multiclass": (
         "ties", "votes", "binary_error_rates", "BinaryErrorRates", "confusion_matrix",
@@ -185,8 +191,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "save_figure",
     ),
     "core.beyond.kernel_perceptron": (
-        "feature_margin", "FeatureMargin", "forgetron", "forgetron_bound", "forgetron_radius",
-        "ForgetronRun", "KernelFunction", "KernelPerceptron", "train_kernel",
+        "feature_margin", "FeatureMargin", "KernelPerceptron", "train_kernel",
+    ),
+    "core.beyond.kernels": (
+        "KernelFunction",
+    ),
+    "core.beyond.forgetron": (
+        "forgetron", "forgetron_bound", "forgetron_radius", "ForgetronRun",
     ),
     "core.beyond.second_order": (
         "second_order_bound", "SecondOrderRun", "train_second_order",

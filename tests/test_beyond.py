@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.beyond import forgetron as forgetron_module
 from gluon_perceptron.core.beyond import kernel_perceptron as dual
 from gluon_perceptron.core.beyond import separation
 from gluon_perceptron.experiments import beyond
@@ -174,7 +175,7 @@ def test_shrink_factor_is_the_largest_allowed():
     rng = np.random.default_rng(0)
     for _ in range(2000):
         lam, mu, room = rng.uniform(0.01, 1), rng.uniform(-2, 2), rng.uniform(0.01, 3)
-        phi = dual._shrink_factor(lam, mu, room)
+        phi = forgetron_module._shrink_factor(lam, mu, room)
         assert 0 < phi <= 1 and psi(lam, phi, mu) <= room * (1 + 1e-9) + 1e-12
         if phi < 1:
             assert psi(lam, min(1.0, phi * (1 + 1e-6)), mu) > room
@@ -259,7 +260,7 @@ def test_second_order_with_huge_a_is_the_perceptron():
         X, Y = dyadic_fake(seed)
         run = gp.train_second_order(X, Y, a=1e9, max_epochs=50)
         ref = gp.train(X, Y, max_epochs=50)
-        assert run.mistakes_per_epoch == ref.updates_per_epoch
+        assert run.updates_per_epoch == ref.updates_per_epoch
 
 
 def test_second_order_bound_and_fewer_mistakes():
@@ -377,3 +378,68 @@ def test_plots_return_their_axes():
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     with pytest.raises(TypeError, match="SeparationExperiment"):
         gp.plot_separation(forg)
+
+
+# --- one driver: the overflow check of train (issue 18) --------------------------------------
+
+@pytest.mark.parametrize("kernel, engine", [("linear", "fast"), ("rbf", "fast"),
+                                            ("linear", "faithful")])
+def test_train_kernel_refuses_scores_that_overflow(kernel, engine):
+    """XOR x 1e200 used to return converged=True with NaN decision values."""
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match=r"training overflowed: the margins .* in pass 1 "
+                                         r"became inf or NaN"):
+        gp.train_kernel(X * 1e200, Y, kernel=kernel, max_epochs=5, engine=engine)
+
+
+def test_decision_function_refuses_scores_that_overflow():
+    """MXNet's exp(-inf) = 0 lets the faithful engine train the Gaussian kernel on XOR x 1e200
+    (far points: K = I, which is right); numpy's Gram matrix of the same points is NaN, and the
+    scores say so instead of returning NaN."""
+    X, Y = gp.xor_data()
+    run = gp.train_kernel(X * 1e200, Y, kernel="rbf", max_epochs=5, engine="faithful")
+    assert run.converged and run.updates_per_epoch == [4, 0]
+    with pytest.raises(ValueError, match="training overflowed: the scores f"):
+        run.decision_function(X * 1e200)
+
+
+def test_train_second_order_refuses_predictions_that_overflow():
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match="training overflowed"):
+        gp.train_second_order(X * 1e200, Y, max_epochs=5)
+
+
+def test_second_order_run_has_the_common_field_names():
+    X, Y = gp.xor_data()
+    run = gp.train_second_order(X, Y, max_epochs=3)
+    assert run.epochs == len(run.updates_per_epoch) == 3 and not run.converged
+    with pytest.warns(DeprecationWarning, match="updates_per_epoch"):
+        assert run.mistakes_per_epoch == run.updates_per_epoch
+
+
+def test_gram_guard_counts_the_peak_and_a_larger_limit_can_be_set(monkeypatch):
+    """The Gaussian kernel peaks at two n x n matrices: a limit that fits one is refused for
+    rbf but not for linear; the default limit is the memory the process can allocate, and a
+    limit above 1e9 bytes is accepted."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    Y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    one = 8 * 100 * 100
+    assert gp.train_kernel(X, Y, max_epochs=2, max_gram_bytes=one).epochs >= 1
+    with pytest.raises(ValueError, match=r"kernel='rbf' peaks at 0.2 MiB.*max_gram_bytes=80000"):
+        gp.train_kernel(X, Y, kernel="rbf", max_epochs=2, max_gram_bytes=one)
+    assert gp.train_kernel(X, Y, max_epochs=2, max_gram_bytes=10**12).epochs >= 1
+    monkeypatch.setattr(dual, "_available_memory", lambda: 2 * one - 1)
+    with pytest.raises(ValueError, match="this process can still allocate"):
+        gp.train_kernel(X, Y, kernel="rbf", max_epochs=2)
+    assert gp.train_kernel(X, Y, max_epochs=2).epochs >= 1
+    assert 0 < dual.__dict__["_available_memory"]() < 2 * one  # the patched one is used
+
+
+def test_available_memory_is_below_the_address_space_limit():
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert 0 < dual._available_memory()
+    if soft == resource.RLIM_INFINITY:
+        return
+    assert dual._available_memory() <= soft

@@ -181,3 +181,12 @@ def test_results_that_were_tuples_still_index_like_tuples():
     assert len(fake) == 5 and fake[-1] == fake.attempts
     with pytest.raises(IndexError):
         fake[5]
+
+
+def test_pad_constant_refuses_a_value_beyond_float32():
+    """Issue 20: pad_constant(X32, 1e39) added a column of inf."""
+    X32 = np.ones((3, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match="value=1e\\+39 does not fit X's dtype float32"):
+        gp.pad_constant(X32, 1e39)
+    assert gp.pad_constant(X32.astype(np.float64), 1e39)[0, -1] == 1e39
+    assert gp.pad_constant(X32, -3.0).dtype == np.float32

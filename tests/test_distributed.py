@@ -167,6 +167,9 @@ def test_shards_cover_the_data_in_order():
     ({"servers": 0}, "servers"),
     ({"learning_rate": -1.0}, "learning_rate"),
     ({"max_epochs": 0}, "max_epochs"),
+    ({"round_timeout": 0}, "round_timeout"),
+    ({"round_timeout": float("nan")}, "round_timeout"),
+    ({"servers": 10**6}, "MAX_PROCESSES_PER_CORE"),
 ])
 def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypatch):
     started = []

@@ -136,3 +136,9 @@ def test_loss_surface_plot_trains_nothing():
     path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
     ax = gp.plot_loss_surface(path=path)
     assert len(ax.lines) == 2
+
+
+def test_total_perceptron_loss_names_a_non_numeric_w():
+    """Issue 20: strings in W gave numpy's raw conversion message."""
+    with pytest.raises(ValueError, match="W must hold real numbers"):
+        gp.total_perceptron_loss(["a", "b"], np.ones((2, 2)), [1, -1])

@@ -230,3 +230,24 @@ def test_a_radius_beyond_double_precision_is_a_clear_error():
     with pytest.raises(ValueError, match="X's radius .* dwarfs the bias input 1.*standardise X"):
         gp.optimal_margin(X * 1e10, Y)
     assert gp.optimal_margin(X * 1e10, Y, margin="svm").gamma > 0  # that margin scales
+
+
+def test_subnormal_data_is_refused_by_name():
+    """Issue 20: optimal_margin(X * 1e-320, Y) gave w = [nan, nan], gamma = 0."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 1.0]])
+    Y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="X's largest entry .* subnormal .* rescale X"):
+        gp.optimal_margin(X * 1e-320, Y)
+    fit = gp.optimal_margin(X * 1e-300, Y, bias=False)  # tiny but normal: scales exactly
+    assert np.all(np.isfinite(fit.w)) and fit.gamma > 0
+
+
+def test_shift_plane_to_origin_with_a_tiny_normal():
+    """Issue 20: ||w*||**2 underflowed to 0 and the shift became inf/NaN."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5]])
+    shifted = gp.shift_plane_to_origin(X, [1e-200, 0.0], 1.0)
+    np.testing.assert_array_equal(shifted, [[1e200, 2.0], [1e200, -1.5]])
+    np.testing.assert_array_equal(gp.shift_plane_to_origin(X, [3.0, 4.0], 2.0),
+                                  X + 2.0 * np.array([3.0, 4.0]) / 25.0)
+    with pytest.raises(ValueError, match="shift_plane_to_origin overflowed"):
+        gp.shift_plane_to_origin(X, [1e-200, 0.0], 1e300)

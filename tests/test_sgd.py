@@ -280,3 +280,35 @@ def test_constant_rate_optimum_refuses_what_leaves_the_floats():
         gp.constant_rate_optimum(1e300, 1e300, 1)
     with pytest.raises(ValueError, match="radius and lipschitz"):
         gp.constant_rate_optimum(1e-300, 1e300, 1)
+
+
+# --- issue 20: edges of the gradient trainers ------------------------------------------------
+
+def test_sgd_step_refuses_a_negative_ndarray_rate():
+    w, b = nd.zeros(2), nd.zeros(1)
+    w.attach_grad()
+    b.attach_grad()
+    with pytest.raises(ValueError, match="learning_rate must hold finite values >= 0"):
+        gp.sgd_step(w, b, nd.ones(2), 1.0, learning_rate=nd.array([-1.0]))
+    assert gp.sgd_step(w, b, nd.ones(2), 1.0, learning_rate=nd.array([0.5])).all()
+
+
+def test_train_autograd_names_a_subnormal_rate():
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match=r"learning_rate=\S+ is subnormal"):
+        gp.train_autograd(X, Y, max_epochs=2, learning_rate=1e-320)
+
+
+def test_run_sgd_names_a_loss_that_returns_numpy():
+    X, Y = gp.xor_data()
+    with pytest.raises(TypeError, match="loss must return an mxnet NDArray"):
+        gp.run_sgd(X, Y, steps=3, loss=lambda w, b, x, y: np.zeros(1))
+
+
+def test_run_sgd_refuses_margins_beyond_the_floats():
+    """X * 1e307: the iterates stay finite but their norm and margins do not."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    Y = np.where(X[:, 0] + 0.1 > 0, 1.0, -1.0)
+    with pytest.raises(ValueError, match="training overflowed"):
+        gp.run_sgd(X * 1e307, Y, steps=3, seed=0)

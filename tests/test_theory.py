@@ -473,3 +473,43 @@ def test_adversary_with_a_margin_whose_square_underflows():
     assert run.n == run.mistakes == 50
     with pytest.raises(ValueError, match="dimensions=1,000,000"):
         gp.adversary_run(1e-9, 10**6)  # 10**6 examples of 10**6 coordinates: refused up front
+
+
+# --- every bound formula, exactly, on hand-computed cases (issue 20) ---------------------------
+
+def test_bound_formulas_have_their_exact_values():
+    """Each bound against its formula worked by hand: a mutant (R/gamma**2 for Novikoff's
+    R**2/gamma**2, a missing factor 2, a swapped power) gives another number."""
+    from gluon_perceptron.core.theory import bounds
+
+    assert bounds.novikoff_bound(3.0, 0.5) == 36.0                    # 9 / 0.25
+    assert bounds.chapter_bound(2.0, 0.5) == 40.0                     # 2 (4 + 1) / 0.25
+    assert bounds.bias_bound(2.0, 0.5, 3.0, 4.0) == 500.0             # 5 * 25 / 0.25
+    assert bounds.general_bound(2.0, 0.5, 3.0, w0_norm=1.0, threshold=0.5) == 192.0
+    # (2 * 0.5 + 4) * 9 = 45, plus 2 * 0.5 * 3 * 1 = 3, over 0.25
+    assert bounds.general_bound(np.sqrt(5.0), 0.5, 5.0) == pytest.approx(500.0, rel=1e-15)
+    np.testing.assert_allclose(bounds.sgd_bound(2.0, 3.0, [1.0, 0.5]),
+                               [13.0 / 2.0, 15.25 / 3.0], rtol=1e-15)
+    rate = bounds.constant_rate_optimum(2.0, 3.0, 4)
+    assert rate.learning_rate == pytest.approx(1.0 / 3.0, rel=1e-15) and rate.bound == 3.0
+    # one example a = (1, 0, 1): r = 1, kappa = 1/sqrt(2), p = 3, ||a|| = sqrt(2)
+    expected = 2.0 * np.sqrt(2.0) * (2.0**4.5 / np.sqrt(2.0) + 1.0)
+    assert bounds.amaldi_hauser_bound(np.array([[1.0, 0.0]]), np.array([1.0])) == \
+        pytest.approx(expected, rel=1e-12)
+    assert bounds.amaldi_hauser_bound(np.array([[1.0, 0.0]]), np.array([1.0]),
+                                      learning_rate=0.5) == pytest.approx(expected / 2, rel=1e-12)
+    plane = bounds.generating_plane_bound(np.array([[3.0, 4.0], [0.0, -1.0]]),
+                                          np.array([1.0, -1.0]), np.array([0.0, 1.0]), 0.0)
+    assert (plane.R, plane.gamma, plane.b, plane.bound) == (5.0, 1.0, 0.0, 26.0)
+    assert plane.chapter_assumptions
+
+
+@pytest.mark.parametrize("c", [1e-150, 1e-3, 7.0, 1e100])
+def test_scale_invariant_bounds_do_not_move_with_the_unit(c):
+    """R**2/gamma**2 and the bound (1.4) without start or threshold depend on R/gamma only."""
+    from gluon_perceptron.core.theory import bounds
+
+    assert bounds.novikoff_bound(3.0 * c, 0.5 * c) == pytest.approx(36.0, rel=1e-13)
+    assert bounds.general_bound(2.0 * c, 0.5 * c, 3.0) == pytest.approx(144.0, rel=1e-13)
+    assert bounds.sgd_bound(2.0 * c, 3.0, [c, c / 2])[0] == pytest.approx(
+        bounds.sgd_bound(2.0, 3.0, [1.0, 0.5])[0] * c, rel=1e-13)

@@ -21,16 +21,15 @@ from ..core._validation import (
     seed,
     validate_params,
 )
+from ..core.beyond.forgetron import forgetron, forgetron_bound
 from ..core.beyond.kernel_perceptron import (
     FeatureMargin,
     KernelPerceptron,
-    _forgetron,
-    _forgetron_bound,
     _hard_margin,
-    _kernel,
-    _train_kernel,
+    train_kernel,
 )
-from ..core.beyond.second_order import _bound, _padded, _train_second_order
+from ..core.beyond.kernels import _kernel
+from ..core.beyond.second_order import _bound, _padded, train_second_order
 from ..core.beyond.separation import (
     _cone_perceptron,
     _rescaled,
@@ -161,8 +160,9 @@ def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0,
     for name, (X, Y) in track(list(data.items()), progress, desc="datasets"):
         for kind, params in KERNEL_SETTINGS.items():
             kern = _kernel(kind, params.get("degree", 3), params.get("gamma"), 1.0, X.shape[1])
-            runs[(name, kind)] = _train_kernel(X, Y, max_epochs, kern, 1.0, True, "fast",
-                                               2**62)
+            runs[(name, kind)] = train_kernel(X, Y, max_epochs=max_epochs, kernel=kind,
+                                              degree=kern.degree, gamma=kern.gamma,
+                                              max_gram_bytes=2**62)
             margin = _margin(kern, X, Y, bias=True)
             if margin is not None:
                 margins[(name, kind)] = margin
@@ -232,7 +232,8 @@ def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: in
         margin = _margin(kern, X, Y, bias=True)
         if margin is None:  # pragma: no cover - the chosen kernels separate these sets
             continue
-        run = _train_kernel(X, Y, max_epochs, kern, 1.0, True, "fast", 2**62)
+        run = train_kernel(X, Y, max_epochs=max_epochs, kernel=kernel, degree=kern.degree,
+                           gamma=kern.gamma, max_gram_bytes=2**62)
         updates.append(run.updates)
         bound.append(margin.bound)
         converged.append(run.converged)
@@ -279,12 +280,12 @@ def forgetron_experiment(*, budgets=(10, 25, 50, 100, 200, 400), samples: int = 
     """One pass of the Forgetron (Gaussian kernel) over a noisy two-moons stream, per budget,
     beside the unbudgeted kernel perceptron's single pass."""
     X, Y = two_moons(samples, noise=noise, seed=seed)
-    kern = _kernel("rbf", 3, gamma, 1.0, 2)
-    free = _train_kernel(X, Y, 1, kern, 1.0, False, "fast", 2**62)
+    free = train_kernel(X, Y, max_epochs=1, kernel="rbf", gamma=gamma, bias=False,
+                        max_gram_bytes=2**62)
     mistakes, bound = [], []
     for B in track(budgets, progress, desc="Forgetron budgets"):
-        mistakes.append(_forgetron(X, Y, int(B), kern).mistakes)
-        bound.append(_forgetron_bound(X, Y, int(B), kern))
+        mistakes.append(forgetron(X, Y, budget=int(B), kernel="rbf", gamma=gamma).mistakes)
+        bound.append(forgetron_bound(X, Y, budget=int(B), kernel="rbf", gamma=gamma))
     return ForgetronExperiment(budgets=budgets, mistakes=np.array(mistakes),
                                unbudgeted=free.updates, support=int(free.support.size),
                                bound=np.array(bound), samples=samples)
@@ -338,7 +339,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
         Y = fake.Y.asnumpy().astype(np.float64)
         u = np.append(fake.wfake.asnumpy(), fake.bfake.asnumpy()).astype(np.float64)
         Z = _padded(X, True)
-        run = _train_second_order(Z, Y, a, 1, True)
+        run = train_second_order(X, Y, a=a, max_epochs=1)
         margins = Y * (Z @ u)
         g = float(margins.min())
         so.append(run.mistakes)

@@ -18,12 +18,11 @@ from ..core import _checks
 from ..core._validation import Rule, count, progress, seed, seeds, validate_params
 from ..core.data.real import digits_split, one_vs_rest
 from ..core.theory.relaxation import (
+    BOUNDS,
+    ETA,
     RULES,
+    SOLVABLE,
     RelaxationResult,
-    _check_columns,
-    _check_eta,
-    _relax,
-    _system,
     perceptron_system,
     relaxation_method,
     wedge_system,
@@ -95,30 +94,19 @@ def _sequence(values, name: str) -> tuple:
     return tuple(values)
 
 
-def _etas(etas, name: str, args: dict) -> tuple[float, ...]:
-    return tuple(float(_check_eta(eta)) for eta in _sequence(etas, name))
+def _etas(values, name: str, args: dict) -> tuple[float, ...]:
+    return tuple(ETA(eta, "eta", args) for eta in _sequence(values, name))
 
 
-def _rules(rules, name: str, args: dict) -> tuple[str, ...]:
-    rules = _sequence(rules, name)
+def _rules(values, name: str, args: dict) -> tuple:
+    rules = _sequence(values, name)
     for rule in rules:
         _checks.choice(rule, "rules[k]", set(RULES))
     return rules
 
 
-def _system_of(c, name: str, args: dict) -> np.ndarray:
-    """``c``, checked with ``A`` (one entry per column, no zero column); both as float64."""
-    A, c = _system(args["A"], c)
-    _check_columns(A)
-    return c
-
-
-@validate_params(etas=Rule(_etas, "a sequence of eta in (0, 2]"),
-                 rules=Rule(_rules, "a sequence of RULES"),
-                 A=Rule(lambda A, name, args: _checks.features(A, name).astype(np.float64),
-                        "features() as float64"),
-                 c=Rule(_system_of, "vector(one per column of A)", ("A",)),
-                 max_iterations=count(minimum=0), seed=seed())
+@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=Rule(_rules, "index rules"),
+                 A=SOLVABLE, c=BOUNDS, max_iterations=count(minimum=0), seed=seed())
 def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
                   seed: int = 0) -> RuleComparison:
     """Run :func:`relaxation_method` for every index rule and relaxation parameter.
@@ -137,9 +125,8 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
         Compare the runs' ``iterations`` (to feasibility, or ``max_iterations`` when
         ``converged`` is False).
     """
-    An, cn = A, c
-    results = {(rule, eta): _relax(An, cn, np.zeros(An.shape[0]), eta, rule, max_iterations,
-                                   1e-9, seed, False)
+    results = {(rule, eta): relaxation_method(A, c, eta=eta, rule=rule,
+                                              max_iterations=max_iterations, seed=seed)
                for rule in rules for eta in etas}
     return RuleComparison(results=results, rules=rules, etas=etas,
                           max_iterations=max_iterations)

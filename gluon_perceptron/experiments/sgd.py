@@ -23,6 +23,7 @@ from ..core._validation import (
     seed,
     validate_params,
 )
+from ..core.gradient.autograd import train_autograd
 from ..core.gradient.gluon import train_gluon
 from ..core.gradient.losses import (
     KINK_FORMS,
@@ -33,7 +34,7 @@ from ..core.gradient.losses import (
     relu_perceptron_loss,
     threshold_loss,
 )
-from ..core.gradient.sgd import run_sgd, train_autograd
+from ..core.gradient.sgd import run_sgd
 from ..core.rosenblatt.results import TrainResult
 from ..core.rosenblatt.train import error_rate, train
 from ..core.theory.bounds import constant_rate_optimum, sgd_bound
