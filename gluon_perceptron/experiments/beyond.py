@@ -92,12 +92,14 @@ def _integer_seed(what: str) -> Rule:
 
 
 @validate_params(samples=_points("two_moons"), noise=real(minimum=0.0), seed=seed())
-def two_moons(samples: int, *, noise: float = 0.1, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def two_moons(samples: int, *, noise: float = 0.1,
+              seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two interleaved half circles (labels -1, +1), a set no line separates.
 
     Points :math:`(\\cos t, \\sin t)` and :math:`(1 - \\cos t, 1/2 - \\sin t)`,
     :math:`t \\sim U[0, \\pi]`, plus Gaussian noise of standard deviation ``noise``
-    (``numpy.random.default_rng(seed)``).
+    (``numpy.random.default_rng(seed)``: ``seed=None`` is fresh randomness, an integer
+    reproduces).
 
     Raises
     ------

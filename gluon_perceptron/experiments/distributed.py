@@ -74,12 +74,14 @@ def _drawable_margin(margin, name: str, args: dict) -> float:
                              ("samples",)),
                  seed=seed())
 def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float = 0.1, *,
-                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                   seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""A hard linearly separable set: :math:`x \sim N(0, I_d)` in float32, labelled by a
     random unit plane :math:`u^\top x + 0.1`, keeping only :math:`|u^\top x + 0.1| > `
     ``margin``. With :math:`\|x\| \approx \sqrt d`, :math:`R^2/\gamma^2` is large: the
     perceptron needs about a hundred passes at the default size (the chapter's ``getfake``
-    cannot draw it: its points must have norm below 3).
+    cannot draw it: its points must have norm below 3). Draws with
+    ``numpy.random.default_rng(seed)``: ``seed=None`` is fresh randomness, an integer
+    reproduces.
 
     Raises
     ------
@@ -262,6 +264,7 @@ class MixingSpeedup:
 def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
     """``max_epochs``, with the data and the largest worker count, checked by the rule shared
     with ``train_mixed``."""
+    max_epochs = _checks.positive_int(max_epochs, name)
     return check_mixing_arguments(args["X"], args["Y"], max(args["workers"]), max_epochs,
                                   args["mixings"][0], 1.0)[3]
 
