@@ -183,26 +183,26 @@ def test_scaling_and_translation(seed):
     runs = {lam: gp.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=lam)
             for lam in (0.01, 1.0, 64.0)}
     # without a bias, from zero, scaling changes nothing: w_t scales by lambda, signs do not
-    assert len({r["homogeneous_updates"] for r in runs.values()}) == 1
+    assert len({r.homogeneous_updates for r in runs.values()}) == 1
     # the margin scales with the data, separability survives
-    assert runs[64.0]["gamma"] == pytest.approx(64 * runs[1.0]["gamma"], rel=1e-6)
-    assert all(r["converged"] for r in runs.values())
+    assert runs[64.0].gamma == pytest.approx(64 * runs[1.0].gamma, rel=1e-6)
+    assert all(r.converged for r in runs.values())
     # with a bias the run does change with the scale, and stays below its bound
     orig = {lam: gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
             for lam in (0.05, 1.0, 20.0)}
-    assert len({r["updates"] for r in orig.values()}) > 1
-    assert len({round(r["optimal_bound"], 6) for r in orig.values()}) == 3  # so does the bound
-    assert all(r["updates"] <= r["optimal_bound"] * (1 + 1e-6) for r in orig.values())
+    assert len({r.updates for r in orig.values()}) > 1
+    assert len({round(r.optimal_bound, 6) for r in orig.values()}) == 3  # so does the bound
+    assert all(r.updates <= r.optimal_bound * (1 + 1e-6) for r in orig.values())
     # translating keeps the data separable and moves the plane's bias by -w*.shift
     shift = np.full(3, 4.0)
     moved = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=shift)
     w = fake.wfake.asnumpy()
-    assert moved["converged"]
-    assert moved["b"] == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
-    assert moved["updates"] <= moved["bias_bound"]
+    assert moved.converged
+    assert moved.b == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
+    assert moved.updates <= moved.bias_bound
     far = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=np.full(3, 10.0))
     home = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
-    assert far["bias_bound"] > home["bias_bound"] and far["optimal_bound"] > home["optimal_bound"]
+    assert far.bias_bound > home.bias_bound and far.optimal_bound > home.optimal_bound
     # ... because moving the data far from the origin makes |b*| and R larger (notebook 6)
     assert abs(far["b"]) > abs(home["b"]) and far["R"] > home["R"]
 

@@ -282,10 +282,8 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
 # --- data normalization (Exercise 1.29) -------------------------------------------------------
 
 @dataclass
-class TransformedRun(ItemAccess):
+class TransformedRun:
     """A run on rescaled and moved data, with its bounds (:func:`transformed_run`).
-
-    ``result["updates"]`` (the dict it replaced) still works.
 
     Attributes
     ----------
