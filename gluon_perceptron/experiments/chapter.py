@@ -149,7 +149,8 @@ def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
     """
     if verbose is not None:
         warnings.warn("demo(verbose=...) is deprecated and ignored: demo prints nothing; "
-                      "print(demo(X, Y).trace) instead", DeprecationWarning, stacklevel=2)
+                      "print(demo(X, Y).trace) instead", DeprecationWarning,
+                      stacklevel=3)  # 3: past validate_params' wrapper, at the caller
     w, b = _start(w, b, X.shape[1])
     Xd = nd.array(X, dtype=w.dtype)
     updates = []
@@ -509,34 +510,37 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     """
     eps = epsilons
     _mx_seed(seed)
-    shape = (trials, eps.size)
-    out = {k: np.zeros(shape) for k in ("updates", "epochs", "R", "gamma", "bfake", "bound",
-                                        "chapter_bound")}
-    converged = np.zeros(shape, dtype=bool)
+    # trial j, margin i: one dataset each, drawn in the order trial by trial
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
     draws = [_sampler(samples, dimensions, float(e), engine=sampler) for e in eps]
     fakes = [numpy_draw(draws[i]()) for j, i in track(runs, progress, desc="corrected experiment")]
-    if engine in ("fast", "ndarray"):  # all runs as one computation, each identical to train
-        results = train_batched(np.stack([f.X for f in fakes]), np.stack([f.Y for f in fakes]),
-                                max_epochs=max_epochs,
-                                **({"engine": "ndarray"} if engine == "ndarray" else {}))
-    else:
-        results = [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
-    for (j, i), fake, result in zip(runs, fakes, results):
-        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        out["updates"][j, i] = result.updates
-        out["epochs"][j, i] = result.epochs
-        converged[j, i] = result.converged
-        out["R"][j, i] = info["R"]
-        out["gamma"][j, i] = info["gamma"]
-        out["bfake"][j, i] = info["b"]
-        out["bound"][j, i] = info["bound"]
-        out["chapter_bound"][j, i] = chapter_bound(info["R"], float(eps[i]))
+    results = _train_each(fakes, max_epochs, engine)
+    bounds = [generating_plane_bound(f.X, f.Y, f.wfake, f.bfake) for f in fakes]
+
+    def table(values, dtype=float) -> np.ndarray:  # one value per run, as (trials, epsilons)
+        return np.array(list(values), dtype=dtype).reshape(trials, eps.size)
+
+    converged = table((r.converged for r in results), bool)
     if not converged.all():
         warnings.warn(f"{np.sum(~converged)} runs stopped at max_epochs={max_epochs} before "
                       f"separating their data (see result.converged); raise max_epochs",
-                      RuntimeWarning, stacklevel=2)
-    return MarginExperiment(epsilons=eps, converged=converged, **out)
+                      RuntimeWarning, stacklevel=3)  # 3: past validate_params' wrapper
+    return MarginExperiment(
+        epsilons=eps, converged=converged,
+        updates=table(r.updates for r in results), epochs=table(r.epochs for r in results),
+        R=table(b.R for b in bounds), gamma=table(b.gamma for b in bounds),
+        bfake=table(b.b for b in bounds), bound=table(b.bound for b in bounds),
+        chapter_bound=table(chapter_bound(b.R, float(eps[i])) for (_, i), b in zip(runs, bounds)))
+
+
+def _train_each(fakes: list, max_epochs: int, engine: str) -> list:
+    """Train from zero to convergence on every draw: one batched computation for ``"fast"`` and
+    ``"ndarray"`` (each run identical to ``train``), else ``train`` one draw at a time."""
+    if engine == "faithful":
+        return [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
+    return train_batched(np.stack([f.X for f in fakes]), np.stack([f.Y for f in fakes]),
+                         max_epochs=max_epochs,
+                         **({"engine": "ndarray"} if engine == "ndarray" else {}))
 
 
 # --- the bound ignores size and dimension; the counts do not -----------------------------------

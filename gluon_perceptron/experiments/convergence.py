@@ -270,7 +270,8 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
         run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
         fake = numpy_draw(fake)
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+        # nested calls take their arguments as their rules would make them: a float64 normal
+        Xh = shift_plane_to_origin(fake.X, fake.wfake.astype(np.float64), fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,
                      run.converged, info.bound, chapter_bound(info.R, eps),
