@@ -204,7 +204,7 @@ def test_scaling_and_translation(seed):
     home = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
     assert far.bias_bound > home.bias_bound and far.optimal_bound > home.optimal_bound
     # ... because moving the data far from the origin makes |b*| and R larger (notebook 6)
-    assert abs(far["b"]) > abs(home["b"]) and far["R"] > home["R"]
+    assert abs(far.b) > abs(home.b) and far.R > home.R
 
 
 # --- optimality: Theorem 1.34 -----------------------------------------------------------------
