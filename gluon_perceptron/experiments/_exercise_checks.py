@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from mxnet import autograd, nd
 
-from ..core._validation import Rule, one_of, real, validate_params, vector
+from ..core import _checks
+from ..core._validation import Rule, one_of, scalar, validate_params
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,8 @@ def check_subgradient(solution: Callable, loss: str = "perceptron") -> ExerciseC
 
     def _at(w, b, x, y, what):
         margin = y * (w @ x + b)
+        if margin == kink and "kink" not in what:
+            what += " (at the kink)"
         what = f"{what}, y f(x) = {margin:g}"
         yield {"w": w, "b": b, "x": x, "y": y, "_what": what}, _compare(w, b, x, y)
 
@@ -423,7 +426,12 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 08: NAND and NOR ----------------------------------------------------------------
 
-@validate_params(name=one_of("AND", "OR", "NAND", "NOR"), w=vector(), b=real())
+def _two_weights(w, name: str, args: dict) -> np.ndarray:
+    return _checks.vector(w, name, size=2).astype(np.float64)
+
+
+@validate_params(name=one_of("AND", "OR", "NAND", "NOR"),
+                 w=Rule(_two_weights, "vector(size=2)"), b=scalar())
 def check_gate(name: str, w, b: float) -> ExerciseCheck:
     """Check weights ``w`` (2 numbers) and bias ``b`` for a Boolean gate on :math:`\\pm 1`
     inputs: :math:`w^\\top x + b > 0` exactly where the gate is true, and never 0 (a score of
@@ -439,8 +447,6 @@ def check_gate(name: str, w, b: float) -> ExerciseCheck:
 
     def _compare(x):
         def compare():
-            if w.shape != (2,):
-                return f"w must hold 2 weights, got {w.size}"
             score = float(w @ x + b)
             want = sign * truth(x)
             if score == 0.0:
