@@ -23,6 +23,7 @@ either name (``gp.theory.optimal_margin``, ``from gluon_perceptron.theory import
   (:mod:`gluon_perceptron.core.distributed`).
 - ``gp.experiments``: what the chapter, the notebooks and the main job measure, as dataclasses.
 - ``gp.plots``: every figure; ``ax=None`` in, what was drawn on out.
+- ``gp.exercises``: the checkers of the notebooks' exercises (``gp.exercises.check_step``).
 
 The package has four layers, each importing only the ones above it in this list:
 :mod:`gluon_perceptron.core` (the algorithms; no pyplot, no progress bars, no printing),
@@ -80,6 +81,7 @@ _SUBPACKAGES: dict[str, str] = {
     "distributed": "core.distributed",
     "experiments": "experiments",
     "plots": "plots",
+    "exercises": "experiments.exercises",
 }
 
 #: The flat names of 0.2 that are no longer at the top level: ``gp.<name>`` still returns the
