@@ -38,12 +38,12 @@ def best(fn, repeat: int):
 
 
 def kernel_rows(samples: int, repeat: int) -> list[dict]:
-    X, Y = gp.two_moons(samples, noise=0.15, seed=0)
+    X, Y = gp.experiments.two_moons(samples, noise=0.15, seed=0)
     rows = []
     for kernel in ("linear", "poly", "rbf"):
         kw = {"kernel": kernel, "max_epochs": 20, "degree": 3, "gamma": 1.0}
-        fast_s, fast = best(lambda kw=kw: gp.train_kernel(X, Y, **kw), repeat)
-        slow_s, slow = best(lambda kw=kw: gp.train_kernel(X, Y, engine="faithful", **kw), 1)
+        fast_s, fast = best(lambda kw=kw: gp.beyond.train_kernel(X, Y, **kw), repeat)
+        slow_s, slow = best(lambda kw=kw: gp.beyond.train_kernel(X, Y, engine="faithful", **kw), 1)
         visited = samples * fast.epochs
         rows.append({"benchmark": f"train_kernel {kernel}, n={samples}", "fast_s": fast_s,
                      "faithful_s": slow_s, "ratio": slow_s / fast_s,
@@ -62,8 +62,9 @@ def kernel_rows(samples: int, repeat: int) -> list[dict]:
 def separation_rows(gammas, samples: int) -> list[dict]:
     rows = []
     for gamma in gammas:
-        P = gp.separation_problem(samples, 2, gamma, seed=0)
-        for solve in (gp.perceptron_separation, gp.smooth_perceptron, gp.rescaled_perceptron):
+        P = gp.beyond.separation_problem(samples, 2, gamma, seed=0)
+        for solve in (gp.beyond.perceptron_separation, gp.beyond.smooth_perceptron,
+                      gp.beyond.rescaled_perceptron):
             seconds, run = best(lambda f=solve, A=P.A: f(A, max_iterations=300_000), 1)
             rows.append({"benchmark": f"separation rho={P.rho:.2g}", "method": run.method,
                          "iterations": run.iterations, "converged": run.converged,

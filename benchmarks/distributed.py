@@ -33,7 +33,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def passes_table(n: int, d: int, max_epochs: int) -> list[dict]:
-    X, Y = gp.hard_separable(n, d, 0.1, seed=0)
+    X, Y = gp.experiments.hard_separable(n, d, 0.1, seed=0)
     gp.train(X[:100], Y[:100], max_epochs=2)  # warm-up: numba's cache load
     start = time.perf_counter()
     ref = gp.train(X, Y, max_epochs=max_epochs)
@@ -42,7 +42,7 @@ def passes_table(n: int, d: int, max_epochs: int) -> list[dict]:
              "converged": ref.converged, "seconds": t_train}]
     for W in (1, 2, 4):
         for mixing in ("uniform", "weighted"):
-            m = gp.train_mixed(X, Y, shards=W, max_epochs=max_epochs, mixing=mixing)
+            m = gp.distributed.train_mixed(X, Y, shards=W, max_epochs=max_epochs, mixing=mixing)
             rows.append({"method": f"train_mixed {mixing}", "workers": W, "passes": m.epochs,
                          "updates": m.updates, "converged": m.converged,
                          "seconds": float(m.pass_seconds.sum()),

@@ -13,7 +13,8 @@ Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
    package has them).
 4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment.
 5. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
-   most 5 %; ``benchmarks/validation_share.py``).
+   most 5 %), and the outer validation calls of one call of ``train_pocket`` and four
+   experiments (issue 18: at most 10 each; ``benchmarks/validation_share.py``).
 
 Times are the best of a few repeats after a warm-up call (so numba's one-off compilation or
 cache load is reported separately, not counted). Peak memory is what ``tracemalloc`` sees
@@ -240,18 +241,18 @@ def bench_experiment(fraction: float, repeat: int) -> tuple[list[Row], float]:
     """Batched corrected experiment vs the chapter's faithful one; returns rows and the
     (measured or extrapolated) seconds of the whole faithful experiment."""
     mx.random.seed(0)
-    gp.margin_experiment(progress=False)  # warm-up
-    t_batched = best_time(lambda: gp.margin_experiment(progress=False), repeat)
+    gp.experiments.margin_experiment(progress=False)  # warm-up
+    t_batched = best_time(lambda: gp.experiments.margin_experiment(progress=False), repeat)
     trials = max(1, round(10 * fraction))
     mx.random.seed(0)
     start = time.perf_counter()
-    gp.margin_experiment_faithful(trials=trials, progress=False)
+    gp.experiments.margin_experiment_faithful(trials=trials, progress=False)
     t_faithful = (time.perf_counter() - start) * 10 / trials
     note = ("" if trials == 10 else
             f"faithful measured on {trials} of its 10 trials, extrapolated linearly; ")
     rows = [
         Row("updates vs margin", "margin_experiment_faithful (chapter, as written)",
-            t_faithful, 10 * len(gp.EPSILONS) * 1000, 1.0, "faithful", None, "",
+            t_faithful, 10 * len(gp.experiments.EPSILONS) * 1000, 1.0, "faithful", None, "",
             note + "170 datasets x 1000 points, one warm-started pass each"),
         Row("updates vs margin", "margin_experiment (batched, 170 runs to convergence)",
             t_batched, None, t_batched / t_faithful, "faithful", None, "",
@@ -277,7 +278,7 @@ def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
     rows = [Row("autograd/Gluon per example", "faithful NDArray step (train engine='faithful')",
                 t_ref, n * ref.epochs, 1.0, "NDArray step", None, "reference",
                 f"{n} points of getfake-style data, {ref.epochs} epochs")]
-    paths = [("gluon_perceptron.core.gradient.sgd", "train_autograd"),
+    paths = [("gluon_perceptron.core.gradient.autograd", "train_autograd"),
              ("gluon_perceptron.core.gradient.gluon", "train_gluon")]
     for module_name, fn_name in paths:
         try:
@@ -317,13 +318,17 @@ def bench_main_job(t_faithful: float) -> list[Row]:
 # --- 5. validation share ----------------------------------------------------------------------
 
 def bench_validation(repeat: int) -> list[Row]:
-    """Time inside ``core._checks`` over the whole ``train_pocket`` call (1000 x 20, 50 epochs)."""
+    """Time inside validation over the whole ``train_pocket`` call (1000 x 20, 50 epochs), then
+    the outer validation calls of one call of each public function measured (issue 18)."""
     share = validation_share.measure(repeat=repeat)
     return [Row("validation share", "train_pocket 1000x20, 50 epochs", share.seconds, None,
                 share.ratio, "the whole call", None, "",
                 f"validation share {share.ratio:.3%} (target <= {validation_share.TARGET:.0%}): "
                 f"{share.validation_seconds * 1e3:.3f} ms in {share.checks} checks "
-                f"({share.dataset_checks} of the dataset)")]
+                f"({share.dataset_checks} of the dataset)")] + [
+        Row("validation calls", row.label, row.seconds, None, None, "", None, "",
+            validation_share.describe(row))
+        for row in validation_share.calls_per_public_call()]
 
 
 # --- the table ------------------------------------------------------------------------------

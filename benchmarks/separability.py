@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("d", type=int)
     parser.add_argument("--hinge", action="store_true", help="also time hinge_separator")
     args = parser.parse_args()
-    gp.is_separable(np.eye(2), np.array([1.0, -1.0]))  # imports (MXNet, SciPy) not timed
+    gp.theory.is_separable(np.eye(2), np.array([1.0, -1.0]))  # imports (MXNet, SciPy) not timed
     rng = np.random.default_rng(0)
     w = rng.normal(size=args.d)
     w /= np.linalg.norm(w)
@@ -38,11 +38,12 @@ def main() -> None:
     Y = np.sign(X @ w + 0.1)
     noisy = Y.copy()
     noisy[rng.choice(args.n, args.n // 100, replace=False)] *= -1
-    runs = [("is_separable (separable)", lambda: gp.is_separable(X, Y)),
-            ("is_separable (1% flipped)", lambda: gp.is_separable(X, noisy)),
-            ("is_separable (X * 1e-10)", lambda: gp.is_separable(X * 1e-10, Y))]
+    runs = [("is_separable (separable)", lambda: gp.theory.is_separable(X, Y)),
+            ("is_separable (1% flipped)", lambda: gp.theory.is_separable(X, noisy)),
+            ("is_separable (X * 1e-10)", lambda: gp.theory.is_separable(X * 1e-10, Y))]
     if args.hinge:
-        runs.append(("hinge_separator (1% flipped)", lambda: gp.hinge_separator(X, noisy)[2]))
+        runs.append(("hinge_separator (1% flipped)",
+                     lambda: gp.theory.hinge_separator(X, noisy)[2]))
     for name, call in runs:
         start = time.perf_counter()
         answer = call()

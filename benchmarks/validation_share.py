@@ -1,10 +1,19 @@
-"""How much of ``train_pocket``'s time goes to input validation (issue 10: at most 5 %).
+"""How much input validation a public call does: its time share (issue 10) and its count
+(issue 18).
 
 ``python benchmarks/validation_share.py`` (also part of ``bash run.sh bench``). Every function
-of ``gluon_perceptron.core._checks`` is wrapped with a timer that counts only the outermost
-call (``dataset`` calling ``features`` is counted once), then ``train_pocket`` runs on 1000 x 20
-noisy data (never separable, so all 50 epochs run). The share is the time inside validation over
-the time of the whole call, best of a few repeats.
+of ``gluon_perceptron.core._checks`` and the one entry into declared checking,
+``gluon_perceptron.core._validation._check_call`` (all the rules of one call), are wrapped with
+a timer that counts only the outermost entry: ``dataset`` calling ``features``, or a rule of a
+checked call calling ``_checks``, is counted once.
+
+1. The share (issue 10, at most 5 %): ``train_pocket`` on 1000 x 20 noisy data (never
+   separable, so all 50 epochs run); the time inside validation over the time of the whole
+   call, best of a few repeats.
+2. The outer validation calls of one public call (issue 18, at most 10): ``train_pocket`` as
+   above, ``remedies_experiment(seed=3)``, and ``remedies_over_seeds()``,
+   ``margin_experiment()``, ``bound_experiment()`` with their defaults. A check of a call
+   nested in a checked one (the package calling itself) is skipped, so it is not counted.
 """
 
 from __future__ import annotations
@@ -18,9 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 
 import gluon_perceptron as gp
-from gluon_perceptron.core import _checks
+from gluon_perceptron.core import _checks, _validation
 
 TARGET = 0.05
+
+#: Issue 18: the most outer validation calls one public call may make.
+CALLS_TARGET = 10
 
 
 @dataclass
@@ -45,15 +57,30 @@ def _noisy(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return X, Y
 
 
+@dataclass
+class Calls:
+    """The outer validation calls of one public call, by the name of the function entered."""
+
+    label: str
+    seconds: float
+    by_name: dict[str, int]
+
+    @property
+    def calls(self) -> int:
+        return sum(self.by_name.values())
+
+
 class _Timers:
-    """Wraps the module's functions; time and calls counted at the outermost level only."""
+    """Wraps ``_checks``' functions and ``_validation._check_call``; time and calls counted at
+    the outermost level only."""
 
     def __init__(self):
         self.depth = 0
         self.seconds = 0.0
         self.calls: dict[str, int] = {}
-        self.saved = {name: fn for name, fn in vars(_checks).items()
+        self.saved = {(_checks, name): fn for name, fn in vars(_checks).items()
                       if inspect.isfunction(fn) and fn.__module__ == _checks.__name__}
+        self.saved[_validation, "_check_call"] = _validation._check_call
 
     def wrap(self, name, fn):
         @functools.wraps(fn)
@@ -61,7 +88,9 @@ class _Timers:
             if self.depth:
                 return fn(*args, **kwargs)
             self.depth += 1
-            self.calls[name] = self.calls.get(name, 0) + 1
+            # _check_call(function, ...): named by the function whose rules it runs
+            key = f"{args[0].__name__} (declared)" if name == "_check_call" else name
+            self.calls[key] = self.calls.get(key, 0) + 1
             start = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
@@ -71,13 +100,13 @@ class _Timers:
         return timed
 
     def __enter__(self):
-        for name, fn in self.saved.items():
-            setattr(_checks, name, self.wrap(name, fn))
+        for (module, name), fn in self.saved.items():
+            setattr(module, name, self.wrap(name, fn))
         return self
 
     def __exit__(self, *exc):
-        for name, fn in self.saved.items():
-            setattr(_checks, name, fn)
+        for (module, name), fn in self.saved.items():
+            setattr(module, name, fn)
 
 
 def measure(n: int = 1000, d: int = 20, epochs: int = 50, repeat: int = 5) -> Share:
@@ -98,13 +127,47 @@ def measure(n: int = 1000, d: int = 20, epochs: int = 50, repeat: int = 5) -> Sh
     return best
 
 
+def count(label: str, function, *args, **kwargs) -> Calls:
+    """The outer validation calls of one ``function(*args, **kwargs)``."""
+    with _Timers() as timers:
+        start = time.perf_counter()
+        function(*args, **kwargs)
+        seconds = time.perf_counter() - start
+    return Calls(label, seconds, dict(sorted(timers.calls.items(), key=lambda kv: -kv[1])))
+
+
+def calls_per_public_call() -> list[Calls]:
+    """Issue 18's table: the outer validation calls of each measured public call."""
+    X, Y = _noisy(1000, 20)
+    return [
+        count("train_pocket 1000x20, 50 epochs", gp.train_pocket, X, Y, max_epochs=50),
+        count("remedies_experiment(seed=3)", gp.experiments.remedies_experiment, seed=3),
+        count("remedies_over_seeds()", gp.experiments.remedies_over_seeds),
+        count("margin_experiment()", gp.experiments.margin_experiment),
+        count("bound_experiment()", gp.experiments.bound_experiment),
+    ]
+
+
+def describe(row: Calls, top: int = 4) -> str:
+    """``N outer validation calls (target <= 10): name x k, ...``."""
+    names = ", ".join(f"{name} x {k}" for name, k in list(row.by_name.items())[:top])
+    more = " ..." if len(row.by_name) > top else ""
+    verdict = "ok" if row.calls <= CALLS_TARGET else "OVER"
+    return (f"{row.calls} outer validation calls (target <= {CALLS_TARGET}, {verdict})"
+            + (f": {names}{more}" if names else ""))
+
+
 def main() -> int:
     share = measure()
     print(f"train_pocket 1000x20, 50 epochs: {share.seconds * 1e3:.1f} ms, validation "
           f"{share.validation_seconds * 1e3:.3f} ms in {share.checks} checks "
           f"({share.dataset_checks} of the dataset): share {share.ratio:.4f} "
           f"(target <= {TARGET})")
-    return 0 if share.ratio <= TARGET else 1
+    rows = calls_per_public_call()
+    for row in rows:
+        print(f"{row.label:<34} {describe(row)}")
+    ok = share.ratio <= TARGET and all(row.calls <= CALLS_TARGET for row in rows)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

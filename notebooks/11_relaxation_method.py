@@ -28,18 +28,18 @@ import gluon_perceptron as gp
 # Start at $(0, 0.5)$ and visit the two inequalities in turn. Projections land on one edge,
 # which puts them outside the other, and the zig-zag creeps towards the apex in ever smaller
 # steps without getting in. Reflections overshoot and are inside after 13 steps.
-# `gp.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
+# `gp.experiments.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
 
 # %%
-wedge = gp.wedge_demo(0.1)
-ax = gp.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
+wedge = gp.experiments.wedge_demo(0.1)
+ax = gp.plots.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
 for name, res in wedge.paths.items():
     print(f"{name}: converged={res.converged} after {res.iterations} iterations, "
           f"max violation {res.max_violation:.2e}")
 
 # %% [markdown]
 # Exact feasibility is too much to ask of projections: they approach such a corner only
-# geometrically. So `gp.relaxation_method` stops when every inequality holds up to a small
+# geometrically. So `gp.theory.relaxation_method` stops when every inequality holds up to a small
 # `tol` (default $10^{-9}$), never runs past `max_iterations`, and reports `converged=True`
 # only after checking the returned $w$ against every inequality, straight from `A` and `c`.
 
@@ -52,16 +52,16 @@ print("tol = 1e-9: converged", wedge.tolerant.converged, "after", wedge.tolerant
 # %% [markdown]
 # ## "0 or not 0" as a system of inequalities
 #
-# `gp.perceptron_system(X, Y)` builds the system for a labelled dataset: column
+# `gp.theory.perceptron_system(X, Y)` builds the system for a labelled dataset: column
 # $a_i = -y_i\,(x_i, 1)$ and $c_i = -1$, so that $a_i^\top \tilde w \le c_i$ says
 # $y_i\,(w^\top x_i + b) \ge 1$. Any positive right-hand side would do, since scaling a
 # solution scales its margins; 1 just turns the strict "$> 0$" into a closed system the
 # method can reach. On the 8x8 digits of notebook 9 that is 1,348 inequalities in 65 unknowns.
 
 # %%
-split = gp.digits_split(seed=0)
-Y = gp.one_vs_rest(split.y_train, 0)
-A, c = gp.perceptron_system(split.X_train, Y)
+split = gp.data.digits_split(seed=0)
+Y = gp.data.one_vs_rest(split.y_train, 0)
+A, c = gp.theory.perceptron_system(split.X_train, Y)
 print("A:", A.shape, " c:", c.shape)
 
 # %% [markdown]
@@ -81,9 +81,9 @@ print("A:", A.shape, " c:", c.shape)
 # moves or not, until the system is solved, with a bound of 50 epochs.
 
 # %%
-run = gp.digits_relaxation(0, digit=0, epochs=50)
+run = gp.experiments.digits_relaxation(0, digit=0, epochs=50)
 table = run.table
-ax = gp.plot_rule_comparison(table)
+ax = gp.plots.plot_rule_comparison(table)
 print("rule           " + "".join(f"eta={eta:<8g}" for eta in table.etas))
 for rule in table.rules:
     print(f"{rule:15s}" + "".join(
@@ -92,13 +92,13 @@ for rule in table.rules:
 print("* not feasible at the bound")
 
 # %% [markdown]
-# `gp.digits_relaxation` (the main job's section runs it too) builds this system from
-# `digits_split(seed=0)` and runs `gp.compare_rules` on it. The split, and the order of the
-# randomized and permuted rules, are random draws, so `gp.relaxation_over_splits` runs the same
+# `gp.experiments.digits_relaxation` (the main job's section runs it too) builds this system from
+# `digits_split(seed=0)` and runs `gp.experiments.compare_rules` on it. The split, and the order of the
+# randomized and permuted rules, are random draws, so `gp.experiments.relaxation_over_splits` runs the same
 # table on 10 splits (seeds 0 to 9), and the tests check every reading below on all 10.
 
 # %%
-splits = gp.relaxation_over_splits(range(10))
+splits = gp.experiments.relaxation_over_splits(range(10))
 print("splits where, for every rule, eta = 2 beats eta = 1:", splits.reflections_win().sum(),
       "of 10")
 print("splits where no blind rule with eta = 1 is feasible after 50 epochs:",
@@ -128,3 +128,82 @@ print("split 0: smallest training margin y (w.x + b):", round(run.smallest_margi
 print("split 0: test accuracy:", round(run.test_accuracy, 4))
 print("test accuracy over the 10 splits:", splits.test_accuracy.min().round(4), "to",
       splits.test_accuracy.max().round(4))
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the perceptron as a solver of inequalities. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-11-homogeneous
+# (Notes, Exercise 1.22.) Modify the perceptron to solve a system of homogeneous strict
+# inequalities $A^\top w > 0$ (one column $a_i$ of `A` per inequality) that has a solution:
+# write `solve(A)` returning such a `w` and check it with
+# `gp.exercises.check_inequality_solver(solve)`. Why does it stop?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-11-homogeneous
+# :class: dropdown
+# :::
+# Start from $w = 0$ and add any column with $a_i^\top w \le 0$ until none is left: this is
+# the homogeneous perceptron on the examples $a_i$, all labelled $+1$. A solution $u$ scaled
+# to unit length has margin $\gamma = \min_i a_i^\top u > 0$, so Novikoff's theorem bounds the
+# additions by $\max_i \|a_i\|^2 / \gamma^2$.
+
+
+# %%
+import numpy as np
+
+
+def solve(A):
+    w = np.zeros(A.shape[0])
+    while True:
+        violated = np.flatnonzero(A.T @ w <= 0)
+        if violated.size == 0:
+            return w
+        w += A[:, violated[0]]
+
+
+gp.exercises.check_inequality_solver(solve)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-11-step
+# Write one step of the relaxation method for one inequality $a^\top w \le c$:
+# `relax(w, a, c, eta)` returns $w - \eta\, (a^\top w - c)^+ a / \|a\|^2$. Check it with
+# `gp.exercises.check_projection_step(relax)`, then show that for $\eta = 1$ the new point
+# satisfies $a^\top w = c$ when the inequality was violated.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-11-step
+# :class: dropdown
+# :::
+# If $a^\top w > c$: $a^\top w' = a^\top w - (a^\top w - c)\, a^\top a / \|a\|^2 = c$, the
+# orthogonal projection onto the boundary; with $\eta = 2$, $a^\top w' = 2c - a^\top w$, the
+# reflection. A satisfied inequality leaves $w$ unchanged.
+
+
+# %%
+def relax(w, a, c, eta):
+    return w - eta * max(a @ w - c, 0.0) / (a @ a) * a
+
+
+gp.exercises.check_projection_step(relax)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::

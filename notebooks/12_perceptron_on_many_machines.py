@@ -29,7 +29,7 @@ import gluon_perceptron as gp
 # %% [markdown]
 # ## The launcher at work: roles, ranks, logs
 #
-# `gp.train_distributed` starts a scheduler, one server and two workers as child processes,
+# `gp.distributed.train_distributed` starts a scheduler, one server and two workers as child processes,
 # all on 127.0.0.1 (`DMLC_PS_ROOT_URI` and `DMLC_NODE_HOST`), on a free port, one log per role.
 # The scheduler gives the workers their **ranks** (not the launch order): the worker of rank
 # $i$ takes shard $i$. Each round a worker writes its row $(w_i, b_i, k_i)$ into its own row of
@@ -42,12 +42,12 @@ import gluon_perceptron as gp
 fake = gp.sample_separable(300, 5, 0.1, seed=0)
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
 with tempfile.TemporaryDirectory() as logs:
-    run = gp.train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs, timeout=300)
+    run = gp.distributed.train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs, timeout=300)
     for role, pid in run.pids.items():
         print(f"{role:9s} pid {pid}")
     print("launch index -> rank:", run.ranks)
     print("worker 0's log:", run.logs["worker 0"].read_text().strip().splitlines()[0])
-same = gp.train_mixed(X, Y, shards=2, mixing="uniform")
+same = gp.distributed.train_mixed(X, Y, shards=2, mixing="uniform")
 print(f"{run.epochs} rounds, mistakes per round {run.updates_per_epoch}")
 print("identical to train_mixed(shards=2), bit for bit:",
       run.w.tobytes() == same.w.tobytes() and run.b == same.b)
@@ -61,7 +61,7 @@ print(f"start-up {run.startup_seconds:.1f} s; one exchange (push + pull) "
 #
 # ## Mixing against one perceptron
 #
-# `gp.train_mixed` is the same algorithm in one process (the tests check that it equals the
+# `gp.distributed.train_mixed` is the same algorithm in one process (the tests check that it equals the
 # cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
 # perceptron needs passes: each round, every shard's pass moves the weights, and the average of
 # $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
@@ -69,11 +69,11 @@ print(f"start-up {run.startup_seconds:.1f} s; one exchange (push + pull) "
 # passes, the time $W$ machines would need if exchanges were free.)
 
 # %%
-Xh, Yh = gp.hard_separable(4000, 200, 0.1, seed=0)
-speed = gp.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
+Xh, Yh = gp.experiments.hard_separable(4000, 200, 0.1, seed=0)
+speed = gp.experiments.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
 for m, p, u in zip(speed.method, speed.passes, speed.updates):
     print(f"{m:14s} {p:5d} passes {u:7d} mistakes")
-axes = gp.plot_mixing_speedup(speed)
+axes = gp.plots.plot_mixing_speedup(speed)
 
 # %% [markdown]
 # ## The bound
@@ -88,12 +88,12 @@ axes = gp.plot_mixing_speedup(speed)
 # rounds. Measured on getfake data for $W = 1, 2, 4$, both mixings:
 
 # %%
-bound = gp.mixing_bound_experiment(trials=5, seed=0)
+bound = gp.experiments.mixing_bound_experiment(trials=5, seed=0)
 for w in (1, 2, 4):
     for m in ("uniform", "weighted"):
         sel = (bound.workers == w) & (bound.mixing == m)
         print(f"W={w} {m:8s} largest measured / bound = {bound.ratio[sel].max():.3f}")
-ax = gp.plot_mixing_bound(bound)
+ax = gp.plots.plot_mixing_bound(bound)
 
 # %% [markdown]
 # ## No separator: what mixing does to noise
@@ -106,10 +106,10 @@ ax = gp.plot_mixing_bound(bound)
 # the 20; a single draw, like the one below, need not fall at every step.
 
 # %%
-noisy = gp.nonseparable_mixing(seed=0)
+noisy = gp.experiments.nonseparable_mixing(seed=0)
 for w, err in zip(noisy.workers, noisy.error):
     print(f"W={w}: mean training error over the last 10 rounds {err[-10:].mean():.3f}")
-ax = gp.plot_nonseparable_mixing(noisy)
+ax = gp.plots.plot_nonseparable_mixing(noisy)
 
 # %% [markdown]
 # ## Gluon on `dist_sync`
@@ -122,8 +122,8 @@ ax = gp.plot_nonseparable_mixing(noisy)
 # KVStore per process; keep `update_on_kvstore` at its default.
 
 # %%
-d = gp.train_gluon_distributed(X, Y, workers=2, batch_size=4, max_epochs=3, learning_rate=0.5)
-ref = gp.train_gluon_sharded(X, Y, shards=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+d = gp.distributed.train_gluon_distributed(X, Y, workers=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+ref = gp.distributed.train_gluon_sharded(X, Y, shards=2, batch_size=4, max_epochs=3, learning_rate=0.5)
 print("mistakes per epoch, cluster:", d.updates_per_epoch, " one process:",
       ref.updates_per_epoch)
 print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
@@ -137,3 +137,63 @@ print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
 # limited by the exchange per round (one push and one pull of $W (d + 3)$ numbers, a network
 # round trip) against the local pass (proportional to the shard's size), and by stragglers:
 # `dist_sync` waits for the slowest worker every round.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on parameter mixing. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-12-mix
+# Write one round's mixing: `mix(thetas, mistakes, mixing)` gets the workers' parameters
+# $\theta_i = (w_i, b_i)$ as the rows of `thetas`, their mistakes $k_i$ in this round, and
+# `mixing` of `"uniform"` ($\mu_i = 1/W$) or `"weighted"` ($\mu_i = k_i / \sum_j k_j$), and
+# returns $\sum_i \mu_i \theta_i$. Check it with `gp.exercises.check_mixing(mix)`.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-12-mix
+# :class: dropdown
+# :::
+# The weights $\mu$ form one vector, and the mixed parameters are one matrix product. A worker
+# without a mistake this round gets weight 0 in weighted mixing: its $\theta_i$ is the last
+# round's mix, which the others already moved away from.
+
+
+# %%
+def mix(thetas, mistakes, mixing):
+    workers = len(thetas)
+    mu = np.full(workers, 1 / workers) if mixing == "uniform" else mistakes / mistakes.sum()
+    return mu @ thetas
+
+
+gp.exercises.check_mixing(mix)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-12-same-shards
+# Suppose every worker holds a copy of the *same* data. Show that uniform mixing then makes
+# every round equal to one pass of the plain perceptron, whatever $W$. What does that say about
+# the speed-up to expect from mixing?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-12-same-shards
+# :class: dropdown
+# All workers start a round from the same $\theta^{(n-1)}$ and pass over the same examples in
+# the same order, so they end at the same $\theta_i$, and the uniform mix of $W$ equal vectors
+# is that vector: one pass of the perceptron per round, with $W$ times the work. Mixing gains
+# only from shards that differ, each worker passing over $1/W$ of the data per round; how
+# many more rounds that costs is what the speed-up figure above measures.
+# :::

@@ -31,7 +31,7 @@ import gluon_perceptron as gp
 #
 # with $\alpha_i$ the number of mistakes made so far on example $i$. The prediction
 # $w^\top x + b = \sum_i \alpha_i y_i (x_i^\top x + 1)$ only needs inner products between
-# examples. `gp.train_kernel` runs the rule in this *dual form*: it stores $\alpha$, not $w$.
+# examples. `gp.beyond.train_kernel` runs the rule in this *dual form*: it stores $\alpha$, not $w$.
 # With the plain inner product it must make exactly `train`'s mistakes; on data whose
 # coordinates have few binary digits every sum is exact, and the weights agree to the bit.
 
@@ -40,7 +40,7 @@ fake = gp.sample_separable(60, 3, 0.1, seed=0)
 X = np.round(fake.X.asnumpy().astype(np.float64) * 64) / 64
 Y = fake.Y.asnumpy().astype(np.float64)
 primal = gp.train(X, Y, max_epochs=100)
-dual = gp.train_kernel(X, Y, kernel="linear", max_epochs=100)
+dual = gp.beyond.train_kernel(X, Y, kernel="linear", max_epochs=100)
 w, b = dual.primal_weights()
 print("updates per pass, train:       ", primal.updates_per_epoch)
 print("updates per pass, train_kernel:", dual.updates_per_epoch)
@@ -54,14 +54,14 @@ print("examples with alpha > 0:", dual.support.size, "of", len(Y))
 # loop runs on the features $\phi(x)$, which are never computed. A polynomial kernel
 # $(\gamma x^\top z + c_0)^p$ contains the product $x_1 x_2$ that XOR needs; the Gaussian
 # kernel $e^{-\gamma\|x - z\|^2}$ has an infinite-dimensional feature space in which any
-# finite set of distinct points can be separated. `gp.kernel_demo` trains all three kernels on
+# finite set of distinct points can be separated. `gp.experiments.kernel_demo` trains all three kernels on
 # XOR and on two interleaved half circles, and measures each set's margin in feature space.
 
 # %%
-demo = gp.kernel_demo(seed=0)
+demo = gp.experiments.kernel_demo(seed=0)
 fig, axes = plt.subplots(2, 3, figsize=(13, 8))
 for ax, key in zip(axes.ravel(), demo.runs):
-    gp.plot_kernel_boundary(demo.runs[key], ax)
+    gp.plots.plot_kernel_boundary(demo.runs[key], ax)
 for key, run in demo.runs.items():
     margin = demo.margins.get(key)
     bound = f"bound R^2/gamma^2 = {margin.bound:.0f}" if margin else "not separable"
@@ -76,12 +76,12 @@ for key, run in demo.runs.items():
 # The convergence proof of notebook 03 never uses the coordinates, only inner products: in the
 # feature space the number of updates is at most $R^2/\gamma^2$, with
 # $R^2 = \max_i K(x_i, x_i) + 1$ and $\gamma$ the best margin there (with the bias's constant
-# feature). `gp.feature_margin` solves that hard-margin problem in the coordinates the Gram
+# feature). `gp.beyond.feature_margin` solves that hard-margin problem in the coordinates the Gram
 # matrix gives the examples. Over 30 noisy two-moons sets:
 
 # %%
 for kernel in ("rbf", "poly"):
-    exp = gp.kernel_bound_experiment(kernel=kernel, draws=30)
+    exp = gp.experiments.kernel_bound_experiment(kernel=kernel, draws=30)
     print(f"{kernel:4s}: all converged {bool(exp.converged.all())}, updates <= bound on "
           f"{int(np.sum(exp.updates <= exp.bound))} of {exp.updates.size} sets; "
           f"updates/bound median {np.median(exp.ratio):.3f}, largest {exp.ratio.max():.3f}")
@@ -98,8 +98,8 @@ for kernel in ("rbf", "poly"):
 # $\|g\| \le \frac14\sqrt{(B+1)/\ln(B+1)}$. One pass over 2,000 noisy two-moons points:
 
 # %%
-forg = gp.forgetron_experiment(seed=0)
-gp.plot_forgetron(forg)
+forg = gp.experiments.forgetron_experiment(seed=0)
+gp.plots.plot_forgetron(forg)
 print("budgets:  ", forg.budgets.tolist())
 print("mistakes: ", forg.mistakes.tolist())
 print("no budget:", forg.unbudgeted, "mistakes,", forg.support, "support vectors")
@@ -121,7 +121,7 @@ print("bound (inf: theorem does not apply):", np.round(forg.bound).tolist())
 # streams of 500 points, each seen once:
 
 # %%
-so = gp.second_order_experiment(draws=20)
+so = gp.experiments.second_order_experiment(draws=20)
 print(f"mean mistakes: second-order {so.second_order.mean():.1f}, "
       f"perceptron {so.plain.mean():.1f}")
 print(f"second-order fewer or equal on {int(np.sum(so.second_order <= so.plain))} of "
@@ -134,7 +134,7 @@ print(f"within the paper's bound on every stream: {bool(np.all(so.second_order <
 #
 # Fold the label and the bias into each example, $a_j = y_j (x_j, 1)/\|(x_j, 1)\|$: a
 # separator is a $w$ with $A w > 0$ (Remark 1.39). Its difficulty is the margin
-# $\rho = \max_{\|w\| = 1} \min_j a_j^\top w$. `gp.separation_problem` turns getfake's data
+# $\rho = \max_{\|w\| = 1} \min_j a_j^\top w$. `gp.beyond.separation_problem` turns getfake's data
 # into such a problem with a margin we choose, from 0.3 down to $10^{-3}$, and three
 # algorithms solve it:
 #
@@ -151,8 +151,8 @@ print(f"within the paper's bound on every stream: {bool(np.all(so.second_order <
 # perceptron run (open circle) only gives a lower bound on its count.
 
 # %%
-sep = gp.separation_experiment(draws=5, max_iterations=100_000)
-ax = gp.plot_separation(sep)
+sep = gp.experiments.separation_experiment(draws=5, max_iterations=100_000)
+ax = gp.plots.plot_separation(sep)
 ax.set_title("iterations to a separator against the margin (5 draws per margin)", fontsize=9)
 print("median rho:", np.round(np.median(sep.rho, axis=1), 4).tolist())
 for method in ("perceptron", "smooth", "rescaled"):
@@ -172,3 +172,47 @@ for method in ("perceptron", "smooth", "rescaled"):
 # iterations than the plain one. The rescaled perceptron's advantage is a worst-case one: its
 # stretches only start after a phase of $N = \lceil 3m(m+1)^2/\ln 2\rceil$ updates fails
 # (208 here), so on easy draws it simply is the perceptron.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the kernel perceptron.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-13-dual
+# Show that the perceptron's score can be written $f(x) = \sum_i c_i y_i\, k(x_i, x) +
+# \sum_i c_i y_i$ with $k(x, z) = x^\top z$ and $c_i$ the number of updates on example $i$,
+# and that replacing $k$ by any kernel runs the perceptron in that kernel's feature space
+# without ever computing the features.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-13-dual
+# :class: dropdown
+# From exercise 3 of notebook 02, $w = \sum_i c_i y_i x_i$ and $b = \sum_i c_i y_i$, so
+# $w^\top x + b = \sum_i c_i y_i\, x_i^\top x + b$. The run uses $w$ only through such scores
+# and updates only the counts $c_i$. With $k(x, z) = \phi(x)^\top \phi(z)$, the same
+# algorithm on the counts is the perceptron on the examples $\phi(x_i)$, and only $k$ is ever
+# evaluated.
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-13-xor
+# With $k(x, z) = (1 + x^\top z)^2$ on $\pm 1$ inputs, which feature makes XOR separable? Give
+# a separating $(w, b)$ in that feature space.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-13-xor
+# :class: dropdown
+# $(1 + x^\top z)^2$ is the inner product of features that include $\sqrt 2\, x_1 x_2$. On
+# $\pm 1$ inputs, XOR (true at $x_1 \ne x_2$) is $-x_1 x_2 > 0$: the weight $-1/\sqrt2$ on
+# that feature and 0 elsewhere, $b = 0$, gives scores $\pm 1$ with the right signs.
+# :::

@@ -3,6 +3,10 @@
 core <- experiments <- plots <- main: a module imports only from its own layer and the layers
 before it in that list. core draws nothing, shows no progress bar and prints nothing;
 experiments print and draw nothing either; only main prints.
+
+The public API is tiered: ``gp.__all__`` holds the chapter and its trainers (at most about 60
+names), every other public name lives in one subpackage (``gp.theory``, ``gp.plots``, ...), and
+the flat names of 0.2 that moved still resolve with a DeprecationWarning naming the new place.
 """
 
 import ast
@@ -20,6 +24,13 @@ import gluon_perceptron
 PACKAGE = Path(gluon_perceptron.__file__).resolve().parent
 LAYERS = ["core", "experiments", "plots", "main"]
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+#: The public subpackages: alias (gp.theory) -> where it lives (core.theory).
+SUBPACKAGES = gluon_perceptron._SUBPACKAGES
+#: The aliases that are not a layer's own folder (gluon_perceptron.theory is core.theory).
+ALIASES = set(SUBPACKAGES) - set(LAYERS)
+#: Public at the top level only: their module has their name (a package exporting the function
+#: under it would shadow the module), or they live outside every subpackage (core/source.py).
+TOP_LEVEL_ONLY = {"train", "getfake", "show_source"}
 
 
 def _layer(path: Path) -> str | None:
@@ -69,6 +80,9 @@ def test_imports_only_go_down(path):
                 bad.append(f"line {line}: {name}")
         elif parts[0] == "gluon_perceptron" and len(parts) == 1:
             bad.append(f"line {line}: the package root (import from the layer instead)")
+        elif parts[0] == "gluon_perceptron" and len(parts) > 1 and parts[1] in ALIASES:
+            bad.append(f"line {line}: {name} is the public alias of "
+                       f"gluon_perceptron.{SUBPACKAGES[parts[1]]} (import that)")
     assert not bad, f"{layer} may import only {sorted(allowed)}: " + "; ".join(bad)
 
 
@@ -106,14 +120,136 @@ def test_import_is_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False False", "using train must not load pyplot or tqdm"
+    code = ("import sys, gluon_perceptron as gp, gluon_perceptron.theory; "
+            + "; ".join(f"gp.{alias}.__all__" for alias in SUBPACKAGES) + "; "
+            "print(sorted(m for m in ('matplotlib.pyplot', 'tqdm', 'scipy.optimize', 'mxnet') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]", "the subpackages' tables must load nothing: names load on use"
+
+
+def _packages() -> dict[str, types.ModuleType]:
+    """The top level and every public subpackage, by the name a user writes."""
+    return {"gp": gluon_perceptron,
+            **{f"gp.{alias}": getattr(gluon_perceptron, alias) for alias in SUBPACKAGES}}
 
 
 def test_every_public_name_resolves():
-    assert len(gluon_perceptron.__all__) == len(set(gluon_perceptron.__all__))
-    for name in gluon_perceptron.__all__:
-        assert getattr(gluon_perceptron, name) is not None, name
-    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
-        gluon_perceptron.not_a_name  # noqa: B018
+    """Every name of every ``__all__`` loads (a name moved to another module without its table
+    being updated fails here, naming the table)."""
+    unresolved = []
+    for label, package in _packages().items():
+        assert len(package.__all__) == len(set(package.__all__)), label
+        assert package.__all__ == sorted(package.__all__, key=str.lower), label
+        for name in package.__all__:
+            try:
+                assert getattr(package, name) is not None
+            except (AttributeError, ImportError, AssertionError) as exc:
+                unresolved.append(f"{label}.{name} ({package.__name__}): {exc!r:.120}")
+        assert set(package.__all__) <= set(dir(package)), label
+        with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+            package.not_a_name  # noqa: B018
+    assert not unresolved, unresolved
+
+
+def test_the_top_level_is_the_chapter_and_its_trainers():
+    """At most about 60 names; each also lives in its subpackage, but those in TOP_LEVEL_ONLY."""
+    top = set(gluon_perceptron.__all__)
+    assert len(top) <= 60
+    assert {"getfake", "plotdata", "plotscore", "perceptron", "train", "predict", "error_rate",
+            "TrainResult", "sgd_step", "train_autograd", "train_gluon", "show_source",
+            "demo"} <= top
+    homes = {name: [label for label, package in _packages().items()
+                    if label != "gp" and name in package.__all__] for name in top}
+    assert {name for name, where in homes.items() if not where} == TOP_LEVEL_ONLY
+    assert all(len(where) <= 1 for where in homes.values()), homes
+    for name, where in homes.items():
+        if where:
+            assert getattr(gluon_perceptron, name) is getattr(_packages()[where[0]], name), name
+
+
+def test_one_object_per_public_name():
+    """A name means one thing wherever it is public: no two subpackages export a name each."""
+    seen: dict[str, str] = {}
+    clashes = []
+    for label, package in _packages().items():
+        if label == "gp":
+            continue
+        for name in package.__all__:
+            if name in seen:
+                clashes.append(f"{name}: {seen[name]} and {label}")
+            seen[name] = label
+    assert not clashes, clashes
+
+
+@pytest.mark.parametrize("alias", sorted(SUBPACKAGES))
+def test_subpackages_are_attributes_and_importable(alias):
+    real = importlib.import_module(f"gluon_perceptron.{SUBPACKAGES[alias]}")
+    assert getattr(gluon_perceptron, alias) is real
+    assert importlib.import_module(f"gluon_perceptron.{alias}") is real
+    assert alias in dir(gluon_perceptron)
+    name = real.__all__[0]
+    namespace: dict = {}
+    exec(f"from gluon_perceptron.{alias} import {name}", namespace)
+    exec(f"from gluon_perceptron.{SUBPACKAGES[alias]} import {name} as same", namespace)
+    assert namespace[name] is namespace["same"] is getattr(real, name)
+
+
+def test_no_public_name_is_a_module_name():
+    """``gp.rosenblatt.train`` would be the module core/rosenblatt/train.py once it is imported,
+    not the function: a subpackage exports no name that one of its modules has."""
+    bad = []
+    for label, package in _packages().items():
+        if label == "gp":
+            continue
+        # gp.exercises is a module (experiments/exercises.py), not a package: no submodules
+        modules = {info.name for info in pkgutil.iter_modules(getattr(package, "__path__", []))}
+        bad += [f"{label}.{name}" for name in set(package.__all__) & modules]
+    assert not bad, bad
+
+
+MOVED = gluon_perceptron._DEPRECATED_IN_0_3
+
+
+def test_moved_names_are_the_flat_names_of_0_2():
+    assert not set(MOVED) & set(gluon_perceptron.__all__)
+    assert len(MOVED) == len(set(MOVED))
+    assert len(MOVED) + len(gluon_perceptron.__all__) == 279  # the flat __all__ of 0.2
+    assert not set(MOVED) & set(dir(gluon_perceptron)), "dir(gp) lists only current names"
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_a_moved_name_still_works_and_names_its_new_place(name):
+    with pytest.warns(DeprecationWarning) as caught:
+        old = getattr(gluon_perceptron, name)
+    [warning] = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    message = str(warning.message)
+    assert warning.filename == __file__, "the warning points at the caller's line"
+    if name == "save_figure":
+        assert message == ("gp.save_figure moved to gluon_perceptron.main.figures.save_figure; "
+                           "the old name goes in 0.4")
+        from gluon_perceptron.main.figures import save_figure
+        assert old is save_figure
+        return
+    alias = message.split(" moved to gp.")[1].split(".")[0]
+    assert message == f"gp.{name} moved to gp.{alias}.{name}; the old name goes in 0.4"
+    assert old is getattr(getattr(gluon_perceptron, alias), name)
+
+
+def test_from_import_of_a_moved_name_warns():
+    with pytest.warns(DeprecationWarning, match=r"^gp\.optimal_margin moved to "
+                                                r"gp\.theory\.optimal_margin; the old name goes "
+                                                r"in 0\.4$"):
+        from gluon_perceptron import optimal_margin
+    assert optimal_margin is gluon_perceptron.theory.optimal_margin
+
+
+def test_the_suite_refuses_a_moved_name():
+    """pyproject.toml's filterwarnings turns the warning into an error in every other test, so
+    no test, notebook source or benchmark it runs can keep using an old name."""
+    with pytest.raises(DeprecationWarning, match="gp.is_separable moved to gp.theory"):
+        gluon_perceptron.is_separable  # noqa: B018
 
 
 def test_no_module_is_shadowed_by_a_function():
@@ -128,13 +264,15 @@ def test_no_module_is_shadowed_by_a_function():
         parent, _, child = name.rpartition(".")
         assert isinstance(getattr(importlib.import_module(parent), child), types.ModuleType), \
             f"{parent}.{child} is not the module {name}"
-    assert not set(gluon_perceptron.__all__) & {"core", "experiments", "plots", "main"}
+    assert not set(gluon_perceptron.__all__) & {"core", "experiments", "plots", "main",
+                                                *SUBPACKAGES}
 
 
 def test_public_functions_have_type_hints_and_docstrings():
     missing = []
-    for name in gluon_perceptron.__all__:
-        obj = getattr(gluon_perceptron, name)
+    public = {name: getattr(package, name)
+              for package in _packages().values() for name in package.__all__}
+    for name, obj in public.items():
         if isinstance(obj, types.FunctionType):
             if not obj.__doc__:
                 missing.append(f"{name}: no docstring")

@@ -11,6 +11,7 @@ import pytest
 from mxnet import nd
 
 import gluon_perceptron as gp
+from gluon_perceptron.main.figures import save_figure
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(20, 2))
@@ -48,10 +49,10 @@ DATA_FUNCTIONS = {
     "train_pocket": lambda X, Y: gp.train_pocket(X, Y, max_epochs=5),
     "train_gluon": lambda X, Y: gp.train_gluon(X, Y, max_epochs=2),
     "error_rate": lambda X, Y: gp.error_rate(W, 0.0, X, Y),
-    "optimal_margin": lambda X, Y: gp.optimal_margin(X, Y),
-    "is_separable": lambda X, Y: gp.is_separable(X, Y),
+    "optimal_margin": lambda X, Y: gp.theory.optimal_margin(X, Y),
+    "is_separable": lambda X, Y: gp.theory.is_separable(X, Y),
     "run_sgd": lambda X, Y: gp.run_sgd(X, Y, steps=5),
-    "leave_one_out": lambda X, Y: gp.leave_one_out(X, Y, max_epochs=50),
+    "leave_one_out": lambda X, Y: gp.experiments.leave_one_out(X, Y, max_epochs=50),
     "plotdata": lambda X, Y: gp.plotdata(X, Y),
 }
 
@@ -102,35 +103,39 @@ BAD_CALLS = [
     ("generating_margins empty bfake", lambda: gp.generating_margins(X, Y, W, []),
      ValueError, r"bfake"),  # was: IndexError
     # theory
-    ("separator zero wfake", lambda: gp.separator(np.zeros(2), 0.0), ValueError,
+    ("separator zero wfake", lambda: gp.theory.separator(np.zeros(2), 0.0), ValueError,
      r"wfake is the zero vector"),  # was: returned (0, 0, 0)
-    ("shift_plane_to_origin zero wfake", lambda: gp.shift_plane_to_origin(X, np.zeros(2), 1.0),
+    ("shift_plane_to_origin zero wfake",
+     lambda: gp.theory.shift_plane_to_origin(X, np.zeros(2), 1.0),
      ValueError, r"wfake is the zero vector"),  # was: NaN data
-    ("transformed_run wfake too long", lambda: gp.transformed_run(X, Y, np.ones(3), 0.0),
+    ("transformed_run wfake too long",
+     lambda: gp.experiments.transformed_run(X, Y, np.ones(3), 0.0),
      ValueError, r"wfake has 3 entries"),  # was: numpy's matmul message
-    ("bias_bound zero separator", lambda: gp.bias_bound(1.0, 0.1, 0.0, 0.0), ValueError,
+    ("bias_bound zero separator", lambda: gp.theory.bias_bound(1.0, 0.1, 0.0, 0.0), ValueError,
      r"separates nothing"),  # was: returned 0.0
-    ("leave_one_out one example", lambda: gp.leave_one_out(X[:1], Y[:1]), ValueError,
+    ("leave_one_out one example", lambda: gp.experiments.leave_one_out(X[:1], Y[:1]), ValueError,
      r"at least 2 examples"),  # was: "got shape (0, 2)"
-    ("adversary_run learner", lambda: gp.adversary_run(0.1, 2, "perceptron"), TypeError,
+    ("adversary_run learner", lambda: gp.experiments.adversary_run(0.1, 2, "perceptron"), TypeError,
      r"learner must have methods predict"),  # was: AttributeError
-    ("bound_experiment scalar epsilons", lambda: gp.bound_experiment(epsilons=0.1), ValueError,
+    ("bound_experiment scalar epsilons", lambda: gp.experiments.bound_experiment(epsilons=0.1),
+     ValueError,
      r"epsilons must be a sequence"),  # was: "'float' object is not iterable"
-    ("plot_bound_experiment empty", lambda: gp.plot_bound_experiment({}), ValueError,
+    ("plot_bound_experiment empty", lambda: gp.plots.plot_bound_experiment({}), ValueError,
      r"rec must be the dict returned by bound_experiment"),  # was: KeyError
-    ("plot_proof_trace None", lambda: gp.plot_proof_trace(None), TypeError,
+    ("plot_proof_trace None", lambda: gp.plots.plot_proof_trace(None), TypeError,
      r"trace must be a ProofTrace"),  # was: AttributeError
-    ("optimal_margin on XOR", lambda: gp.optimal_margin(*gp.xor_data()), ValueError,
+    ("optimal_margin on XOR", lambda: gp.theory.optimal_margin(*gp.xor_data()), ValueError,
      r"not linearly separable"),
-    ("optimal_margin max_iter=1", lambda: gp.optimal_margin(X, Y, max_iter=1), RuntimeError,
+    ("optimal_margin max_iter=1", lambda: gp.theory.optimal_margin(X, Y, max_iter=1), RuntimeError,
      r"max_iter=1"),
     # chapter and plotting
-    ("plot_update None", lambda: gp.plot_update(X, Y, None), TypeError,
+    ("plot_update None", lambda: gp.plots.plot_update(X, Y, None), TypeError,
      r"update must be an Update"),  # was: AttributeError
-    ("plot_margin_experiment None", lambda: gp.plot_margin_experiment(None), TypeError,
+    ("plot_margin_experiment None", lambda: gp.plots.plot_margin_experiment(None), TypeError,
      r"result must be a MarginExperiment"),  # was: AttributeError
     ("margin_experiment epsilons of strings",
-     lambda: gp.margin_experiment(["a"], trials=1, samples=10, progress=False), ValueError,
+     lambda: gp.experiments.margin_experiment(["a"], trials=1, samples=10, progress=False),
+     ValueError,
      r"epsilons must be"),  # was: numpy's "could not convert"
     ("plotscore step=0", lambda: gp.plotscore(W, 0.0, step=0), ValueError,
      r"step must be > 0"),  # was: ZeroDivisionError
@@ -138,20 +143,21 @@ BAD_CALLS = [
      r"extent must be > 0"),  # was: MXNetError
     ("plotscore tiny step", lambda: gp.plotscore(W, 0.0, step=1e-6), ValueError,
      r"step=1e-06 is too fine"),  # was: MemoryError (262 TiB)
-    ("plot_losses lo > hi", lambda: gp.plot_losses(lo=5, hi=-5), ValueError,
+    ("plot_losses lo > hi", lambda: gp.plots.plot_losses(lo=5, hi=-5), ValueError,
      r"need lo < hi"),  # was: an empty plot
-    ("save_figure None", lambda: gp.save_figure(None, "/tmp", "x"), TypeError,
+    ("save_figure None", lambda: save_figure(None, "/tmp", "x"), TypeError,
      r"fig must be a matplotlib Figure"),  # was: AttributeError
-    ("save_figure name with folder", lambda: gp.save_figure(_figure(), "/tmp", "a/b"),
+    ("save_figure name with folder", lambda: save_figure(_figure(), "/tmp", "a/b"),
      ValueError, r"name must be a non-empty file name"),  # was: FileNotFoundError from PIL
     # expressivity
-    ("plot_loss_surface X without Y", lambda: gp.plot_loss_surface(X, None), ValueError,
+    ("plot_loss_surface X without Y", lambda: gp.plots.plot_loss_surface(X, None), ValueError,
      r"pass both X and Y"),  # was: silently plotted the default data
-    ("plot_loss_surface extent=-1", lambda: gp.plot_loss_surface(extent=-1), ValueError,
+    ("plot_loss_surface extent=-1", lambda: gp.plots.plot_loss_surface(extent=-1), ValueError,
      r"extent must be > 0"),  # was: a plot
-    ("total_perceptron_loss NaN W", lambda: gp.total_perceptron_loss(np.full(2, np.nan), X, Y),
+    ("total_perceptron_loss NaN W",
+     lambda: gp.theory.total_perceptron_loss(np.full(2, np.nan), X, Y),
      ValueError, r"W must be finite"),  # was: NaN
-    ("boolean_data lower case", lambda: gp.boolean_data("xor"), ValueError,
+    ("boolean_data lower case", lambda: gp.theory.boolean_data("xor"), ValueError,
      r"name must be one of"),
     # losses and SGD
     ("threshold_loss threshold=-1", lambda: gp.threshold_loss(nd.array(W), nd.zeros(1),
@@ -166,48 +172,52 @@ BAD_CALLS = [
     ("sgd_step learning_rate=-1", lambda: gp.sgd_step(*_grads(), nd.array(X[0]), 1,
                                                       learning_rate=-1),
      ValueError, r"learning_rate must be > 0"),  # was: a step uphill
-    ("clip_gradient numpy", lambda: gp.clip_gradient(W, np.zeros(1), 1.0), TypeError,
+    ("clip_gradient numpy", lambda: gp.gradient.clip_gradient(W, np.zeros(1), 1.0), TypeError,
      r"grad_w must be an? NDArray"),  # was: MXNet AssertionError
-    ("project_to_ball numpy", lambda: gp.project_to_ball(W, np.zeros(1), 1.0), TypeError,
+    ("project_to_ball numpy", lambda: gp.gradient.project_to_ball(W, np.zeros(1), 1.0), TypeError,
      r"w must be an? NDArray"),  # was: MXNet AssertionError
-    ("plot_sgd_bound_experiment None", lambda: gp.plot_sgd_bound_experiment(None), TypeError,
+    ("plot_sgd_bound_experiment None", lambda: gp.plots.plot_sgd_bound_experiment(None), TypeError,
      r"result must be an? SGDBoundExperiment"),  # was: AttributeError
     ("perceptron_net dtype", lambda: gp.perceptron_net(2, dtype="x"), ValueError,
      r"dtype must be one of"),  # was: MXNet's "data type 'x' not understood"
     # relaxation
-    ("max_violation NaN w", lambda: gp.max_violation(np.eye(2), np.ones(2), NAN_W), ValueError,
+    ("max_violation NaN w", lambda: gp.theory.max_violation(np.eye(2), np.ones(2), NAN_W),
+     ValueError,
      r"w must be finite"),  # was: returned 0.0
-    ("compare_rules no etas", lambda: gp.compare_rules(np.eye(2), np.ones(2), etas=()),
+    ("compare_rules no etas", lambda: gp.experiments.compare_rules(np.eye(2), np.ones(2), etas=()),
      ValueError, r"etas must be a non-empty sequence"),  # was: an empty dict
-    ("plot_rule_comparison empty", lambda: gp.plot_rule_comparison({}), ValueError,
+    ("plot_rule_comparison empty", lambda: gp.plots.plot_rule_comparison({}), ValueError,
      r"table must be the non-empty dict"),  # was: ZeroDivisionError
-    ("relaxation_method eta=3", lambda: gp.relaxation_method(np.eye(2), np.ones(2), eta=3),
+    ("relaxation_method eta=3", lambda: gp.theory.relaxation_method(np.eye(2), np.ones(2), eta=3),
      ValueError, r"eta must be in \(0, 2\]"),
     # datasets and digits
-    ("read_idx None", lambda: gp.read_idx(None), TypeError,
+    ("read_idx None", lambda: gp.data.read_idx(None), TypeError,
      r"path must be a file name"),  # was: pathlib's TypeError
-    ("read_idx missing file", lambda: gp.read_idx("/nonexistent/a.idx"), FileNotFoundError,
+    ("read_idx missing file", lambda: gp.data.read_idx("/nonexistent/a.idx"), FileNotFoundError,
      r"nothing is downloaded"),
-    ("load_mnist None", lambda: gp.load_mnist(None), TypeError, r"folder must be a folder name"),
-    ("train_test_split test_fraction=1", lambda: gp.train_test_split(XM, YM, test_fraction=1),
+    ("load_mnist None", lambda: gp.data.load_mnist(None), TypeError,
+     r"folder must be a folder name"),
+    ("train_test_split test_fraction=1", lambda: gp.data.train_test_split(XM, YM, test_fraction=1),
      ValueError, r"test_fraction"),
-    ("baselines empty", lambda: gp.baselines(np.zeros(0), np.zeros(0)), ValueError,
+    ("baselines empty", lambda: gp.experiments.baselines(np.zeros(0), np.zeros(0)), ValueError,
      r"at least one label"),  # was: NaN accuracies
-    ("learning_curve None", lambda: gp.learning_curve(None, 3), TypeError,
+    ("learning_curve None", lambda: gp.experiments.learning_curve(None, 3), TypeError,
      r"split must be a Split"),  # was: AttributeError
-    ("plot_learning_curve None", lambda: gp.plot_learning_curve(None), TypeError,
+    ("plot_learning_curve None", lambda: gp.plots.plot_learning_curve(None), TypeError,
      r"curve must be a LearningCurve"),  # was: AttributeError
     # multiclass
     ("train_one_vs_all NaN label",
-     lambda: gp.train_one_vs_all(XM, np.where(YM == 0, np.nan, YM), max_epochs=5), ValueError,
+     lambda: gp.rosenblatt.train_one_vs_all(XM, np.where(YM == 0, np.nan, YM), max_epochs=5),
+     ValueError,
      r"NaN"),  # was: NaN became a class
-    ("predict_multiclass None", lambda: gp.predict_multiclass(None, XM), TypeError,
+    ("predict_multiclass None", lambda: gp.rosenblatt.predict_multiclass(None, XM), TypeError,
      r"model must be a MulticlassModel"),  # was: AttributeError
     ("binary_error_rates unknown labels",
-     lambda: gp.binary_error_rates(gp.train_one_vs_all(XM, YM, max_epochs=5), XM, YM + 5),
+     lambda: gp.rosenblatt.binary_error_rates(
+         gp.rosenblatt.train_one_vs_all(XM, YM, max_epochs=5), XM, YM + 5),
      ValueError, r"not trained on"),  # was: counted them all as negatives
     ("plot_confusion_matrix not square",
-     lambda: gp.plot_confusion_matrix(np.zeros((2, 3)), [0, 1]), ValueError,
+     lambda: gp.plots.plot_confusion_matrix(np.zeros((2, 3)), [0, 1]), ValueError,
      r"M must be square"),  # was: a plot
 ]
 
@@ -236,4 +246,4 @@ def test_valid_near_misses_still_work():
     assert gp.train(X.tolist(), [int(v) for v in Y], max_epochs=100).converged
     fake = gp.sample_separable(30, 2, 0.1)
     assert np.all(gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake) > 0.1)
-    assert gp.separator(fake.wfake, fake.bfake).shape == (3,)
+    assert gp.theory.separator(fake.wfake, fake.bfake).shape == (3,)

@@ -107,9 +107,9 @@ def test_margin_experiment_runs_batched_as_they_would_one_by_one(backend, seed):
     """The corrected experiment trains its runs batched; the faithful engine runs them alone."""
     kwargs = dict(epsilons=[0.1, 0.3], trials=2, samples=120, progress=False)
     seed(3)
-    batched = gp.margin_experiment(**kwargs)
+    batched = gp.experiments.margin_experiment(**kwargs)
     seed(3)
-    alone = gp.margin_experiment(engine="faithful", **kwargs)
+    alone = gp.experiments.margin_experiment(engine="faithful", **kwargs)
     for name in ("updates", "epochs", "converged", "R", "gamma", "bound"):
         np.testing.assert_array_equal(getattr(batched, name), getattr(alone, name))
     assert batched.converged.all() and batched.updates.min() > 0

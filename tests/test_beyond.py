@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.beyond import forgetron as forgetron_module
 from gluon_perceptron.core.beyond import kernel_perceptron as dual
 from gluon_perceptron.core.beyond import separation
 from gluon_perceptron.experiments import beyond
@@ -48,7 +49,7 @@ def test_linear_kernel_is_train_exactly():
     for seed in range(12):
         X, Y = dyadic_fake(seed)
         ref = gp.train(X, Y, max_epochs=200)
-        run = gp.train_kernel(X, Y, max_epochs=200)
+        run = gp.beyond.train_kernel(X, Y, max_epochs=200)
         w, b = run.primal_weights()
         assert run.converged and ref.converged
         assert run.updates_per_epoch == ref.updates_per_epoch
@@ -64,7 +65,7 @@ def test_linear_kernel_float_data_same_mistakes():
         mx.random.seed(seed)
         X, Y = gp.getfake(40, 2, 0.05)
         ref = gp.train(X, Y, max_epochs=500)
-        run = gp.train_kernel(X, Y, max_epochs=500)
+        run = gp.beyond.train_kernel(X, Y, max_epochs=500)
         assert run.updates_per_epoch == ref.updates_per_epoch
         w, b = run.primal_weights()
         np.testing.assert_allclose(w, ref.w, rtol=1e-5, atol=1e-5)
@@ -78,8 +79,8 @@ def test_faithful_engine_equals_fast(kernel):
         X, Y = beyond.two_moons(25, noise=0.1, seed=seed)
         X = np.round(X * 16) / 16
         kw = {"kernel": kernel, "max_epochs": 15, "gamma": 1.0, "degree": 2}
-        fast = gp.train_kernel(X, Y, **kw)
-        slow = gp.train_kernel(X, Y, engine="faithful", **kw)
+        fast = gp.beyond.train_kernel(X, Y, **kw)
+        slow = gp.beyond.train_kernel(X, Y, engine="faithful", **kw)
         np.testing.assert_array_equal(fast.alpha, slow.alpha)
         assert fast.updates_per_epoch == slow.updates_per_epoch
         np.testing.assert_allclose(fast.decision_function(X), slow.decision_function(X))
@@ -89,14 +90,14 @@ def test_faithful_engine_equals_fast(kernel):
 def test_xor_is_separated_by_poly_and_rbf_not_by_a_line(engine):
     X, Y = gp.xor_data()
     for kernel in ("poly", "rbf"):
-        run = gp.train_kernel(X, Y, kernel=kernel, max_epochs=50, engine=engine)
+        run = gp.beyond.train_kernel(X, Y, kernel=kernel, max_epochs=50, engine=engine)
         assert run.converged
         np.testing.assert_array_equal(run.predict(X), Y)
         assert np.all(Y * run.decision_function(X) > 0)
-    line = gp.train_kernel(X, Y, kernel="linear", max_epochs=30, engine=engine)
+    line = gp.beyond.train_kernel(X, Y, kernel="linear", max_epochs=30, engine=engine)
     assert not line.converged and line.epochs == 30  # reports hitting max_epochs
     with pytest.raises(ValueError, match="not separable"):
-        gp.feature_margin(X, Y, kernel="linear")
+        gp.beyond.feature_margin(X, Y, kernel="linear")
 
 
 def test_kernel_mistake_bound_in_feature_space():
@@ -114,8 +115,8 @@ def test_feature_margin_of_the_linear_kernel_is_the_optimal_margin():
     """With the linear kernel the feature space is (x, 1): the margin is optimal_margin's."""
     for seed in range(5):
         X, Y = dyadic_fake(seed, samples=30, dimensions=2)
-        fm = gp.feature_margin(X, Y)
-        om = gp.optimal_margin(X, Y)
+        fm = gp.beyond.feature_margin(X, Y)
+        om = gp.theory.optimal_margin(X, Y)
         assert fm.gamma == pytest.approx(om.gamma, rel=1e-4)
         assert fm.radius == pytest.approx(om.radius)
 
@@ -135,8 +136,8 @@ def test_kernel_demo_claims():
 def test_gram_matrix_too_large_is_refused_with_its_size():
     X, Y = beyond.two_moons(100, seed=0)
     with pytest.raises(ValueError, match=r"n=100 .*max_gram_bytes=1000"):
-        gp.train_kernel(X, Y, max_epochs=5, max_gram_bytes=1000)
-    assert gp.train_kernel(X, Y, max_epochs=5, max_gram_bytes=80_000).epochs >= 1
+        gp.beyond.train_kernel(X, Y, max_epochs=5, max_gram_bytes=1000)
+    assert gp.beyond.train_kernel(X, Y, max_epochs=5, max_gram_bytes=80_000).epochs >= 1
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -148,16 +149,16 @@ def test_train_kernel_validates_its_arguments(kwargs, match):
     X, Y = gp.xor_data()
     args = {"max_epochs": 5, **kwargs}
     with pytest.raises(ValueError, match=match):
-        gp.train_kernel(X, Y, **args)
+        gp.beyond.train_kernel(X, Y, **args)
 
 
 def test_bad_data_is_refused_at_the_edge():
     X, Y = gp.xor_data()
     with pytest.raises(ValueError, match="Y must hold only -1 and \\+1"):
-        gp.train_kernel(X, (Y + 1) / 2, max_epochs=5)
+        gp.beyond.train_kernel(X, (Y + 1) / 2, max_epochs=5)
     with pytest.raises(ValueError, match="X must be finite"):
-        gp.train_kernel(np.where(X > 0, np.nan, X), Y, max_epochs=5)
-    run = gp.train_kernel(X, Y, kernel="rbf", max_epochs=5)
+        gp.beyond.train_kernel(np.where(X > 0, np.nan, X), Y, max_epochs=5)
+    run = gp.beyond.train_kernel(X, Y, kernel="rbf", max_epochs=5)
     with pytest.raises(ValueError, match="3 features"):
         run.decision_function(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="linear"):
@@ -174,7 +175,7 @@ def test_shrink_factor_is_the_largest_allowed():
     rng = np.random.default_rng(0)
     for _ in range(2000):
         lam, mu, room = rng.uniform(0.01, 1), rng.uniform(-2, 2), rng.uniform(0.01, 3)
-        phi = dual._shrink_factor(lam, mu, room)
+        phi = forgetron_module._shrink_factor(lam, mu, room)
         assert 0 < phi <= 1 and psi(lam, phi, mu) <= room * (1 + 1e-9) + 1e-12
         if phi < 1:
             assert psi(lam, min(1.0, phi * (1 + 1e-6)), mu) > room
@@ -185,8 +186,8 @@ def test_forgetron_with_room_is_the_kernel_perceptron():
     single pass (no bias), on 5 streams."""
     for seed in range(5):
         X, Y = beyond.two_moons(200, noise=0.2, seed=seed)
-        run = gp.forgetron(X, Y, budget=500, gamma=2.0)
-        ref = gp.train_kernel(X, Y, kernel="rbf", gamma=2.0, bias=False, max_epochs=1)
+        run = gp.beyond.budget(X, Y, budget=500, gamma=2.0)
+        ref = gp.beyond.train_kernel(X, Y, kernel="rbf", gamma=2.0, bias=False, max_epochs=1)
         assert run.removals == 0 and run.mistakes == ref.updates
         np.testing.assert_array_equal(run.active, ref.support)
 
@@ -200,7 +201,7 @@ def test_forgetron_respects_its_budget_and_pays_for_it():
         assert exp.mistakes[0] > exp.unbudgeted and exp.mistakes[0] > exp.mistakes[-1]
         assert exp.mistakes[-1] == exp.unbudgeted  # 400 >= the support it needs
         X, Y = beyond.two_moons(400, noise=0.3, seed=seed)
-        run = gp.forgetron(X, Y, budget=5, gamma=2.0)
+        run = gp.beyond.budget(X, Y, budget=5, gamma=2.0)
         assert run.active.size <= 5 and run.removals == run.mistakes - run.active.size
         assert np.all((run.shrink > 0) & (run.shrink <= 1))
         assert np.all(np.isinf(exp.bound[:2]))  # B < 83: the theorem does not apply
@@ -222,17 +223,17 @@ def test_forgetron_guarantee_where_it_applies():
     """
     for seed in range(8):
         X, Y = blobs(seed, 600)
-        run = gp.forgetron(X, Y, budget=400, gamma=0.1)
-        assert run.mistakes <= gp.forgetron_bound(X, Y, budget=400, gamma=0.1) < 60
+        run = gp.beyond.budget(X, Y, budget=400, gamma=0.1)
+        assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=400, gamma=0.1) < 60
     removals = 0
     for seed in range(4):
         X, Y = blobs(seed, 1500, flip=0.03)
-        run = gp.forgetron(X, Y, budget=83, gamma=0.5)
+        run = gp.beyond.budget(X, Y, budget=83, gamma=0.5)
         removals += run.removals
-        assert run.mistakes <= gp.forgetron_bound(X, Y, budget=83, gamma=0.5)
+        assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=83, gamma=0.5)
     assert removals > 0
-    assert gp.forgetron_bound(X, Y, budget=82, gamma=0.1) == np.inf
-    assert gp.forgetron_bound(X, Y, budget=100, kernel="poly") == np.inf  # K(x, x) > 1
+    assert gp.beyond.forgetron_bound(X, Y, budget=82, gamma=0.1) == np.inf
+    assert gp.beyond.forgetron_bound(X, Y, budget=100, kernel="poly") == np.inf  # K(x, x) > 1
 
 
 # --- the second-order perceptron -------------------------------------------------------------
@@ -241,7 +242,7 @@ def test_second_order_matches_the_formula():
     """Sherman-Morrison bookkeeping against solving (aI + SS^T + xx^T) w = v at every step."""
     for seed in range(3):
         X, Y = dyadic_fake(seed, samples=80, epsilon=0.02)
-        run = gp.train_second_order(X, Y, a=0.5)
+        run = gp.beyond.train_second_order(X, Y, a=0.5)
         Z = np.hstack([X, np.ones((len(Y), 1))])
         S, v, rows = [], np.zeros(Z.shape[1]), []
         for t in range(len(Y)):
@@ -257,9 +258,9 @@ def test_second_order_with_huge_a_is_the_perceptron():
     """a -> infinity makes A^-1 v proportional to v: the plain perceptron's mistakes, 8 draws."""
     for seed in range(8):
         X, Y = dyadic_fake(seed)
-        run = gp.train_second_order(X, Y, a=1e9, max_epochs=50)
+        run = gp.beyond.train_second_order(X, Y, a=1e9, max_epochs=50)
         ref = gp.train(X, Y, max_epochs=50)
-        assert run.mistakes_per_epoch == ref.updates_per_epoch
+        assert run.updates_per_epoch == ref.updates_per_epoch
 
 
 def test_second_order_bound_and_fewer_mistakes():
@@ -276,12 +277,12 @@ def test_second_order_bound_on_noisy_data_with_hinge_term():
     """The bound holds for any u and gamma, also with D_gamma > 0: 10 noisy streams, 3 gammas."""
     for seed in range(10):
         mx.random.seed(seed)
-        noisy = gp.getfake_noisy(200, 3, 0.05, 0.1)
+        noisy = gp.data.getfake_noisy(200, 3, 0.05, 0.1)
         X, Y = noisy.X.asnumpy().astype(np.float64), noisy.Y.asnumpy().astype(np.float64)
-        run = gp.train_second_order(X, Y, a=1.0)
+        run = gp.beyond.train_second_order(X, Y, a=1.0)
         u = np.append(noisy.wfake.asnumpy(), noisy.bfake.asnumpy())
         for g in (0.05, 0.3, 1.0):
-            assert run.mistakes <= gp.second_order_bound(X, Y, run, u, gamma=g)
+            assert run.mistakes <= gp.beyond.second_order_bound(X, Y, run, u, gamma=g)
 
 
 # --- the separation problem ------------------------------------------------------------------
@@ -289,7 +290,7 @@ def test_second_order_bound_on_noisy_data_with_hinge_term():
 def test_separation_problem_has_the_margin_asked_for():
     """rho(A) >= gamma always (the plane achieves it) and within 10% of it, on 12 draws."""
     for gamma, seed in [(g, s) for g in (0.2, 0.02, 0.002) for s in range(4)]:
-        P = gp.separation_problem(80, 2, gamma, seed=seed)
+        P = gp.beyond.separation_problem(80, 2, gamma, seed=seed)
         assert np.allclose(np.linalg.norm(P.A, axis=1), 1)
         assert np.all(P.A @ P.plane >= gamma * (1 - 1e-9))
         assert gamma * (1 - 1e-6) <= P.rho <= 1.1 * gamma
@@ -310,21 +311,22 @@ def test_every_algorithm_within_its_bound():
 
 def test_reported_separators_separate_and_caps_are_reported():
     for seed in range(4):
-        P = gp.separation_problem(60, 3, 0.003, seed=seed)
-        for solve in (gp.perceptron_separation, gp.smooth_perceptron, gp.rescaled_perceptron):
+        P = gp.beyond.separation_problem(60, 3, 0.003, seed=seed)
+        for solve in (gp.beyond.perceptron_separation, gp.beyond.smooth_perceptron,
+                      gp.beyond.rescaled_perceptron):
             run = solve(P.A, max_iterations=100_000)
             assert run.converged == bool(np.all(P.A @ run.w > 0))
             capped = solve(P.A, max_iterations=3)
             assert not capped.converged or np.all(P.A @ capped.w > 0)
-    capped = gp.smooth_perceptron(P.A, max_iterations=3)
+    capped = gp.beyond.smooth_perceptron(P.A, max_iterations=3)
     assert not capped.converged and capped.iterations == 3
 
 
 def test_rescaled_perceptron_certificates():
     """Every failed phase certifies ||C^T x|| <= 1/sqrt(N); a tiny phase forces rescalings."""
     for seed in range(5):
-        P = gp.separation_problem(60, 2, 0.002, seed=seed)
-        run = gp.rescaled_perceptron(P.A, phase=20)
+        P = gp.beyond.separation_problem(60, 2, 0.002, seed=seed)
+        run = gp.beyond.rescaled_perceptron(P.A, phase=20)
         assert run.converged and run.rescalings == len(run.history["certificates"])
         assert run.rescalings > 0
         assert np.all(np.array(run.history["certificates"]) <= 1 / np.sqrt(20) + 1e-12)
@@ -355,25 +357,90 @@ def test_smooth_beats_the_perceptron_as_the_margin_shrinks():
 
 def test_separation_inputs_are_checked():
     with pytest.raises(ValueError, match="zero row"):
-        gp.smooth_perceptron(np.zeros((3, 2)))
+        gp.beyond.smooth_perceptron(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="max_iterations"):
-        gp.rescaled_perceptron(np.eye(2), max_iterations=0)
+        gp.beyond.rescaled_perceptron(np.eye(2), max_iterations=0)
     with pytest.raises(ValueError, match="gamma"):
-        gp.separation_problem(10, 2, 1.5)
+        gp.beyond.separation_problem(10, 2, 1.5)
     with pytest.raises(ValueError, match="rho"):
-        gp.smooth_bound(0.0, 10)
+        gp.beyond.smooth_bound(0.0, 10)
 
 
 # --- figures ---------------------------------------------------------------------------------
 
 def test_plots_return_their_axes():
     demo = beyond.kernel_demo(samples=30)
-    assert gp.plot_kernel_boundary(demo.runs[("xor", "rbf")], resolution=30) is not None
+    assert gp.plots.plot_kernel_boundary(demo.runs[("xor", "rbf")], resolution=30) is not None
     forg = beyond.forgetron_experiment(budgets=(5, 50), samples=100)
-    assert gp.plot_forgetron(forg).get_xscale() == "log"
+    assert gp.plots.plot_forgetron(forg).get_xscale() == "log"
     sep = beyond.separation_experiment(gammas=(0.3, 0.03), draws=2, samples=30,
                                        max_iterations=5000)
-    ax = gp.plot_separation(sep)
+    ax = gp.plots.plot_separation(sep)
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     with pytest.raises(TypeError, match="SeparationExperiment"):
-        gp.plot_separation(forg)
+        gp.plots.plot_separation(forg)
+
+
+# --- one driver: the overflow check of train (issue 18) --------------------------------------
+
+@pytest.mark.parametrize("kernel, engine", [("linear", "fast"), ("rbf", "fast"),
+                                            ("linear", "faithful")])
+def test_train_kernel_refuses_scores_that_overflow(kernel, engine):
+    """XOR x 1e200 used to return converged=True with NaN decision values."""
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match=r"training overflowed: the margins .* in pass 1 "
+                                         r"became inf or NaN"):
+        gp.beyond.train_kernel(X * 1e200, Y, kernel=kernel, max_epochs=5, engine=engine)
+
+
+def test_decision_function_refuses_scores_that_overflow():
+    """MXNet's exp(-inf) = 0 lets the faithful engine train the Gaussian kernel on XOR x 1e200
+    (far points: K = I, which is right); numpy's Gram matrix of the same points is NaN, and the
+    scores say so instead of returning NaN."""
+    X, Y = gp.xor_data()
+    run = gp.beyond.train_kernel(X * 1e200, Y, kernel="rbf", max_epochs=5, engine="faithful")
+    assert run.converged and run.updates_per_epoch == [4, 0]
+    with pytest.raises(ValueError, match="training overflowed: the scores f"):
+        run.decision_function(X * 1e200)
+
+
+def test_train_second_order_refuses_predictions_that_overflow():
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match="training overflowed"):
+        gp.beyond.train_second_order(X * 1e200, Y, max_epochs=5)
+
+
+def test_second_order_run_has_the_common_field_names():
+    X, Y = gp.xor_data()
+    run = gp.beyond.train_second_order(X, Y, max_epochs=3)
+    assert run.epochs == len(run.updates_per_epoch) == 3 and not run.converged
+    with pytest.warns(DeprecationWarning, match="updates_per_epoch"):
+        assert run.mistakes_per_epoch == run.updates_per_epoch
+
+
+def test_gram_guard_counts_the_peak_and_a_larger_limit_can_be_set(monkeypatch):
+    """The Gaussian kernel peaks at two n x n matrices: a limit that fits one is refused for
+    rbf but not for linear; the default limit is the memory the process can allocate, and a
+    limit above 1e9 bytes is accepted."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(100, 2))
+    Y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    one = 8 * 100 * 100
+    assert gp.beyond.train_kernel(X, Y, max_epochs=2, max_gram_bytes=one).epochs >= 1
+    with pytest.raises(ValueError, match=r"kernel='rbf' peaks at 0.2 MiB.*max_gram_bytes=80000"):
+        gp.beyond.train_kernel(X, Y, kernel="rbf", max_epochs=2, max_gram_bytes=one)
+    assert gp.beyond.train_kernel(X, Y, max_epochs=2, max_gram_bytes=10**12).epochs >= 1
+    monkeypatch.setattr(dual, "_available_memory", lambda: 2 * one - 1)
+    with pytest.raises(ValueError, match="this process can still allocate"):
+        gp.beyond.train_kernel(X, Y, kernel="rbf", max_epochs=2)
+    assert gp.beyond.train_kernel(X, Y, max_epochs=2).epochs >= 1
+    assert 0 < dual.__dict__["_available_memory"]() < 2 * one  # the patched one is used
+
+
+def test_available_memory_is_below_the_address_space_limit():
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    assert 0 < dual._available_memory()
+    if soft == resource.RLIM_INFINITY:
+        return
+    assert dual._available_memory() <= soft

@@ -24,6 +24,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
+#: Building the book executes every notebook (or waits for the worker that does): far beyond
+#: the suite's default per-test timeout (pyproject.toml).
+pytestmark = pytest.mark.timeout(3600)
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("gluon_perceptron_book_build",
                                                ROOT / "docs" / "build.py")

@@ -11,8 +11,18 @@ import gluon_perceptron as gp
 
 
 def test_epsilons_are_the_chapters():
-    assert len(gp.EPSILONS) == 17
-    np.testing.assert_allclose(gp.EPSILONS[[0, -1]], [0.025, 0.425])
+    assert len(gp.experiments.EPSILONS) == 17
+    np.testing.assert_allclose(gp.experiments.EPSILONS[[0, -1]], [0.025, 0.425])
+
+
+def test_results_hold_their_own_copy_of_the_default_epsilons():
+    """Issue 20: writing to a result's epsilons must not change the package's constant."""
+    before = gp.experiments.EPSILONS.copy()
+    for run in (gp.experiments.margin_experiment(trials=1, samples=20, seed=0),
+                gp.experiments.margin_experiment_faithful(trials=1, samples=20, seed=0)):
+        assert not np.shares_memory(run.epsilons, gp.experiments.EPSILONS)
+        run.epsilons[:] = -1.0
+        np.testing.assert_array_equal(gp.experiments.EPSILONS, before)
 
 
 def test_faithful_experiment_never_resets(seed):
@@ -21,8 +31,8 @@ def test_faithful_experiment_never_resets(seed):
 
     seed(21)
     w, b = nd.zeros((2,)), nd.zeros((1,))
-    _, err = gp.margin_experiment_faithful([0.2, 0.3], trials=1, samples=100, w=w, b=b,
-                                           progress=False)
+    err = gp.experiments.margin_experiment_faithful([0.2, 0.3], trials=1, samples=100, w=w, b=b,
+                                        progress=False).updates
     seed(21)
     X1, Y1 = gp.getfake(100, 2, 0.2)
     X2, Y2 = gp.getfake(100, 2, 0.3)
@@ -35,7 +45,7 @@ def test_faithful_experiment_never_resets(seed):
 
 
 def test_corrected_experiment_respects_its_bound(seed):
-    r = gp.margin_experiment([0.05, 0.2, 0.4], trials=4, samples=300, progress=False)
+    r = gp.experiments.margin_experiment([0.05, 0.2, 0.4], trials=4, samples=300, progress=False)
     assert r.updates.shape == (4, 3)
     assert r.converged.all()
     assert np.all(r.updates <= r.bound)
@@ -50,24 +60,25 @@ def test_corrected_experiment_respects_its_bound(seed):
 def test_counts_fall_as_the_margin_widens_far_below_the_bounds(seed):
     """Notebook 3: "the measured counts fall as the margin widens, far below either bound"."""
     seed(5)
-    r = gp.margin_experiment([0.025, 0.1, 0.4], trials=6, samples=300, progress=False)
+    r = gp.experiments.margin_experiment([0.025, 0.1, 0.4], trials=6, samples=300, progress=False)
     mean = r.updates.mean(axis=0)
     assert np.all(np.diff(mean) < 0), mean
     assert np.all(r.updates <= 0.25 * r.bound) and np.all(r.updates <= 0.25 * r.chapter_bound)
 
 
 def test_bias_bound_algebra():
-    assert gp.chapter_bound(3.0, 0.5) == pytest.approx(80.0)
-    assert gp.bias_bound(3.0, 0.5, 1.0, 1.0) == pytest.approx(gp.chapter_bound(3.0, 0.5))
-    assert gp.bias_bound(3.0, 0.5, 1.0, 2.0) > gp.chapter_bound(3.0, 0.5)
+    assert gp.theory.chapter_bound(3.0, 0.5) == pytest.approx(80.0)
+    assert gp.theory.bias_bound(3.0, 0.5, 1.0, 1.0) == pytest.approx(
+        gp.theory.chapter_bound(3.0, 0.5))
+    assert gp.theory.bias_bound(3.0, 0.5, 1.0, 2.0) > gp.theory.chapter_bound(3.0, 0.5)
     with pytest.raises(ValueError, match="epsilon"):
-        gp.chapter_bound(3.0, 0.0)
+        gp.theory.chapter_bound(3.0, 0.0)
 
 
 def test_plane_must_separate():
     X, Y = gp.xor_data()
     with pytest.raises(ValueError, match="does not separate"):
-        gp.generating_plane_bound(X, Y, np.array([1.0, 0.0]), np.array([0.0]))
+        gp.theory.generating_plane_bound(X, Y, np.array([1.0, 0.0]), np.array([0.0]))
 
 
 @pytest.mark.parametrize("samples,dims", [(100, 2), (1000, 2), (1000, 10)])
@@ -76,7 +87,7 @@ def test_bound_holds_whatever_the_size_and_dimension(seed, samples, dims):
         seed(s)
         fake = gp.sample_separable(samples, dims, 0.1)
         run = gp.train(fake.X, fake.Y, max_epochs=10_000)
-        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         assert run.converged
         assert run.updates <= info["bound"] <= 10 * (1 + info["b"] ** 2) / 0.1**2
 
@@ -105,7 +116,7 @@ def test_corrected_experiment_reports_runs_that_hit_the_bound(seed):
     with pytest.warns(RuntimeWarning, match="stopped at max_epochs=1"):
         with warnings.catch_warnings():  # pytest.warns would re-raise MXNet's deprecation noise
             warnings.simplefilter("ignore", DeprecationWarning)
-            r = gp.margin_experiment([0.025], trials=3, samples=1000, max_epochs=1,
+            r = gp.experiments.margin_experiment([0.025], trials=3, samples=1000, max_epochs=1,
                                      progress=False)
     assert not r.converged.all()
     assert np.all(r.epochs == 1)
@@ -142,7 +153,7 @@ def _chapter_run(seed_value: int = 1):
 
 
 def test_seed_1_prints_what_the_original_notebook_prints(capsys):
-    X, Y, run = _chapter_run(gp.CHAPTER_SEED)
+    X, Y, run = _chapter_run(gp.experiments.CHAPTER_SEED)
     assert capsys.readouterr().out == ""  # demo prints nothing
     assert len(run.updates) == 5
     np.testing.assert_array_equal(run.updates[0].x, np.array([-0.3469252, -0.22134334],
@@ -163,10 +174,9 @@ def test_main_job_first_section_uses_the_chapters_seed(tmp_path, capsys):
     assert len(paths) == 6 and all(p.exists() for p in paths)
 
 
-def test_demo_result_unpacks_like_the_old_tuple_and_matches_the_updates():
+def test_demo_result_matches_the_updates():
     X, Y, run = _chapter_run()
-    w, b, updates = run
-    assert w is run.w and b is run.b and updates is run.updates
+    w, b, updates = run.w, run.b, run.updates
     # the weights are the signed sum of the updated examples (notebook 2)
     np.testing.assert_allclose(w.asnumpy(), sum(u.y * u.x for u in updates), rtol=1e-6)
     assert b.asscalar() == sum(u.y for u in updates)
@@ -191,7 +201,7 @@ def test_demo_refuses_mixed_dtypes_with_a_named_error():
 
 
 def test_the_printed_2017_trace_is_reproduced_by_perceptron():
-    replay = gp.replay_printed_trace()
+    replay = gp.experiments.replay_printed_trace()
     assert replay.updated.all() and replay.reproduces
     assert replay.max_difference < 1e-6
     np.testing.assert_allclose(replay.replayed_w[-1], [-3.33094788, 0.02833593], rtol=1e-6)
@@ -215,7 +225,7 @@ def test_the_chapters_code_is_shown_from_the_package_source():
 def test_one_pass_need_not_separate_over_100_draws():
     """Notebook 2: over 100 seeds of the chapter's run, the first update is always on the first
     example, and one pass leaves training errors in a sizeable share of draws."""
-    stats = gp.demo_statistics(range(100))
+    stats = gp.experiments.demo_statistics(range(100))
     assert np.all(stats.first_update == 0)
     assert 20 <= stats.seeds.size - stats.separated <= 80
     assert np.all(stats.updates >= 1) and 2 < stats.updates.mean() < 10
@@ -224,7 +234,7 @@ def test_one_pass_need_not_separate_over_100_draws():
 def test_the_two_samplers_agree_in_distribution_over_10_seeds():
     """Notebook 1: same plane, different points, and margin quartiles that agree within their
     spread from seed to seed (10 seeds)."""
-    cmp = gp.compare_samplers(range(10), samples=500)
+    cmp = gp.experiments.compare_samplers(range(10), samples=500)
     assert cmp.same_plane.all() and not cmp.same_points.any()
     spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
     assert cmp.largest_quartile_gap < spread
@@ -285,8 +295,9 @@ def test_faithful_experiment_starts_from_the_demos_weights_as_the_chapter_does()
     X, Y, run = _chapter_run()
     start = run.w.asnumpy().copy()
     assert np.any(start != 0)
-    result = gp.margin_experiment_faithful([0.3], trials=1, samples=50, w=run.w, b=run.b)
-    eps, updates = result  # still unpacks like the old tuple
+    result = gp.experiments.margin_experiment_faithful([0.3], trials=1, samples=50, w=run.w,
+                                                       b=run.b)
+    eps, updates = result.epsilons, result.updates
     assert result.warm_start and result.trials == 1 and result.samples == 50
     assert list(eps) == [0.3] and updates.shape == (1,)
     assert not np.array_equal(run.w.asnumpy(), start) or updates[0] == 0
@@ -298,7 +309,7 @@ def test_notebook_3_claims_over_many_trials():
     and the mean count falls by roughly an order of magnitude from the narrowest margin to
     the widest (10 trials per margin, 3 seeds)."""
     for s in (1, 2, 3):
-        r = gp.margin_experiment(trials=10, samples=1000, seed=s)
+        r = gp.experiments.margin_experiment(trials=10, samples=1000, seed=s)
         assert r.converged.all() and np.all(r.updates <= r.bound)
         ok = r.chapter_assumptions
         assert np.all(r.updates[ok] <= r.chapter_bound[ok])
@@ -311,7 +322,7 @@ def test_notebook_3_claims_over_many_trials():
 def test_counts_grow_with_size_and_dimension_over_20_seeds():
     """Notebook 3 (updates_by_size, 20 seeds): never past the bound; the mean count grows from
     100 to 1000 points and from 2 to 10 dimensions."""
-    sizes = gp.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
+    sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
     assert np.all(sizes.ratios < 1)
     means = sizes.updates.mean(axis=1)
     assert np.all(np.diff(means) > 0), means

@@ -8,6 +8,7 @@ import pytest
 from gluon_perceptron.main import cli
 
 
+@pytest.mark.timeout(1200)
 def test_main_job_writes_every_figure(tmp_path):
     out = tmp_path / "figs"
     proc = subprocess.run([sys.executable, "-m", "gluon_perceptron", "--out", str(out),
@@ -80,6 +81,7 @@ def _manifest(folder):
     return json.loads((folder / "index.json").read_text())
 
 
+@pytest.mark.timeout(900)
 def test_ctrl_c_leaves_whole_figures_and_a_manifest(tmp_path):
     """SIGINT in the middle of the job: exit code 130, one line, no traceback; every PNG left
     opens, no temporary file remains, and the manifest lists exactly the PNGs."""
@@ -114,20 +116,27 @@ def test_ctrl_c_leaves_whole_figures_and_a_manifest(tmp_path):
 def test_a_second_run_removes_only_what_the_first_listed(tmp_path):
     import json
 
-    (tmp_path / "02_update_07.png").write_bytes(b"old figure")  # listed: removed
+    (tmp_path / "04_old_loss.png").write_bytes(b"old figure")  # listed under loss: removed
+    (tmp_path / "02_update_07.png").write_bytes(b"old figure")  # another section's: kept
     (tmp_path / "mine.png").write_bytes(b"not listed")  # never touched
     (tmp_path / "notes.txt").write_text("keep")
     outside = tmp_path.parent / f"{tmp_path.name}_outside.png"
     outside.write_bytes(b"outside")
     (tmp_path / "index.json").write_text(json.dumps(
-        {"seed": 1, "files": ["02_update_07.png", f"../{outside.name}", "notes.txt"]}))
+        {"seed": 1, "files": ["04_old_loss.png", "02_update_07.png", f"../{outside.name}",
+                              "notes.txt"],
+         "by_section": {"The perceptron loss": {"files": ["04_old_loss.png",
+                                                          f"../{outside.name}"]},
+                        "The perceptron, step by step": {"files": ["02_update_07.png"]}}}))
     assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
                      "--no-progress", "--seed", "3"]) == 0
-    assert _pngs(tmp_path) == ["04_losses.png", "mine.png"]
+    assert _pngs(tmp_path) == ["02_update_07.png", "04_losses.png", "mine.png"]
     assert (tmp_path / "notes.txt").exists() and outside.exists()
     manifest = _manifest(tmp_path)
-    assert manifest["files"] == ["04_losses.png"]
-    assert manifest["sections"] == ["The perceptron loss"]
+    assert manifest["files"] == ["02_update_07.png", "04_losses.png"]
+    assert manifest["sections"] == ["The perceptron, step by step", "The perceptron loss"]
+    assert manifest["ran"] == ["The perceptron loss"]
+    assert manifest["by_section"]["The perceptron loss"]["files"] == ["04_losses.png"]
     assert manifest["seed"] == 3 and manifest["complete"] is True
     import gluon_perceptron
 

@@ -107,10 +107,10 @@ def test_default_bound_stops_high_dimensional_request(seed):
 def test_xor_and_padding():
     X, Y = gp.xor_data()
     assert X.shape == (4, 2) and list(Y) == [-1, 1, 1, -1]
-    P = gp.pad_constant(X)
+    P = gp.data.pad_constant(X)
     assert P.shape == (4, 3) and np.all(P[:, 2] == 1)
     with pytest.raises(ValueError, match="value"):
-        gp.pad_constant(X, float("nan"))
+        gp.data.pad_constant(X, float("nan"))
 
 
 def test_mx_seed_controls_everything(seed):
@@ -137,8 +137,8 @@ def test_fast_is_the_engine_and_batched_its_alias():
 @pytest.mark.parametrize("make", [
     lambda seed: gp.sample_separable(30, 2, 0.1, seed=seed).X,
     lambda seed: gp.sample_separable(8, 2, 0.1, seed=seed, engine="faithful").X,
-    lambda seed: gp.getfake_noisy(30, 2, 0.1, 0.2, seed=seed).Y,
-    lambda seed: gp.gaussian_classes(30, 2, 1.0, seed=seed).X,
+    lambda seed: gp.data.getfake_noisy(30, 2, 0.1, 0.2, seed=seed).Y,
+    lambda seed: gp.data.gaussian_classes(30, 2, 1.0, seed=seed).X,
 ])
 def test_seed_none_keeps_the_global_generator_and_an_int_seeds_it(make):
     mx.random.seed(5)
@@ -159,17 +159,17 @@ def test_results_are_dataclasses_that_still_unpack():
     fake = gp.sample_separable(10, 2, 0.1, seed=0)
     X, Y, wfake, bfake, attempts = fake
     assert X is fake.X and attempts == fake.attempts and dataclasses.is_dataclass(fake)
-    noisy = gp.getfake_noisy(10, 2, 0.1, 0.2, seed=0)
+    noisy = gp.data.getfake_noisy(10, 2, 0.1, 0.2, seed=0)
     X, Y, Y_clean, flipped, wfake, bfake = noisy
     assert flipped.sum() == 2 and dataclasses.is_dataclass(noisy)
-    classes = gp.gaussian_classes(10, 2, 1.0, seed=0)
+    classes = gp.data.gaussian_classes(10, 2, 1.0, seed=0)
     X, Y, mean, bayes = classes
     assert bayes == classes.bayes_error and dataclasses.is_dataclass(classes)
 
 
 def test_sizes_beyond_mxnet_are_refused_up_front():
     with pytest.raises(ValueError, match=r"limit of 2\*\*31 - 1"):
-        gp.gaussian_classes(10**6, 10**4, 1.0)
+        gp.data.gaussian_classes(10**6, 10**4, 1.0)
     with pytest.raises(ValueError, match=r"limit of 2\*\*31 - 1"):
         gp.sample_separable(10**10, 2, 0.1)
 
@@ -181,3 +181,12 @@ def test_results_that_were_tuples_still_index_like_tuples():
     assert len(fake) == 5 and fake[-1] == fake.attempts
     with pytest.raises(IndexError):
         fake[5]
+
+
+def test_pad_constant_refuses_a_value_beyond_float32():
+    """Issue 20: pad_constant(X32, 1e39) added a column of inf."""
+    X32 = np.ones((3, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match="value=1e\\+39 does not fit X's dtype float32"):
+        gp.data.pad_constant(X32, 1e39)
+    assert gp.data.pad_constant(X32.astype(np.float64), 1e39)[0, -1] == 1e39
+    assert gp.data.pad_constant(X32, -3.0).dtype == np.float32

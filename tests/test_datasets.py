@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from gluon_perceptron.core.data import real as datasets
-from gluon_perceptron.core.data.real import IDXError, load_mnist, read_idx, write_idx
+from gluon_perceptron.core.data.idx import IDXError, read_idx, write_idx
+from gluon_perceptron.core.data.real import load_mnist
 
 
 def idx_bytes(code: int, shape, payload: bytes) -> bytes:
@@ -340,3 +341,11 @@ def test_pixel_csv_parser_refuses_broken_rows(raw, words):
 def test_pixel_csv_parser_reads_values_of_every_width():
     got = datasets._parse_pixel_csv(b"0,7,10\r\n99,100,255", 3, "f.csv")
     assert got.tolist() == [[0, 7, 10], [99, 100, 255]]
+
+
+def test_write_idx_refuses_a_size_beyond_uint32(tmp_path):
+    """Issue 20: a dimension >= 2**32 raised struct.error."""
+    big = np.empty((2**32, 0), dtype=np.uint8)  # no elements: nothing allocated
+    with pytest.raises(ValueError, match="unsigned 32-bit"):
+        write_idx(tmp_path / "big.idx", big)
+    assert not (tmp_path / "big.idx").exists()

@@ -96,7 +96,7 @@ def _assert_same_run(d, m):
 def test_train_mixed_with_one_shard_is_train(kind, seed, max_epochs):
     X, Y = _data(kind, seed)
     for mix in mixing.MIXINGS:
-        m = gp.train_mixed(X, Y, shards=1, max_epochs=max_epochs or 1000, mixing=mix)
+        m = gp.distributed.train_mixed(X, Y, shards=1, max_epochs=max_epochs or 1000, mixing=mix)
         t = gp.train(X, Y, max_epochs=max_epochs or 1000)
         _assert_same_run(m, t)
         assert m.converged == (max_epochs is None)
@@ -106,7 +106,7 @@ def test_mixing_weights_are_convex_and_mixing_separates():
     X, Y = _data("float64", 4)
     for shards in (2, 3, 5):
         for mix in mixing.MIXINGS:
-            m = gp.train_mixed(X, Y, shards=shards, mixing=mix)
+            m = gp.distributed.train_mixed(X, Y, shards=shards, mixing=mix)
             assert m.converged and gp.error_rate(m.w, m.b, X, Y) == 0
             mu = m.mixing_weights[:-1]
             np.testing.assert_allclose(mu.sum(axis=1), 1.0)
@@ -124,11 +124,11 @@ def test_mixing_bound_holds_on_getfake_data():
     mistakes <= R^2/gamma^2."""
     for seed in range(12):
         fake = gp.sample_separable(80, 3, 0.05, seed=seed)
-        om = gp.optimal_margin(fake.X, fake.Y)
+        om = gp.theory.optimal_margin(fake.X, fake.Y)
         bound = om.radius ** 2 / om.gamma ** 2
         for shards in (1, 2, 4):
             for mix in mixing.MIXINGS:
-                m = gp.train_mixed(fake.X, fake.Y, shards=shards, mixing=mix)
+                m = gp.distributed.train_mixed(fake.X, fake.Y, shards=shards, mixing=mix)
                 assert m.converged
                 assert m.mixed_mistakes <= bound
                 if mix == "uniform":
@@ -150,7 +150,7 @@ def test_rows_survive_the_server_bit_for_bit():
 
 def test_shards_cover_the_data_in_order():
     for n, s in [(10, 3), (7, 7), (100, 4), (5, 1)]:
-        bounds = gp.shard_bounds(n, s)
+        bounds = gp.distributed.shard_bounds(n, s)
         assert bounds[0][0] == 0 and bounds[-1][1] == n and len(bounds) == s
         assert all(a < b for a, b in bounds)
         assert all(bounds[i][1] == bounds[i + 1][0] for i in range(s - 1))
@@ -167,13 +167,16 @@ def test_shards_cover_the_data_in_order():
     ({"servers": 0}, "servers"),
     ({"learning_rate": -1.0}, "learning_rate"),
     ({"max_epochs": 0}, "max_epochs"),
+    ({"round_timeout": 0}, "round_timeout"),
+    ({"round_timeout": float("nan")}, "round_timeout"),
+    ({"servers": 10**6}, "MAX_PROCESSES_PER_CORE"),
 ])
 def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypatch):
     started = []
     monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
     X, Y = _data("float64", 2)
     with pytest.raises(ValueError, match=match):
-        gp.train_distributed(X, Y, **{"max_epochs": 5, **kwargs})
+        gp.distributed.train_distributed(X, Y, **{"max_epochs": 5, **kwargs})
     assert not started
 
 
@@ -182,11 +185,11 @@ def test_non_separable_data_needs_max_epochs(monkeypatch):
     monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
     X, Y = _data("noisy", 3)
     with pytest.raises(ValueError, match="not linearly separable.*max_epochs"):
-        gp.train_distributed(X, Y, workers=2)
+        gp.distributed.train_distributed(X, Y, workers=2)
     with pytest.raises(ValueError, match="not linearly separable"):
-        gp.train_mixed(X, Y, shards=2)
+        gp.distributed.train_mixed(X, Y, shards=2)
     with pytest.raises(ValueError, match="shards"):
-        gp.train_mixed(X, Y, shards=0, max_epochs=3)
+        gp.distributed.train_mixed(X, Y, shards=0, max_epochs=3)
     with pytest.raises(ValueError, match="batch_size"):
         train_gluon_distributed(X, Y, workers=2, batch_size=100, max_epochs=1)
     assert not started
@@ -224,7 +227,8 @@ def test_two_and_three_workers_are_train_mixed_bit_for_bit():
                 for mix in mixing.MIXINGS]
         runs = training._train_distributed(jobs, workers=workers, timeout=300)
         for (X, Y, m, mix), d in zip(jobs, runs):
-            _assert_same_run(d, gp.train_mixed(X, Y, shards=workers, max_epochs=m, mixing=mix))
+            _assert_same_run(d, gp.distributed.train_mixed(X, Y, shards=workers, max_epochs=m,
+                                                           mixing=mix))
             assert sorted(d.ranks.values()) == list(range(workers))
             assert d.exchange_seconds.shape == d.pass_seconds.shape == (d.epochs, workers)
             assert np.all(d.exchange_seconds > 0)
@@ -232,8 +236,8 @@ def test_two_and_three_workers_are_train_mixed_bit_for_bit():
 
 def test_public_call_keeps_one_log_per_role(tmp_path):
     X, Y = _data("getfake", 5)
-    d = gp.train_distributed(X, Y, workers=2, mixing="weighted", log_dir=tmp_path)
-    _assert_same_run(d, gp.train_mixed(X, Y, shards=2, mixing="weighted"))
+    d = gp.distributed.train_distributed(X, Y, workers=2, mixing="weighted", log_dir=tmp_path)
+    _assert_same_run(d, gp.distributed.train_mixed(X, Y, shards=2, mixing="weighted"))
     assert d.converged and gp.error_rate(d.w, d.b, X, Y) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "scheduler.log", "server-0.log", "worker-0.log", "worker-1.log"]
@@ -314,17 +318,18 @@ def test_mixing_many_shards_steadies_noisy_data():
 def test_experiments_and_plots_of_mixing():
     import matplotlib.pyplot as plt
 
-    X, Y = gp.hard_separable(600, 20, 0.1, seed=0)
-    assert gp.is_separable(X, Y) and X.dtype == np.float32 and X.shape == (600, 20)
-    speed = gp.mixing_speedup(X, Y, workers=(1, 2), max_epochs=2000)
+    X, Y = gp.experiments.hard_separable(600, 20, 0.1, seed=0)
+    assert gp.theory.is_separable(X, Y) and X.dtype == np.float32 and X.shape == (600, 20)
+    speed = gp.experiments.mixing_speedup(X, Y, workers=(1, 2), max_epochs=2000)
     assert speed.method[0] == "train" and all(speed.converged)
     assert speed.passes[1] == speed.passes[0] and speed.updates[1] == speed.updates[0]
-    bound = gp.mixing_bound_experiment(samples=60, dimensions=3, trials=2, workers=(1, 2))
+    bound = gp.experiments.mixing_bound_experiment(samples=60, dimensions=3, trials=2,
+                                                   workers=(1, 2))
     assert np.all(bound.ratio <= 1) and bound.workers.size == 2 * 2 * 2
-    noisy = gp.nonseparable_mixing(samples=100, rounds=5, workers=(1, 2))
+    noisy = gp.experiments.nonseparable_mixing(samples=100, rounds=5, workers=(1, 2))
     assert noisy.error.shape == (2, 5) and noisy.flipped == pytest.approx(0.1)
-    ax = gp.plot_mixing_bound(bound)
+    ax = gp.plots.plot_mixing_bound(bound)
     assert isinstance(ax, plt.Axes) and ax.lines
-    axes = gp.plot_mixing_speedup(speed)
+    axes = gp.plots.plot_mixing_speedup(speed)
     assert len(axes) == 2 and axes[0].lines and axes[1].patches
-    assert gp.plot_nonseparable_mixing(noisy).lines
+    assert gp.plots.plot_nonseparable_mixing(noisy).lines

@@ -13,8 +13,8 @@ TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
 
 @pytest.mark.parametrize("name", ["AND", "OR"])
 def test_binary_tables(name):
-    w, b = gp.BOOLEAN_PERCEPTRONS[name]
-    table = gp.truth_table(w, b)
+    w, b = gp.theory.BOOLEAN_PERCEPTRONS[name]
+    table = gp.theory.truth_table(w, b)
     assert np.all(table["lin"] != 0)
     for x, out in zip(table["inputs"], table["output"]):
         expected = TRUTH[name](bool(x[0] > 0), bool(x[1] > 0))
@@ -24,12 +24,12 @@ def test_binary_tables(name):
 def test_the_books_weights():
     """Notebook 8: AND = x1 + x2 - 1, OR = x1 + x2 + 1, NOT = -x1."""
     for name, (w, b) in {"AND": ([1, 1], -1), "OR": ([1, 1], 1), "NOT": ([-1], 0)}.items():
-        np.testing.assert_array_equal(gp.BOOLEAN_PERCEPTRONS[name][0], w)
-        assert float(np.squeeze(gp.BOOLEAN_PERCEPTRONS[name][1])) == b
+        np.testing.assert_array_equal(gp.theory.BOOLEAN_PERCEPTRONS[name][0], w)
+        assert float(np.squeeze(gp.theory.BOOLEAN_PERCEPTRONS[name][1])) == b
 
 
 def test_not_table():
-    table = gp.truth_table(*gp.BOOLEAN_PERCEPTRONS["NOT"])
+    table = gp.theory.truth_table(*gp.theory.BOOLEAN_PERCEPTRONS["NOT"])
     assert np.all(table["lin"] != 0)
     np.testing.assert_array_equal(table["output"], -table["inputs"][:, 0])
     assert "lin(x) = -1*x1" in exp_expressivity.format_truth_table("NOT")
@@ -37,27 +37,27 @@ def test_not_table():
 
 @pytest.mark.parametrize("name", ["AND", "OR", "NOT"])
 def test_the_perceptron_learns_them(name):
-    run = gp.learn_boolean(name)
-    X, Y = gp.boolean_data(name)
+    run = gp.theory.learn_boolean(name)
+    X, Y = gp.theory.boolean_data(name)
     assert run.converged
     np.testing.assert_array_equal(gp.predict(run.w, run.b, X), Y)
 
 
 def test_xor_has_no_perceptron():
     X, Y = gp.xor_data()
-    np.testing.assert_array_equal(gp.boolean_data("XOR")[1], Y)
+    np.testing.assert_array_equal(gp.theory.boolean_data("XOR")[1], Y)
     # adding the conditions pairwise gives 2b < 0 and 2b > 0: every (w, b) fails somewhere
     rng = np.random.default_rng(0)
     params = rng.normal(size=(100_000, 3)) * rng.exponential(size=(100_000, 1)) * 10
     ok = (Y[:, None] * (X @ params[:, :2].T + params[:, 2])).min(axis=0) > 0
     assert not ok.any()
-    assert not gp.is_separable(X, Y)
+    assert not gp.theory.is_separable(X, Y)
 
 
 def test_xor_never_converges_and_cycles():
-    run = gp.learn_boolean("XOR", max_epochs=500)
+    run = gp.theory.learn_boolean("XOR", max_epochs=500)
     assert not run.converged and min(run.updates_per_epoch) > 0
-    path, period = gp.xor_cycle()
+    path, period = gp.theory.xor_cycle()
     # by hand from theta = 0: (1,1,-1), (0,2,0), (1,1,1), (0,0,0), so back at 0 after one pass
     assert period == 1 and not path.converged
     np.testing.assert_array_equal(path.thetas[-4:], [[1, 1, -1], [0, 2, 0], [1, 1, 1], [0, 0, 0]])
@@ -65,37 +65,37 @@ def test_xor_never_converges_and_cycles():
 
 
 def test_loss_matches_closed_form():
-    X, Y = gp.two_point_data()
+    X, Y = gp.theory.two_point_data()
     rng = np.random.default_rng(1)
     W = rng.normal(size=(1000, 2)) * 3
     closed = np.maximum(0, W[:, 0] + W[:, 1]) + np.maximum(0, -(2 * W[:, 0] + W[:, 1]))
-    np.testing.assert_allclose(gp.total_perceptron_loss(W, X, Y), closed)
+    np.testing.assert_allclose(gp.theory.total_perceptron_loss(W, X, Y), closed)
     zero = (W[:, 0] + W[:, 1] <= 0) & (2 * W[:, 0] + W[:, 1] >= 0)
-    np.testing.assert_array_equal(gp.total_perceptron_loss(W, X, Y) == 0, zero)
+    np.testing.assert_array_equal(gp.theory.total_perceptron_loss(W, X, Y) == 0, zero)
 
 
 def test_two_point_path_by_hand():
     """Replayed by hand from w = 0 with the update on y w.x <= 0."""
-    path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
+    path = gp.rosenblatt.update_path(*gp.theory.two_point_data(), max_epochs=100, bias=False)
     expected = [(0, 0), (-1, -1), (1, 0), (0, -1), (2, 0), (1, -1), (0, -2), (2, -1),
                 (1, -2), (3, -1), (2, -2), (1, -3), (3, -2), (2, -3)]
     np.testing.assert_array_equal(path.thetas, expected)
     assert path.converged
-    assert gp.total_perceptron_loss(path.w, *gp.two_point_data()) == 0
-    X, Y = gp.two_point_data()
+    assert gp.theory.total_perceptron_loss(path.w, *gp.theory.two_point_data()) == 0
+    X, Y = gp.theory.two_point_data()
     np.testing.assert_array_equal(Y * (X @ path.w), [1.0, 1.0])  # both margins exactly 1
 
 
 def test_plot_and_section(tmp_path):
     matplotlib.use("Agg")
-    ax = gp.plot_loss_surface()
+    ax = gp.plots.plot_loss_surface()
     assert ax.get_xlabel() == "w1"
     from gluon_perceptron.main.job import Options
 
     paths = expressivity_sections.expressivity_section(Options(out=tmp_path, progress=False))
     assert [p.name for p in paths] == ["08_loss_surface.png"] and paths[0].stat().st_size > 0
     with pytest.raises(ValueError, match="name"):
-        gp.boolean_data("NAND")
+        gp.theory.boolean_data("NAND")
 
 
 def test_expressivity_experiment_backs_notebook_8():
@@ -103,7 +103,7 @@ def test_expressivity_experiment_backs_notebook_8():
     result = exp_expressivity.expressivity_experiment(xor_epochs=1000)
     for name in ("AND", "OR", "NOT"):
         run = result.learned[name]
-        X, Y = gp.boolean_data(name)
+        X, Y = gp.theory.boolean_data(name)
         assert run.converged and np.array_equal(gp.predict(run.w, run.b, X), Y)
         assert not any(" lin = 0 " in line or "lin = +0 " in line or "lin = -0 " in line
                        for line in result.tables[name].splitlines())   # no score is ever 0
@@ -117,22 +117,28 @@ def test_expressivity_experiment_backs_notebook_8():
 
 
 def test_results_are_dataclasses():
-    table = gp.truth_table([1.0, 1.0], -1.0)
+    table = gp.theory.truth_table([1.0, 1.0], -1.0)
     assert table["lin"] is table.lin and set(table.keys()) == {"inputs", "lin", "output"}
-    path, period = gp.xor_cycle()
+    path, period = gp.theory.xor_cycle()
     assert period == 1 and path.updates == 4
-    short = gp.xor_cycle(max_epochs=1)
+    short = gp.theory.xor_cycle(max_epochs=1)
     assert short.found  # XOR is back at 0 after its first pass
     with pytest.raises(ValueError, match="2\\*\\*30"):
-        gp.truth_table(np.ones(30), 0.0)
+        gp.theory.truth_table(np.ones(30), 0.0)
     # XOR has one table in the package: boolean_data returns xor_data's
-    for a, b in zip(gp.boolean_data("XOR"), gp.xor_data()):
+    for a, b in zip(gp.theory.boolean_data("XOR"), gp.xor_data()):
         np.testing.assert_array_equal(a, b)
 
 
 def test_loss_surface_plot_trains_nothing():
-    ax = gp.plot_loss_surface()
+    ax = gp.plots.plot_loss_surface()
     assert ax.get_legend() is None and len(ax.lines) == 0   # no path was computed
-    path = gp.update_path(*gp.two_point_data(), max_epochs=100, bias=False)
-    ax = gp.plot_loss_surface(path=path)
+    path = gp.rosenblatt.update_path(*gp.theory.two_point_data(), max_epochs=100, bias=False)
+    ax = gp.plots.plot_loss_surface(path=path)
     assert len(ax.lines) == 2
+
+
+def test_total_perceptron_loss_names_a_non_numeric_w():
+    """Issue 20: strings in W gave numpy's raw conversion message."""
+    with pytest.raises(ValueError, match="W must hold real numbers"):
+        gp.theory.total_perceptron_loss(["a", "b"], np.ones((2, 2)), [1, -1])

@@ -166,7 +166,7 @@ def test_relu_form_has_the_same_values_but_no_gradient_at_the_tie():
 
 def test_compare_subgradients_covers_every_kind_and_agrees():
     for threshold in (0.0, 1.0):
-        check = gp.compare_subgradients(60, threshold=threshold)
+        check = gp.experiments.compare_subgradients(60, threshold=threshold)
         assert set(check["kind"]) == {"mistake", "correct", "tie"}
         np.testing.assert_array_equal(check["autograd"], check["closed_form"])
         ties = check["kind"] == "tie"
@@ -207,7 +207,7 @@ def test_bad_input_is_named():
 def test_notebook_4_subgradients_agree_exactly_on_150_cases():
     """Notebook 4: 150 random problems per threshold, a third on the kink: no difference."""
     for threshold in (0.0, 1.0):
-        check = gp.compare_subgradients(150, threshold=threshold)
+        check = gp.experiments.compare_subgradients(150, threshold=threshold)
         assert check.largest_difference == 0.0
         assert np.sum(check.kind == "tie") >= 50  # a third placed there, plus chance ties
         assert check["autograd"] is check.autograd  # the old dict access still works

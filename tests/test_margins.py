@@ -18,16 +18,16 @@ def _fibonacci_sphere(count):
 def test_closed_forms():
     # two symmetric points through the origin: margin 1
     X, Y = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([1.0, -1.0])
-    assert gp.optimal_margin(X, Y, bias=False).gamma == pytest.approx(1.0, abs=1e-7)
+    assert gp.theory.optimal_margin(X, Y, bias=False).gamma == pytest.approx(1.0, abs=1e-7)
     # with bias, a_1 = (1, 1, 1), a_2 = (-1, 1, -1): the nearest point of their hull is (0,1,0)
     X, Y = np.array([[1.0, 1.0], [1.0, -1.0]]), np.array([1.0, -1.0])
-    opt = gp.optimal_margin(X, Y)
+    opt = gp.theory.optimal_margin(X, Y)
     assert opt.gamma == pytest.approx(1.0, abs=1e-7)
     np.testing.assert_allclose(opt.theta, [0.0, 1.0, 0.0], atol=1e-6)
     assert opt.bound == pytest.approx(3.0, rel=1e-6)       # max ||a_i||^2 = 3
     # the adversary's basis vectors: 1/sqrt(n)
     X, Y = np.eye(9), np.where(np.arange(9) % 2, 1.0, -1.0)
-    assert gp.optimal_margin(X, Y, bias=False).gamma == pytest.approx(1 / 3, rel=1e-6)
+    assert gp.theory.optimal_margin(X, Y, bias=False).gamma == pytest.approx(1 / 3, rel=1e-6)
 
 
 @pytest.mark.parametrize("k", range(6))
@@ -36,7 +36,7 @@ def test_optimal_margin_is_certified(seed, k):
     random perturbation does better, and a brute-force search over the sphere agrees."""
     seed(100 + k)
     fake = gp.sample_separable(60 + 40 * k, 2, 0.05 + 0.05 * k)
-    opt = gp.optimal_margin(fake.X, fake.Y)
+    opt = gp.theory.optimal_margin(fake.X, fake.Y)
     A = signed_rows(fake.X, fake.Y)
     theta = opt.theta
     assert np.linalg.norm(theta) == pytest.approx(1.0)
@@ -65,11 +65,11 @@ def test_optimal_margin_beats_the_generating_plane(seed):
     seed(3)
     for d in (2, 5, 12):
         fake = gp.sample_separable(200, d, 0.1)
-        opt = gp.optimal_margin(fake.X, fake.Y)
-        u = gp.separator(fake.wfake, fake.bfake)
+        opt = gp.theory.optimal_margin(fake.X, fake.Y)
+        u = gp.theory.separator(fake.wfake, fake.bfake)
         gen = (signed_rows(fake.X, fake.Y) @ u).min() / np.linalg.norm(u)
         assert opt.gamma >= gen - 1e-9
-        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         assert opt.bound <= info["bound"] * (1 + 1e-9)
         run = gp.train(fake.X, fake.Y, max_epochs=10_000)
         assert run.updates <= opt.bound
@@ -78,9 +78,9 @@ def test_optimal_margin_beats_the_generating_plane(seed):
 def test_not_separable_is_a_clear_error():
     X, Y = gp.xor_data()
     with pytest.raises(ValueError, match="not linearly separable"):
-        gp.optimal_margin(X, Y)
+        gp.theory.optimal_margin(X, Y)
     with pytest.raises(ValueError, match="max_iter"):
-        gp.optimal_margin(np.eye(2), np.array([1.0, -1.0]), max_iter=0)
+        gp.theory.optimal_margin(np.eye(2), np.array([1.0, -1.0]), max_iter=0)
 
 
 # --- the solver: certified on real and badly scaled data, both margins ---------------------
@@ -119,14 +119,14 @@ def _check_kkt(X, Y, opt):
 def test_small_margins_in_tens_of_dimensions(n, d, margin):
     X, Y, w = _small_margin_data(n, d, margin, seed=n + d)
     for kind in ("perceptron", "svm"):
-        opt = gp.optimal_margin(X, Y, margin=kind)
+        opt = gp.theory.optimal_margin(X, Y, margin=kind)
         _check_kkt(X, Y, opt)
         # never worse than the generating plane, normalised the same way
         u = np.append(w, 0.3)
         gen = (Y * (X @ w + 0.3)).min() / np.linalg.norm(u if kind == "perceptron" else w)
         assert opt.gamma >= gen * (1 - 1e-9)
-    opt = gp.optimal_margin(X, Y)
-    assert opt.bound <= gp.optimal_margin(X, Y, margin="svm").bound * (1 + 1e-9)
+    opt = gp.theory.optimal_margin(X, Y)
+    assert opt.bound <= gp.theory.optimal_margin(X, Y, margin="svm").bound * (1 + 1e-9)
 
 
 def test_real_digits_pairs(split):
@@ -138,7 +138,7 @@ def test_real_digits_pairs(split):
     for a, b in [(0, 1), (3, 8)]:
         mask = (y == a) | (y == b)
         Xs, Ys = X[mask], np.where(y[mask] == a, 1.0, -1.0)
-        per, svm = gp.optimal_margin(Xs, Ys), gp.optimal_margin(Xs, Ys, margin="svm")
+        per, svm = gp.theory.optimal_margin(Xs, Ys), gp.theory.optimal_margin(Xs, Ys, margin="svm")
         _check_kkt(Xs, Ys, per)
         _check_kkt(Xs, Ys, svm)
         assert svm.gamma >= per.gamma * (1 - 1e-9)
@@ -151,8 +151,8 @@ def test_the_margin_scales_with_the_data(scale):
     X, Y, _ = _small_margin_data(200, 8, 1e-2, seed=7)
     Y0 = np.where(X[:, 0] > 0, 1.0, -1.0)  # separable through the origin
     for kind, bias, labels in (("svm", True, Y), ("perceptron", False, Y0)):
-        base = gp.optimal_margin(X, labels, bias=bias, margin=kind)
-        big = gp.optimal_margin(X * scale, labels, bias=bias, margin=kind)
+        base = gp.theory.optimal_margin(X, labels, bias=bias, margin=kind)
+        big = gp.theory.optimal_margin(X * scale, labels, bias=bias, margin=kind)
         assert big.gamma == pytest.approx(scale * base.gamma, rel=1e-7)
         np.testing.assert_allclose(big.w, base.w, atol=1e-7)
 
@@ -161,9 +161,9 @@ def test_whole_vector_margin_small_scales():
     """Scaled down, the whole-(w, b) margin tends to scale * (the SVM margin): solved at 1e-4
     and 1e-150 (where SLSQP gave up or called the data not separable)."""
     X, Y, _ = _small_margin_data(200, 8, 1e-2, seed=8)
-    svm = gp.optimal_margin(X, Y, margin="svm").gamma
+    svm = gp.theory.optimal_margin(X, Y, margin="svm").gamma
     for scale in (1e-4, 1e-150):
-        opt = gp.optimal_margin(X * scale, Y)
+        opt = gp.theory.optimal_margin(X * scale, Y)
         assert opt.gamma / scale == pytest.approx(svm, rel=1e-4)
         assert opt.gamma <= scale * svm * (1 + 1e-9)
 
@@ -171,19 +171,19 @@ def test_whole_vector_margin_small_scales():
 def test_margin_options_are_checked():
     X, Y = np.array([[1.0, 1.0], [1.0, -1.0]]), np.array([1.0, -1.0])
     with pytest.raises(TypeError, match="bias must be True or False"):
-        gp.optimal_margin(X, Y, bias="no")
+        gp.theory.optimal_margin(X, Y, bias="no")
     with pytest.raises(ValueError, match="margin must be one of"):
-        gp.optimal_margin(X, Y, margin="hard")
+        gp.theory.optimal_margin(X, Y, margin="hard")
     with pytest.raises(ValueError, match="single class"):
-        gp.optimal_margin(X, np.ones(2), margin="svm")
+        gp.theory.optimal_margin(X, np.ones(2), margin="svm")
     # one class is fine for the perceptron's margin: the bias alone separates
-    assert gp.optimal_margin(X, np.ones(2)).gamma > 0
+    assert gp.theory.optimal_margin(X, np.ones(2)).gamma > 0
 
 
 def test_svm_closed_form():
     # two points 2 apart: the SVM plane is their bisector, margin 1, whatever their offset
     X, Y = np.array([[5.0, 3.0], [7.0, 3.0]]), np.array([-1.0, 1.0])
-    opt = gp.optimal_margin(X, Y, margin="svm")
+    opt = gp.theory.optimal_margin(X, Y, margin="svm")
     assert opt.gamma == pytest.approx(1.0, rel=1e-12)
     np.testing.assert_allclose(opt.w, [1.0, 0.0], atol=1e-12)
     assert opt.b == pytest.approx(-6.0, rel=1e-12)
@@ -204,7 +204,7 @@ def test_margins_far_below_the_radius_are_certified(margin):
     Z = np.vstack([support, far])
     Y = np.where(rng.random(len(Z)) < 0.5, 1.0, -1.0)
     X = Y[:, None] * Z
-    opt = gp.optimal_margin(X, Y, bias=False)
+    opt = gp.theory.optimal_margin(X, Y, bias=False)
     assert opt.gamma == pytest.approx(margin, rel=1e-6)
     _check_kkt(X, Y, opt)
 
@@ -218,9 +218,9 @@ def test_whole_vector_margin_of_data_with_a_large_radius(scale):
     rng = np.random.default_rng(1)
     X = rng.normal(size=(200, 3))
     Y = np.sign(X[:, 0] + 0.5)
-    opt = gp.optimal_margin(X * scale, Y)
+    opt = gp.theory.optimal_margin(X * scale, Y)
     _check_kkt(X * scale, Y, opt)
-    assert opt.gamma == pytest.approx(gp.optimal_margin(X * 1e3, Y).gamma, rel=1e-4)
+    assert opt.gamma == pytest.approx(gp.theory.optimal_margin(X * 1e3, Y).gamma, rel=1e-4)
 
 
 def test_a_radius_beyond_double_precision_is_a_clear_error():
@@ -228,5 +228,26 @@ def test_a_radius_beyond_double_precision_is_a_clear_error():
     X = rng.normal(size=(200, 3))
     Y = np.sign(X[:, 0] + 0.5)
     with pytest.raises(ValueError, match="X's radius .* dwarfs the bias input 1.*standardise X"):
-        gp.optimal_margin(X * 1e10, Y)
-    assert gp.optimal_margin(X * 1e10, Y, margin="svm").gamma > 0  # that margin scales
+        gp.theory.optimal_margin(X * 1e10, Y)
+    assert gp.theory.optimal_margin(X * 1e10, Y, margin="svm").gamma > 0  # that margin scales
+
+
+def test_subnormal_data_is_refused_by_name():
+    """Issue 20: optimal_margin(X * 1e-320, Y) gave w = [nan, nan], gamma = 0."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 1.0]])
+    Y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="X's largest entry .* subnormal .* rescale X"):
+        gp.theory.optimal_margin(X * 1e-320, Y)
+    fit = gp.theory.optimal_margin(X * 1e-300, Y, bias=False)  # tiny but normal: scales exactly
+    assert np.all(np.isfinite(fit.w)) and fit.gamma > 0
+
+
+def test_shift_plane_to_origin_with_a_tiny_normal():
+    """Issue 20: ||w*||**2 underflowed to 0 and the shift became inf/NaN."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5]])
+    shifted = gp.theory.shift_plane_to_origin(X, [1e-200, 0.0], 1.0)
+    np.testing.assert_array_equal(shifted, [[1e200, 2.0], [1e200, -1.5]])
+    np.testing.assert_array_equal(gp.theory.shift_plane_to_origin(X, [3.0, 4.0], 2.0),
+                                  X + 2.0 * np.array([3.0, 4.0]) / 25.0)
+    with pytest.raises(ValueError, match="shift_plane_to_origin overflowed"):
+        gp.theory.shift_plane_to_origin(X, [1e-200, 0.0], 1e300)

@@ -57,6 +57,7 @@ def executed(book, path: Path):
     return runs[path.stem]
 
 
+@pytest.mark.timeout(3600)  # the first to ask builds the book (every notebook executed)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, book):
     """The notebook as the book executed it (once per test run: the ``book`` fixture): it ran

@@ -83,7 +83,7 @@ def test_train_converges_within_the_bound(seed, engine):
         assert r.converged and r.updates_per_epoch[-1] == 0
         assert r.updates == sum(r.updates_per_epoch)
         assert gp.error_rate(r.w, r.b, fake.X, fake.Y) == 0.0
-        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         assert r.updates <= info["bound"]
         assert isinstance(r.w, np.ndarray) and r.w.shape == (2,) and isinstance(r.b, float)
 

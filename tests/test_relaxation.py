@@ -211,11 +211,12 @@ def test_bad_systems():
 
 def test_compare_rules_checks_the_system_once(monkeypatch):
     """Input is checked at the edge: one check of A and c for all 20 runs."""
+    from gluon_perceptron.core import _checks
     from gluon_perceptron.experiments import relaxation as rx
 
     calls = []
-    real = rx._system
-    monkeypatch.setattr(rx, "_system", lambda A, c: calls.append(1) or real(A, c))
+    real = _checks.features
+    monkeypatch.setattr(_checks, "features", lambda *a, **k: calls.append(1) or real(*a, **k))
     A, c = feasible_system(seed=1)
     table = rx.compare_rules(A, c, max_iterations=500)
     assert len(calls) == 1 and len(table) == len(RULES) * len(ETAS)

@@ -64,9 +64,9 @@ def test_train_autograd_reports_when_it_hits_max_epochs():
 def test_four_trainers_agree_on_the_notebooks_non_separable_set():
     """Notebook 4: on sgd_demo_data(60, flip=0.1, seed=1), which no line separates, train (both
     engines), train_autograd and train_gluon make identical updates and weights."""
-    X, Y = gp.sgd_demo_data(60, flip=0.1, seed=1)
-    assert not gp.is_separable(X, Y)
-    results = gp.compare_trainers(X, Y, max_epochs=8)
+    X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+    assert not gp.theory.is_separable(X, Y)
+    results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
     assert len(results) == 4
     ref = results["train (faithful)"]
     assert not ref.converged and min(ref.updates_per_epoch) > 0
@@ -124,13 +124,13 @@ def test_projection_keeps_every_iterate_in_the_ball():
 
 def test_project_and_clip_match_numpy():
     w, b = nd.array([[3.0, 4.0], [0.3, 0.0]]), nd.array([0.0, 0.4])
-    gp.project_to_ball(w, b, 1.0)
+    gp.gradient.project_to_ball(w, b, 1.0)
     np.testing.assert_allclose(w.asnumpy(), [[0.6, 0.8], [0.3, 0.0]], rtol=1e-6)
     np.testing.assert_allclose(b.asnumpy(), [0.0, 0.4], rtol=1e-6)
-    gw, gb = gp.clip_gradient(nd.array([6.0, 0.0]), nd.array([8.0]), 5.0)
+    gw, gb = gp.gradient.clip_gradient(nd.array([6.0, 0.0]), nd.array([8.0]), 5.0)
     np.testing.assert_allclose(gw.asnumpy(), [3.0, 0.0], rtol=1e-6)
     np.testing.assert_allclose(gb.asnumpy(), [4.0], rtol=1e-6)
-    gw, gb = gp.clip_gradient(nd.zeros((2,)), nd.zeros((1,)), 5.0)  # zero stays zero
+    gw, gb = gp.gradient.clip_gradient(nd.zeros((2,)), nd.zeros((1,)), 5.0)  # zero stays zero
     assert not gw.asnumpy().any() and not gb.asnumpy().any()
 
 
@@ -150,14 +150,14 @@ def test_schedules_and_the_bound_formulas():
     assert gp.constant_rate(0.3)(7) == 0.3
     assert gp.inverse_sqrt_rate(2.0)(4) == pytest.approx(1.0)
     R, L, T = 2.0, 3.0, 400
-    eta, value = gp.constant_rate_optimum(R, L, T)
+    eta, value = gp.theory.constant_rate_optimum(R, L, T)
     assert eta == pytest.approx(R / (L * np.sqrt(T))) and value == pytest.approx(R * L / 20)
-    prefix = gp.sgd_bound(R, L, np.full(T, eta))
+    prefix = gp.theory.sgd_bound(R, L, np.full(T, eta))
     assert prefix[-1] == pytest.approx(value)
     assert prefix[99] == pytest.approx((R**2 + L**2 * eta**2 * 100) / (2 * eta * 100))
     # the constant-rate bound is smallest at eta = R/(L sqrt T)
-    assert all(gp.sgd_bound(R, L, np.full(T, e))[-1] > value for e in (eta / 2, 2 * eta))
-    anytime = gp.sgd_bound(R, L, (R / L) / np.sqrt(np.arange(1, 10**5 + 1)))
+    assert all(gp.theory.sgd_bound(R, L, np.full(T, e))[-1] > value for e in (eta / 2, 2 * eta))
+    anytime = gp.theory.sgd_bound(R, L, (R / L) / np.sqrt(np.arange(1, 10**5 + 1)))
     for t in (100, 1000, 10**5):  # O(log T / sqrt T): R L (1 + H_T) / (2 sum 1/sqrt t)
         harmonic = np.sum(1.0 / np.arange(1, t + 1))
         expected = R * L * (1 + harmonic) / (2 * np.sum(1 / np.sqrt(np.arange(1, t + 1))))
@@ -166,8 +166,8 @@ def test_schedules_and_the_bound_formulas():
 
 
 def test_risk_minimum_is_the_minimum():
-    X, Y = gp.sgd_demo_data(80, seed=4)
-    w, b, value = gp.risk_minimum(X, Y)
+    X, Y = gp.experiments.sgd_demo_data(80, seed=4)
+    w, b, value = gp.theory.risk_minimum(X, Y)
     assert gp.average_loss(w, b, X, Y, threshold=1.0) == pytest.approx(value, abs=1e-9)
     rng = np.random.default_rng(0)
     for scale in (1e-3, 1e-1, 1.0):  # no nearby or random point does better
@@ -177,8 +177,8 @@ def test_risk_minimum_is_the_minimum():
 
 
 def test_measured_gap_stays_under_the_bound():
-    X, Y = gp.sgd_demo_data()
-    result = gp.sgd_bound_experiment(X, Y, seeds=10)
+    X, Y = gp.experiments.sgd_demo_data()
+    result = gp.experiments.sgd_bound_experiment(X, Y, seeds=10)
     assert result.assumptions_hold
     assert result.max_grad_norm > 0.9 * result.lipschitz  # L is reached, not just assumed
     assert np.all(result.constant_gap > -1e-6) and np.all(result.anytime_gap > -1e-6)
@@ -206,7 +206,7 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="attach_grad"):
         gp.sgd_step(nd.zeros((3,)), nd.zeros((1,)), nd.array(X[0]), 1.0)
     with pytest.raises(ValueError, match="threshold > 0"):
-        gp.sgd_bound_experiment(X, Y, threshold=0.0)
+        gp.experiments.sgd_bound_experiment(X, Y, threshold=0.0)
 
 
 def test_notebook_4_claims_on_the_experiment_objects():
@@ -215,15 +215,15 @@ def test_notebook_4_claims_on_the_experiment_objects():
     maximum (which moves), four identical trainers, and margin SGD = train(threshold=1)."""
     slopes = sorted(gp.kink_gradient(form) for form in gp.KINK_FORMS)
     assert slopes == [-1.0, 0.0, 0.0]
-    X, Y = gp.sgd_demo_data(60, flip=0.1, seed=1)
-    trapped = gp.relu_trap(X, Y)
+    X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+    trapped = gp.experiments.relu_trap(X, Y)
     assert trapped.trap.updates == 0 and trapped.trap.converged and trapped.trap_error == 1.0
     assert trapped.right.updates > 0 and trapped.right_error < 0.5
     assert trapped.slopes == {form: gp.kink_gradient(form) for form in gp.KINK_FORMS}
     relu_norms = trapped.norms["relu_perceptron_loss (nd.relu(-z))"]
     assert not relu_norms.any()
     assert trapped.norms["perceptron_loss (nd.maximum(-z, 0))"].max() > 0
-    results = gp.compare_trainers(X, Y, max_epochs=8)
+    results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
     assert results.identical and len(results) == 4
     assert not results.reference.converged
     margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)
@@ -235,8 +235,8 @@ def test_notebook_4_claims_on_the_experiment_objects():
 def test_the_four_trainers_agree_over_10_noisy_draws():
     """"SGD, Gluon and the perceptron make the same updates" holds on 10 draws, not one."""
     for s in range(10):
-        X, Y = gp.sgd_demo_data(40, flip=0.1, seed=s)
-        assert gp.compare_trainers(X, Y, max_epochs=4).identical
+        X, Y = gp.experiments.sgd_demo_data(40, flip=0.1, seed=s)
+        assert gp.experiments.compare_trainers(X, Y, max_epochs=4).identical
 
 
 # --- bad and big input (issue 12) ------------------------------------------------------------
@@ -275,8 +275,40 @@ def test_train_autograd_casts_nothing_silently_and_accepts_int_data():
 def test_constant_rate_optimum_refuses_what_leaves_the_floats():
     """Each argument alone may be huge, but radius * lipschitz = 1e600 is not a bound, and
     1e-300 / 1e300 = 0 is not a learning rate: both are named errors."""
-    assert gp.constant_rate_optimum(2.0, 3.0, 4) == pytest.approx((1 / 3, 3.0))
+    assert gp.theory.constant_rate_optimum(2.0, 3.0, 4) == pytest.approx((1 / 3, 3.0))
     with pytest.raises(ValueError, match="radius=1e\\+300, lipschitz=1e\\+300"):
-        gp.constant_rate_optimum(1e300, 1e300, 1)
+        gp.theory.constant_rate_optimum(1e300, 1e300, 1)
     with pytest.raises(ValueError, match="radius and lipschitz"):
-        gp.constant_rate_optimum(1e-300, 1e300, 1)
+        gp.theory.constant_rate_optimum(1e-300, 1e300, 1)
+
+
+# --- issue 20: edges of the gradient trainers ------------------------------------------------
+
+def test_sgd_step_refuses_a_negative_ndarray_rate():
+    w, b = nd.zeros(2), nd.zeros(1)
+    w.attach_grad()
+    b.attach_grad()
+    with pytest.raises(ValueError, match="learning_rate must hold finite values >= 0"):
+        gp.sgd_step(w, b, nd.ones(2), 1.0, learning_rate=nd.array([-1.0]))
+    assert gp.sgd_step(w, b, nd.ones(2), 1.0, learning_rate=nd.array([0.5])).all()
+
+
+def test_train_autograd_names_a_subnormal_rate():
+    X, Y = gp.xor_data()
+    with pytest.raises(ValueError, match=r"learning_rate=\S+ is subnormal"):
+        gp.train_autograd(X, Y, max_epochs=2, learning_rate=1e-320)
+
+
+def test_run_sgd_names_a_loss_that_returns_numpy():
+    X, Y = gp.xor_data()
+    with pytest.raises(TypeError, match="loss must return an mxnet NDArray"):
+        gp.run_sgd(X, Y, steps=3, loss=lambda w, b, x, y: np.zeros(1))
+
+
+def test_run_sgd_refuses_margins_beyond_the_floats():
+    """X * 1e307: the iterates stay finite but their norm and margins do not."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    Y = np.where(X[:, 0] + 0.1 > 0, 1.0, -1.0)
+    with pytest.raises(ValueError, match="training overflowed"):
+        gp.run_sgd(X * 1e307, Y, steps=3, seed=0)

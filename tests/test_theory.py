@@ -23,7 +23,7 @@ def test_update_path_matches_train_exactly(seed):
     for k, fake in enumerate(_datasets(seed)):
         kw = {} if k % 3 else {"w0": np.ones(fake.X.shape[1]), "b0": -0.5, "threshold": 0.3}
         run = gp.train(fake.X, fake.Y, max_epochs=10_000, **kw)
-        path = gp.update_path(fake.X, fake.Y, max_epochs=10_000, **kw)
+        path = gp.rosenblatt.update_path(fake.X, fake.Y, max_epochs=10_000, **kw)
         assert path.converged and run.converged
         assert path.updates == run.updates
         np.testing.assert_array_equal(path.w, run.w)
@@ -32,7 +32,7 @@ def test_update_path_matches_train_exactly(seed):
 
 def test_update_path_reports_when_it_hits_its_bound():
     X, Y = gp.xor_data()
-    path = gp.update_path(X, Y, max_epochs=7)
+    path = gp.rosenblatt.update_path(X, Y, max_epochs=7)
     assert not path.converged and path.epochs == 7 and path.updates > 0
 
 
@@ -40,8 +40,9 @@ def test_padding_gives_the_same_run_as_a_bias_exactly(seed):
     """Remark 1.17: the homogeneous perceptron on (x, 1) is the perceptron with bias on x."""
     for fake in _datasets(seed, count=8):
         for X in (fake.X.asnumpy(), fake.X.asnumpy().astype(np.float64)):
-            with_bias = gp.update_path(X, fake.Y, max_epochs=10_000, bias=True)
-            padded = gp.update_path(gp.pad_constant(X), fake.Y, max_epochs=10_000, bias=False)
+            with_bias = gp.rosenblatt.update_path(X, fake.Y, max_epochs=10_000, bias=True)
+            padded = gp.rosenblatt.update_path(gp.data.pad_constant(X), fake.Y, max_epochs=10_000,
+                                               bias=False)
             np.testing.assert_array_equal(padded.examples, with_bias.examples)
             np.testing.assert_array_equal(padded.thetas, with_bias.thetas)
             run = gp.train(X, fake.Y, max_epochs=10_000)
@@ -52,8 +53,8 @@ def test_padding_gives_the_same_run_as_a_bias_exactly(seed):
 
 def test_proof_halves_hold_at_every_update(seed):
     for fake in _datasets(seed, count=8):
-        u = gp.separator(fake.wfake, fake.bfake)
-        tr = gp.proof_trace(fake.X, fake.Y, u)
+        u = gp.theory.separator(fake.wfake, fake.bfake)
+        tr = gp.experiments.proof_trace(fake.X, fake.Y, u)
         A = np.hstack([fake.X.asnumpy(), np.ones((fake.X.shape[0], 1))]) \
             * fake.Y.asnumpy()[:, None]
         s = (A @ u).min()
@@ -69,8 +70,8 @@ def test_proof_halves_hold_at_every_update(seed):
 
 def test_bounds_never_exceeded_over_many_datasets(seed):
     seed(11)
-    rec = gp.bound_experiment(dimensions=(2, 6, 15), samples=(60, 400), epsilons=(0.05, 0.3),
-                              trials=2)
+    rec = gp.experiments.bound_experiment(dimensions=(2, 6, 15), samples=(60, 400),
+                                          epsilons=(0.05, 0.3), trials=2)
     assert rec["updates"].size == 24
     assert rec["converged"].all() and rec["homogeneous_converged"].all()
     assert np.all(rec["updates"] <= rec["bias_bound"])
@@ -103,9 +104,9 @@ def test_count_is_independent_of_dimension_and_size(seed):
         big = np.hstack([X, np.zeros((X.shape[0], 20))]) @ Q
         emb = gp.train(big, Y, max_epochs=10_000)
         assert emb.updates == base.updates
-        assert gp.radius(big) == pytest.approx(gp.radius(X))
+        assert gp.theory.radius(big) == pytest.approx(gp.theory.radius(X))
         twice = gp.train(np.vstack([X, X]), np.concatenate([Y, Y]), max_epochs=10_000)
-        info = gp.generating_plane_bound(X, Y, fake.wfake, fake.bfake)
+        info = gp.theory.generating_plane_bound(X, Y, fake.wfake, fake.bfake)
         assert twice.updates <= info["bound"]
 
 
@@ -114,11 +115,11 @@ def test_general_bound_with_start_and_threshold(seed):
     rng = np.random.default_rng(3)
     for fake in _datasets(seed, count=9):
         d = fake.X.shape[1]
-        u = gp.separator(fake.wfake, fake.bfake)
+        u = gp.theory.separator(fake.wfake, fake.bfake)
         for scale, delta in [(0.0, 1.0), (5.0, 0.0), (30.0, 2.0)]:
             w0 = rng.normal(size=d) * scale
             b0 = float(rng.normal() * scale)
-            tr = gp.proof_trace(fake.X, fake.Y, u, w0=w0, b0=b0, threshold=delta)
+            tr = gp.experiments.proof_trace(fake.X, fake.Y, u, w0=w0, b0=b0, threshold=delta)
             assert tr.path.converged
             assert tr.path.updates <= tr.bound
             # the margin after convergence exceeds the threshold on every example
@@ -127,18 +128,18 @@ def test_general_bound_with_start_and_threshold(seed):
 
 
 def test_general_bound_closed_form():
-    assert gp.general_bound(np.sqrt(10), 0.5, 1.2) == pytest.approx(10 * 1.44 / 0.25)
+    assert gp.theory.general_bound(np.sqrt(10), 0.5, 1.2) == pytest.approx(10 * 1.44 / 0.25)
     # theta_0 = 0, delta = 0, R_a^2 = R^2 + 1 and u = (w*, b*): the bias bound
-    assert gp.general_bound(np.sqrt(10), 0.5, np.sqrt(1 + 0.7**2)) == pytest.approx(
-        gp.bias_bound(3.0, 0.5, 1.0, 0.7))
+    assert gp.theory.general_bound(np.sqrt(10), 0.5, np.sqrt(1 + 0.7**2)) == pytest.approx(
+        gp.theory.bias_bound(3.0, 0.5, 1.0, 0.7))
     # (1.4) is at least the largest t solving the squeeze with the worst-aligned start
     Ra, s, un, m, delta = 2.0, 0.3, 1.5, 4.0, 0.7
     t = np.linspace(0, 1000, 200_001)
     ok = (t * s - un * m) / un <= np.sqrt(m**2 + (2 * delta + Ra**2) * t)
-    assert t[ok].max() <= gp.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
-    assert t[ok].max() >= 0.9 * gp.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    assert t[ok].max() <= gp.theory.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    assert t[ok].max() >= 0.9 * gp.theory.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
     with pytest.raises(ValueError, match="s"):
-        gp.general_bound(1.0, 0.0, 1.0)
+        gp.theory.general_bound(1.0, 0.0, 1.0)
 
 
 # --- broken assumptions: the naive bound is exceeded ------------------------------------------
@@ -146,12 +147,13 @@ def test_general_bound_closed_form():
 def test_broken_assumptions_let_the_count_exceed_the_naive_bound(seed):
     seed(0)
     fake = gp.sample_separable(200, 2, 0.2)
-    u = gp.separator(fake.wfake, fake.bfake)
-    naive = gp.proof_trace(fake.X, fake.Y, u).bound     # assumes theta_0 = 0, delta = 0
-    big_delta = gp.proof_trace(fake.X, fake.Y, u, threshold=20.0)
-    assert big_delta.path.updates > naive >= gp.proof_trace(fake.X, fake.Y, u).path.updates
+    u = gp.theory.separator(fake.wfake, fake.bfake)
+    naive = gp.experiments.proof_trace(fake.X, fake.Y, u).bound     # assumes theta_0 = 0, delta = 0
+    big_delta = gp.experiments.proof_trace(fake.X, fake.Y, u, threshold=20.0)
+    assert big_delta.path.updates > naive >= \
+        gp.experiments.proof_trace(fake.X, fake.Y, u).path.updates
     assert big_delta.path.updates <= big_delta.bound
-    far = gp.proof_trace(fake.X, fake.Y, u, w0=-1000 * u[:-1], b0=float(-1000 * u[-1]))
+    far = gp.experiments.proof_trace(fake.X, fake.Y, u, w0=-1000 * u[:-1], b0=float(-1000 * u[-1]))
     assert far.path.updates > naive and far.path.updates <= far.bound
 
 
@@ -161,16 +163,16 @@ def test_chapter_bound_needs_small_bias():
     X, Y = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
     run = gp.train(X, Y, max_epochs=100_000)
     assert run.converged
-    chapter = gp.chapter_bound(gp.radius(X), 10.0)
+    chapter = gp.theory.chapter_bound(gp.theory.radius(X), 10.0)
     assert run.updates > chapter
-    assert run.updates <= gp.bias_bound(gp.radius(X), 10.0, 1.0, -20.0)
+    assert run.updates <= gp.theory.bias_bound(gp.theory.radius(X), 10.0, 1.0, -20.0)
 
 
 # --- normalization ----------------------------------------------------------------------------
 
 def test_shift_plane_to_origin_keeps_margins(seed):
     for fake in _datasets(seed, count=4):
-        Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+        Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
         before = gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake)
         after = gp.generating_margins(Xh, fake.Y, fake.wfake, np.zeros(1))
         np.testing.assert_allclose(after, before, atol=1e-5)
@@ -179,32 +181,33 @@ def test_shift_plane_to_origin_keeps_margins(seed):
 def test_scaling_and_translation(seed):
     seed(5)
     fake = gp.sample_separable(150, 3, 0.1)
-    Xh = gp.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
-    runs = {lam: gp.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=lam)
+    Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+    runs = {lam: gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=lam)
             for lam in (0.01, 1.0, 64.0)}
     # without a bias, from zero, scaling changes nothing: w_t scales by lambda, signs do not
-    assert len({r["homogeneous_updates"] for r in runs.values()}) == 1
+    assert len({r.homogeneous_updates for r in runs.values()}) == 1
     # the margin scales with the data, separability survives
-    assert runs[64.0]["gamma"] == pytest.approx(64 * runs[1.0]["gamma"], rel=1e-6)
-    assert all(r["converged"] for r in runs.values())
+    assert runs[64.0].gamma == pytest.approx(64 * runs[1.0].gamma, rel=1e-6)
+    assert all(r.converged for r in runs.values())
     # with a bias the run does change with the scale, and stays below its bound
-    orig = {lam: gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
+    orig = {lam: gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
             for lam in (0.05, 1.0, 20.0)}
-    assert len({r["updates"] for r in orig.values()}) > 1
-    assert len({round(r["optimal_bound"], 6) for r in orig.values()}) == 3  # so does the bound
-    assert all(r["updates"] <= r["optimal_bound"] * (1 + 1e-6) for r in orig.values())
+    assert len({r.updates for r in orig.values()}) > 1
+    assert len({round(r.optimal_bound, 6) for r in orig.values()}) == 3  # so does the bound
+    assert all(r.updates <= r.optimal_bound * (1 + 1e-6) for r in orig.values())
     # translating keeps the data separable and moves the plane's bias by -w*.shift
     shift = np.full(3, 4.0)
-    moved = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=shift)
+    moved = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=shift)
     w = fake.wfake.asnumpy()
-    assert moved["converged"]
-    assert moved["b"] == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
-    assert moved["updates"] <= moved["bias_bound"]
-    far = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=np.full(3, 10.0))
-    home = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
-    assert far["bias_bound"] > home["bias_bound"] and far["optimal_bound"] > home["optimal_bound"]
+    assert moved.converged
+    assert moved.b == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
+    assert moved.updates <= moved.bias_bound
+    far = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake,
+                                         shift=np.full(3, 10.0))
+    home = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
+    assert far.bias_bound > home.bias_bound and far.optimal_bound > home.optimal_bound
     # ... because moving the data far from the origin makes |b*| and R larger (notebook 6)
-    assert abs(far["b"]) > abs(home["b"]) and far["R"] > home["R"]
+    assert abs(far.b) > abs(home.b) and far.R > home.R
 
 
 # --- optimality: Theorem 1.34 -----------------------------------------------------------------
@@ -212,7 +215,7 @@ def test_scaling_and_translation(seed):
 @pytest.mark.parametrize("gamma,d", [(0.5, 10), (0.3, 10), (0.1, 50), (0.1, 200), (1.0, 3),
                                      (0.5, 50), (0.2, 50), (0.1, 500)])
 def test_adversary_forces_min_inverse_gamma_squared_and_d(gamma, d):
-    run = gp.adversary_run(gamma, d)
+    run = gp.experiments.adversary_run(gamma, d)
     n = min(int(round(1 / gamma**2)) if abs(1 / gamma**2 - round(1 / gamma**2)) < 1e-9
             else int(1 / gamma**2), d)
     assert run.n == n and run.mistakes == n
@@ -220,10 +223,10 @@ def test_adversary_forces_min_inverse_gamma_squared_and_d(gamma, d):
     assert np.linalg.norm(w) <= 1 + 1e-12
     np.testing.assert_allclose(run.Y * (run.X @ w), gamma)
     # the best margin of this dataset is 1/sqrt(n): Novikoff's bound R^2/gamma_2^2 = n is tight
-    opt = gp.optimal_margin(run.X, run.Y, bias=False)
+    opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
     assert opt.gamma == pytest.approx(1 / np.sqrt(n), rel=1e-5)
     assert opt.bound == pytest.approx(n, rel=1e-4)
-    assert gp.update_path(run.X, run.Y, max_epochs=100, bias=False).updates == n
+    assert gp.rosenblatt.update_path(run.X, run.Y, max_epochs=100, bias=False).updates == n
 
 
 def test_adversary_beats_any_deterministic_learner():
@@ -234,10 +237,10 @@ def test_adversary_beats_any_deterministic_learner():
         def update(self, x, y):
             pass
 
-    run = gp.adversary_run(0.25, 30, learner=AlwaysPositive())
+    run = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
     assert run.mistakes == run.n == 16 and np.all(run.Y == -1)
     with pytest.raises(ValueError, match="gamma"):
-        gp.adversary_run(1.5, 3)
+        gp.experiments.adversary_run(1.5, 3)
 
 
 # --- generalization: Theorem 2.6 --------------------------------------------------------------
@@ -256,19 +259,19 @@ def test_leave_one_out_shortcut_equals_brute_force(seed):
     for n, eps in [(25, 0.05), (40, 0.1), (30, 0.02)]:
         fake = gp.sample_separable(n, 2, eps)
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
-        loo = gp.leave_one_out(X, Y)
-        assert loo["errors"] == _loo_brute_force(X, Y)
-        assert loo["errors"] <= loo["support"] <= loo["updates"]
+        loo = gp.experiments.leave_one_out(X, Y)
+        assert loo.errors == _loo_brute_force(X, Y)
+        assert loo.errors <= loo.support <= loo.updates
 
 
 def test_leave_one_out_bound_holds_on_average(seed):
     seed(4)
     for n in (20, 80):
-        g = gp.generalization_experiment(n, 25, epsilon=0.3, test_points=100)
-        assert np.all(g["loo"] <= g["support"])               # per draw: errors only in I
-        assert np.all(g["support"] <= g["updates"] + 1e-12)
-        assert np.all(g["updates"] <= g["bound"] * (1 + 1e-6))
-        assert g["loo"].mean() <= g["bound"].mean()
+        g = gp.experiments.generalization_experiment(n, 25, epsilon=0.3, test_points=100)
+        assert np.all(g.loo <= g.support)               # per draw: errors only in I
+        assert np.all(g.support <= g.updates + 1e-12)
+        assert np.all(g.updates <= g.bound * (1 + 1e-6))
+        assert g.loo.mean() <= g.bound.mean()
 
 
 def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
@@ -277,9 +280,10 @@ def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
     leave a smaller margin."""
     seed(4)
     sizes = (15, 60, 240)
-    g = [gp.generalization_experiment(n, 20, epsilon=0.5, test_points=100) for n in sizes]
-    bound = np.array([s["bound"].mean() for s in g])
-    loo = np.array([s["loo"].mean() for s in g])
+    g = [gp.experiments.generalization_experiment(n, 20, epsilon=0.5, test_points=100)
+         for n in sizes]
+    bound = np.array([s.bound.mean() for s in g])
+    loo = np.array([s.loo.mean() for s in g])
     assert bound[0] > 1 and np.all(np.diff(bound) < 0)
     assert loo[-1] < loo[0] and np.all(loo <= bound)
     assert np.all(np.diff(bound * (np.array(sizes) + 1)) > 0)
@@ -287,13 +291,13 @@ def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
 
 def test_proof_trace_rejects_a_non_separator(seed):
     fake = _datasets(seed, count=1)[0]
-    u = -gp.separator(fake.wfake, fake.bfake)
+    u = -gp.theory.separator(fake.wfake, fake.bfake)
     with pytest.raises(ValueError, match="does not separate"):
-        gp.proof_trace(fake.X, fake.Y, u)
+        gp.experiments.proof_trace(fake.X, fake.Y, u)
     with pytest.raises(ValueError, match="entries"):
-        gp.proof_trace(fake.X, fake.Y, u[:-1])
+        gp.experiments.proof_trace(fake.X, fake.Y, u[:-1])
     with pytest.raises(ValueError, match="b0"):
-        gp.update_path(fake.X, fake.Y, max_epochs=3, bias=False, b0=1.0)
+        gp.rosenblatt.update_path(fake.X, fake.Y, max_epochs=3, bias=False, b0=1.0)
 
 
 def test_section_names_are_registered():
@@ -311,7 +315,7 @@ def test_adversary_needs_no_dense_identity():
     import tracemalloc
 
     tracemalloc.start()
-    run = gp.adversary_run(0.5, 10**5)
+    run = gp.experiments.adversary_run(0.5, 10**5)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 20 * 2**20   # a dense identity would be 80 GB; one example is 0.8 MB
@@ -319,11 +323,11 @@ def test_adversary_needs_no_dense_identity():
     assert run.X_sparse.shape == (4, 10**5) and run.X_sparse.nnz == 4
     np.testing.assert_allclose(run.Y * (run.X_sparse @ run.witness), 0.5)
     assert run.X.shape == (4, 10**5)
-    big = gp.adversary_run(0.001, 10**4, learner=_AlwaysNegative())
+    big = gp.experiments.adversary_run(0.001, 10**4, learner=_AlwaysNegative())
     with pytest.raises(ValueError, match="X_sparse"):
         big.X  # noqa: B018 - 10**4 x 10**4 dense entries, refused
     with pytest.raises(ValueError, match="dimensions"):
-        gp.PerceptronLearner(10**9)
+        gp.experiments.PerceptronLearner(10**9)
 
 
 class _AlwaysNegative:
@@ -335,11 +339,11 @@ class _AlwaysNegative:
 
 
 def test_adversary_curve_matches_the_theorem():
-    curve = gp.adversary_curve([0.5, 0.3, 0.2, 0.15, 0.1, 0.07, 0.05], 100)
+    curve = gp.experiments.adversary_curve([0.5, 0.3, 0.2, 0.15, 0.1, 0.07, 0.05], 100)
     np.testing.assert_array_equal(curve.forced, curve.limit)
     assert curve.limit.tolist() == [4, 11, 25, 44, 100, 100, 100]
     with pytest.raises(ValueError, match="gammas"):
-        gp.adversary_curve([0.5, 2.0], 10)
+        gp.experiments.adversary_curve([0.5, 2.0], 10)
 
 
 # --- notebook 06's claims, on the objects and over many draws --------------------------------
@@ -351,7 +355,7 @@ def test_count_grows_with_dimension_then_levels_off(seed):
     on 3 independent grids (seeds 0, 1, 2)."""
     for master in (0, 1, 2):
         seed(master)
-        rec = gp.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
+        rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
                                   epsilons=(0.1, 0.3), trials=8)
         assert rec.trials == 8 and rec.updates.size == 128
         assert rec.converged.all() and rec.homogeneous_converged.all()
@@ -375,8 +379,8 @@ def test_optimal_margin_gives_the_smallest_bound(seed):
     """Notebook 06: gamma_2 is at least the generating plane's margin per unit (w*, b*), so its
     bound is the smaller one, on every dataset."""
     for fake in _datasets(seed, count=6):
-        info = gp.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        opt = gp.optimal_margin(fake.X, fake.Y)
+        info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        opt = gp.theory.optimal_margin(fake.X, fake.Y)
         assert opt.gamma >= info.gamma / np.sqrt(1 + info.b**2) * (1 - 1e-6)
         assert opt.bound <= info.bound * (1 + 1e-6)
         assert info["bound"] == info.bound and "gamma" in info
@@ -391,8 +395,9 @@ def test_shift_along_the_normal_grows_the_bias_by_the_distance(seed):
         w /= np.linalg.norm(w)
         b0 = float(fake.bfake.asscalar())
         away = -np.sign(b0) * w
-        moved = [gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=c * away,
-                                    max_epochs=100_000) for c in (0.0, 1.0, 3.0, 10.0)]
+        moved = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake,
+                                                shift=c * away, max_epochs=100_000)
+                 for c in (0.0, 1.0, 3.0, 10.0)]
         np.testing.assert_allclose([abs(r.b) for r in moved],
                                    abs(b0) + np.array([0.0, 1.0, 3.0, 10.0]), atol=1e-5)
         assert np.all(np.diff([r.R for r in moved]) > 0)
@@ -400,7 +405,8 @@ def test_shift_along_the_normal_grows_the_bias_by_the_distance(seed):
         assert all(r.converged and r.updates <= r.bias_bound for r in moved)
         along = np.zeros_like(w)
         along[0], along[1] = -w[1], w[0]                       # parallel to the plane
-        side = gp.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=5 * along)
+        side = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake,
+                                              shift=5 * along)
         assert side.b == pytest.approx(moved[0].b, abs=1e-5)
 
 
@@ -412,7 +418,7 @@ def curves():
         import mxnet as mx
 
         mx.random.seed(master)
-        out.append(gp.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5,
+        out.append(gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5,
                                            test_points=200))
     return out
 
@@ -440,37 +446,77 @@ def test_generalization_curve_over_many_draws(curves):
 
 def test_bounds_name_what_overflowed_or_is_invalid():
     with pytest.raises(ValueError, match="chapter_bound overflowed"):
-        gp.chapter_bound(1e200, 1e-200)
+        gp.theory.chapter_bound(1e200, 1e-200)
     with pytest.raises(ValueError, match="novikoff_bound overflowed"):
-        gp.novikoff_bound(1e200, 1e-200)
+        gp.theory.novikoff_bound(1e200, 1e-200)
     with pytest.raises(ValueError, match="bias_bound overflowed"):
-        gp.bias_bound(1e200, 1e-100, 1.0, 0.0)
+        gp.theory.bias_bound(1e200, 1e-100, 1.0, 0.0)
     with pytest.raises(ValueError, match="general_bound overflowed"):
-        gp.general_bound(1e200, 1e-200, 1.0)
+        gp.theory.general_bound(1e200, 1e-200, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
-        gp.chapter_bound(1.0, float("nan"))
+        gp.theory.chapter_bound(1.0, float("nan"))
     with pytest.raises(ValueError, match="gamma"):
-        gp.bias_bound(1.0, -1.0, 1.0, 0.0)
-    eta, value = gp.constant_rate_optimum(4.0, 2.0, 16)
-    result = gp.constant_rate_optimum(4.0, 2.0, 16)
+        gp.theory.bias_bound(1.0, -1.0, 1.0, 0.0)
+    eta, value = gp.theory.constant_rate_optimum(4.0, 2.0, 16)
+    result = gp.theory.constant_rate_optimum(4.0, 2.0, 16)
     assert (eta, value) == (result[0], result[1]) == (result.learning_rate, result.bound)
     assert (eta, value) == (0.5, 2.0)
     X, Y = np.array([[1.0], [-1.0]]), np.array([1.0, -1.0])
     with pytest.raises(ValueError, match="does not separate"):
-        gp.generating_plane_bound(X, Y, np.array([-1.0]), np.array([0.0]))
+        gp.theory.generating_plane_bound(X, Y, np.array([-1.0]), np.array([0.0]))
 
 
 def test_leave_one_out_is_a_dataclass(seed):
     fake = gp.sample_separable(20, 2, 0.2)
-    loo = gp.leave_one_out(fake.X, fake.Y)
-    assert loo.errors == loo["errors"] and loo.converged
-    assert set(loo.keys()) == {"errors", "support", "updates", "converged"}
+    loo = gp.experiments.leave_one_out(fake.X, fake.Y)
+    assert loo.converged and 0 <= loo.errors <= loo.support <= loo.updates
 
 
 def test_adversary_with_a_margin_whose_square_underflows():
     """gamma**2 underflows to 0 for gamma = 1e-181: then 1/gamma^2 exceeds any d, and the
     adversary shows all d basis vectors (it divided by zero before)."""
-    run = gp.adversary_run(1e-181, 50)
+    run = gp.experiments.adversary_run(1e-181, 50)
     assert run.n == run.mistakes == 50
     with pytest.raises(ValueError, match="dimensions=1,000,000"):
-        gp.adversary_run(1e-9, 10**6)  # 10**6 examples of 10**6 coordinates: refused up front
+        # 10**6 examples of 10**6 coordinates: refused up front
+        gp.experiments.adversary_run(1e-9, 10**6)
+
+
+# --- every bound formula, exactly, on hand-computed cases (issue 20) ---------------------------
+
+def test_bound_formulas_have_their_exact_values():
+    """Each bound against its formula worked by hand: a mutant (R/gamma**2 for Novikoff's
+    R**2/gamma**2, a missing factor 2, a swapped power) gives another number."""
+    from gluon_perceptron.core.theory import bounds
+
+    assert bounds.novikoff_bound(3.0, 0.5) == 36.0                    # 9 / 0.25
+    assert bounds.chapter_bound(2.0, 0.5) == 40.0                     # 2 (4 + 1) / 0.25
+    assert bounds.bias_bound(2.0, 0.5, 3.0, 4.0) == 500.0             # 5 * 25 / 0.25
+    assert bounds.general_bound(2.0, 0.5, 3.0, w0_norm=1.0, threshold=0.5) == 192.0
+    # (2 * 0.5 + 4) * 9 = 45, plus 2 * 0.5 * 3 * 1 = 3, over 0.25
+    assert bounds.general_bound(np.sqrt(5.0), 0.5, 5.0) == pytest.approx(500.0, rel=1e-15)
+    np.testing.assert_allclose(bounds.sgd_bound(2.0, 3.0, [1.0, 0.5]),
+                               [13.0 / 2.0, 15.25 / 3.0], rtol=1e-15)
+    rate = bounds.constant_rate_optimum(2.0, 3.0, 4)
+    assert rate.learning_rate == pytest.approx(1.0 / 3.0, rel=1e-15) and rate.bound == 3.0
+    # one example a = (1, 0, 1): r = 1, kappa = 1/sqrt(2), p = 3, ||a|| = sqrt(2)
+    expected = 2.0 * np.sqrt(2.0) * (2.0**4.5 / np.sqrt(2.0) + 1.0)
+    assert bounds.amaldi_hauser_bound(np.array([[1.0, 0.0]]), np.array([1.0])) == \
+        pytest.approx(expected, rel=1e-12)
+    assert bounds.amaldi_hauser_bound(np.array([[1.0, 0.0]]), np.array([1.0]),
+                                      learning_rate=0.5) == pytest.approx(expected / 2, rel=1e-12)
+    plane = bounds.generating_plane_bound(np.array([[3.0, 4.0], [0.0, -1.0]]),
+                                          np.array([1.0, -1.0]), np.array([0.0, 1.0]), 0.0)
+    assert (plane.R, plane.gamma, plane.b, plane.bound) == (5.0, 1.0, 0.0, 26.0)
+    assert plane.chapter_assumptions
+
+
+@pytest.mark.parametrize("c", [1e-150, 1e-3, 7.0, 1e100])
+def test_scale_invariant_bounds_do_not_move_with_the_unit(c):
+    """R**2/gamma**2 and the bound (1.4) without start or threshold depend on R/gamma only."""
+    from gluon_perceptron.core.theory import bounds
+
+    assert bounds.novikoff_bound(3.0 * c, 0.5 * c) == pytest.approx(36.0, rel=1e-13)
+    assert bounds.general_bound(2.0 * c, 0.5 * c, 3.0) == pytest.approx(144.0, rel=1e-13)
+    assert bounds.sgd_bound(2.0 * c, 3.0, [c, c / 2])[0] == pytest.approx(
+        bounds.sgd_bound(2.0, 3.0, [1.0, 0.5])[0] * c, rel=1e-13)

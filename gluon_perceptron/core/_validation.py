@@ -49,7 +49,7 @@ _TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("gluon_perceptro
 
 class Rule:
     """A named rule: ``check(value, name, args) -> value``, shown as ``text`` (e.g.
-    ``count(minimum=1)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
+    ``count(maximum=100)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
     from ``args``, which must be declared before it."""
 
     __slots__ = ("check", "text", "needs")
@@ -65,8 +65,11 @@ class Rule:
         return self.text
 
 
-def _arguments(**kw) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in kw.items())
+def _text(factory: str, **given: tuple) -> str:
+    """``factory(name=value, ...)`` for the rule's repr, listing only what is not the default
+    (``given`` maps each parameter to ``(value, default)``)."""
+    shown = ", ".join(f"{k}={v!r}" for k, (v, default) in given.items() if v != default)
+    return f"{factory}({shown})"
 
 
 # --- the decorator ----------------------------------------------------------------------------
@@ -117,18 +120,18 @@ def validate_params(*, skip_nested: bool = True, **rules: Callable) -> Callable:
                 raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads {late}; "
                                 f"declare them before {name}")
             declared.append(name)
-        order = tuple(rules.items())
+        plan = _Plan(signature, tuple(rules.items()))
 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             if _TRUSTED.get():
                 return function(*args, **kwargs)
-            bound = _check_call(function, signature, order, args, kwargs)
+            args, kwargs = _check_call(function, plan, args, kwargs)
             if not skip_nested:
-                return function(*bound.args, **bound.kwargs)
+                return function(*args, **kwargs)
             token = _TRUSTED.set(True)
             try:
-                return function(*bound.args, **bound.kwargs)
+                return function(*args, **kwargs)
             finally:
                 _TRUSTED.reset(token)
 
@@ -138,21 +141,49 @@ def validate_params(*, skip_nested: bool = True, **rules: Callable) -> Callable:
     return decorate
 
 
-def _check_call(function: Callable, signature: inspect.Signature, order: tuple,
-                args: tuple, kwargs: dict) -> inspect.BoundArguments:
+class _Plan:
+    """What checking a call of one function needs, computed once at decoration: its signature,
+    its rules in order, and for a plain signature (no positional-only parameter, no ``*args``
+    or ``**kwargs``) the names and defaults that bind a call without ``Signature.bind``."""
+
+    __slots__ = ("signature", "order", "positional", "names", "defaults")
+
+    def __init__(self, signature: inspect.Signature, order: tuple):
+        self.signature, self.order = signature, order
+        params = signature.parameters.values()
+        plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params)
+        self.positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD) \
+            if plain else None
+        self.names = frozenset(signature.parameters)
+        self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
+
+
+def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict
+                ) -> tuple[tuple, dict]:
     """Check one outer call: bind the arguments (defaults included), run every rule in the
-    order declared, and return the bound, converted arguments. The one entry into checking
-    (``benchmarks/validation_share.py`` counts its calls)."""
-    try:
-        bound = signature.bind(*args, **kwargs)
-    except TypeError as exc:  # Python's own message, with the function's name
+    order declared, and return the ``(args, kwargs)`` to call ``function`` with, converted.
+    The one entry into checking (``benchmarks/validation_share.py`` counts its calls)."""
+    positional = plan.positional
+    if positional is not None and len(args) <= len(positional) \
+            and kwargs.keys() <= plan.names and not kwargs.keys() & positional[:len(args)]:
+        arguments = {**plan.defaults, **dict(zip(positional, args)), **kwargs}
+        if len(arguments) == len(plan.names):  # else a required argument is missing
+            return (), _apply(plan.order, arguments)
+    try:  # the general case, and the exact TypeError of a call that does not bind
+        bound = plan.signature.bind(*args, **kwargs)
+    except TypeError as exc:
         raise TypeError(f"{function.__name__}() {exc}") from None
     bound.apply_defaults()
-    arguments = bound.arguments
+    bound.arguments.update(_apply(plan.order, bound.arguments))
+    return bound.args, bound.kwargs
+
+
+def _apply(order: tuple, arguments: dict) -> dict:
+    """Run the rules in order on the bound ``arguments``; each sees those checked before it."""
     checked: dict = {}
     for name, rule in order:
-        checked[name] = arguments[name] = rule(arguments[name], name, checked)
-    return bound
+        checked[name] = rule(arguments[name], name, checked)
+    return checked
 
 
 def trusted() -> bool:
@@ -170,9 +201,15 @@ def _unchecked(value, name: str, args: dict):
 unchecked = Rule(_unchecked, "unchecked")
 
 
-def features() -> Rule:
-    """``X``: a finite 2-D float array (n, d), n, d >= 1 (:func:`._checks.features`)."""
-    return Rule(lambda value, name, args: _checks.features(value, name), "features()")
+def features(dtype=None) -> Rule:
+    """``X``: a finite 2-D float array (n, d), n, d >= 1 (:func:`._checks.features`): float32
+    and float64 keep their precision, unless ``dtype`` (e.g. ``np.float64``) is given."""
+    if dtype is None:
+        return Rule(lambda value, name, args: _checks.features(value, name), "features()")
+    dtype = np.dtype(dtype)
+    return Rule(lambda value, name, args: _checks.features(value, name).astype(dtype,
+                                                                             copy=False),
+                f"features(dtype={dtype.name})")
 
 
 def labels(of: str | None = "X") -> Rule:
@@ -184,7 +221,7 @@ def labels(of: str | None = "X") -> Rule:
     def check(value, name, args):
         X = args[of]
         return _checks.labels(value, X.shape[0], name, dtype=X.dtype)
-    return Rule(check, f"labels({_arguments(of=of)})", (of,))
+    return Rule(check, _text("labels", of=(of, None)), (of,))
 
 
 def _label(y, name: str, args: dict) -> float:
@@ -212,7 +249,7 @@ def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
     """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``."""
     return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
                                                                 maximum=maximum),
-                f"count({_arguments(minimum=minimum, maximum=maximum)})")
+                _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT)))
 
 
 def repeats() -> Rule:
@@ -228,21 +265,21 @@ def seed() -> Rule:
 def seeds(maximum: int = _checks.MAX_REPEATS) -> Rule:
     """A count ``k`` (meaning ``range(k)``) or a non-empty sequence of seeds; a list."""
     return Rule(lambda value, name, args: _checks.seeds(value, name, maximum=maximum),
-                f"seeds({_arguments(maximum=maximum)})")
+                _text("seeds", maximum=(maximum, _checks.MAX_REPEATS)))
 
 
 def real(minimum: float | None = None, positive: bool = False) -> Rule:
     """A finite real number (``>= minimum``; ``> 0`` when ``positive``), as ``float``."""
     return Rule(lambda value, name, args: _checks.finite_float(
         value, name, minimum=minimum, strictly_positive=positive),
-        f"real({_arguments(minimum=minimum, positive=positive)})")
+        _text("real", minimum=(minimum, None), positive=(positive, False)))
 
 
 def scalar(minimum: float | None = None, positive: bool = False) -> Rule:
     """Like :func:`real`, also accepting a one-element array (e.g. an NDArray ``b``)."""
     return Rule(lambda value, name, args: _checks.scalar(
         value, name, minimum=minimum, strictly_positive=positive),
-        f"scalar({_arguments(minimum=minimum, positive=positive)})")
+        _text("scalar", minimum=(minimum, None), positive=(positive, False)))
 
 
 def fraction() -> Rule:
@@ -274,7 +311,7 @@ def vector(size_of: str | None = None) -> Rule:
         return Rule(lambda value, name, args: _checks.vector(value, name), "vector()")
     return Rule(lambda value, name, args: _checks.vector(value, name,
                                                          size=args[size_of].shape[1]),
-                f"vector({_arguments(size_of=size_of)})", (size_of,))
+                _text("vector", size_of=(size_of, None)), (size_of,))
 
 
 def finite_values(minimum: float = 0.0, strict: bool = False) -> Rule:
@@ -282,14 +319,14 @@ def finite_values(minimum: float = 0.0, strict: bool = False) -> Rule:
     ``strict``)."""
     return Rule(lambda value, name, args: _checks.finite_values(value, name, minimum=minimum,
                                                                 strict=strict),
-                f"finite_values({_arguments(minimum=minimum, strict=strict)})")
+                _text("finite_values", minimum=(minimum, 0.0), strict=(strict, False)))
 
 
 def counts(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
     """A non-empty sequence of integers in ``minimum .. maximum``, as a list."""
     return Rule(lambda value, name, args: _checks.counts(value, name, minimum=minimum,
                                                          maximum=maximum),
-                f"counts({_arguments(minimum=minimum, maximum=maximum)})")
+                _text("counts", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT)))
 
 
 def instance(cls: type | tuple[type, ...], hint: str) -> Rule:

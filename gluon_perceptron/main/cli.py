@@ -58,11 +58,6 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
         print(f"error: --seed must be in 0 .. {job.SEED_MAX} (what numpy's and MXNet's "
               f"generators accept), got {args.seed}", file=sys.stderr)
         return 2
-    out = args.out.expanduser()
-    if out.exists() and not out.is_dir():
-        print(f"error: --out {out} exists and is not a folder; pick another path",
-              file=sys.stderr)
-        return 2
     if args.only:
         names = job.section_names()
         unknown = [w for w in args.only if not any(w.lower() in n.lower() for n in names)]
@@ -70,6 +65,11 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
             print(f"error: --only {unknown} matches no section; sections are: "
                   + "; ".join(names), file=sys.stderr)
             return 2
+    out = args.out.expanduser()
+    problem = _out_problem(out, job.MANIFEST)
+    if problem:
+        print(f"error: --out {out} {problem}", file=sys.stderr)
+        return 2
     opts = job.Options(out=out, seed=args.seed, progress=not args.no_progress,
                        faithful_experiment=args.faithful_experiment)
     from .figures import FigureError, recording
@@ -88,6 +88,22 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
     for path in paths:
         print(f"  {path}")
     return 0
+
+
+def _out_problem(out: Path, manifest: str) -> str | None:
+    """What keeps the job from writing its figures and manifest into ``out`` (creating it),
+    as the end of a one-line sentence whose subject is ``--out OUT``; None if nothing does."""
+    from .figures import folder_problem
+
+    if out.exists() and not out.is_dir():
+        return "exists and is not a folder; pick another path"
+    problem = folder_problem(out)
+    if problem:
+        return problem
+    if (out / manifest).is_dir():
+        return (f"holds a folder named {manifest}, where the job writes its list of figures: "
+                f"move or rename that folder, or pick another path")
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,10 +4,12 @@ A section is a function ``section(opts: Options) -> list[Path]`` living next to 
 illustrates; :func:`_sections` lists them in the chapter's order. :func:`run` seeds the random
 generators before each section, so a section's figures do not depend on which ran before it.
 
-Each run leaves a manifest ``out/index.json`` (seed, version, sections, files, complete) that
-lists exactly the PNG files it wrote, and removes the figures an earlier run listed in its
-manifest that this run did not make (nothing else is ever deleted), so the folder describes
-one run, even when that run was interrupted.
+Each run leaves a manifest ``out/index.json`` that lists the PNG files of the folder section by
+section (``by_section``: files, seconds, seed, version, finished or not), merging in the
+sections this run did not run (``--only``). A run removes only figures an earlier manifest
+listed under a section this run finished and that this run did not make again, and says so;
+a run of every section also removes the rest of what earlier manifests listed and it did not
+make. A file no manifest listed (a user's) is never deleted.
 """
 
 from __future__ import annotations
@@ -96,25 +98,49 @@ def section_names() -> list[str]:
     return [name for name, _ in _sections()]
 
 
-def _earlier_files(out: Path) -> list[Path]:
-    """The PNG files an earlier run listed in ``out/index.json`` (plain names only)."""
+def _plain_png(name: object) -> bool:
+    """A file name a manifest may list: a plain ``*.png`` name, no folder (nothing outside)."""
+    return (isinstance(name, str) and name.endswith(".png") and name != ".png"
+            and Path(name).name == name and "\\" not in name)
+
+
+def _names(listed: object) -> list[str]:
+    return list(dict.fromkeys(n for n in listed if _plain_png(n))) \
+        if isinstance(listed, list) else []
+
+
+def _earlier(out: Path) -> tuple[dict[str, dict], list[str]]:
+    """What an earlier run's ``out/index.json`` lists: per section its entry (``files``,
+    ``seconds``, ``seed``, ...), and the files it lists under no section (a manifest written
+    before sections had entries). Only plain ``*.png`` names are kept; an unreadable
+    manifest lists nothing."""
     try:
-        listed = json.loads((out / MANIFEST).read_text()).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    if not isinstance(listed, list):
-        return []
-    return [out / name for name in listed
-            if isinstance(name, str) and name.endswith(".png") and Path(name).name == name
-            and name not in (".png",)]
+        data = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}, []
+    if not isinstance(data, dict):
+        return {}, []
+    sections: dict[str, dict] = {}
+    by_section = data.get("by_section")
+    if isinstance(by_section, dict):
+        for name, entry in by_section.items():
+            if isinstance(name, str) and isinstance(entry, dict):
+                sections[name] = {**entry, "files": _names(entry.get("files"))}
+    attributed = {f for entry in sections.values() for f in entry["files"]}
+    loose = [f for f in _names(data.get("files")) if f not in attributed]
+    return sections, loose
 
 
-def _write_manifest(out: Path, opts: Options, sections: list[str], paths: list[Path],
-                    complete: bool) -> Path:
+def _write_manifest(out: Path, opts: Options, ran: list[str], sections: dict[str, dict],
+                    loose: list[str], complete: bool) -> Path:
     from .. import __version__
 
-    manifest = {"seed": opts.seed, "version": __version__, "sections": sections,
-                "files": [p.name for p in paths], "complete": complete}
+    order = {name: k for k, name in enumerate(section_names())}
+    names = sorted(sections, key=lambda n: (order.get(n, len(order)), n))
+    files = [f for n in names for f in sections[n]["files"]] + loose
+    manifest = {"seed": opts.seed, "version": __version__, "sections": names,
+                "files": files, "complete": complete, "ran": ran,
+                "by_section": {n: sections[n] for n in names}, "unattributed": loose}
     out.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=out, prefix=".index.", suffix=".json.part")
     try:
@@ -127,43 +153,116 @@ def _write_manifest(out: Path, opts: Options, sections: list[str], paths: list[P
     return out / MANIFEST
 
 
-def _remove_stale(earlier: list[Path], made: list[Path]) -> None:
-    keep = {p.name for p in made}
-    for path in earlier:
-        if path.name not in keep and path.is_file() and not path.is_symlink():
+def _remove(out: Path, names: list[str]) -> list[Path]:
+    """Delete the listed figures that are regular files (never a symlink or a folder)."""
+    removed = []
+    for name in names:
+        path = out / name
+        if path.is_file() and not path.is_symlink():
             path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _present(out: Path, names: list[str]) -> list[str]:
+    return [n for n in names if os.path.lexists(out / n)]
+
+
+def _merge(earlier: dict[str, dict], loose: list[str], new: dict[str, dict],
+           full: bool) -> tuple[dict[str, dict], list[str], list[str]]:
+    """The folder's sections after this run, its unattributed files, and the stale files.
+
+    A section this run finished replaces its earlier entry: the files the earlier entry
+    listed that this run did not make are stale. A section this run started but did not
+    finish keeps its earlier files beside the new ones (nothing replaced them). A section this
+    run did not run keeps its entry. After a finished run of every section, every file an
+    earlier run listed that this run did not make is stale (renamed sections, old manifests).
+    """
+    made = {f for entry in new.values() for f in entry["files"]}
+    stale: list[str] = []
+    sections: dict[str, dict] = {}
+    for name, entry in earlier.items():
+        old = [f for f in entry["files"] if f not in made]
+        if full or (name in new and new[name]["complete"]):
+            stale += old
+        elif name in new:
+            new[name]["files"] += old
+        else:
+            sections[name] = {**entry, "files": old}
+    kept_loose = [f for f in loose if f not in made]
+    if full:
+        stale += kept_loose
+        kept_loose = []
+    sections.update(new)
+    return sections, kept_loose, list(dict.fromkeys(stale))
 
 
 def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     """Run the sections (all, or those whose name contains one of ``only``); return the PNGs.
 
-    Writes ``opts.out/index.json`` listing the figures written, also when interrupted
-    (``KeyboardInterrupt``) or stopped by an error, and removes the figures of an earlier
-    run's manifest that this run did not make.
+    Writes ``opts.out/index.json``, also when interrupted (``KeyboardInterrupt``) or stopped by
+    an error: per section (``by_section``) the files it made, its seconds, seed and version,
+    and whether it finished; the entries of the sections this run did not run are kept from
+    the earlier manifest. Removes, and prints, the figures the earlier manifest listed under a
+    section this run finished that this run did not make (after a whole run: every figure
+    it listed that this run did not make). A file no manifest listed is never removed.
     """
+    from .. import __version__
     from .figures import recording
 
     out = Path(opts.out)
-    earlier = _earlier_files(out)
-    sections: list[str] = []
+    earlier, loose = _earlier(out)
+    ran: list[str] = []
+    new: dict[str, dict] = {}
     complete = False
     with recording() as paths:
         try:
             for name, section in _sections():
                 if only and not any(word.lower() in name.lower() for word in only):
                     continue
-                sections.append(name)
+                ran.append(name)
                 print(f"\n== {name} ==", flush=True)
+                entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
+                                     "version": __version__, "complete": False}
                 start = time.perf_counter()
                 before = len(paths)
-                opts.seed_all()
-                section(opts)
-                print(f"   {len(paths) - before} figure(s) in "
-                      f"{time.perf_counter() - start:.1f} s", flush=True)
+                try:
+                    opts.seed_all()
+                    section(opts)
+                finally:
+                    entry["files"] = list(dict.fromkeys(p.name for p in paths[before:]))
+                    entry["seconds"] = round(time.perf_counter() - start, 3)
+                entry["complete"] = True
+                print(f"   {len(paths) - before} figure(s) in {entry['seconds']:.1f} s",
+                      flush=True)
             complete = True
         finally:
             made = list(dict.fromkeys(paths))
-            _remove_stale(earlier, made)
-            if made or earlier or complete:
-                _write_manifest(out, opts, sections, made, complete)
+            full = complete and len(ran) == len(section_names())
+            sections, loose, stale = _merge(earlier, loose, new, full)
+            removed = _remove(out, stale)
+            # what an earlier run listed and is gone since (deleted by hand) is listed no more
+            for entry in sections.values():
+                entry["files"] = _present(out, entry["files"])
+            loose = _present(out, loose)
+            if made or earlier or loose or complete:
+                _write_manifest(out, opts, ran, sections, loose, complete)
+            _report(out, removed, sections, loose, ran)
     return made
+
+
+def _report(out: Path, removed: list[Path], sections: dict[str, dict], loose: list[str],
+            ran: list[str]) -> None:
+    """Say what this run removed, and what it kept of sections it did not run."""
+    if removed:
+        print(f"\nremoved {len(removed)} figure(s) that an earlier run listed in "
+              f"{out / MANIFEST} and this run did not make again:", flush=True)
+        for path in removed:
+            print(f"  removed {path}", flush=True)
+    others = [n for n in sections if n not in ran]
+    kept = sum(len(sections[n]["files"]) for n in others) + len(loose)
+    if kept:
+        whose = ([f"{len(others)} section(s) this run did not run"] if others else []) \
+            + ([f"{len(loose)} listed under no section"] if loose else [])
+        print(f"\nkept {kept} figure(s) of earlier runs ({', '.join(whose)}), still listed "
+              f"in {out / MANIFEST}", flush=True)

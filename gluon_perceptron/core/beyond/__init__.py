@@ -1,2 +1,19 @@
 """Beyond Rosenblatt: the kernel perceptron and the Forgetron, the second-order perceptron, and
-the smooth and rescaled perceptrons for the separation problem."""
+the smooth and rescaled perceptrons for the separation problem.
+
+Public names load on first use.
+"""
+
+from .._lazy import export
+
+__all__, __getattr__, __dir__ = export(__name__, {
+    "kernels": ("KernelFunction",),
+    "kernel_perceptron": ("feature_margin", "FeatureMargin", "KernelPerceptron", "train_kernel"),
+    "budget": ("forgetron", "forgetron_bound", "forgetron_radius", "ForgetronRun"),
+    "second_order": ("second_order_bound", "SecondOrderRun", "train_second_order"),
+    "separation": (
+        "perceptron_separation", "perceptron_separation_bound", "phase_length", "rescaled_bound",
+        "rescaled_perceptron", "separation_margin", "separation_problem", "SeparationProblem",
+        "SeparationRun", "signed_unit_rows", "smooth_bound", "smooth_perceptron",
+    ),
+})

@@ -1,4 +1,4 @@
-r"""The perceptron in its dual form: kernels, the margin in feature space, and the Forgetron.
+r"""The perceptron in its dual form: kernels, and the margin in feature space.
 
 Started from :math:`w = 0`, every update adds :math:`\eta y_i x_i`, so the weights are always a
 signed sum of the examples the rule erred on (Remark 1.39 of the lecture notes):
@@ -12,95 +12,94 @@ inner products :math:`x_i^\top x_j`; replacing them by a kernel :math:`K(x_i, x_
 Schapire 1999). The bias is the weight of a constant feature 1, so it adds 1 to every kernel
 value: :math:`f(x) = \eta \sum_i \alpha_i y_i (K(x_i, x) + 1)`.
 
-Kernels (scikit-learn's conventions; ``gamma=None`` means :math:`1/d`):
+The kernels are in :mod:`.kernels`.
 
-- ``"linear"``: :math:`K(x, z) = x^\top z`;
-- ``"poly"``: :math:`K(x, z) = (\gamma x^\top z + c_0)^{p}` (``degree`` :math:`p`, ``coef0``);
-- ``"rbf"``: :math:`K(x, z) = \exp(-\gamma \|x - z\|^2)`.
+The Forgetron, a kernel perceptron on a budget, is in :mod:`.budget`.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
+from .._arrays import _overflow
+from .._validation import (
+    Rule,
+    count,
+    features,
+    flag,
+    labels,
+    one_of,
+    real,
+    unchecked,
+    validate_params,
+)
+from ..rosenblatt.engine import _FIRST_BLOCK, _drive, _scan_ahead
 from ..theory.margins import OptimalMargin, optimal_margin
+from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
-KERNELS = ("linear", "poly", "rbf")
-
-
-@dataclass(frozen=True)
-class KernelFunction:
-    """A kernel and its parameters, already checked (``gamma`` resolved to a number)."""
-
-    kind: str
-    degree: int
-    gamma: float
-    coef0: float
-
-    def matrix(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-        """:math:`K(a_i, b_j)` for all rows of ``A`` and ``B``, in float64."""
-        A = A.astype(np.float64, copy=False)
-        B = B.astype(np.float64, copy=False)
-        if self.kind == "rbf":
-            sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
-            return np.exp(-self.gamma * np.maximum(sq, 0.0))
-        dots = A @ B.T
-        if self.kind == "poly":
-            return (self.gamma * dots + self.coef0) ** self.degree
-        return dots
-
-    def diagonal(self, A: np.ndarray) -> np.ndarray:
-        """:math:`K(a_i, a_i)` for every row."""
-        A = A.astype(np.float64, copy=False)
-        if self.kind == "rbf":
-            return np.ones(A.shape[0])
-        sq = (A * A).sum(1)
-        return (self.gamma * sq + self.coef0) ** self.degree if self.kind == "poly" else sq
-
-    def ndarray_column(self, X: nd.NDArray, x: nd.NDArray) -> nd.NDArray:
-        """:math:`K(x_i, x)` for every row of ``X``, computed in MXNet NDArray."""
-        if self.kind == "rbf":
-            diff = X - x.reshape((1, -1))
-            return nd.exp(-self.gamma * nd.sum(diff * diff, axis=1))
-        dots = nd.dot(X, x)
-        if self.kind == "poly":
-            return (self.gamma * dots + self.coef0) ** self.degree
-        return dots
+#: Peak memory of building the Gram matrix, in n x n float64 matrices, per kernel.
+GRAM_PEAK = {"linear": 1, "poly": 1, "rbf": 2}
 
 
-def _kernel(kernel, degree, gamma, coef0, dimensions: int) -> KernelFunction:
-    """Check the kernel arguments once and resolve ``gamma=None`` to :math:`1/d`."""
-    _checks.choice(kernel, "kernel", set(KERNELS))
-    degree = _checks.positive_int(degree, "degree")
-    gamma = 1.0 / dimensions if gamma is None else _checks.finite_float(
-        gamma, "gamma", strictly_positive=True)
-    coef0 = _checks.finite_float(coef0, "coef0")
-    return KernelFunction(kernel, degree, gamma, coef0)
-
-
-#: Largest Gram matrix the fast engine builds when the caller gives no ``max_gram_bytes``:
-#: half the memory the system reports available (or 2 GiB when it cannot tell).
-def _default_gram_limit() -> int:
+def _available_memory() -> int:
+    """Bytes this process can still allocate: the system's ``MemAvailable``
+    (``/proc/meminfo``; free pages where there is none) and, under an address-space limit
+    (``ulimit -v``, ``RLIMIT_AS``), what is left of it."""
+    available = None
     try:
-        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2)
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX systems
-        return 2 * 1024**3
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    available = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError):  # pragma: no cover - not Linux
+        pass
+    if available is None:  # pragma: no cover - not Linux
+        try:
+            available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            available = 2 * 1024**3
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            available = min(available, max(soft - used, 0))
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+        pass
+    return int(available)
 
 
-def _check_gram_size(n: int, limit: int) -> None:
+def _check_gram_size(n: int, kind: str, limit: int | None) -> None:
+    """Refuse, before building it, a Gram matrix whose peak memory (:data:`GRAM_PEAK`) is above
+    ``limit`` (default: the memory this process can still allocate)."""
     size = 8 * n * n
-    if size > limit:
+    peak = GRAM_PEAK[kind] * size
+    if limit is None:
+        limit = _available_memory()
+        if peak > limit:
+            raise ValueError(
+                f"the fast engine needs the n x n Gram matrix: n={n} examples take "
+                f"{size / 2**20:.1f} MiB in float64 and kernel={kind!r} peaks at "
+                f"{peak / 2**20:.1f} MiB while building it, more than the "
+                f"{limit / 2**20:.1f} MiB this process can still allocate (max_gram_bytes="
+                f"{limit}, the default); use fewer examples, engine='faithful' (no Gram matrix, "
+                f"much slower), or free memory (max_gram_bytes sets a larger limit at your risk)")
+    elif peak > limit:
         raise ValueError(
             f"the fast engine needs the n x n Gram matrix: n={n} examples take {size / 2**20:.1f}"
-            f" MiB in float64, above the limit max_gram_bytes={limit} ({limit / 2**20:.1f} MiB);"
-            f" use fewer examples, engine='faithful' (no Gram matrix, much slower), or raise "
-            f"max_gram_bytes if the memory is there")
+            f" MiB in float64 (kernel={kind!r} peaks at {peak / 2**20:.1f} MiB), above the limit"
+            f" max_gram_bytes={limit} ({limit / 2**20:.1f} MiB); use fewer examples, "
+            f"engine='faithful' (no Gram matrix, much slower), or raise max_gram_bytes if the "
+            f"memory is there")
 
 
 @dataclass
@@ -159,8 +158,12 @@ class KernelPerceptron:
             raise ValueError(f"X has {Xn.shape[1]} features but the perceptron was trained on "
                              f"{self.X.shape[1]}")
         s = self.support
-        K = self.kernel.matrix(self.X[s], Xn) + (1.0 if self.bias else 0.0)
-        return self.coefficients[s] @ K
+        with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+            K = self.kernel.matrix(self.X[s], Xn) + (1.0 if self.bias else 0.0)
+            scores = self.coefficients[s] @ K
+        if not np.isfinite(scores).all():
+            raise _overflow("the scores f(x) of decision_function", np.float64)
+        return scores
 
     def predict(self, X) -> np.ndarray:
         """Labels :math:`\\operatorname{sign} f(x)`; a score of 0 gives -1, as ``predict``."""
@@ -209,11 +212,14 @@ def _faithful_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Y: np.ndarray, coef: nd.NDAr
 
     For example :math:`j`: :math:`f = \\sum_i c_i (K(x_i, x_j) + \\text{bias})` with
     :math:`c_i = \\eta \\alpha_i y_i`; on :math:`y_j f \\le 0`, :math:`\\alpha_j \\mathrel{+}= 1`.
+    Returns the updates made, or -1 as soon as a score is not finite.
     """
     updates = 0
     for j in range(Xd.shape[0]):
         column = kern.ndarray_column(Xd, Xd[j]) + bias
         f = nd.dot(coef, column).asscalar()
+        if not math.isfinite(f):
+            return -1
         if Y[j] * f <= 0.0:
             alpha[j] += 1
             coef[j] += eta * Yd[j]
@@ -221,10 +227,19 @@ def _faithful_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Y: np.ndarray, coef: nd.NDAr
     return updates
 
 
+def _gram_limit(value, name: str, args: dict) -> int | None:
+    return None if value is None else _checks.positive_int(value, name, maximum=2**62)
+
+
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
+                 learning_rate=real(positive=True), bias=flag(),
+                 engine=one_of("fast", "faithful"),
+                 max_gram_bytes=Rule(_gram_limit, "optional(count(maximum=2**62))"),
+                 ctx=unchecked)
 def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, learning_rate: float = 1.0,
-                 bias: bool = True, engine: str = "fast",
-                 max_gram_bytes: int | None = None) -> KernelPerceptron:
+                 bias: bool = True, engine: str = "fast", max_gram_bytes: int | None = None,
+                 ctx: mx.Context | None = None) -> KernelPerceptron:
     """Train the kernel perceptron in dual form, in data order, until a pass makes no update.
 
     Update rule: with :math:`f(x) = \\eta \\sum_i \\alpha_i y_i (K(x_i, x) + 1)` (the 1 is the
@@ -259,12 +274,22 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
         :math:`\\alpha`. ``"fast"``: numpy over the precomputed Gram matrix, every score kept up
         to date (same decisions: see below).
     max_gram_bytes : int, optional
-        Largest Gram matrix the fast engine may build (default: half the available memory);
-        a larger one is refused with its size, instead of swapping or crashing.
+        Most memory the fast engine may use to build the Gram matrix (one n x n float64
+        matrix for the linear and polynomial kernels, two at the peak for the Gaussian one).
+        Default: the memory this process can still allocate (``MemAvailable``, and what an
+        address-space limit ``ulimit -v`` leaves). A larger need is refused with its size
+        before anything is built, instead of swapping or ending in a MemoryError.
+    ctx : mx.Context, optional
+        Where the faithful engine's NDArrays live (default ``mx.cpu()``).
 
     Returns
     -------
     KernelPerceptron
+
+    Raises
+    ------
+    ValueError
+        When a score :math:`f(x_j)` overflows to inf or NaN (scale the data down), as ``train``.
 
     Notes
     -----
@@ -273,37 +298,32 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     error of 0. They never do when every sum is exact, for example on data with few binary
     digits (tested bit for bit against ``train``).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    _checks.choice(engine, "engine", {"fast", "faithful"})
-    kern = _kernel(kernel, degree, gamma, coef0, Xn.shape[1])
-    limit = _default_gram_limit() if max_gram_bytes is None else _checks.positive_int(
-        max_gram_bytes, "max_gram_bytes")
-    return _train_kernel(Xn, Yn.astype(np.float64), max_epochs, kern, learning_rate,
-                         bool(bias), engine, limit)
-
-
-def _train_kernel(X, Y, max_epochs, kern, eta, bias, engine, limit) -> KernelPerceptron:
-    n = X.shape[0]
+    Y = Y.astype(np.float64)
+    kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
+    n, extra = X.shape[0], 1.0 if bias else 0.0
     alpha = np.zeros(n, dtype=np.int64)
-    per_epoch: list[int] = []
-    extra = 1.0 if bias else 0.0
     if engine == "fast":
-        _check_gram_size(n, limit)
-        G = kern.matrix(X, X) + extra
+        _check_gram_size(n, kern.kind, max_gram_bytes)
+        with np.errstate(over="ignore", invalid="ignore"):  # _drive refuses what overflowed
+            G = kern.matrix(X, X)
+            G += extra
         scores = np.zeros(n)
-        while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
-            per_epoch.append(_fast_epoch(G, Y, scores, alpha, eta))
+
+        def passes(budget: int) -> list[int]:
+            made = _fast_epoch(G, Y, scores, alpha, learning_rate)
+            return [made if np.isfinite(scores).all() else -1]
     else:
-        Xd = nd.array(X, dtype=np.float64)
-        Yd = nd.array(Y, dtype=np.float64)
-        coef = nd.zeros(n, dtype=np.float64)
-        while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
-            per_epoch.append(_faithful_epoch(Xd, Yd, Y, coef, alpha, kern, eta, extra))
+        ctx = mx.cpu() if ctx is None else ctx
+        Xd = nd.array(X, dtype=np.float64, ctx=ctx)
+        Yd = nd.array(Y, dtype=np.float64, ctx=ctx)
+        coef = nd.zeros(n, dtype=np.float64, ctx=ctx)
+
+        def passes(budget: int) -> list[int]:
+            return [_faithful_epoch(Xd, Yd, Y, coef, alpha, kern, learning_rate, extra)]
+    per_epoch = _drive(passes, max_epochs, (), np.float64)
     return KernelPerceptron(alpha=alpha, updates_per_epoch=per_epoch,
                             converged=per_epoch[-1] == 0, X=X, Y=Y, kernel=kern,
-                            learning_rate=eta, bias=bias)
+                            learning_rate=learning_rate, bias=bias)
 
 
 @dataclass
@@ -355,6 +375,7 @@ def _hard_margin(G: np.ndarray, Y: np.ndarray) -> OptimalMargin | None:
         return None
 
 
+@validate_params(X=features(), Y=labels(of="X"), **KERNEL_RULES, bias=flag())
 def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
                    gamma: float | None = None, coef0: float = 1.0,
                    bias: bool = True) -> FeatureMargin:
@@ -370,168 +391,12 @@ def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
     ValueError
         If the set is not separable in that feature space (e.g. XOR with the linear kernel).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    kern = _kernel(kernel, degree, gamma, coef0, Xn.shape[1])
+    kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     extra = 1.0 if bias else 0.0
-    G = kern.matrix(Xn, Xn) + extra
-    solved = _hard_margin(G, Yn.astype(np.float64))
+    G = kern.matrix(X, X) + extra
+    solved = _hard_margin(G, Y.astype(np.float64))
     if solved is None:
         raise ValueError(f"the data is not separable in the feature space of kernel={kernel!r}:"
                          f" no positive margin exists; try kernel='rbf' or 'poly'")
-    radius = float(np.sqrt(np.max(kern.diagonal(Xn) + extra)))
+    radius = float(np.sqrt(np.max(kern.diagonal(X) + extra)))
     return FeatureMargin(gamma=solved.gamma, radius=radius, support=solved.support)
-
-
-@dataclass
-class ForgetronRun:
-    """One online pass of the Forgetron over a stream.
-
-    Attributes
-    ----------
-    mistakes : int
-        :math:`M`, prediction mistakes (ties :math:`y f(x) = 0` included).
-    mistake_at : ndarray of int
-        The time steps of the mistakes.
-    active : ndarray of int
-        Indices (into the stream) of the support vectors kept at the end, oldest first.
-    sigma : ndarray
-        Their coefficients :math:`\\sigma_i` (products of the shrinking factors).
-    removals : int
-        Support vectors forgotten.
-    shrink : ndarray
-        :math:`\\phi_t` at every removal.
-    budget : int
-    """
-
-    mistakes: int
-    mistake_at: np.ndarray
-    active: np.ndarray
-    sigma: np.ndarray
-    removals: int
-    shrink: np.ndarray
-    budget: int
-
-
-def _shrink_factor(lam: float, mu: float, room: float) -> float:
-    """Largest :math:`\\phi \\in (0, 1]` with :math:`\\Psi(\\lambda, \\phi, \\mu) \\le`
-    ``room``, where :math:`\\Psi = (\\lambda\\phi)^2 + 2\\lambda\\phi(1 - \\phi\\mu)`.
-
-    :math:`\\Psi = a\\phi^2 + 2\\lambda\\phi` with :math:`a = \\lambda^2 - 2\\lambda\\mu`; when
-    :math:`\\Psi(1) >` ``room`` the answer is the smaller root of :math:`\\Psi = ` ``room``,
-    written as :math:`\\text{room} / (\\lambda + \\sqrt{\\lambda^2 + a\\,\\text{room}})` to stay
-    accurate for every sign of :math:`a`.
-    """
-    a = lam * lam - 2.0 * lam * mu
-    if a + 2.0 * lam <= room:
-        return 1.0
-    return room / (lam + np.sqrt(max(lam * lam + a * room, 0.0)))
-
-
-def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
-              gamma: float | None = None, coef0: float = 1.0) -> ForgetronRun:
-    """The self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008): a kernel perceptron
-    that never holds more than ``budget`` support vectors, in one online pass over a stream.
-
-    Update rule: predict with :math:`f_t = \\sum_{i \\in I_t} \\sigma_i y_i K(x_i, \\cdot)`. On
-    a mistake, :math:`y_t f_t(x_t) \\le 0` (:math:`M \\mathrel{+}= 1`):
-
-    1. perceptron step: add :math:`t` to the active set with :math:`\\sigma_t = 1`;
-    2. if the active set now exceeds :math:`B`: let :math:`r` be its oldest member,
-       :math:`\\lambda = \\sigma_r`, :math:`\\mu = y_r f'_t(x_r)` under the function after step
-       1; shrink every coefficient by the largest :math:`\\phi_t \\in (0, 1]` with
-       :math:`\\Psi(\\lambda, \\phi_t, \\mu) + Q \\le \\tfrac{15}{32} M`, where
-       :math:`\\Psi(\\lambda, \\phi, \\mu) = (\\lambda\\phi)^2 + 2\\lambda\\phi(1 - \\phi\\mu)`,
-       then :math:`Q \\mathrel{+}= \\Psi(\\lambda, \\phi_t, \\mu)`;
-    3. remove :math:`r`.
-
-    Bound (Dekel et al. 2008, Theorem 2): if :math:`K(x, x) \\le 1` on the stream and
-    :math:`B \\ge 83`, then for every :math:`g` in the kernel's space with
-    :math:`\\|g\\| \\le U = \\frac14 \\sqrt{(B + 1)/\\ln(B + 1)}`,
-
-    .. math:: M \\le 2\\|g\\|^2 + 4 \\sum_t \\max(0, 1 - y_t g(x_t)).
-
-    :func:`forgetron_bound` evaluates the right-hand side. There is no bias (it would make
-    :math:`K(x, x) = 2` for the Gaussian kernel); the Gaussian kernel has :math:`K(x, x) = 1`.
-
-    Parameters
-    ----------
-    X, Y : array-like, the stream in order
-    budget : int
-        :math:`B \\ge 1`, the most support vectors kept.
-    kernel, degree, gamma, coef0
-        As in :func:`train_kernel`; default the Gaussian kernel.
-
-    Returns
-    -------
-    ForgetronRun
-    """
-    Xn, Yn = _checks.dataset(X, Y)
-    budget = _checks.positive_int(budget, "budget")
-    kern = _kernel(kernel, degree, gamma, coef0, Xn.shape[1])
-    return _forgetron(Xn.astype(np.float64), Yn.astype(np.float64), budget, kern)
-
-
-def _forgetron(X, Y, budget, kern) -> ForgetronRun:
-    n = X.shape[0]
-    active: list[int] = []   # oldest first
-    sigma: list[float] = []
-    mistakes, Q = 0, 0.0
-    at, shrinks = [], []
-    for t in range(n):
-        if active:
-            k = kern.matrix(X[active], X[t:t + 1])[:, 0]
-            f = float(np.dot(np.asarray(sigma) * Y[active], k))
-        else:
-            f = 0.0
-        if Y[t] * f > 0.0:
-            continue
-        mistakes += 1
-        at.append(t)
-        active.append(t)
-        sigma.append(1.0)
-        if len(active) <= budget:
-            continue
-        r = active[0]
-        lam = sigma[0]
-        kr = kern.matrix(X[active], X[r:r + 1])[:, 0]
-        mu = Y[r] * float(np.dot(np.asarray(sigma) * Y[active], kr))
-        phi = _shrink_factor(lam, mu, 15.0 / 32.0 * mistakes - Q)
-        Q += (lam * phi) ** 2 + 2.0 * lam * phi * (1.0 - phi * mu)
-        shrinks.append(phi)
-        sigma = [phi * s for s in sigma[1:]]
-        active = active[1:]
-    return ForgetronRun(mistakes=mistakes, mistake_at=np.array(at, dtype=np.int64),
-                        active=np.array(active, dtype=np.int64), sigma=np.array(sigma),
-                        removals=len(shrinks), shrink=np.array(shrinks), budget=budget)
-
-
-def forgetron_radius(budget: int) -> float:
-    """:math:`U = \\frac14 \\sqrt{(B + 1) / \\ln(B + 1)}`, the norm the Forgetron's
-    guarantee allows its competitor :math:`g` (Dekel et al. 2008)."""
-    budget = _checks.positive_int(budget, "budget")
-    return 0.25 * np.sqrt((budget + 1) / np.log(budget + 1))
-
-
-def forgetron_bound(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
-                    gamma: float | None = None, coef0: float = 1.0) -> float:
-    """The Forgetron's mistake bound :math:`2\\|g\\|^2 + 4 \\sum_t \\max(0, 1 - y_t g(x_t))`
-    for the competitor :math:`g = U \\theta`: :math:`U` from :func:`forgetron_radius` (the
-    largest norm the theorem allows) and :math:`\\theta \\propto \\sum_t y_t \\phi(x_t)`, the
-    difference of the two classes' sums in feature space (no bias), made unit.
-
-    Any :math:`g` with :math:`\\|g\\| \\le U` gives a valid bound. Returns ``inf`` where the
-    theorem does not apply (:math:`B < 83`, or some :math:`K(x, x) > 1`).
-    """
-    Xn, Yn = _checks.dataset(X, Y)
-    budget = _checks.positive_int(budget, "budget")
-    kern = _kernel(kernel, degree, gamma, coef0, Xn.shape[1])
-    return _forgetron_bound(Xn, Yn.astype(np.float64), budget, kern)
-
-
-def _forgetron_bound(X, Y, budget, kern) -> float:
-    if budget < 83 or np.max(kern.diagonal(X)) > 1.0 + 1e-12:
-        return float("inf")
-    U = 0.25 * np.sqrt((budget + 1) / np.log(budget + 1))
-    G = kern.matrix(X, X)
-    margins = U * Y * (G @ Y) / np.sqrt(max(float(Y @ G @ Y), 1e-300))
-    return float(2.0 * U * U + 4.0 * np.maximum(0.0, 1.0 - margins).sum())

@@ -18,11 +18,25 @@ rank-one update at every mistake.
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _checks
+from .._checks import vector
+from .._validation import (
+    Rule,
+    count,
+    features,
+    flag,
+    instance,
+    labels,
+    optional,
+    real,
+    validate_params,
+)
+from ..rosenblatt.engine import _drive
 
 
 @dataclass
@@ -31,8 +45,8 @@ class SecondOrderRun:
 
     Attributes
     ----------
-    mistakes_per_epoch : list of int
-        Mistakes (ties :math:`x^\\top A^{-1} v = 0` included) in each pass.
+    updates_per_epoch : list of int
+        Mistakes (ties :math:`x^\\top A^{-1} v = 0` included), each one an update, in each pass.
     converged : bool
         True only if the last pass made no mistake.
     mistake_rows : ndarray of int
@@ -43,7 +57,7 @@ class SecondOrderRun:
         Final :math:`A^{-1} v` (with the bias last when ``bias`` is True).
     """
 
-    mistakes_per_epoch: list[int]
+    updates_per_epoch: list[int]
     converged: bool
     mistake_rows: np.ndarray
     a: float
@@ -52,7 +66,19 @@ class SecondOrderRun:
 
     @property
     def mistakes(self) -> int:
-        return int(sum(self.mistakes_per_epoch))
+        return int(sum(self.updates_per_epoch))
+
+    @property
+    def epochs(self) -> int:
+        """Number of passes made."""
+        return len(self.updates_per_epoch)
+
+    @property
+    def mistakes_per_epoch(self) -> list[int]:
+        """Deprecated name of :attr:`updates_per_epoch` (one release)."""
+        warnings.warn("SecondOrderRun.mistakes_per_epoch is deprecated: use updates_per_epoch",
+                      DeprecationWarning, stacklevel=2)
+        return self.updates_per_epoch
 
 
 def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
@@ -61,10 +87,14 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
 
 
 def _second_order_epoch(Z, Y, Ainv, v, rows: list) -> int:
+    """One pass; the mistakes made, or -1 as soon as a prediction is not finite."""
     mistakes = 0
     for t in range(Z.shape[0]):
         x = Z[t]
-        if Y[t] * (x @ (Ainv @ v)) <= 0.0:
+        margin = Y[t] * (x @ (Ainv @ v))
+        if not math.isfinite(margin):
+            return -1
+        if margin <= 0.0:
             mistakes += 1
             rows.append(t)
             u = Ainv @ x
@@ -73,6 +103,8 @@ def _second_order_epoch(Z, Y, Ainv, v, rows: list) -> int:
     return mistakes
 
 
+@validate_params(X=features(), Y=labels(of="X"), a=real(positive=True), max_epochs=count(),
+                 bias=flag())
 def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
                        bias: bool = True) -> SecondOrderRun:
     """The second-order perceptron: passes over ``(X, Y)`` in order (one pass = the online
@@ -102,26 +134,31 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
     max_epochs : int
     bias : bool
         Pad the constant feature 1.
+
+    Raises
+    ------
+    ValueError
+        When a prediction :math:`x_t^\\top A^{-1} v` or the weights overflow (scale X down).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    a = _checks.finite_float(a, "a", strictly_positive=True)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    return _train_second_order(_padded(Xn, bias), Yn.astype(np.float64), a, max_epochs, bias)
-
-
-def _train_second_order(Z, Y, a, max_epochs, bias) -> SecondOrderRun:
-    p = Z.shape[1]
-    Ainv = np.eye(p) / a
-    v = np.zeros(p)
+    Z, Y = _padded(X, bias), Y.astype(np.float64)
+    Ainv, v = np.eye(Z.shape[1]) / a, np.zeros(Z.shape[1])
     rows: list[int] = []
-    per_epoch: list[int] = []
-    while len(per_epoch) < max_epochs and (not per_epoch or per_epoch[-1] > 0):
-        per_epoch.append(_second_order_epoch(Z, Y, Ainv, v, rows))
-    return SecondOrderRun(mistakes_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
+    per_epoch = _drive(lambda budget: [_second_order_epoch(Z, Y, Ainv, v, rows)], max_epochs,
+                       (Ainv, v), np.float64)
+    return SecondOrderRun(updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
                           mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias,
                           w=Ainv @ v)
 
 
+def _competitor(u, name: str, args: dict) -> np.ndarray:
+    """``u``: one entry per feature of ``X``, plus one for the bias when ``run.bias``."""
+    return vector(u, name, size=args["X"].shape[1] + int(args["run"].bias)).astype(np.float64)
+
+
+@validate_params(X=features(), Y=labels(of="X"),
+                 run=instance(SecondOrderRun, "from train_second_order"),
+                 u=Rule(_competitor, "vector(size_of='X' + run.bias)", ("X", "run")),
+                 gamma=optional(real(positive=True)))
 def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None) -> float:
     """The right-hand side of the second-order perceptron's bound for the competitor ``u``.
 
@@ -137,15 +174,11 @@ def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None)
         Default: :math:`\\min_s y_s u^\\top x_s` over all examples when positive (so
         :math:`D_\\gamma = 0`), else 1.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    _checks.instance(run, SecondOrderRun, "run", "from train_second_order")
-    Z = _padded(Xn, run.bias)
-    un = _checks.vector(u, "u", size=Z.shape[1]).astype(np.float64)
-    margins = Yn.astype(np.float64) * (Z @ un)
+    Z = _padded(X, run.bias)
+    margins = Y.astype(np.float64) * (Z @ u)
     if gamma is None:
         gamma = float(margins.min()) if margins.min() > 0 else 1.0
-    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    return _bound(Z[run.mistake_rows], margins[run.mistake_rows], un, run.a, gamma)
+    return _bound(Z[run.mistake_rows], margins[run.mistake_rows], u, run.a, gamma)
 
 
 def _bound(S: np.ndarray, margins: np.ndarray, u: np.ndarray, a: float, gamma: float) -> float:

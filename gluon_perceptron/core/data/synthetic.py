@@ -19,6 +19,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
+from .._validation import Rule, features, labels, scalar, validate_params, vector
 from ..chapter.getfake import (
     RADIUS,
     _check_sampler_args,
@@ -179,23 +180,30 @@ def xor_data() -> tuple[np.ndarray, np.ndarray]:
     return X, Y
 
 
+def _fits_x(value, name: str, args: dict) -> float:
+    value = _checks.finite_float(value, name)
+    top = float(np.finfo(args["X"].dtype).max)
+    if abs(value) > top:
+        raise ValueError(f"{name}={value:g} does not fit X's dtype {args['X'].dtype.name} "
+                         f"(largest {top:.3g}): the column would be inf; use a value of about "
+                         f"1 (or cast X to float64)")
+    return value
+
+
+@validate_params(X=features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
     Training a homogeneous perceptron (no bias) on padded data is the same as training one
     with a bias on the original data, when ``value = 1``.
     """
-    Xn = _checks.features(X)
-    value = _checks.finite_float(value, "value")
-    return np.hstack([Xn, np.full((Xn.shape[0], 1), value, dtype=Xn.dtype)])
+    return np.hstack([X, np.full((X.shape[0], 1), value, dtype=X.dtype)])
 
 
+@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar())
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
-    Xn, Yn = _checks.dataset(X, Y)
-    w = _checks.vector(wfake, "wfake", size=Xn.shape[1]).astype(np.float64)
-    b = _checks.scalar(bfake, "bfake")
-    return Yn.astype(np.float64) * (Xn.astype(np.float64) @ w + b)
+    return Y.astype(np.float64) * (X.astype(np.float64) @ wfake.astype(np.float64) + bfake)
 
 
 @dataclass

@@ -9,5 +9,15 @@
   one process (:func:`train_mixed`) and across processes (:func:`train_distributed`).
 - :mod:`.gluon`: Gluon SGD on ``dist_sync`` and its single-process twin.
 
-Importing this package imports neither MXNet nor the launcher's children.
+Importing this package imports neither MXNet nor the launcher's children: public names load on
+first use.
 """
+
+from .._lazy import export
+
+__all__, __getattr__, __dir__ = export(__name__, {
+    "launcher": ("ClusterRun", "DistributedError", "DistributedTimeout", "launch_cluster"),
+    "mixing": ("DistributedResult", "shard_bounds", "train_mixed"),
+    "training": ("train_distributed",),
+    "gluon": ("GluonDistributedResult", "train_gluon_distributed", "train_gluon_sharded"),
+})

@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import _checks
 from ..rosenblatt.results import TrainResult, train_result
+from .launcher import ROUND_TIMEOUT
 from .mixing import _shard_bounds
 
 KVSTORES = ("dist_sync", "dist_async")
@@ -112,7 +113,27 @@ def _step(net, loss_fn, trainer, xb, yb, global_batch: int, parts: int) -> np.nd
     return wrong.reshape(parts, -1).sum(axis=1).astype(np.int64)
 
 
-def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict) -> dict:
+def _epochs(net, loss_fn, trainer, Xd, Yd, *, steps: int, rows: int, global_batch: int,
+            parts: int, max_epochs: int, on_step=None) -> np.ndarray:
+    """The SGD loop both trainers run: ``max_epochs`` epochs of ``steps`` steps, step ``t`` on
+    rows ``t * rows .. (t + 1) * rows - 1`` of ``(Xd, Yd)``, each ``trainer.step(global_batch)``.
+
+    Returns the mistakes of each epoch and each of the ``parts`` blocks of a step, shape
+    ``(max_epochs, parts)``. ``on_step`` is called after every step (a worker's report).
+    """
+    counts = []
+    for _ in range(max_epochs):
+        epoch = np.zeros(parts, dtype=np.int64)
+        for t in range(steps):
+            epoch += _step(net, loss_fn, trainer, Xd[t * rows:(t + 1) * rows],
+                           Yd[t * rows:(t + 1) * rows], global_batch, parts)
+            if on_step is not None:
+                on_step()
+        counts.append(epoch)
+    return np.array(counts, dtype=np.int64).reshape(max_epochs, parts)
+
+
+def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> dict:
     """Run in a worker process: SGD on this rank's shard, gradients summed by ``kv``."""
     from mxnet import nd
 
@@ -122,13 +143,10 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict) -> dict:
     Xd = nd.array(X[a:a + steps * B], dtype="float32")
     Yd = nd.array(Y[a:a + steps * B], dtype="float32")
     net, loss_fn, trainer = _setup(X.shape[1], job["learning_rate"], kv)
-    counts = []
-    for _ in range(job["max_epochs"]):
-        counts.append(sum(int(_step(net, loss_fn, trainer, Xd[t * B:(t + 1) * B],
-                                    Yd[t * B:(t + 1) * B], W * B, 1)[0])
-                          for t in range(steps)))
+    k = _epochs(net, loss_fn, trainer, Xd, Yd, steps=steps, rows=B, global_batch=W * B,
+                parts=1, max_epochs=job["max_epochs"], on_step=on_step)
     return {"w": net.weight.data().asnumpy().reshape(-1), "b": net.bias.data().asnumpy(),
-            "k": np.array(counts, dtype=np.int64)}
+            "k": k[:, 0]}
 
 
 def _check(X, Y, workers, batch_size, max_epochs, learning_rate, name):
@@ -199,12 +217,8 @@ def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistri
                             for t in range(steps) for a in starts])
     Xd, Yd = nd.array(Xn[order], dtype="float32"), nd.array(Yn[order], dtype="float32")
     net, loss_fn, trainer = _setup(Xn.shape[1], learning_rate, None)
-    counts = []
-    for _ in range(max_epochs):
-        counts.append(sum(_step(net, loss_fn, trainer, Xd[t * W * B:(t + 1) * W * B],
-                                Yd[t * W * B:(t + 1) * W * B], W * B, W)
-                          for t in range(steps)))
-    k = np.array(counts, dtype=np.int64).reshape(max_epochs, W)
+    k = _epochs(net, loss_fn, trainer, Xd, Yd, steps=steps, rows=W * B, global_batch=W * B,
+                parts=W, max_epochs=max_epochs)
     w, b = net.weight.data().asnumpy().reshape(-1), net.bias.data().asscalar()
     if not (np.all(np.isfinite(w)) and np.isfinite(b)):
         raise _overflow(learning_rate)
@@ -216,7 +230,8 @@ def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistri
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,
-                            log_dir=None) -> GluonDistributedResult:
+                            log_dir=None, round_timeout: float = ROUND_TIMEOUT
+                            ) -> GluonDistributedResult:
     r"""Gluon SGD with the perceptron loss on ``workers`` processes and a parameter server.
 
     Each worker (its shard by rank) runs ``Dense(1)`` + ``PerceptronLoss`` +
@@ -239,23 +254,29 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
         Seconds for the whole run (see ``train_distributed``).
     log_dir : path, optional
         Where to keep one log per role.
+    round_timeout : float
+        Seconds a worker may go without reporting a step while another is ahead (see
+        ``train_distributed``).
 
     Returns
     -------
     GluonDistributedResult
     """
+    from .launcher import check_cluster_size
     from .training import run_cluster
 
     Xn, Yn, W, B, max_epochs, learning_rate = _check(X, Y, workers, batch_size, max_epochs,
                                                      learning_rate, "workers")
     servers = _checks.positive_int(servers, "servers")
+    check_cluster_size(W, servers)
     _checks.choice(kvstore, "kvstore", set(KVSTORES))
     timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
+    round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
     start = time.perf_counter()
     job = {"batch_size": B, "max_epochs": max_epochs, "learning_rate": learning_rate}
     run, results, _ = run_cluster("gluon", [(job, Xn, Yn)], workers=W, servers=servers,
                                   timeout=timeout, log_dir=log_dir, kvstore=kvstore,
-                                  python_servers=True)
+                                  python_servers=True, round_timeout=round_timeout)
     k = np.stack([r["0/k"] for r in results], axis=1)
     w, b = results[0]["0/w"], results[0]["0/b"][0]
     if not (np.all(np.isfinite(w)) and np.isfinite(b)):

@@ -15,9 +15,17 @@ environment variables (ps-lite's ``DMLC_*``):
 
 :func:`launch_cluster` starts them all as children of one call, one log file per role, and never
 hangs: it stops at the first worker that exits non-zero, at a server or the scheduler that
-dies while workers still run, or at the overall ``timeout``, and then stops every child by its
-own PID (SIGTERM, then SIGKILL after a grace period). The error names the role that failed and
-points at its log. This module imports no MXNet: importing MXNet with ``DMLC_ROLE=server`` in
+dies while workers still run, at a worker that reports no exchange for ``round_timeout``
+seconds while another is ahead (a stalled worker), or at the overall ``timeout``, and then
+stops every child by its own PID (SIGTERM, then SIGKILL after a grace period) and their
+process group. The error names the role that failed and points at its log.
+
+The children die with the launcher even when it dies by SIGKILL (:mod:`.lifeline`: the
+kernel's parent-death signal, a watchdog on the parent's PID in every node and worker, and one
+process group per cluster). At most :data:`MAX_PROCESSES_PER_CORE` times ``os.cpu_count()``
+servers and workers run on one host (:func:`check_cluster_size`, before anything starts).
+
+This module imports no MXNet: importing MXNet with ``DMLC_ROLE=server`` in
 the environment turns the importer into a server, so the roles live only in the children's
 environments. MXNet's own ``tools/launch.py`` picks a non-loopback address and calls
 ``Thread.isAlive`` (gone since Python 3.9), so it is not used.
@@ -33,11 +41,42 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import lifeline
+
 #: The only address any process of a cluster binds or connects to.
 HOST = "127.0.0.1"
+
+#: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
+#: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
+MAX_PROCESSES_PER_CORE = 4
+
+#: The default per-round deadline of the trainers (seconds): a worker that reports no exchange
+#: for this long while another is ahead is named in a :class:`DistributedTimeout`.
+ROUND_TIMEOUT = 60.0
+
+
+def max_processes() -> int:
+    """The most servers + workers one host runs: :data:`MAX_PROCESSES_PER_CORE` x cores."""
+    return MAX_PROCESSES_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_cluster_size(workers: int, servers: int) -> None:
+    """Refuse a one-host cluster of more than :func:`max_processes` servers + workers.
+
+    Called before any process starts; ``workers`` and ``servers`` are positive integers.
+    """
+    cap = max_processes()
+    if workers + servers > cap:
+        raise ValueError(
+            f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
+            f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
+            f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
+            f"servers, or run on several hosts (start the scheduler, servers and workers "
+            f"yourself with the DMLC_* variables, see 'On several hosts' in the README)")
 
 
 class DistributedError(RuntimeError):
@@ -52,18 +91,22 @@ class DistributedError(RuntimeError):
         That role's log file.
     pids : dict
         Role -> PID of every process the run started (all stopped when this is raised).
+    roles : tuple of str
+        Every role the error names (``(role,)``, or the stalled workers of a round deadline).
     """
 
     def __init__(self, message: str, *, role: str | None = None, log: Path | None = None,
-                 pids: dict | None = None):
+                 pids: dict | None = None, roles: tuple = ()):
         super().__init__(message)
         self.role = role
         self.log = log
         self.pids = dict(pids or {})
+        self.roles = tuple(roles) or ((role,) if role is not None else ())
 
 
 class DistributedTimeout(DistributedError, TimeoutError):
-    """The cluster did not finish within ``timeout`` seconds."""
+    """The cluster did not finish within ``timeout`` seconds, or some worker did not report
+    a round within ``round_timeout`` seconds (``role``/``roles`` name the stalled workers)."""
 
 
 @dataclass
@@ -144,35 +187,61 @@ def _describe(code: int) -> str:
     return f"exited with code {code}"
 
 
-def stop(procs: dict, grace: float = 2.0) -> dict:
-    """Stop every process of ``procs`` (role -> Popen) by its own PID: SIGTERM, then SIGKILL
-    for those still alive after ``grace`` seconds. Returns role -> exit code."""
+def _signal_group(procs: dict, group: int | None, sig: int) -> None:
+    """Send ``sig`` to the process group ``group`` of ``procs``, but only while one of them is
+    unreaped: a member (even a zombie) keeps the group's ID from being reused, so the signal
+    cannot reach anyone else's processes."""
+    if group is None or all(p.returncode is not None for p in procs.values()):
+        return
+    try:
+        os.killpg(group, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop(procs: dict, grace: float = 2.0, group: int | None = None) -> dict:
+    """Stop every process of ``procs`` (role -> Popen) by its own PID: SIGTERM (and SIGCONT,
+    so a stopped process gets it), then SIGKILL for those still alive after ``grace`` seconds;
+    the process group ``group`` of the children, if given, gets the same signals, for any
+    process a child started. Returns role -> exit code."""
     alive = {role: p for role, p in procs.items() if p.poll() is None}
     for p in alive.values():
         try:
             p.terminate()
+            os.kill(p.pid, signal.SIGCONT)
         except ProcessLookupError:  # pragma: no cover - exited in between
             pass
+    _signal_group(procs, group, signal.SIGTERM)
+    _signal_group(procs, group, signal.SIGCONT)
     deadline = time.monotonic() + grace
     for p in alive.values():
         try:
             p.wait(max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             p.kill()
+    _signal_group(procs, group, signal.SIGKILL)
     for p in procs.values():
         p.wait()
     return {role: p.returncode for role, p in procs.items()}
 
 
+#: The servers' command when they must run an optimizer: MXNet's own server, which runs
+#: inside ``import mxnet``, behind the watchdog on the launcher's PID.
+PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
+                 "lifeline.watch_parent(); import mxnet")
+
+
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,
                    on_started: Callable[[dict], None] | None = None,
-                   poll: float = 0.02) -> ClusterRun:
+                   poll: float = 0.02, round_timeout: float | None = None) -> ClusterRun:
     """Run a KVStore cluster on 127.0.0.1 until every worker has exited 0.
 
     Starts the scheduler, ``servers`` servers and ``workers`` copies of ``worker_command``
     (each its own process, ``DMLC_ROLE=worker``), logs ``<role>.log`` in ``log_dir``, and
-    polls them every ``poll`` seconds.
+    polls them every ``poll`` seconds. Every child dies with the calling process, by any
+    signal (see :mod:`.lifeline`); call it from a thread that lives until it returns (it
+    does: it returns only once every child is stopped).
 
     Parameters
     ----------
@@ -192,6 +261,14 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
         Working directory of the children.
     on_started : callable, optional
         Called with role -> PID once every process has started (tests use it to kill one).
+    poll : float
+        Seconds between two looks at the children.
+    round_timeout : float, optional
+        The per-round deadline: a worker that reports no exchange for this many seconds
+        while another worker has reported more (or, once reports began, while no worker
+        reports anything) is named in a :class:`DistributedTimeout`. Workers report through
+        :func:`.lifeline.report`; None (the default, for commands that do not report) keeps
+        only the overall ``timeout``.
 
     Returns
     -------
@@ -199,44 +276,130 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
 
     Raises
     ------
+    ValueError
+        More than :func:`max_processes` servers + workers (nothing is started).
     DistributedError
         A worker exited non-zero, or a server or the scheduler died before the workers were
         done; every child is stopped before this is raised.
     DistributedTimeout
-        ``timeout`` passed; every child is stopped first.
+        ``timeout`` passed, or a worker stalled past ``round_timeout``; every child is
+        stopped first.
     """
+    check_cluster_size(workers, servers)
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    node = ([sys.executable, "-c", "import mxnet"] if python_servers else
+    node = ([sys.executable, "-c", PYTHON_SERVER] if python_servers else
             [sys.executable, "-m", "gluon_perceptron.core.distributed.node", libmxnet_path()])
     plan = [("scheduler", "scheduler", node)]
     plan += [(f"server {i}", "server", node) for i in range(servers)]
     plan += [(f"worker {i}", "worker", list(worker_command)) for i in range(workers)]
     run = ClusterRun(workers=workers, servers=servers, port=port)
     procs: dict[str, subprocess.Popen] = {}
+    progress = _Progress(round_timeout)
+    group = None
     start = time.monotonic()
     try:
         for role, kind, argv in plan:
             log = log_dir / f"{role.replace(' ', '-')}.log"
             run.logs[role] = log
-            with open(log, "wb") as out:
+            env = cluster_environment(kind, port=port, workers=workers, servers=servers)
+            env[lifeline.PARENT_ENV] = str(os.getpid())
+            with open(log, "wb") as out, progress.pipe(role, env) as fds:
                 procs[role] = subprocess.Popen(
                     argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    cwd=cwd, env=cluster_environment(kind, port=port, workers=workers,
-                                                     servers=servers))
+                    cwd=cwd, env=env, pass_fds=fds, preexec_fn=lifeline.die_with_parent(
+                        os.getpid()), process_group=0 if group is None else group)
+            group = procs[role].pid if group is None else group
             run.pids[role] = procs[role].pid
         if on_started is not None:
             on_started(dict(run.pids))
-        _watch(procs, run, start + timeout, timeout, poll)
+        _watch(procs, run, start + timeout, timeout, poll, progress)
     finally:
-        run.returncodes.update(stop(procs))
+        run.returncodes.update(stop(procs, group=group))
+        progress.close()
         run.seconds = time.monotonic() - start
     return run
 
 
-def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: float) -> None:
-    """Poll until every worker exited 0; raise at the first failure or at the deadline."""
+class _Progress:
+    """The workers' exchange reports (one byte each on a pipe per worker), and the per-round
+    deadline they are held to."""
+
+    def __init__(self, round_timeout: float | None):
+        self.round_timeout = round_timeout
+        self.fds: dict[str, int] = {}  # role -> read end
+        self.counts: dict[str, int] = {}
+        self.since: dict[str, float] = {}  # role -> when its count last changed
+        self.began: float | None = None  # the first report of any worker
+
+    @contextmanager
+    def pipe(self, role: str, env: dict):
+        """The fds to pass to ``role``'s process (none unless it is a worker held to a round
+        deadline); the write end is closed here once the child holds it."""
+        if self.round_timeout is None or not role.startswith("worker"):
+            yield ()
+            return
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        self.fds[role], self.counts[role] = r, 0
+        env[lifeline.PROGRESS_ENV] = str(w)
+        try:
+            yield (w,)
+        finally:
+            os.close(w)
+
+    def check(self, procs: dict, run: ClusterRun) -> None:
+        """Read the reports; raise :class:`DistributedTimeout` for stalled workers."""
+        if not self.fds:
+            return
+        now = time.monotonic()
+        for role, fd in self.fds.items():
+            try:
+                got = len(os.read(fd, 1 << 16))
+            except BlockingIOError:
+                got = 0
+            if got:
+                self.counts[role] += got
+                self.since[role] = now
+                if self.began is None:
+                    self.began = now
+        if self.began is None:
+            return  # still starting up: only the overall timeout applies
+        running = [r for r in self.fds if procs[r].poll() is None]
+        late = [r for r in running
+                if now - self.since.get(r, self.began) > self.round_timeout]
+        if not late:
+            return
+        ahead = max(self.counts.values())
+        stalled = [r for r in late if self.counts[r] < ahead]
+        if not stalled and len(late) < len(running):
+            return  # the others still report: they are the ones ahead
+        names = ", ".join(f"{r} (pid {run.pids[r]}, {self.counts[r]} rounds)"
+                          for r in (stalled or late))
+        where = next(iter(run.logs.values())).parent
+        if stalled:
+            message = (f"{names} did not report round {self.counts[stalled[0]] + 1} within "
+                       f"round_timeout={self.round_timeout:g} s while another worker reached "
+                       f"{ahead} rounds: it is stalled (stopped, swapping or stuck)")
+        else:
+            message = (f"no worker reported a round within round_timeout="
+                       f"{self.round_timeout:g} s ({names}): they all wait, so a server or the "
+                       f"scheduler may be stalled")
+        raise DistributedTimeout(
+            f"{message}; its logs are in {where}; raise round_timeout= if a round is simply "
+            f"long", role=(stalled or late)[0], log=run.logs[(stalled or late)[0]],
+            pids=run.pids, roles=stalled or late)
+
+    def close(self) -> None:
+        for fd in self.fds.values():
+            os.close(fd)
+        self.fds.clear()
+
+
+def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: float,
+           progress: _Progress | None = None) -> None:
+    """Poll until every worker exited 0; raise at the first failure or at a deadline."""
     worker_roles = [r for r in procs if r.startswith("worker")]
     others = [r for r in procs if r not in worker_roles]
     while True:
@@ -250,6 +413,8 @@ def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: 
         if dead:
             _settle(procs, worker_roles, run, dead[0])
             return
+        if progress is not None:
+            progress.check(procs, run)
         if time.monotonic() > deadline:
             waiting = [r for r, code in codes.items() if code is None]
             raise DistributedTimeout(

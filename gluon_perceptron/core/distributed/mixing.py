@@ -204,17 +204,24 @@ def _train_mixed(X: np.ndarray, Y: np.ndarray, shards: int, max_epochs: int | No
     return rec.result(mixing, wall_seconds=time.perf_counter() - start)
 
 
-def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, name="workers"):
+def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, name="workers",
+                           servers: int | None = None):
     """Validate the arguments shared by :func:`train_mixed` and ``train_distributed``.
 
     Returns ``(X, Y, workers, max_epochs, mixing, learning_rate)`` checked; ``max_epochs=None``
-    is allowed only for linearly separable data (decided by the separability LP).
+    is allowed only for linearly separable data (decided by the separability LP, after the
+    cheap checks). With ``servers`` (checked), ``workers + servers`` is held to one host's cap
+    (:func:`.launcher.check_cluster_size`).
     """
     Xn, Yn = _checks.dataset(X, Y)
     workers = _checks.positive_int(workers, name)
     if workers > Xn.shape[0]:
         raise ValueError(f"{name}={workers} but there are only {Xn.shape[0]} examples: every "
                          f"shard needs at least one; use {name} <= {Xn.shape[0]}")
+    if servers is not None:
+        from .launcher import check_cluster_size
+
+        check_cluster_size(workers, servers)
     _checks.choice(mixing, "mixing", set(MIXINGS))
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     if max_epochs is None:

@@ -10,6 +10,8 @@ machine, which a node that only stores and sums arrays never uses.
 Such a server sums what the workers push and stores the sum (``dist_sync`` with no optimizer);
 it cannot run an optimizer sent by ``KVStore.set_optimizer``: the launcher starts full
 ``python -c "import mxnet"`` servers for Gluon's ``update_on_kvstore``.
+
+A node started by the launcher ends when the launcher is gone (:func:`.lifeline.watch_parent`).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from __future__ import annotations
 import ctypes
 import sys
 
+from gluon_perceptron.core.distributed import lifeline
+
 
 def main(argv: list[str]) -> int:
     """Run the node whose role ``DMLC_ROLE`` names; ``argv[0]`` is the path of libmxnet.so."""
+    lifeline.watch_parent()  # the server loop runs in C without the GIL: the thread runs
     lib = ctypes.CDLL(argv[0], ctypes.RTLD_LOCAL)
     lib.MXGetLastError.restype = ctypes.c_char_p
     handle = ctypes.c_void_p()

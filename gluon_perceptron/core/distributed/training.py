@@ -5,6 +5,10 @@ The parent process writes the data and the job to a task directory,
 worker (:mod:`.worker`) trains on its shard, exchanging one row per round through
 ``dist_sync``. The parent reads every worker's result, checks they all hold the same weights,
 and returns one :class:`~.mixing.DistributedResult`.
+
+The task directory carries its owner's PID and a marker; a janitor process deletes it if the
+parent dies without cleaning up, and the next run deletes any a dead owner left
+(:mod:`.lifeline`).
 """
 
 from __future__ import annotations
@@ -12,14 +16,14 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 from .. import _checks
-from .launcher import DistributedError, launch_cluster
+from . import lifeline
+from .launcher import ROUND_TIMEOUT, DistributedError, launch_cluster
 from .mixing import DistributedResult, _Rounds, check_mixing_arguments
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -27,7 +31,8 @@ WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
 def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, workers: int,
                 servers: int, timeout: float, log_dir=None, kvstore: str = "dist_sync",
-                python_servers: bool = False, fault: dict | None = None, on_started=None):
+                python_servers: bool = False, fault: dict | None = None, on_started=None,
+                round_timeout: float | None = ROUND_TIMEOUT):
     """Launch one cluster that runs ``jobs`` (each ``(settings, X, Y)``) in turn.
 
     Returns ``(run, results, logs)``: the :class:`~.launcher.ClusterRun`, one dict of arrays
@@ -35,30 +40,37 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
     temporary logs are then deleted after a success and kept after a failure).
     """
     keep = log_dir is not None
-    task_dir = Path(tempfile.mkdtemp(prefix="gluon_perceptron-dist-"))
-    logs_at = Path(log_dir) if keep else task_dir / "logs"
-    task = {"kind": kind, "kvstore": kvstore, "fault": fault,
-            "jobs": [settings for settings, _, _ in jobs]}
-    (task_dir / "task.json").write_text(json.dumps(task))
-    for j, (_, X, Y) in enumerate(jobs):
-        np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
+    lifeline.reclaim_task_folders()
+    task_dir = lifeline.make_task_folder()
+    janitor = lifeline.start_janitor(task_dir)
     try:
+        logs_at = Path(log_dir) if keep else task_dir / "logs"
+        task = {"kind": kind, "kvstore": kvstore, "fault": fault,
+                "jobs": [settings for settings, _, _ in jobs]}
+        (task_dir / "task.json").write_text(json.dumps(task))
+        for j, (_, X, Y) in enumerate(jobs):
+            np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
         run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
                              workers=workers, servers=servers, timeout=timeout,
                              log_dir=logs_at, python_servers=python_servers,
-                             on_started=on_started)
+                             on_started=on_started, round_timeout=round_timeout)
         results = []
         for rank in range(workers):
             with np.load(task_dir / f"result-{rank}.npz") as f:
                 results.append({name: f[name] for name in f.files})
     except BaseException:
-        if keep:
+        if keep or not (task_dir / "logs").is_dir():
             shutil.rmtree(task_dir, ignore_errors=True)
         else:  # keep the temporary logs the error points at; drop the data
             for path in task_dir.glob("*.npz"):
                 path.unlink()
+            (task_dir / "task.json").unlink(missing_ok=True)
+            lifeline.release_task_folder(task_dir)  # the user's now: never reclaimed
         raise
-    shutil.rmtree(task_dir, ignore_errors=True)
+    else:
+        shutil.rmtree(task_dir, ignore_errors=True)
+    finally:
+        lifeline.release_janitor(janitor)
     return run, results, dict(run.logs) if keep else {}
 
 
@@ -93,7 +105,7 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
 def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
                       max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
-                      log_dir=None) -> DistributedResult:
+                      log_dir=None, round_timeout: float = ROUND_TIMEOUT) -> DistributedResult:
     r"""Iterative parameter mixing on MXNet's parameter server, one process per worker.
 
     Starts a scheduler, ``servers`` servers and ``workers`` workers on 127.0.0.1 (KVStore
@@ -117,7 +129,8 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     workers : int
         :math:`W \ge 1` processes, at most ``n``.
     servers : int
-        Parameter-server processes (the rows are split between them by key range).
+        Parameter-server processes (the rows are split between them by key range). One host
+        runs at most ``MAX_PROCESSES_PER_CORE`` (4) x ``os.cpu_count()`` workers + servers.
     max_epochs : int, optional
         Bound on the rounds. None runs to convergence and is allowed only on linearly
         separable data (checked by a linear program before any process starts).
@@ -130,6 +143,11 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     log_dir : path, optional
         Keep one log per role there (``scheduler.log``, ``server-0.log``, ``worker-0.log``,
         ...); by default the logs are temporary and kept only if the run fails.
+    round_timeout : float
+        Seconds a worker may go without reporting a round while another worker is ahead (or
+        while no worker reports at all, once the rounds began); past it every process is
+        stopped and :class:`~.launcher.DistributedTimeout` names the stalled worker(s), long
+        before ``timeout``. Start-up is held to ``timeout`` only.
 
     Returns
     -------
@@ -141,18 +159,25 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     DistributedError
         A worker failed or a server or the scheduler died (the message names it and its log);
         no process is left running.
+    DistributedTimeout
+        ``timeout`` or ``round_timeout`` passed (a ``DistributedError`` too).
+    ValueError
+        Bad input, or more workers + servers than one host runs (before any process starts).
     """
-    Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
-        X, Y, workers, max_epochs, mixing, learning_rate)
     servers = _checks.positive_int(servers, "servers")
     timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
+    round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
+    Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
+        X, Y, workers, max_epochs, mixing, learning_rate, servers=servers)
     return _train_distributed([(Xn, Yn, max_epochs, mixing)], workers=workers, servers=servers,
-                              learning_rate=learning_rate, timeout=timeout, log_dir=log_dir)[0]
+                              learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
+                              round_timeout=round_timeout)[0]
 
 
 def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: float = 1.0,
                        timeout: float = 600.0, log_dir=None, fault: dict | None = None,
-                       on_started=None) -> list[DistributedResult]:
+                       on_started=None, round_timeout: float | None = ROUND_TIMEOUT
+                       ) -> list[DistributedResult]:
     """:func:`train_distributed` on checked arguments, for several jobs in one cluster.
 
     ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``; the cluster starts once and runs
@@ -164,6 +189,6 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
              for X, Y, m, mix in jobs]
     run, results, logs = run_cluster("mixing", tasks, workers=workers, servers=servers,
                                      timeout=timeout, log_dir=log_dir, fault=fault,
-                                     on_started=on_started)
+                                     on_started=on_started, round_timeout=round_timeout)
     wall = time.perf_counter() - start
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]

@@ -10,6 +10,10 @@ shutdown waits for every worker, so a worker that failed and exited normally wou
 others. After success the worker also leaves with ``os._exit(0)`` once its results are on
 disk, skipping that shutdown barrier (seconds on a small machine); the launcher then stops the
 servers and the scheduler by their PIDs.
+
+The worker ends when the launcher is gone (:func:`.lifeline.watch_parent`), and reports every
+exchange (and its arrival at the final barrier) to the launcher's per-round deadline
+(:func:`.lifeline.report`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ import traceback
 from pathlib import Path
 
 import numpy as np
+
+from gluon_perceptron.core.distributed import lifeline
 
 _STARTED = time.perf_counter()
 
@@ -42,6 +48,8 @@ def _fault(fault: dict | None, rank: int, round_: int) -> None:
         raise RuntimeError(f"fault injected on purpose in rank {rank}, round {round_}")
     if how == "sigkill":
         os.kill(os.getpid(), signal.SIGKILL)
+    if how == "sigstop":  # stalls until the launcher's per-round deadline stops it
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
@@ -53,7 +61,7 @@ def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
     (:func:`~.mixing._mix`), so all hold the same weights and stop on the same round.
     """
-    from .mixing import _local_pass, _Rounds, _shard_bounds, decode_rows, encode_rows
+    from .mixing import _local_pass, _Rounds, _rounds_left, _shard_bounds, decode_rows, encode_rows
 
     rank, W = kv.rank, kv.num_workers
     a, b = _shard_bounds(X.shape[0], W)[rank]
@@ -63,14 +71,14 @@ def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
     kv.init(key, nd.zeros((W, width)))
     pulled = nd.zeros((W, width))
     rec = _Rounds(d, X.dtype)
-    max_epochs = job["max_epochs"]
-    while max_epochs is None or len(rec.k) < max_epochs:
+    while _rounds_left(len(rec.k), job["max_epochs"]):
         _fault(fault, rank, len(rec.k))
         row, _ = _local_pass(Xs, Ys, rec.theta, job["learning_rate"])
         mine = np.zeros((W, width), dtype=np.float32)
         mine[rank] = encode_rows(row[None, :])[0]
         t = time.perf_counter()
         kv.push(key, nd.array(mine))  # a fresh array: a pull may write into the pushed one
+        lifeline.report()
         kv.pull(key, out=pulled)
         rows = decode_rows(pulled.asnumpy(), X.dtype)
         seconds = time.perf_counter() - t
@@ -88,7 +96,7 @@ def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
     """Gluon SGD on this rank's shard, the gradients summed by the KVStore."""
     from .gluon import _sgd_worker
 
-    return _sgd_worker(kv, X, Y, job)
+    return _sgd_worker(kv, X, Y, job, on_step=lifeline.report)
 
 
 def run(task_dir: Path) -> None:
@@ -124,11 +132,13 @@ def run(task_dir: Path) -> None:
     with open(tmp, "wb") as f:
         np.savez(f, **out)
     os.replace(tmp, task_dir / f"result-{rank}.npz")
+    lifeline.report()  # at the barrier: a worker stalled before it is behind the others
     kv._barrier()  # every worker has its last pull: now the cluster may go
 
 
 def main(argv: list[str]) -> None:
     """Entry point: run the task, exit 0 after success, 1 (with a traceback) after any error."""
+    lifeline.watch_parent()
     try:
         run(Path(argv[0]))
     except BaseException:  # noqa: BLE001 - any failure must end this process, not hang it

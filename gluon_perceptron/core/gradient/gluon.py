@@ -17,13 +17,15 @@ the examples come one at a time in data order and :math:`\\eta` is the same.
 
 from __future__ import annotations
 
+import mxnet as mx
 import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
 from ..chapter.getfake import MAX_ELEMENTS
-from ..rosenblatt.engine import _refuse_overflow
+from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
+from .autograd import _checked_pass
 from .losses import hinge_of_score
 
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
@@ -78,8 +80,10 @@ class PerceptronLoss(gluon.loss.Loss):
         return F.mean(loss, axis=self._batch_axis, exclude=True)
 
 
-def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
-    """``gluon.nn.Dense(1)`` with weights and bias initialized to 0, hybridized.
+def perceptron_net(dimensions: int, dtype="float32",
+                   ctx: mx.Context | None = None) -> gluon.nn.Dense:
+    """``gluon.nn.Dense(1)`` with weights and bias initialized to 0 on ``ctx`` (default
+    ``mx.cpu()``), hybridized.
 
     ``dimensions`` is at most MXNet's :math:`2^{31} - 1` elements per array (the weight).
     """
@@ -94,13 +98,13 @@ def perceptron_net(dimensions: int, dtype="float32") -> gluon.nn.Dense:
     _checks.choice(kind, "dtype", {"float16", "float32", "float64"})
     net = gluon.nn.Dense(1, in_units=dimensions, dtype=dtype, weight_initializer=init.Zero(),
                          bias_initializer=init.Zero())
-    net.initialize()
+    net.initialize(ctx=mx.cpu() if ctx is None else ctx)
     net.hybridize(static_alloc=True, static_shape=True)
     return net
 
 
 def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                threshold: float = 0.0) -> TrainResult:
+                threshold: float = 0.0, ctx: mx.Context | None = None) -> TrainResult:
     """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example
     per step, in data order, until a pass makes no update.
 
@@ -121,6 +125,8 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         smaller rate becomes 0 and a larger one overflows.
     threshold : float
         :math:`\\delta \\ge 0`, as in ``train(..., threshold=delta)``.
+    ctx : mx.Context, optional
+        Where the block is initialised and the data lives (default ``mx.cpu()``).
 
     Returns
     -------
@@ -142,29 +148,33 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
             f"smaller becomes 0, larger overflows). From w = 0, b = 0 the perceptron's rate only "
             f"rescales (w, b), so learning_rate=1.0 makes the same decisions")
     threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    n, d = Xn.shape
-    dtype = str(Xn.dtype)
-    net = perceptron_net(d, dtype)
+    ctx = mx.cpu() if ctx is None else ctx
+    return _gluon_run(Xn, Yn, max_epochs, learning_rate, threshold, ctx)
+
+
+def _gluon_run(X, Y, max_epochs, learning_rate, threshold, ctx) -> TrainResult:
+    """Gluon's loop: record the loss, backward, ``trainer.step(1)``; a pass is one step per
+    example in order, an update a step whose bias gradient (:math:`-y` or 0) is nonzero."""
+    dtype = str(X.dtype)
+    net = perceptron_net(X.shape[1], dtype, ctx)
     loss_fn = PerceptronLoss(threshold, check_inputs=False)
     loss_fn.hybridize(static_alloc=True, static_shape=True)
     trainer = gluon.Trainer(net.collect_params(), "sgd",
                             {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0})
-    Xd, Yd = nd.array(Xn, dtype=dtype), nd.array(Yn, dtype=dtype)
-    rows = [(Xd[i:i + 1], Yd[i:i + 1]) for i in range(n)]
-    bias_grad = net.bias.grad()  # -y where the loss has slope -1, 0 where it is flat
-    per_epoch: list[int] = []
-    for epoch in range(max_epochs):
+    Xd, Yd = nd.array(X, dtype=dtype, ctx=ctx), nd.array(Y, dtype=dtype, ctx=ctx)
+    examples = [(Xd[i:i + 1], Yd[i:i + 1]) for i in range(X.shape[0])]
+    bias_grad = net.bias.grad(ctx)
+
+    def one_pass() -> int:
         updates = 0
-        for x, y in rows:
+        for x, y in examples:
             with autograd.record():
                 loss = loss_fn(net(x), y)
             loss.backward()
             trainer.step(1)
             updates += bias_grad.asscalar() != 0
-        per_epoch.append(int(updates))
-        w = net.weight.data().asnumpy().reshape(-1).copy()
-        b = float(net.bias.data().asscalar())
-        _refuse_overflow(w, b, Xn, Yn, epoch + 1)
-        if updates == 0:
-            break
-    return train_result(w, b, per_epoch)
+        return int(updates)
+
+    w, b = net.weight.data(ctx), net.bias.data(ctx)
+    per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)
+    return train_result(w.asnumpy().reshape(-1).copy(), float(b.asscalar()), per_epoch)

@@ -100,7 +100,8 @@ def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
             or np.issubdtype(values.dtype, np.complexfloating):
         raise ValueError(f"x must hold real numbers (one example of shape (d,) or a batch of "
                          f"shape (n, d)), got {type(x).__name__} {x!r:.60}")
-    return nd.array(values, dtype=getattr(w, "dtype", np.float32))
+    return nd.array(values, dtype=getattr(w, "dtype", np.float32),
+                    ctx=getattr(w, "context", None))
 
 
 def _label(y, n: int, w: nd.NDArray, check: bool = True):
@@ -119,9 +120,10 @@ def _label(y, n: int, w: nd.NDArray, check: bool = True):
             raise ValueError(f"y must hold one label per score, shape ({n},), got {y.shape}")
         if check:
             _checks.labels(y.asnumpy(), n, name="y")
-        return y.astype(w.dtype, copy=False)
+        return y.astype(w.dtype, copy=False).as_in_context(w.context)
     values = _checks.labels(y, n, name="y")
-    return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype)
+    return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype,
+                                                                  ctx=w.context)
 
 
 def _score(F, w, b, x, ws: tuple, xs: tuple):

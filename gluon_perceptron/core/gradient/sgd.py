@@ -14,9 +14,9 @@ optionally clipped to norm ``clip`` and projected back onto the ball
 :math:`\\|(w, b)\\| \\le R`. :func:`run_sgd` runs it for a number of steps with a
 learning-rate schedule (:func:`constant_rate`, :func:`inverse_sqrt_rate`) and returns the
 weighted average iterate :math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
-:func:`train_autograd` is the perceptron itself: SGD on :func:`~.perceptron_loss` with
-:math:`\\eta = 1`, one example at a time in data order, which makes exactly the updates of
-:func:`~.train`.
+:func:`~.train_autograd` (in :mod:`.autograd`) is the perceptron itself: SGD on
+:func:`~.perceptron_loss`, one example at a time in data order, which makes exactly the updates
+of :func:`~.train`.
 
 The bound (Nesterov and Vial, as in the chapter). Let :math:`\\theta^*` minimize the average loss
 :math:`R(\\theta)` and lie in the ball of radius :math:`R` that SGD projects onto, start at
@@ -37,12 +37,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import mxnet as mx
 import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from ..rosenblatt.engine import _refuse_overflow as _refuse_pass_overflow
-from ..rosenblatt.results import TrainResult, train_result
+from .._arrays import _overflow, _row_norms
 from .losses import _unchecked, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
@@ -81,6 +81,18 @@ def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
     if not np.all(np.isfinite(table)) or np.any(table < 0):
         raise ValueError("learning_rate must give finite values >= 0 at every step")
     return table
+
+
+def _rate(learning_rate) -> float:
+    """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
+    as 1e-320 with an MXNetError deep in an operator)."""
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    if learning_rate < np.finfo(np.float64).tiny:
+        raise ValueError(f"learning_rate={learning_rate:g} is subnormal (below "
+                         f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
+                         f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
+                         f"learning_rate=1.0 makes the same decisions")
+    return learning_rate
 
 
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
@@ -197,8 +209,10 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     _check_params(w, b)
     _check_loss(loss)
     if not isinstance(learning_rate, nd.NDArray):
-        learning_rate = _checks.finite_float(learning_rate, "learning_rate",
-                                             strictly_positive=True)
+        learning_rate = _rate(learning_rate)
+    elif not np.all(np.isfinite(rates := learning_rate.asnumpy())) or np.any(rates < 0):
+        raise ValueError(f"learning_rate must hold finite values >= 0 (one per model), got "
+                         f"{rates!r:.80}")
     for name, value in (("clip", clip), ("radius", radius)):
         if value is not None:
             _checks.finite_float(value, name, strictly_positive=True)
@@ -213,6 +227,10 @@ def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
                          "needs somewhere to write the gradient")
     with autograd.record():
         value = loss(w, b, x, y)
+    if not isinstance(value, nd.NDArray):
+        raise TypeError(f"loss must return an mxnet NDArray recorded by autograd (e.g. "
+                        f"nd.maximum(-y * f, 0)), but {getattr(loss, '__name__', loss)!r:.60} "
+                        f"returned {type(value).__name__}: a numpy value has no gradient")
     value.backward()
     moved = grad_b.asnumpy() != 0
     if not moved.any():
@@ -229,71 +247,14 @@ def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
     return moved
 
 
-def _parameters_like(shape_w: tuple, shape_b: tuple, dtype) -> tuple[nd.NDArray, nd.NDArray]:
-    w = nd.zeros(shape_w, dtype=dtype)
-    b = nd.zeros(shape_b, dtype=dtype)
+def _parameters_like(shape_w: tuple, shape_b: tuple, dtype,
+                     ctx: mx.Context) -> tuple[nd.NDArray, nd.NDArray]:
+    """Zero parameters on ``ctx`` with a gradient buffer attached."""
+    w = nd.zeros(shape_w, dtype=dtype, ctx=ctx)
+    b = nd.zeros(shape_b, dtype=dtype, ctx=ctx)
     w.attach_grad()
     b.attach_grad()
     return w, b
-
-
-def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                   loss: Loss = perceptron_loss) -> TrainResult:
-    """The perceptron as SGD: autograd on :func:`~.perceptron_loss`, one example per step.
-
-    Starts at :math:`w = 0, b = 0` and makes passes over the data in order, each example one
-    :func:`sgd_step` with constant :math:`\\eta`, until a pass makes no update or ``max_epochs``
-    passes are done. An update is a step whose loss gradient was nonzero, i.e.
-    :math:`y f(x) \\le 0`. With the same data (same dtype) this gives exactly the weights, bias
-    and updates per epoch of :func:`~.train` (both engines), for any ``learning_rate``: the
-    gradient :math:`(-y x, -y)` is exact and :math:`w - \\eta (-y x)` rounds like
-    :math:`w + \\eta y x`.
-
-    Parameters
-    ----------
-    X : array-like or NDArray, shape (n, d)
-    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
-    max_epochs : int
-        Bound on the passes.
-    learning_rate : float
-        Constant :math:`\\eta > 0`.
-    loss : callable
-        The loss to differentiate; ``functools.partial(threshold_loss, threshold=delta)``
-        reproduces ``train(..., threshold=delta)``, :func:`~.relu_perceptron_loss` shows the trap.
-
-    Returns
-    -------
-    TrainResult
-        ``converged`` is True when the last pass made no update.
-    """
-    Xn, Yn = _checks.dataset(X, Y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    _check_loss(loss)
-    step_loss = _unchecked(loss)
-    n, d = Xn.shape
-    w, b = _parameters_like((d,), (1,), Xn.dtype)
-    Xd = nd.array(Xn, dtype=Xn.dtype)
-    rows = [Xd[i] for i in range(n)]
-    labels = [float(v) for v in Yn]
-    per_epoch: list[int] = []
-    for epoch in range(max_epochs):
-        per_epoch.append(sum(int(_sgd_step(w, b, rows[i], labels[i], step_loss, learning_rate,
-                                           None, None)[0]) for i in range(n)))
-        wn, bn = w.asnumpy(), float(b.asscalar())
-        _refuse_pass_overflow(wn, bn, Xn, Yn, epoch + 1)
-        if per_epoch[-1] == 0:
-            break
-    return train_result(wn, bn, per_epoch)
-
-
-def _refuse_overflow(w: np.ndarray, b, where: str, epoch: int, learning_rate) -> None:
-    """Raise when the weights left the floats: never return inf/nan as a result."""
-    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(b))):
-        raise ValueError(f"{where}: the weights overflowed to inf/nan by pass/step {epoch} "
-                         f"(learning_rate={learning_rate}); the data or the learning_rate is "
-                         f"too large for the dtype: scale X down (e.g. X / abs(X).max()) or "
-                         f"lower learning_rate")
 
 
 @dataclass
@@ -349,7 +310,8 @@ def _record_steps(record_at, steps: int) -> set[int]:
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
         radius: float | None = None, clip: float | None = None, order: str = "random",
         runs: int = 1, seed: int | None = None,
-        record_at: Sequence[int] | None = None, progress=None) -> SGDResult:
+        record_at: Sequence[int] | None = None, progress=None,
+        ctx: mx.Context | None = None) -> SGDResult:
     """Run ``steps`` steps of SGD from :math:`\\theta_1 = 0` and average the iterates.
 
     Step :math:`t` draws example :math:`i_t` (uniformly at random, or cyclically in data order)
@@ -384,11 +346,14 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     progress : callable, optional
         A tqdm-like wrapper ``progress(items, desc=...)`` for a progress bar over the steps
         (``True``/``False`` are accepted for old calls and draw none).
+    ctx : mx.Context, optional
+        Where the parameters and the data live (default ``mx.cpu()``).
 
     Raises
     ------
     ValueError
-        When the iterates overflow to inf/nan (scale the data or lower the rate).
+        When an iterate, its norm, the average or the final margins overflow to inf/nan
+        (scale the data or lower the rate).
 
     Returns
     -------
@@ -411,10 +376,11 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     _checks.elements(runs * d, f"run_sgd's weights (runs={runs:,} models x {d} features)")
     rates = _rate_table(learning_rate, steps, runs)
     wanted = _record_steps(record_at, steps)
-    order_idx = nd.array(_example_order(order, n, steps, runs, seed))
-    Xd, Yd = nd.array(Xn, dtype=Xn.dtype), nd.array(Yn, dtype=Xn.dtype)
-    rates_nd = nd.array(rates, dtype=Xn.dtype)
-    w, b = _parameters_like((runs, d), (runs,), Xn.dtype)
+    ctx = mx.cpu() if ctx is None else ctx
+    order_idx = nd.array(_example_order(order, n, steps, runs, seed), ctx=ctx)
+    Xd, Yd = nd.array(Xn, dtype=Xn.dtype, ctx=ctx), nd.array(Yn, dtype=Xn.dtype, ctx=ctx)
+    rates_nd = nd.array(rates, dtype=Xn.dtype, ctx=ctx)
+    w, b = _parameters_like((runs, d), (runs,), Xn.dtype, ctx)
     sums = _Averager(runs, d)
     updates = np.zeros(runs, dtype=int)
     max_grad = max_norm = 0.0
@@ -426,7 +392,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         theta_w, theta_b = w.asnumpy().astype(np.float64), b.asnumpy().astype(np.float64)
         max_norm = max(max_norm, float(np.max(_norms(theta_w, theta_b))))
         if not np.isfinite(max_norm):
-            _refuse_overflow(theta_w, theta_b, "run_sgd", t, "as scheduled")
+            raise _overflow(f"the iterate (w, b) of run_sgd (or its norm) after step {t}",
+                            Xn.dtype)
         sums.add(rates[t], theta_w, theta_b)
         idx = order_idx[t]
         moved = _sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss, rates_nd[t], clip,
@@ -440,8 +407,9 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
                 history[key].append(_squeeze(value, runs))
             history["t"].append(t + 1)
     w_bar, b_bar = sums.average()
-    _refuse_overflow(w.asnumpy(), b.asnumpy(), "run_sgd", steps, "as scheduled")
-    _refuse_overflow(w_bar, b_bar, "run_sgd (the average)", steps, "as scheduled")
+    for what, (wv, bv) in (("last iterate", (w.asnumpy(), b.asnumpy())),
+                           ("average", (w_bar, b_bar))):
+        _refuse_overflow(wv, bv, Xn, Yn, f"run_sgd's {what} after step {steps}")
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
                      updates=_squeeze(updates, runs), max_grad_norm=max_grad,
@@ -449,8 +417,27 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
 
 
 def _norms(w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:math:`\\|(w, b)\\|` per row, in float64."""
-    return np.sqrt(np.sum(np.square(w, dtype=np.float64), axis=-1) + np.square(b, dtype=np.float64))
+    """:math:`\\|(w, b)\\|` per row, in float64, without overflow for finite entries (inf
+    only when the norm itself is beyond float64, or an entry is not finite)."""
+    theta = np.hstack([np.atleast_2d(w), np.reshape(b, (-1, 1))])
+    if not np.isfinite(theta).all():
+        return np.full(theta.shape[0], np.inf)
+    with np.errstate(over="ignore"):
+        return _row_norms(theta)
+
+
+def _refuse_overflow(w: np.ndarray, b: np.ndarray, X: np.ndarray, Y: np.ndarray,
+                     what: str) -> None:
+    """Raise :func:`_overflow` when the weights (one model per row, or one model) or their
+    margins :math:`y (w^\\top x + b)` on ``(X, Y)`` left the floats: a margin of inf would
+    read as "correct", and the weights as a model."""
+    W, B = np.atleast_2d(w).astype(np.float64), np.reshape(b, -1).astype(np.float64)
+    if not (np.isfinite(W).all() and np.isfinite(B).all()):
+        raise _overflow(f"the weights (w, b) of {what}", X.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Y[None, :] * (W @ X.astype(np.float64).T + B[:, None])
+    if not np.isfinite(margins).all():
+        raise _overflow(f"the margins y (w.x + b) of {what}", X.dtype)
 
 
 class _Averager:
@@ -460,8 +447,9 @@ class _Averager:
         self.w, self.b, self.total = np.zeros((runs, d)), np.zeros(runs), np.zeros(runs)
 
     def add(self, eta: np.ndarray, w: np.ndarray, b: np.ndarray) -> None:
-        self.w += eta[:, None] * w
-        self.b += eta * b
+        with np.errstate(over="ignore", invalid="ignore"):  # run_sgd refuses a sum of inf
+            self.w += eta[:, None] * w
+            self.b += eta * b
         self.total += eta
 
     def average(self) -> tuple[np.ndarray, np.ndarray]:

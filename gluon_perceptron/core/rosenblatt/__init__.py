@@ -1,2 +1,23 @@
 """Rosenblatt's perceptron: the one pass engine and its driver, the trainers built on it
-(plain, batched, the variants, multiclass) and their results."""
+(plain, batched, the variants, multiclass) and their results.
+
+Public names load on first use; ``train`` itself is reached as ``gp.train`` (the module
+:mod:`.train` has its name, so the package cannot export the function under it).
+"""
+
+from .._lazy import export
+
+__all__, __getattr__, __dir__ = export(__name__, {
+    "train": ("error_rate", "predict"),
+    "results": ("TrainResult",),
+    "batched": ("train_batched",),
+    "variants": ("train_aggressive", "train_averaged", "train_pocket", "train_projected"),
+    "traced": (
+        "notes_sequence", "OnlineRun", "run_online", "train_traced", "update_path", "UpdatePath",
+    ),
+    "multiclass": (
+        "binary_error_rates", "BinaryErrorRates", "confusion_matrix", "MulticlassCost",
+        "MulticlassModel", "predict_multiclass", "ties", "train_one_vs_all", "train_one_vs_one",
+        "votes",
+    ),
+})

@@ -11,12 +11,25 @@ from itertools import combinations, islice
 import numpy as np
 
 from .. import _checks
+from .._validation import (
+    Rule,
+    count,
+    features,
+    finite_values,
+    labels,
+    real,
+    scalar,
+    validate_params,
+    vector,
+)
 from ..data.synthetic import generating_margins
 from ..rosenblatt.results import ItemAccess, Unpackable
 from .margins import radius
 from .separability import signed_rows
 
 
+@validate_params(X=features(), Y=labels(of="X"), learning_rate=real(positive=True),
+                 max_subsets=count())
 def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
                         max_subsets: int = 500_000) -> float:
     """The boundedness theorem's ceiling on :math:`\\|\\theta_t\\|` (notes, Theorem 1.35).
@@ -53,8 +66,6 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
         ``learning_rate`` or ``X``).
     """
     A = signed_rows(X, Y)
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    max_subsets = _checks.positive_int(max_subsets, "max_subsets")
     n, p = A.shape
     r = int(np.linalg.matrix_rank(A))
     count = math.comb(n, r)
@@ -86,12 +97,12 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     return float(value)
 
 
+@validate_params(radius=real(positive=True), lipschitz=real(positive=True),
+                 learning_rates=finite_values(strict=True))
 def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     """The chapter's bound :math:`(R^2 + L^2 \\sum_{t \\le T} \\eta_t^2)/(2 \\sum_{t \\le T}
     \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
-    radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
-    eta = _checks.finite_values(learning_rates, "learning_rates", strict=True)
+    eta = learning_rates
     with np.errstate(all="ignore"):
         bound = (_f(radius)**2 + _f(lipschitz)**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
     if not np.all(np.isfinite(bound)):
@@ -116,6 +127,7 @@ class ConstantRate(Unpackable):
     bound: float
 
 
+@validate_params(radius=real(positive=True), lipschitz=real(positive=True), steps=count())
 def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> ConstantRate:
     """The best constant rate for a horizon :math:`T` and its bound:
     :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`.
@@ -125,9 +137,6 @@ def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> Consta
     ConstantRate
         Unpacks as ``eta, bound`` (it used to be that tuple).
     """
-    radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    lipschitz = _checks.finite_float(lipschitz, "lipschitz", strictly_positive=True)
-    steps = _checks.positive_int(steps, "steps")
     root = np.sqrt(steps)
     with np.errstate(over="ignore", under="ignore"):
         rate, bound = _f(radius) / (_f(lipschitz) * root), _f(radius) * _f(lipschitz) / root
@@ -140,30 +149,32 @@ def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> Consta
     return ConstantRate(float(rate), float(bound))
 
 
+@validate_params(R=real(minimum=0.0), epsilon=real(positive=True))
 def chapter_bound(R: float, epsilon: float) -> float:
     """The chapter's bound :math:`2 (R^2 + 1) / \\epsilon^2` (needs :math:`\\|w^*\\| \\le 1,
     b^{*2} \\le 1`)."""
-    R = _checks.finite_float(R, "R", minimum=0.0)
-    epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
     with np.errstate(all="ignore"):
         value = 2.0 * (_f(R) * _f(R) + 1.0) / _f(epsilon)**2
     return _finite_bound(value, "chapter_bound", "2 (R**2 + 1) / epsilon**2",
                          R=R, epsilon=epsilon)
 
 
+def _some_plane(b, name: str, args: dict) -> float:
+    b = _checks.scalar(b, name)
+    if args["w_norm"] == 0 and b == 0:
+        raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
+                         "norm and bias of a plane with margin gamma")
+    return b
+
+
+@validate_params(R=real(minimum=0.0), gamma=real(positive=True), w_norm=real(minimum=0.0),
+                 b=Rule(_some_plane, "scalar(), not 0 with w_norm", ("w_norm",)))
 def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     """Bound with bias for any separator: :math:`(R^2 + 1)(\\|w^*\\|^2 + b^{*2}) / \\gamma^2`.
 
     Holds for every :math:`(w^*, b^*)` with :math:`y_i (w^{*\\top} x_i + b^*) \\ge \\gamma > 0`;
     with the chapter's assumptions it is at most :func:`chapter_bound`.
     """
-    R = _checks.finite_float(R, "R", minimum=0.0)
-    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    w_norm = _checks.finite_float(w_norm, "w_norm", minimum=0.0)
-    b = _checks.scalar(b, "b")
-    if w_norm == 0 and b == 0:
-        raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
-                         "norm and bias of a plane with margin gamma")
     return _bias_bound(R, gamma, w_norm, b)
 
 
@@ -198,10 +209,9 @@ def _f(value: float) -> np.float64:
     return np.float64(value)
 
 
+@validate_params(R=real(minimum=0.0), gamma=real(positive=True))
 def novikoff_bound(R: float, gamma: float) -> float:
     """Novikoff's bound without bias, :math:`R^2 / \\gamma^2` for a unit separator."""
-    R = _checks.finite_float(R, "R", minimum=0.0)
-    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
     with np.errstate(all="ignore"):
         value = _f(R) * _f(R) / _f(gamma)**2
     return _finite_bound(value, "novikoff_bound", "(R/gamma)**2", R=R, gamma=gamma)
@@ -234,6 +244,7 @@ class GeneratingPlaneBound(ItemAccess):
     chapter_assumptions: bool
 
 
+@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar())
 def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     """The bias bound for a dataset, using its generating plane as the separator.
 
@@ -252,8 +263,7 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     if gamma <= 0:
         raise ValueError("the given plane (wfake, bfake) does not separate the data (a margin "
                          "is <= 0); pass the plane the data was generated from")
-    w = _checks.vector(wfake, "wfake").astype(np.float64)
-    b = _checks.scalar(bfake, "bfake")
+    w, b = wfake.astype(np.float64), bfake
     R = radius(X)
     return GeneratingPlaneBound(R=R, gamma=gamma, b=b,
                                 bound=_bias_bound(R, gamma, float(np.linalg.norm(w)), b,
@@ -263,6 +273,8 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
                                 chapter_assumptions=b * b <= 1.0)
 
 
+@validate_params(radius_a=real(minimum=0.0), s=real(positive=True), u_norm=real(positive=True),
+                 w0_norm=real(minimum=0.0), threshold=real(minimum=0.0))
 def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 0.0,
                   threshold: float = 0.0) -> float:
     """The lecture notes' bound (1.4) for a start :math:`\\theta_0` and a threshold :math:`\\delta`.
@@ -279,11 +291,6 @@ def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 
     :math:`\\theta_0 = 0, \\delta = 0` this is :func:`bias_bound`. It assumes the learning
     rate 1 (a rate :math:`\\eta` is the same run with :math:`\\theta_0/\\eta, \\delta/\\eta`).
     """
-    radius_a = _checks.finite_float(radius_a, "radius_a", minimum=0.0)
-    s = _checks.finite_float(s, "s", strictly_positive=True)
-    u_norm = _checks.finite_float(u_norm, "u_norm", strictly_positive=True)
-    w0_norm = _checks.finite_float(w0_norm, "w0_norm", minimum=0.0)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
     ra, sf, un, w0, th = map(_f, (radius_a, s, u_norm, w0_norm, threshold))
     with np.errstate(all="ignore"):
         value = ((2 * th + ra**2) * un**2 + 2 * sf * un * w0) / sf**2

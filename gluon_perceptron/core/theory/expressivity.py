@@ -182,7 +182,10 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
         The data, no bias (pad a constant feature for one).
     """
     Xn, Yn = _checks.dataset(X, Y)
-    Wn = np.asarray(_checks.to_numpy(W, "W"), dtype=np.float64)
+    Wn = _checks.to_numpy(W, "W")
+    if not np.issubdtype(Wn.dtype, np.number) or np.issubdtype(Wn.dtype, np.complexfloating):
+        raise ValueError(f"W must hold real numbers (weight vectors), got dtype {Wn.dtype}")
+    Wn = Wn.astype(np.float64)
     if Wn.shape[-1] != Xn.shape[1]:
         raise ValueError(f"W's last axis must have {Xn.shape[1]} entries, got {Wn.shape}")
     if not np.all(np.isfinite(Wn)):

@@ -26,6 +26,17 @@ import numpy as np
 
 from .. import _checks
 from .._arrays import _radius
+from .._validation import (
+    Rule,
+    count,
+    features,
+    flag,
+    labels,
+    one_of,
+    optional,
+    scalar,
+    validate_params,
+)
 from .qp import _qp
 from .separability import _separating_point, _signed_rows
 
@@ -83,6 +94,28 @@ class OptimalMargin:
         return self.radius**2 * float(theta @ theta) / self.gamma**2
 
 
+def _normal_data(X, name: str, args: dict) -> np.ndarray:
+    Xn = _checks.features(X, name)
+    top = float(np.max(np.abs(Xn)))
+    if 0.0 < top < np.finfo(np.float64).tiny:
+        raise ValueError(f"{name}'s largest entry is {top:g}, below the smallest normal float64 "
+                         f"({np.finfo(np.float64).tiny:.3g}): such subnormal numbers keep too few "
+                         f"digits for a margin; rescale X first (e.g. X / np.abs(X).max())")
+    return Xn
+
+
+def _certifiable(tol, name: str, args: dict) -> float:
+    tol = _checks.finite_float(tol, name, strictly_positive=True)
+    if tol < 1e-14:
+        raise ValueError(f"tol={tol:g} is below what double precision can certify (the KKT "
+                         f"conditions hold to about 1e-15 at best); use tol >= 1e-14")
+    return tol
+
+
+@validate_params(X=Rule(_normal_data, "features(), normal floats"), Y=labels(of="X"),
+                 bias=flag(), margin=one_of(*MARGINS),
+                 tol=Rule(_certifiable, "real(positive=True), >= 1e-14"),
+                 max_iter=optional(count()))
 def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: float = 1e-9,
                    max_iter: int | None = None) -> OptimalMargin:
     r"""The optimal margin and its separator, from the hard-margin SVM quadratic program.
@@ -124,20 +157,15 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     ValueError
         If the data is not linearly separable (no margin to maximise), or if ``margin="svm"``
         with a single class (the free bias makes the margin unbounded).
+        If X's entries are subnormal (below about 2.2e-308): rescale X first.
         Also when X's radius dwarfs the bias input 1 so far (about 1e6 and beyond) that the
         whole-(w, b) margin is beyond double precision: standardise X.
     RuntimeError
         If no certified optimum is found (for example at ``max_iter``).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    bias = _checks.flag(bias, "bias")
-    margin = _checks.choice(margin, "margin", MARGINS)
-    tol = _checks.finite_float(tol, "tol", strictly_positive=True)
-    if tol < 1e-14:
-        raise ValueError(f"tol={tol:g} is below what double precision can certify (the KKT "
-                         f"conditions hold to about 1e-15 at best); use tol >= 1e-14")
+    Xn, Yn = X, Y
     n = Xn.shape[0]
-    max_iter = 3 * max(n, 10) if max_iter is None else _checks.positive_int(max_iter, "max_iter")
+    max_iter = 3 * max(n, 10) if max_iter is None else max_iter
     A = _signed_rows(Xn, Yn, bias)
     if _separating_point(A, "optimal_margin") is None:
         kind = "by a plane with bias" if bias else "by a plane through the origin"
@@ -164,32 +192,61 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
                          radius=_radius(A), bias=bias, margin=margin, kkt_residual=float(residual))
 
 
+@validate_params(X=features())
 def radius(X) -> float:
     r""":math:`R = \max_i \|x_i\|`, the radius of the data (no overflow for huge entries)."""
-    return _radius(_checks.features(X).astype(np.float64))
+    return _radius(X.astype(np.float64))
 
 
+def _normal(wfake, name: str, args: dict) -> np.ndarray:
+    """A plane's normal: a finite vector, not zero (one entry per feature of X, if given)."""
+    size = args["X"].shape[1] if "X" in args else None
+    w = _checks.vector(wfake, name, size=size).astype(np.float64)
+    if not np.any(w):
+        raise ValueError(f"{name} is the zero vector, which defines no plane; pass the plane's "
+                         f"normal (e.g. FakeData.wfake)")
+    return w
+
+
+def _required_bias(bfake, name: str, args: dict) -> float:
+    if bfake is None:
+        raise ValueError(f"{name} is required (use 0.0 for a plane through the origin)")
+    return _checks.scalar(bfake, name)
+
+
+NORMAL = Rule(_normal, "vector(), not zero")
+
+
+@validate_params(wfake=NORMAL, bfake=optional(scalar()))
 def separator(wfake, bfake=None) -> np.ndarray:
     """The generating plane as one vector :math:`u = (w^*, b^*)` (or :math:`w^*` if no bias)."""
-    w = _checks.vector(wfake, "wfake").astype(np.float64)
-    if not np.any(w):
-        raise ValueError("wfake is the zero vector, which defines no plane; pass the plane's "
-                         "normal (e.g. FakeData.wfake)")
-    if bfake is None:
-        return w
-    return np.append(w, _checks.scalar(bfake, "bfake"))
+    return wfake if bfake is None else np.append(wfake, bfake)
 
 
+@validate_params(X=features(), bfake=Rule(_required_bias, "scalar(), required"),
+                 wfake=Rule(_normal, "vector(size_of='X'), not zero", ("X",)))
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     r"""Translate the data so its generating plane passes through the origin.
 
     :math:`x' = x + b^* w^* / \|w^*\|^2` gives :math:`w^{*\top} x' = w^{*\top} x + b^*`: the
     margins are unchanged and :math:`w^*` alone separates :math:`x'`, so homogeneous
     (no-bias) theory applies. The radius grows to at most :math:`R + |b^*| / \|w^*\|`.
+    Where :math:`\|w^*\|^2` leaves float64, the shift is computed from :math:`w^* / \max_j
+    |w^*_j|` instead, so a tiny :math:`w^*` does not divide by 0.
+
+    Raises
+    ------
+    ValueError
+        If the shifted points leave float64 (:math:`|b^*| / \|w^*\|` beyond about 1e308).
     """
-    Xn = _checks.features(X).astype(np.float64)
-    if bfake is None:
-        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
-    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
-    w, b = u[:-1], u[-1]
-    return Xn + b * w / (w @ w)
+    X, top = X.astype(np.float64), float(np.max(np.abs(wfake)))
+    u = wfake / top
+    with np.errstate(all="ignore"):
+        shifted = X + bfake * wfake / (wfake @ wfake)
+        if not np.all(np.isfinite(shifted)):  # ||w*||^2 underflowed or overflowed
+            shifted = X + (bfake / top) * u / (u @ u)
+    if not np.all(np.isfinite(shifted)):
+        raise ValueError(f"shift_plane_to_origin overflowed: the plane lies |bfake| / ||wfake|| "
+                         f"= {abs(bfake):g} / {np.linalg.norm(u) * top:g} from the origin, "
+                         f"beyond float64; rescale wfake and bfake together")
+    return shifted

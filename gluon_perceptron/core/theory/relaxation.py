@@ -34,6 +34,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
+from .._validation import (
+    Rule,
+    count,
+    features,
+    flag,
+    labels,
+    one_of,
+    optional,
+    real,
+    seed,
+    validate_params,
+)
 from ..data.synthetic import pad_constant
 from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
 
@@ -92,26 +104,71 @@ class RelaxationResult:
     history: dict = field(default_factory=dict)
 
 
+def _system_matrix(A, name: str, args: dict) -> np.ndarray:
+    return _checks.features(A, name).astype(np.float64)
+
+
+def _system_bound(c, name: str, args: dict) -> np.ndarray:
+    cn = _checks.vector(c, name).astype(np.float64)
+    if cn.shape[0] != args["A"].shape[1]:
+        raise ValueError(f"c must have one entry per column of A (A is p x n with one "
+                         f"inequality per column): A has {args['A'].shape[1]} columns, c has "
+                         f"{cn.shape[0]} entries")
+    return cn
+
+
+def _point(what: str):
+    """A vector with one entry per row of ``A`` (``w``, ``w0``), as float64."""
+    def check(w, name: str, args: dict) -> np.ndarray:
+        wn = _checks.vector(w, name).astype(np.float64)
+        p = args["A"].shape[0]
+        if wn.shape[0] != p:
+            raise ValueError(what.format(name=name, got=wn.shape[0], p=p))
+        return wn
+    return Rule(check, "point(rows of A)", ("A",))
+
+
+def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
+    An = _system_matrix(A, name, args)
+    zero = np.flatnonzero(~np.any(An != 0, axis=0))
+    if zero.size:
+        raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
+                         f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
+    return An
+
+
+def _relaxation(eta, name: str, args: dict) -> float:
+    eta = _checks.finite_float(eta, name, strictly_positive=True)
+    if eta > 2:
+        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
+                         f"can diverge), got {eta}")
+    return eta
+
+
+# The rules of a system A^T w <= c (A is p x n, one inequality per column; c has one entry
+# per column), of the relaxation parameter eta in (0, 2], and of a system the method can run on
+# (no zero column).
+SYSTEM = Rule(_system_matrix, "system matrix A (p, n)")
+BOUNDS = Rule(_system_bound, "bounds c, one per column of A", ("A",))
+SOLVABLE = Rule(_nonzero_columns, "system matrix A (p, n), no zero column")
+ETA = Rule(_relaxation, "eta in (0, 2]")
+
+
+@validate_params(A=SYSTEM, c=BOUNDS,
+                 w=_point("{name} has {got} entries but A has {p} rows"))
 def max_violation(A, c, w) -> float:
-    """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`."""
-    An, cn = _system(A, c)
-    wn = _checks.vector(w, "w").astype(np.float64)
-    if wn.shape[0] != An.shape[0]:
-        raise ValueError(f"w has {wn.shape[0]} entries but A has {An.shape[0]} rows")
-    return _max_violation(An, cn, wn, "max_violation")
-
-
-def _max_violation(A: np.ndarray, c: np.ndarray, w: np.ndarray, who: str) -> float:
-    """:math:`\\max_i (a_i^\\top w - c_i)^+`, or a ValueError when it overflows float64."""
+    """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`,
+    or a ValueError when the residuals overflow float64."""
     with np.errstate(all="ignore"):
         worst = float(np.max(A.T @ w - c))
     if not np.isfinite(worst):
-        raise ValueError(f"{who} overflowed: the residuals A^T w - c of A, c and w (w0) are "
-                         f"beyond float64; rescale A, c and w together (the system is the "
-                         f"same after dividing every column a_i and c_i by the same number)")
+        raise ValueError("max_violation overflowed: the residuals A^T w - c of A, c and w (w0) are "
+                         "beyond float64; rescale A, c and w together (the system is the "
+                         "same after dividing every column a_i and c_i by the same number)")
     return max(0.0, worst)
 
 
+@validate_params(X=features(), Y=labels(of="X"), margin=real(positive=True))
 def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The perceptron problem (1.3) as :math:`A^\\top \\tilde w \\le c`.
 
@@ -129,20 +186,8 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
         One inequality per column.
     c : ndarray, shape (n,)
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    margin = _checks.finite_float(margin, "margin", strictly_positive=True)
-    A = -(pad_constant(Xn.astype(np.float64)) * Yn[:, None]).T
-    return np.ascontiguousarray(A), np.full(Xn.shape[0], -margin)
-
-
-def _system(A, c) -> tuple[np.ndarray, np.ndarray]:
-    An = _checks.features(A, "A").astype(np.float64)
-    cn = _checks.vector(c, "c").astype(np.float64)
-    if cn.shape[0] != An.shape[1]:
-        raise ValueError(f"c must have one entry per column of A (A is p x n with one "
-                         f"inequality per column): A has {An.shape[1]} columns, c has "
-                         f"{cn.shape[0]} entries")
-    return An, cn
+    A = -(pad_constant(X.astype(np.float64)) * Y[:, None]).T
+    return np.ascontiguousarray(A), np.full(X.shape[0], -margin)
 
 
 class _Residuals:
@@ -242,6 +287,11 @@ def _run_greedy(res: _Residuals, rule, eta, tol, max_iterations, log) -> tuple[i
     return t, t
 
 
+@validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES),
+                 w0=optional(_point("{name} must have one entry per row of A, shape ({p},), "
+                                    "got ({got},)")),
+                 max_iterations=count(minimum=0), tol=real(minimum=0.0), seed=seed(),
+                 record=flag())
 def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
                       max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
                       record: bool = False) -> RelaxationResult:
@@ -276,42 +326,8 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         ``converged`` and ``max_violation`` are computed from ``A``, ``c`` and the returned
         ``w``, not from the running residuals.
     """
-    An, cn = _system(A, c)
-    p = An.shape[0]
-    eta = _check_eta(eta)
-    _checks.choice(rule, "rule", set(RULES))
-    max_iterations = _checks.positive_int(max_iterations, "max_iterations", minimum=0)
-    tol = _checks.finite_float(tol, "tol", minimum=0.0)
-    seed = _checks.seed(seed)
-    _check_columns(An)
-    w = np.zeros(p)
-    if w0 is not None:
-        w = _checks.vector(w0, "w0").astype(np.float64).copy()
-        if w.shape != (p,):
-            raise ValueError(f"w0 must have one entry per row of A, shape ({p},), got "
-                             f"{w.shape}")
-    return _relax(An, cn, w, eta, rule, max_iterations, tol, seed, record)
-
-
-def _check_eta(eta) -> float:
-    eta = _checks.finite_float(eta, "eta", strictly_positive=True)
-    if eta > 2:
-        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
-                         f"can diverge), got {eta}")
-    return eta
-
-
-def _check_columns(A: np.ndarray) -> None:
-    zero = np.flatnonzero(~np.any(A != 0, axis=0))
-    if zero.size:
-        raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
-                         f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
-
-
-def _relax(A: np.ndarray, c: np.ndarray, w: np.ndarray, eta: float, rule: str,
-           max_iterations: int, tol: float, seed: int, record: bool) -> RelaxationResult:
-    """The relaxation method on a checked system, started from ``w`` (changed in place)."""
-    res = _Residuals(np.ascontiguousarray(A.T), c, w)
+    res = _Residuals(np.ascontiguousarray(A.T), c,
+                     np.zeros(A.shape[0]) if w0 is None else w0.copy())
     history: dict = {"iteration": [], "violation": [], "w": []} if record else {}
 
     def log(t: int) -> None:
@@ -321,17 +337,18 @@ def _relax(A: np.ndarray, c: np.ndarray, w: np.ndarray, eta: float, rule: str,
             history["w"].append(res.w.copy())
 
     log(0)
-    rng = np.random.default_rng(seed)
     if rule in ("max_distance", "max_residual"):
         t, moves = _run_greedy(res, rule, eta, tol, max_iterations, log)
     else:
+        rng = np.random.default_rng(seed)
         t, moves = _run_stream(res, rule, eta, tol, max_iterations, rng, log)
-    violation = _max_violation(A, c, res.w, "relaxation_method")
+    violation = max_violation(A, c, res.w)
     return RelaxationResult(w=res.w.copy(), iterations=t, moves=moves,
                             converged=violation <= tol, max_violation=violation, rule=rule,
                             eta=eta, history=history)
 
 
+@validate_params(slope=real(positive=True))
 def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
     """Two inequalities whose solutions form a thin wedge with its apex at (1, 0):
 
@@ -340,5 +357,5 @@ def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
     A small slope :math:`s` makes projections (:math:`\\eta = 1`) zig-zag towards the apex
     forever, while reflections (:math:`\\eta = 2`) jump in.
     """
-    s = _checks.finite_float(slope, "slope", strictly_positive=True)
+    s = slope
     return np.array([[-s, -s], [1.0, -1.0]]), np.array([-s, -s])

@@ -19,8 +19,8 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from .. import _checks
 from .._arrays import _split
+from .._validation import features, flag, labels, real, validate_params
 
 
 def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
@@ -30,14 +30,14 @@ def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
     return Yn.astype(np.float64)[:, None] * Xn
 
 
+@validate_params(X=features(), Y=labels(of="X"), bias=flag())
 def signed_rows(X, Y, *, bias: bool = True) -> np.ndarray:
     r"""The rows :math:`a_i = y_i (x_i, 1)` (``bias=True``) or :math:`a_i = y_i x_i`, float64.
 
     With them a separator :math:`\theta = (w, b)` classifies example ``i`` correctly exactly
     when :math:`a_i^\top \theta > 0` (Remark 1.17's linear-inequality view).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    return _signed_rows(Xn, Yn, _checks.flag(bias, "bias"))
+    return _signed_rows(X, Y, bias)
 
 
 def _column_scaled(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -151,6 +151,7 @@ def _hinge_lp(A: np.ndarray, threshold: float, who: str) -> tuple[np.ndarray, fl
     return theta, loss
 
 
+@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))
 def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The linear rule minimising the mean hinge loss, by linear programming.
 
@@ -175,13 +176,12 @@ def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float,
     RuntimeError
         If HiGHS cannot solve the program (features spanning too many orders of magnitude).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    theta, loss = _hinge_lp(_signed_rows(Xn, Yn, True), threshold, "hinge_separator")
+    theta, loss = _hinge_lp(_signed_rows(X, Y, True), threshold, "hinge_separator")
     w, b = _split(theta)
     return w, b, loss
 
 
+@validate_params(X=features(), Y=labels(of="X"))
 def is_separable(X, Y) -> bool:
     r"""Whether some :math:`(w, b)` has :math:`y_i (w^\top x_i + b) > 0` for every example.
 
@@ -190,10 +190,10 @@ def is_separable(X, Y) -> bool:
     sparse constraints, rows and columns scaled to unit size, so the answer is the same for
     ``X`` and ``X * 1e-10``). Memory grows with :math:`n d`.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    return _separating_point(_signed_rows(Xn, Yn, True), "is_separable") is not None
+    return _separating_point(_signed_rows(X, Y, True), "is_separable") is not None
 
 
+@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))
 def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The exact minimum of the average loss :math:`R(\theta) = \frac1n\sum_i \max(0,
     \delta - y_i (w^\top x_i + b))`: the :math:`R(\theta^*)` the SGD bound is measured from.
@@ -210,8 +210,6 @@ def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, fl
     value : float
         :math:`R(\theta^*)`.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    theta, loss = _hinge_lp(_signed_rows(Xn, Yn, True), threshold, "risk_minimum")
+    theta, loss = _hinge_lp(_signed_rows(X, Y, True), threshold, "risk_minimum")
     w, b = _split(theta)
     return w, b, loss

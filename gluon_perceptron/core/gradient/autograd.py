@@ -1,0 +1,101 @@
+r"""The perceptron as SGD by MXNet's autograd: :func:`train_autograd`.
+
+SGD on :func:`~.perceptron_loss` with :math:`\eta` constant, one example per step, in data
+order, from :math:`w = 0, b = 0`: each step is :func:`~.sgd_step`, which makes exactly the
+update :math:`w \mathrel{+}= \eta y x, b \mathrel{+}= \eta y` of :func:`~.train` when
+:math:`y (w^\top x + b) \le 0` (the loss's gradient there is :math:`(-y x, -y)`) and nothing
+otherwise. Passes repeat through the one driver,
+:func:`~gluon_perceptron.core.rosenblatt.engine._drive`, which stops after a pass without an
+update and refuses weights or margins that left the floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mxnet as mx
+import numpy as np
+from mxnet import nd
+
+from .. import _checks
+from .._arrays import _finite
+from ..rosenblatt.engine import _drive
+from ..rosenblatt.results import TrainResult, train_result
+from .losses import _unchecked, perceptron_loss
+from .sgd import Loss, _check_loss, _parameters_like, _rate, _sgd_step
+
+
+def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
+                  Y: np.ndarray) -> Callable[[int], list[int]]:
+    """``passes(budget)`` for :func:`_drive` from a trainer that steps outside the pass engine
+    (autograd, Gluon): one pass of ``one_pass()``, reported as -1 when it leaves finite weights
+    whose margins :math:`y (w^\\top x + b)` on ``(X, Y)`` are not (a margin of inf would count
+    as "correct" and the run as converged). Weights that left the floats are :func:`_drive`'s
+    to report."""
+    def passes(budget: int) -> list[int]:
+        made = one_pass()
+        wn, bn = w.asnumpy().reshape(-1), b.asnumpy()
+        if _finite(wn) and _finite(bn):
+            margins = Y * (X @ wn.astype(X.dtype, copy=False) + X.dtype.type(bn[0]))
+            if not np.isfinite(margins).all():
+                return [-1]
+        return [made]
+    return passes
+
+
+def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
+                   loss: Loss = perceptron_loss, ctx: mx.Context | None = None) -> TrainResult:
+    """The perceptron as SGD: autograd on :func:`~.perceptron_loss`, one example per step.
+
+    Starts at :math:`w = 0, b = 0` and makes passes over the data in order, each example one
+    :func:`~.sgd_step` with constant :math:`\\eta`, until a pass makes no update or
+    ``max_epochs`` passes are done. An update is a step whose loss gradient was nonzero, i.e.
+    :math:`y f(x) \\le 0`. With the same data (same dtype) this gives exactly the weights, bias
+    and updates per epoch of :func:`~.train` (both engines), for any ``learning_rate``: the
+    gradient :math:`(-y x, -y)` is exact and :math:`w - \\eta (-y x)` rounds like
+    :math:`w + \\eta y x`.
+
+    Parameters
+    ----------
+    X : array-like or NDArray, shape (n, d)
+    Y : array-like or NDArray, shape (n,), labels in {-1, +1}
+    max_epochs : int
+        Bound on the passes.
+    learning_rate : float
+        Constant :math:`\\eta > 0`.
+    loss : callable
+        The loss to differentiate; ``functools.partial(threshold_loss, threshold=delta)``
+        reproduces ``train(..., threshold=delta)``, :func:`~.relu_perceptron_loss` shows the trap.
+    ctx : mx.Context, optional
+        Where the parameters and the data live (default ``mx.cpu()``).
+
+    Returns
+    -------
+    TrainResult
+        ``converged`` is True when the last pass made no update.
+
+    Raises
+    ------
+    ValueError
+        When the weights or the margins overflow to inf/nan (scale the data or lower the rate).
+    """
+    Xn, Yn = _checks.dataset(X, Y)
+    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    learning_rate = _rate(learning_rate)
+    _check_loss(loss)
+    ctx = mx.cpu() if ctx is None else ctx
+    return _autograd_run(Xn, Yn, max_epochs, learning_rate, _unchecked(loss), ctx)
+
+
+def _autograd_run(X, Y, max_epochs, learning_rate, loss, ctx) -> TrainResult:
+    """The loop: a pass is one SGD step per example, in order; passes until none updates."""
+    w, b = _parameters_like((X.shape[1],), (1,), X.dtype, ctx)
+    Xd = nd.array(X, dtype=X.dtype, ctx=ctx)
+    examples = [(Xd[i], float(Y[i])) for i in range(X.shape[0])]
+
+    def one_pass() -> int:
+        return sum(int(_sgd_step(w, b, x, y, loss, learning_rate, None, None)[0])
+                   for x, y in examples)
+
+    per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)
+    return train_result(w.asnumpy(), float(b.asscalar()), per_epoch)

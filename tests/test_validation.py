@@ -1,0 +1,288 @@
+"""Argument rules declared once (``core/_validation.py``): what the decorator refuses, what an
+outer call checks and converts, and that nested calls (the package calling itself) are not
+checked again, while calls made from a user's code are."""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+import numpy as np
+import pytest
+from mxnet import nd
+
+import gluon_perceptron as gp
+from gluon_perceptron.core import _validation, rosenblatt
+from gluon_perceptron.core import _validation as rule
+from gluon_perceptron.core._validation import validate_params
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(30, 3))
+Y = np.where(X[:, 0] + 0.2 > 0, 1.0, -1.0)
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """Counts the entries into ``_validation._check_call`` (one per checked call)."""
+    calls: list[str] = []
+    real = _validation._check_call
+
+    def counting(function, *args):
+        calls.append(function.__name__)
+        return real(function, *args)
+
+    monkeypatch.setattr(_validation, "_check_call", counting)
+    return calls
+
+
+# --- decoration time --------------------------------------------------------------------------
+
+def test_a_parameter_without_a_rule_is_refused_at_decoration():
+    with pytest.raises(TypeError, match=r"missing \['b'\], unknown \[\]"):
+        @validate_params(a=rule.count())
+        def f(a, b):
+            return a + b
+
+
+def test_a_rule_for_no_parameter_is_refused_at_decoration():
+    with pytest.raises(TypeError, match=r"missing \[\], unknown \['c'\]"):
+        @validate_params(a=rule.count(), c=rule.count())
+        def f(a):
+            return a
+
+
+def test_a_rule_reading_a_later_argument_is_refused_at_decoration():
+    with pytest.raises(TypeError, match=r"reads \['X'\]; declare them before Y"):
+        @validate_params(Y=rule.labels(of="X"), X=rule.features())
+        def f(X, Y):
+            return X
+
+
+def test_a_rule_that_is_not_callable_is_refused():
+    with pytest.raises(TypeError, match="the rule of a must be callable"):
+        @validate_params(a=3)
+        def f(a):
+            return a
+
+
+# --- outer calls: checked and converted -------------------------------------------------------
+
+@validate_params(X=rule.features(), Y=rule.labels(of="X"), w0=rule.optional(rule.vector("X")),
+                 steps=rule.count(maximum=100), engine=rule.one_of("fast", "faithful"),
+                 seed=rule.seed(), rate=rule.real(positive=True), note=rule.unchecked)
+def _demo(X, Y, w0=None, *, steps=3, engine="fast", seed=None, rate=1.0, note=None):
+    return X, Y, w0, steps, engine, seed, rate, note
+
+
+def test_an_outer_call_converts_its_arguments():
+    Xn, Yn, w0, steps, engine, seed, rate, note = _demo(
+        nd.array(X.astype(np.float32)), list(Y), [1, 2, 3], steps=np.int64(5), rate=2, note=[1])
+    assert isinstance(Xn, np.ndarray) and Xn.dtype == np.float32
+    assert Yn.dtype == np.float32 and Yn.shape == (30,)  # Y follows X's dtype
+    assert w0.dtype == np.float64 and w0.tolist() == [1.0, 2.0, 3.0]
+    assert type(steps) is int and steps == 5
+    assert type(rate) is float and engine == "fast" and seed is None and note == [1]
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"X": X[:, 0]}, ValueError, r"X must be 2-D"),
+    ({"Y": Y[:-1]}, ValueError, r"X and Y must have the same length"),
+    ({"Y": (Y + 1) / 2}, ValueError, r"use Y = 2 \* Y - 1"),
+    ({"w0": [1.0, 2.0]}, ValueError, r"w0 has 2 entries but X has 3 features"),
+    ({"steps": 0}, ValueError, r"steps must be an integer >= 1"),
+    ({"steps": 101}, ValueError, r"steps must be at most 100"),
+    ({"engine": "gpu"}, ValueError, r"engine must be one of \['faithful', 'fast'\], got 'gpu'"),
+    ({"seed": -1}, ValueError, r"seed must be None or an integer"),
+    ({"rate": float("nan")}, ValueError, r"rate must be finite"),
+    ({"rate": 0}, ValueError, r"rate must be > 0"),
+])
+def test_an_outer_call_names_the_bad_argument(kwargs, error, match):
+    args = {"X": X, "Y": Y, **kwargs}
+    with pytest.raises(error, match=match):
+        _demo(**args)
+
+
+def test_defaults_are_checked_too():
+    @validate_params(n=rule.count())
+    def f(n=0):
+        return n
+
+    with pytest.raises(ValueError, match="n must be an integer >= 1"):
+        f()
+
+
+def test_positional_only_and_variadic_parameters_are_bound_and_checked():
+    @validate_params(a=rule.count(), rest=rule.unchecked, k=rule.real(), more=rule.unchecked)
+    def f(a, /, *rest, k=1.0, **more):
+        return a, rest, k, more
+
+    assert f(np.int64(2), "x", k=3, z=1) == (2, ("x",), 3.0, {"z": 1})
+    with pytest.raises(ValueError, match="a must be an integer >= 1"):
+        f(0)
+    with pytest.raises(TypeError, match=r"f\(\) missing a required argument: 'a'"):
+        f(k=2.0)
+
+
+def test_calls_that_do_not_bind_get_pythons_message_with_the_name():
+    for call, match in ((lambda: _demo(X, Y, None, 4), "too many positional arguments"),
+                        (lambda: _demo(X, Y, X=X), "multiple values for argument 'X'"),
+                        (lambda: _demo(X, Y, nope=1), "unexpected keyword argument 'nope'")):
+        with pytest.raises(TypeError, match=r"_demo\(\) (got an )?" + match):
+            call()
+
+
+def test_a_missing_argument_names_the_function():
+    with pytest.raises(TypeError, match=r"train\(\) missing a required argument: 'max_epochs'"):
+        gp.train(X, Y)
+
+
+def test_the_converted_functions_keep_their_messages():
+    w, b = nd.zeros(3), nd.zeros(1)
+    with pytest.raises(TypeError, match="w must be an mxnet NDArray .perceptron updates w and b"):
+        gp.perceptron(np.zeros(3), b, nd.array(X[0]), 1)
+    with pytest.raises(ValueError, match=r"w and x must be 1-D of the same length"):
+        gp.perceptron(w, b, nd.array(X[0, :2]), 1)
+    with pytest.raises(ValueError, match=r"b must have shape \(1,\)"):
+        gp.perceptron(w, nd.zeros(2), nd.array(X[0]), 1)
+    with pytest.raises(ValueError, match=r"y must be -1 or \+1, got 0.0"):
+        gp.perceptron(w, b, nd.array(X[0]), 0)
+    with pytest.raises(ValueError, match=r"y must be a single label, got an array"):
+        gp.perceptron(w, b, nd.array(X[0]), nd.ones(2))
+    with pytest.raises(ValueError, match=r"w has 2 entries but X has 3"):
+        gp.predict(np.ones(2), 0.0, X)
+    with pytest.raises(ValueError, match=r"b must be a single number"):
+        gp.error_rate(np.ones(3), np.ones(2), X, Y)
+    with pytest.raises(TypeError, match=r"record must be True or False, got 'yes'"):
+        gp.train_pocket(X, Y, max_epochs=2, record="yes")
+
+
+def test_the_step_takes_an_ndarray_label():
+    w, b = nd.zeros(3), nd.zeros(1)
+    assert gp.perceptron(w, b, nd.array(X[0]), nd.array([-1.0])) == 1
+    np.testing.assert_allclose(w.asnumpy(), -X[0], rtol=1e-6)
+
+
+# --- nested calls: not checked again ----------------------------------------------------------
+
+def test_train_pocket_checks_once_though_it_calls_error_rate(spy):
+    result = gp.train_pocket(X, Y, max_epochs=5)
+    assert result.epochs >= 1
+    assert spy == ["train_pocket"]
+
+
+def test_a_top_level_call_of_error_rate_is_checked(spy):
+    gp.error_rate(np.ones(3), 0.0, X, Y)
+    gp.error_rate(np.ones(3), 0.0, X, Y)
+    assert spy == ["error_rate", "error_rate"]
+
+
+def test_a_nested_call_runs_on_its_arguments_as_given(spy):
+    seen = []
+
+    @validate_params(v=rule.count())
+    def inner(v):
+        seen.append(v)
+        return v
+
+    @validate_params(n=rule.count())
+    def outer(n):
+        return inner("not a count")  # trusted: the package's own call
+
+    assert outer(2) == "not a count" and seen == ["not a count"]
+    assert spy == ["outer"]
+    with pytest.raises(ValueError, match="v must be an integer"):
+        inner("not a count")
+
+
+def test_the_flag_is_reset_after_an_exception():
+    @validate_params(n=rule.count())
+    def boom(n):
+        assert _validation.trusted()
+        raise RuntimeError("inside")
+
+    with pytest.raises(RuntimeError, match="inside"):
+        boom(1)
+    assert not _validation.trusted()
+    with pytest.raises(ValueError, match="max_epochs"):
+        gp.train(X, Y, max_epochs=0)
+
+
+def test_a_new_thread_starts_unchecked_false():
+    """A thread started inside a trusted body does not inherit the flag: its calls are
+    checked."""
+    found: dict = {}
+
+    def worker():
+        found["trusted"] = _validation.trusted()
+        try:
+            gp.train(X, Y, max_epochs=0)
+        except ValueError as exc:
+            found["error"] = str(exc)
+
+    @validate_params(n=rule.count())
+    def outer(n):
+        found["outer"] = _validation.trusted()
+        thread = threading.Thread(target=worker)
+        thread.start()
+        thread.join()
+
+    outer(1)
+    assert found["outer"] is True and found["trusted"] is False
+    assert "max_epochs" in found["error"]
+
+
+def test_skip_nested_false_checks_what_the_users_callback_calls(spy):
+    """A function that calls a user's code checks its own arguments and leaves the flag unset,
+    so what the user's callback calls is checked (and a bad call is caught)."""
+    @validate_params(skip_nested=False, callback=rule.unchecked, n=rule.count())
+    def runs_user_code(callback, n):
+        return callback(n)
+
+    def users_step(n):
+        return gp.error_rate(np.ones(2), 0.0, X, Y)  # wrong length: must be refused
+
+    with pytest.raises(ValueError, match="w has 2 entries but X has 3"):
+        runs_user_code(users_step, 1)
+    assert spy == ["runs_user_code", "error_rate"]
+
+    @validate_params(callback=rule.unchecked, n=rule.count())
+    def trusts_user_code(callback, n):
+        return callback(n)
+
+    spy.clear()
+    trusts_user_code(lambda n: gp.error_rate(np.ones(3), 0.0, X, Y), 1)
+    assert spy == ["trusts_user_code"]  # the default: the callback's call is trusted
+
+
+# --- the wrapper ------------------------------------------------------------------------------
+
+def test_the_wrapper_keeps_signature_name_docstring_and_source():
+    assert gp.train.__name__ == "train" and "Rosenblatt" in gp.train.__doc__
+    assert gp.train.__wrapped__.__name__ == "train"
+    params = inspect.signature(gp.train).parameters
+    assert list(params) == ["X", "Y", "max_epochs", "learning_rate", "engine", "threshold",
+                            "w0", "b0"]
+    assert params["max_epochs"].kind is inspect.Parameter.KEYWORD_ONLY
+    source = inspect.getsource(gp.train)
+    assert "def train(" in source and "@validate_params" in source
+    assert set(gp.train.__rules__) == set(params)
+    assert repr(gp.train.__rules__["Y"]) == "labels(of='X')"
+
+
+def test_the_rules_see_the_earlier_arguments_checked():
+    seen = {}
+
+    def records(value, name, args):
+        seen.update(args)
+        return value
+
+    @validate_params(X=rule.features(), Y=rule.labels(of="X"), extra=records)
+    def f(X, Y, extra=None):
+        return X
+
+    f(X.tolist(), Y)
+    assert isinstance(seen["X"], np.ndarray) and isinstance(seen["Y"], np.ndarray)
+
+
+def test_the_private_twins_are_gone():
+    assert not hasattr(rosenblatt, "_train_fast") and not hasattr(rosenblatt, "_error_rate")
