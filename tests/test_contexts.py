@@ -127,7 +127,8 @@ def test_ctx_must_be_a_context(call):
         call()
 
 
-@pytest.mark.parametrize("trainer", [gp.train_one_vs_all, gp.train_one_vs_one])
+@pytest.mark.parametrize("trainer", [gp.rosenblatt.train_one_vs_all,
+                                     gp.rosenblatt.train_one_vs_one])
 def test_the_multiclass_lockstep_engine_runs_on_ctx(monkeypatch, trainer):
     X, _ = _data(n=40)
     y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes

@@ -261,7 +261,7 @@ def test_the_wrapper_keeps_signature_name_docstring_and_source():
     assert gp.train.__wrapped__.__name__ == "train"
     params = inspect.signature(gp.train).parameters
     assert list(params) == ["X", "Y", "max_epochs", "learning_rate", "engine", "threshold",
-                            "w0", "b0"]
+                            "w0", "b0", "ctx"]
     assert params["max_epochs"].kind is inspect.Parameter.KEYWORD_ONLY
     source = inspect.getsource(gp.train)
     assert "def train(" in source and "@validate_params" in source

@@ -173,6 +173,7 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     X : ndarray, shape (steps, d)
     Y : ndarray, shape (steps,), all ones
     """
+    x = np.array([1.0, 0.0]) if x is None else x
     unit = x / np.max(np.abs(x))  # scaled first, so that the norm neither overflows nor underflows
     unit /= np.linalg.norm(unit)
     t = np.arange(1, steps + 1)
