@@ -255,3 +255,14 @@ def test_plotscore_step_hint_is_finite_for_a_large_extent():
         gp.plots.plotscore(np.ones(2), 0.0, extent=1e30)
     hint = float(str(info.value).rsplit(">= ", 1)[1])
     assert np.isfinite(hint)
+
+
+# --- readability ------------------------------------------------------------------------------
+
+def test_plotdata_says_which_colour_is_which_label():
+    X, Y = _data()
+    ax = gp.plots.plotdata(X, Y)
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["y = +1", "y = -1"]
+    assert ax.get_xlabel() == "$x_1$" and ax.get_ylabel() == "$x_2$"

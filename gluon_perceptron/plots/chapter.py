@@ -105,6 +105,7 @@ def plot_update(X, Y, update: Update, ax=None) -> Axes:
     plotdata(X, Y, ax=ax)
     ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
                linewidths=2.5, label="update on this point")
+    ax.legend(fontsize=7, loc="best")
     ax.set_title(f"after update on example {update.index}: "
                  f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=9)
     return ax
@@ -186,6 +187,9 @@ def plotdata(X, Y, ax=None) -> Axes:
     # the chapter: if y == 1: scatter(x, color='r') else: scatter(x, color='b')
     ax.scatter(X[pos, 0], X[pos, 1], color=POSITIVE_COLOR, s=14, label="y = +1")
     ax.scatter(X[~pos, 0], X[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.legend(fontsize=7, loc="best")
     return ax
 
 

@@ -100,6 +100,8 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     ax.plot(dims, [np.median(rec["chapter_bound"])] * len(dims), "k:",
             label="2(R^2+1)/eps^2 (median)")
     label_axes(ax, "dimension d", "updates (median over datasets)", log_y=True)
+    ax.set_xticks(dims, [str(d) for d in dims])  # one tick per dimension measured
+    ax.minorticks_off()
     return axes
 
 

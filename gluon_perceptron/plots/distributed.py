@@ -55,11 +55,18 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     ax = axes[1]
     x = np.arange(len(speedup.method))
     bottom = np.zeros(len(x))
-    for name, values in (("start-up", speedup.startup_seconds),
-                         ("local passes (slowest worker)", speedup.pass_seconds),
-                         ("exchanges", speedup.exchange_seconds)):
-        ax.bar(x, values, bottom=bottom, label=name)
-        bottom += np.asarray(values)
+    absent = []
+    for k, (name, values) in enumerate((("start-up", speedup.startup_seconds),
+                                        ("local passes (slowest worker)", speedup.pass_seconds),
+                                        ("exchanges", speedup.exchange_seconds))):
+        values = np.asarray(values, dtype=np.float64)
+        if not np.any(values):  # e.g. in-process runs: no start-up, no exchange to time
+            absent.append(name)
+            continue
+        ax.bar(x, values, bottom=bottom, color=f"C{k}", label=name)
+        bottom += values
+    if absent:
+        ax.set_title(f"not measured in these runs (0 s): {', '.join(absent)}", fontsize=8)
     ax.set_xticks(x, speedup.method, rotation=45, ha="right", fontsize=7)
     ax.set_ylabel("seconds")
     ax.legend(fontsize=8)

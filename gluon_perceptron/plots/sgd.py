@@ -103,13 +103,18 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     slopes = [trap.slopes[name] for name in names]
     axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
     for i, slope in enumerate(slopes):
-        axes[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}", ha="right", va="center")
+        axes[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}" if slope else "0: stuck",
+                     ha="right", va="center")
+        if not slope:  # a bar of length 0 is invisible: mark where it would start
+            axes[0].plot([0.0], [i], "x", color="C3", ms=9, mew=2)
     axes[0].set_yticks(range(len(names)), names, fontsize=8)
     axes[0].set_xlim(-1.2, 0.1)
     axes[0].set_xlabel("autograd's d/dz at z = 0")
     axes[0].set_title("the slope at the tie depends on the operator", fontsize=9)
     for (name, norms), color in zip(trap.norms.items(), ("C0", "C3")):
         axes[1].plot(trap.t, norms, color=color, label=name)
+    top = max((float(np.max(norms)) for norms in trap.norms.values()), default=1.0) or 1.0
+    axes[1].set_ylim(-0.05 * top, 1.05 * top)  # a run that stays at 0 is drawn above the axis
     axes[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
     axes[1].set_ylabel("||(w, b)||")
     axes[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
