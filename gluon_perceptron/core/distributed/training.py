@@ -24,7 +24,7 @@ import numpy as np
 from .. import _checks
 from . import lifeline
 from .launcher import ROUND_TIMEOUT, DistributedError, launch_cluster
-from .mixing import DistributedResult, _Rounds, check_mixing_arguments
+from .mixing import DistributedResult, _Rounds, check_mixing_arguments, check_shard_arguments
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
@@ -34,6 +34,9 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
                 python_servers: bool = False, fault: dict | None = None, on_started=None,
                 round_timeout: float | None = ROUND_TIMEOUT):
     """Launch one cluster that runs ``jobs`` (each ``(settings, X, Y)``) in turn.
+
+    A job whose ``settings`` hold ``"shards"`` (descriptions from :func:`.shards.check_shards`)
+    has ``X = Y = None``: its workers open their own shard files, and nothing is copied.
 
     Returns ``(run, results, logs)``: the :class:`~.launcher.ClusterRun`, one dict of arrays
     per rank (rank order), and role -> log path (empty when ``log_dir`` is None: the
@@ -48,8 +51,9 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
         task = {"kind": kind, "kvstore": kvstore, "fault": fault,
                 "jobs": [settings for settings, _, _ in jobs]}
         (task_dir / "task.json").write_text(json.dumps(task))
-        for j, (_, X, Y) in enumerate(jobs):
-            np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
+        for j, (settings, X, Y) in enumerate(jobs):
+            if "shards" not in settings:
+                np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
         run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
                              workers=workers, servers=servers, timeout=timeout,
                              log_dir=logs_at, python_servers=python_servers,
@@ -102,8 +106,8 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
                       pids=dict(run.pids))
 
 
-def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
-                      max_epochs: int | None = None, mixing: str = "uniform",
+def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
+                      servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
                       log_dir=None, round_timeout: float = ROUND_TIMEOUT) -> DistributedResult:
     r"""Iterative parameter mixing on MXNet's parameter server, one process per worker.
@@ -122,18 +126,36 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     The result equals ``train_mixed(X, Y, shards=workers, ...)`` bit for bit, and with
     ``workers=1`` it equals ``train(X, Y, ...)`` bit for bit.
 
+    **Shards from files.** Instead of ``X, Y`` (which the call copies to a task folder every
+    worker reads), ``shards=[(features, labels), ...]`` names one pair of files per worker
+    (``.npy``, IDX, or ``numpy.memmap`` objects; see :mod:`.shards`). This process reads only
+    their headers; the worker of rank :math:`i` maps the :math:`i`-th pair and checks its
+    values (labels in {-1, +1}, finite features: a bad shard ends the run with a
+    :class:`~.launcher.DistributedError` naming it). Each pair is a shard as it is: when the
+    files hold the blocks :func:`~.mixing.shard_bounds` cuts from ``X, Y``, the result equals
+    the in-memory run bit for bit.
+
     Parameters
     ----------
     X : array-like or NDArray, shape (n, d)
     Y : array-like or NDArray, shape (n,), labels in {-1, +1}
-    workers : int
-        :math:`W \ge 1` processes, at most ``n``.
+        Give ``X, Y`` or ``shards``, not both.
+    shards : list of (features, labels), optional
+        One pair of files per worker: features an (n_i, d) float32 or float64 array (the same
+        ``d`` and dtype in all), labels n_i values in {-1, +1}. Every path must be readable by
+        the workers (here: this machine).
+    workers : int, optional
+        :math:`W \ge 1` processes, at most ``n``; default 2, or ``len(shards)`` (which it must
+        equal if given).
     servers : int
         Parameter-server processes (the rows are split between them by key range). One host
         runs at most ``MAX_PROCESSES_PER_CORE`` (4) x ``os.cpu_count()`` workers + servers.
     max_epochs : int, optional
         Bound on the rounds. None runs to convergence and is allowed only on linearly
-        separable data (checked by a linear program before any process starts).
+        separable data (checked by a linear program before any process starts). With
+        ``shards`` this process holds no rows: each worker checks that its own shard is
+        separable (necessary, not sufficient: shards separable one by one may not be together,
+        and then the run ends at ``timeout``); give ``max_epochs`` to skip the check.
     mixing : {"uniform", "weighted"}
     learning_rate : float
         :math:`\eta > 0`.
@@ -162,14 +184,30 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     DistributedTimeout
         ``timeout`` or ``round_timeout`` passed (a ``DistributedError`` too).
     ValueError
-        Bad input, or more workers + servers than one host runs (before any process starts).
+        Bad input, or more workers + servers than one host runs (before any process starts);
+        ``X, Y`` and ``shards`` both given, or neither.
+    FileNotFoundError
+        A shard file does not exist (before any process starts).
     """
     servers = _checks.positive_int(servers, "servers")
     timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
     round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
-    Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
-        X, Y, workers, max_epochs, mixing, learning_rate, servers=servers)
-    return _train_distributed([(Xn, Yn, max_epochs, mixing)], workers=workers, servers=servers,
+    if shards is not None:
+        if X is not None or Y is not None:
+            raise ValueError("train_distributed takes either X, Y (in memory) or "
+                             "shards=[(features, labels), ...] (files), not both; drop one")
+        data, workers, max_epochs, mixing, learning_rate = check_shard_arguments(
+            shards, workers, max_epochs, mixing, learning_rate, servers=servers)
+        job = (data, None, max_epochs, mixing)
+    else:
+        if X is None or Y is None:
+            raise ValueError("train_distributed needs the data: X and Y in memory, or "
+                             "shards=[(features, labels), ...] of files")
+        Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
+            X, Y, 2 if workers is None else workers, max_epochs, mixing, learning_rate,
+            servers=servers)
+        job = (Xn, Yn, max_epochs, mixing)
+    return _train_distributed([job], workers=workers, servers=servers,
                               learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
                               round_timeout=round_timeout)[0]
 
@@ -180,13 +218,20 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
                        ) -> list[DistributedResult]:
     """:func:`train_distributed` on checked arguments, for several jobs in one cluster.
 
-    ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``; the cluster starts once and runs
-    them in turn (one KVStore key each), which is what tests and benchmarks that compare many
-    datasets want. ``fault`` and ``on_started`` are test hooks (see :mod:`.worker`).
+    ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``, or ``(shards, None, max_epochs,
+    mixing)`` with the shard descriptions of :func:`.mixing.check_shard_arguments` (one per
+    worker); the cluster starts once and runs them in turn (one KVStore key each), which is
+    what tests and benchmarks that compare many datasets want. ``fault`` and ``on_started``
+    are test hooks (see :mod:`.worker`).
     """
     start = time.perf_counter()
-    tasks = [({"max_epochs": m, "mixing": mix, "learning_rate": learning_rate}, X, Y)
-             for X, Y, m, mix in jobs]
+    tasks = []
+    for X, Y, m, mix in jobs:
+        settings = {"max_epochs": m, "mixing": mix, "learning_rate": learning_rate}
+        if Y is None:
+            settings["shards"] = X
+            X = None
+        tasks.append((settings, X, Y))
     run, results, logs = run_cluster("mixing", tasks, workers=workers, servers=servers,
                                      timeout=timeout, log_dir=log_dir, fault=fault,
                                      on_started=on_started, round_timeout=round_timeout)
