@@ -32,6 +32,7 @@ workers equals ``train_mixed(shards=W)`` bit for bit.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -309,7 +310,7 @@ def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
     DistributedResult
         ``converged`` when the last round made no mistake on any shard.
     """
-    if isinstance(shards, (list, tuple)):
+    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
         if X is not None or Y is not None:
             raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
                              "shards=[(features, labels), ...] of files, not both; drop X, Y")
