@@ -349,3 +349,25 @@ def test_the_shards_module_describes_without_reading(tmp_path, monkeypatch):
     assert (d, dtype) == (6, "float32") and [s["rows"] for s in described] == [10, 10] * 2
     assert [s["features"]["kind"] for s in described] == ["idx.gz"] * 2 + ["idx"] * 2
     assert described[0]["features"]["dtype"] == ">f4"
+
+
+def test_a_cluster_started_by_hand_runs_the_same_job(tmp_path):
+    """The multi-host recipe on one host: ``write_task``, then a scheduler, a server and two
+    ``python -m ...worker TASK`` processes that know each other only by the ``DMLC_*``
+    variables (here started by ``launch_cluster``), then ``read_results``."""
+    import sys
+
+    X, Y = _data("float32", 7, n=80)
+    pairs = _write(tmp_path, X, Y, 2, "idx")
+    task = tmp_path / "task"
+    training.write_task(task, pairs, max_epochs=50, mixing="weighted")
+    run = launcher.launch_cluster([sys.executable, "-m", training.WORKER_MODULE, str(task)],
+                                  workers=2, servers=1, timeout=300, log_dir=tmp_path / "logs")
+    assert all(code == 0 for role, code in run.returncodes.items() if role.startswith("worker"))
+    got = training.read_results(task)
+    _assert_same_run(got, gp.distributed.train_mixed(X, Y, shards=2, max_epochs=50,
+                                                     mixing="weighted"))
+    assert sorted(got.ranks.values()) == [0, 1]
+    (task / "result-1.npz").unlink()
+    with pytest.raises(FileNotFoundError, match="rank 1 has not finished"):
+        training.read_results(task)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import _checks
 from . import lifeline
-from .launcher import ROUND_TIMEOUT, DistributedError, launch_cluster
+from .launcher import ROUND_TIMEOUT, ClusterRun, DistributedError, launch_cluster
 from .mixing import DistributedResult, _Rounds, check_mixing_arguments, check_shard_arguments
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -237,3 +237,54 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
                                      on_started=on_started, round_timeout=round_timeout)
     wall = time.perf_counter() - start
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
+
+
+def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
+               learning_rate: float = 1.0) -> Path:
+    """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.
+
+    The same job as ``train_distributed(shards=shards, ...)``: the workers started with
+    ``python -m gluon_perceptron.core.distributed.worker task_dir`` (``DMLC_NUM_WORKER`` =
+    ``len(shards)``) each open the shard of their rank, run the rounds and write
+    ``task_dir/result-<rank>.npz``, which :func:`read_results` turns into the result. Only the
+    headers of the files are read here. Every path is stored resolved: each host must see the
+    task folder and the shard files under the same paths (a shared file system).
+
+    Returns
+    -------
+    Path
+        The ``task.json`` written.
+    """
+    described, _, max_epochs, mixing, learning_rate = check_shard_arguments(
+        shards, None, max_epochs, mixing, learning_rate)
+    task_dir = Path(task_dir)
+    task_dir.mkdir(parents=True, exist_ok=True)
+    task = {"kind": "mixing", "kvstore": "dist_sync", "fault": None,
+            "jobs": [{"max_epochs": max_epochs, "mixing": mixing,
+                      "learning_rate": learning_rate, "shards": described}]}
+    path = task_dir / "task.json"
+    path.write_text(json.dumps(task, indent=1))
+    return path
+
+
+def read_results(task_dir) -> DistributedResult:
+    """The result of the task :func:`write_task` wrote, once every worker has written its file.
+
+    Checks that every rank ended with the same weights (bit for bit), as
+    :func:`train_distributed` does; ``ranks`` and ``pids`` name the workers by rank.
+    """
+    task_dir = Path(task_dir)
+    task = json.loads((task_dir / "task.json").read_text())
+    workers = len(task["jobs"][0]["shards"])
+    results = []
+    for rank in range(workers):
+        path = task_dir / f"result-{rank}.npz"
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} is missing: the worker of rank {rank} has not "
+                                    f"finished (or failed; see its output)")
+        with np.load(path) as f:
+            results.append({name: f[name] for name in f.files})
+    pids = {f"worker {int(r['rank'])}": int(r["pid"]) for r in results}
+    run = ClusterRun(workers=workers, servers=0, port=0, pids=pids)
+    wall = max(float(r["finished"]) for r in results)
+    return _mixing_result(0, task["jobs"][0]["mixing"], run, results, {}, wall)
