@@ -180,7 +180,7 @@ def _compiled(threshold: float, label: float, d: int, dtype) -> Callable:
     return lambda *wbx: op(*[wbx[i] for i in take])
 
 
-@validate_params(w=LOSS_RULES["w"], b=LOSS_RULES["b"], x=examples(finite=False))
+@validate_params(w=LOSS_RULES["w"], b=LOSS_RULES["b"], x=LOSS_RULES["x"])
 def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     """The score :math:`f(x) = w^\\top x + b` of one example, a batch, or one example per run.
 
