@@ -12,7 +12,7 @@ import pytest
 import gluon_perceptron as gp
 from gluon_perceptron.core.beyond import budget as forgetron_module
 from gluon_perceptron.core.beyond import kernel_perceptron as dual
-from gluon_perceptron.core.beyond import separation
+from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.experiments import beyond
 
 
@@ -338,7 +338,7 @@ def test_caratheodory_keeps_the_point():
         C = rng.normal(size=(40, 4))
         x = rng.random(40)
         x /= x.sum()
-        y = separation._caratheodory(C, x)
+        y = solvers._caratheodory(C, x)
         assert np.count_nonzero(y) <= 5 and np.all(y >= 0)
         assert y.sum() == pytest.approx(1)
         np.testing.assert_allclose(C.T @ y, C.T @ x, atol=1e-10)
