@@ -412,7 +412,7 @@ def _plain(markdown: str) -> str:
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
     text = re.sub(r"\{[a-z:-]+\}", "", text)
     text = re.sub(r"\\(?:mathbf|mathrm|operatorname|text)\b", "", text)
-    text = re.sub(r"[*_`#>$\\{}]", "", text)
+    text = re.sub(r"[*`#>$\\{}]", "", text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -427,8 +427,8 @@ def _first_sentence(markdown: str, limit: int = 200) -> str:
 def figure_captions(executed: Path) -> dict[str, str]:
     """Alt text for every figure of an executed notebook, by the SHA-256 of its PNG (myst-nb
     names the image file after it): the cell's caption (``mystnb: figure: caption`` or
-    ``image: alt`` in its metadata) when it has one, else the first sentence of the text
-    before the cell, with the heading it stands under."""
+    ``image: alt`` in its metadata) when it has one, else the heading the figure stands under
+    and the first sentence of the text before the cell."""
     nb = json.loads(executed.read_text())
     captions, heading, before = {}, "", ""
     for cell in nb["cells"]:
@@ -453,8 +453,9 @@ def figure_captions(executed: Path) -> dict[str, str]:
             if given:
                 captions[digest] = _plain(given)
             else:
-                text = before or "A figure"
-                captions[digest] = f"{heading}: {text}" if heading and heading not in text else text
+                text = before.rstrip(".:").rstrip() + "." if before else ""
+                under = f"Figure, {heading}" if heading else "Figure"
+                captions[digest] = f"{under}: {text}" if text else under
     return captions
 
 

@@ -237,8 +237,9 @@ INSPECT = """async () => {
                 .map(el => `${el.scrollWidth} px in ${el.clientWidth} px: ${text(el)}`),
     page_sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
     // Shown images with fewer than 1.5 pixels per displayed pixel, or no alt text of their own.
+    // (Icons under 64 px, such as the module index's, are not figures.)
     soft_images: images.filter(img => img.complete && img.naturalWidth > 0 &&
-                                      img.getBoundingClientRect().width > 0 &&
+                                      img.getBoundingClientRect().width >= 64 &&
                                       img.naturalWidth < 1.5 * img.getBoundingClientRect().width)
                        .map(img => `${img.naturalWidth} px shown at ` +
                                    `${Math.round(img.getBoundingClientRect().width)} px: ` +
