@@ -38,13 +38,14 @@ if _spec.name not in sys.modules:
     _spec.loader.exec_module(builder)
 
 #: Every page the book must have, from the sources: the notebooks, the hand-written pages, the
-#: API reference (one page per subpackage), and Sphinx's own (index of names, modules, search).
+#: API reference (one page per subpackage), and Sphinx's own (index of names, modules, search,
+#: and sphinx-proof's index of theorems).
 HANDWRITTEN = [Path(page).with_suffix(".html").as_posix() for page in builder.PAGES
                if page.endswith(".md")]
 PAGES = (HANDWRITTEN + ["api/index.html"]
          + [f"api/{alias}.html" for alias in builder.API_PAGES]
          + [f"notebooks/{p.stem}.html" for p in sorted(builder.NOTEBOOKS.glob("*.ipynb"))]
-         + ["genindex.html", "py-modindex.html", "search.html"])
+         + ["genindex.html", "py-modindex.html", "search.html", "prf-prf.html"])
 
 HOW_TO_INSTALL = ("the browser test needs Debian's chromium-headless-shell "
                   "(as root: apt-get update && apt-get install -y chromium-headless-shell) and "
