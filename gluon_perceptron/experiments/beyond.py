@@ -8,6 +8,7 @@ them, the tests check them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from ..core.beyond.separation import (
     rescaled_bound,
     smooth_bound,
 )
-from ..core.data.synthetic import _mx_seed, _sampler, xor_data
+from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track
 
@@ -296,7 +297,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
     a = _checks.finite_float(a, "a", strictly_positive=True)
     seed = _checks.seed(seed)
     progress = _checks.progress(progress)
-    draw = _sampler(samples, dimensions, epsilon)
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     _checks.elements(4 * draws, f"second_order_experiment's records (4 per draw, "
                                 f"draws={draws:,})")
     _mx_seed(seed)

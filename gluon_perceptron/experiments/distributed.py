@@ -15,12 +15,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core.data.synthetic import _sampler, getfake_noisy
+from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
 from ..core.rosenblatt.engine import _fast_run
 from ..core.rosenblatt.results import train_result
@@ -133,7 +134,7 @@ def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon:
     bound."""
     samples = _checks.positive_int(samples, "samples")
     dimensions = _checks.positive_int(dimensions, "dimensions")
-    draw = _sampler(samples, dimensions, epsilon)
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     trials = _checks.repeats(trials, "trials")
     workers = _shard_counts(workers, samples)
     mixings = _mixings(mixings)

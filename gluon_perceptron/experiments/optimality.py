@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from mxnet import nd
@@ -12,7 +13,7 @@ from scipy import sparse
 
 from ..core import _checks
 from ..core.chapter.step import perceptron
-from ..core.data.synthetic import _sampler
+from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.train import _error_rate, _train_fast
 from ..core.rosenblatt.variants import update_path
@@ -336,7 +337,7 @@ def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
     m = samples + 1
     out = {k: np.zeros(draws) for k in _PER_DRAW}
     converged = np.zeros(draws, dtype=bool)
-    draw = _sampler(m + test_points, dimensions, epsilon)
+    draw = partial(sample_separable, m + test_points, dimensions, epsilon)
     for j in track(range(draws), progress, desc="leave-one-out draws"):
         fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
