@@ -23,6 +23,7 @@ either name (``gp.theory.optimal_margin``, ``from gluon_perceptron.theory import
   (:mod:`gluon_perceptron.core.distributed`).
 - ``gp.experiments``: what the chapter, the notebooks and the main job measure, as dataclasses.
 - ``gp.plots``: every figure; ``ax=None`` in, what was drawn on out.
+- ``gp.exercises``: the checkers of the notebooks' exercises (``gp.exercises.check_step``).
 
 The package has four layers, each importing only the ones above it in this list:
 :mod:`gluon_perceptron.core` (the algorithms; no pyplot, no progress bars, no printing),
@@ -59,12 +60,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "core.rosenblatt.batched": ("train_batched",),
     "core.rosenblatt.variants": ("train_averaged", "train_pocket"),
     "core.gradient.losses": (
-        "analytic_subgradient", "average_loss", "hinge_loss", "KINK_FORMS", "kink_gradient",
-        "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
+        "hinge_loss", "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
     ),
-    "core.gradient.sgd": (
-        "constant_rate", "inverse_sqrt_rate", "run_sgd", "sgd_step", "SGDResult",
+    "core.gradient.subgradients": (
+        "analytic_subgradient", "average_loss", "KINK_FORMS", "kink_gradient",
     ),
+    "core.gradient.steps": ("constant_rate", "inverse_sqrt_rate", "sgd_step"),
+    "core.gradient.sgd": ("run_sgd", "SGDResult"),
     "core.gradient.autograd": ("train_autograd",),
     "core.gradient.gluon": ("perceptron_net", "PerceptronLoss", "train_gluon"),
 }
@@ -80,6 +82,7 @@ _SUBPACKAGES: dict[str, str] = {
     "distributed": "core.distributed",
     "experiments": "experiments",
     "plots": "plots",
+    "exercises": "experiments.exercises",
 }
 
 #: The flat names of 0.2 that are no longer at the top level: ``gp.<name>`` still returns the

@@ -140,3 +140,66 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
         gp.sample_separable(*args, max_attempts=5000)
     except ValueError as err:
         print(f"sample_separable{args}: {type(err).__name__}: {err}\n")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the problem the chapter sets up. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-01-affine
+# The perceptron's score $f(x) = w^\top x + b$ is *affine*. Show (notes, Exercise 1.14) that an
+# affine $f$ on $\mathbb{R}^d$ is known entirely from $d + 1$ values: $b = f(0)$ and
+# $w_i = f(e_i) - f(0)$, with $e_i$ the $i$-th unit vector. Then write `recover(f, d)` that
+# returns `(w, b)` from those $d + 1$ calls of `f`, and check it with
+# `gp.exercises.check_recover_affine(recover)`.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-01-affine
+# :class: dropdown
+# :::
+# For affine $f$, $f(\sum_i \alpha_i x_i) = \sum_i \alpha_i f(x_i)$ whenever
+# $\sum_i \alpha_i = 1$. Write $x = \sum_i x_i e_i + (1 - \sum_i x_i)\, 0$, a combination of
+# $e_1, \dots, e_d, 0$ with weights summing to 1, so
+# $f(x) = \sum_i x_i f(e_i) + (1 - \sum_i x_i) f(0) = \sum_i x_i (f(e_i) - f(0)) + f(0)$.
+
+
+# %%
+def recover(f, d):
+    b = f(np.zeros(d))
+    w = np.array([f(e) - b for e in np.eye(d)])
+    return w, b
+
+
+gp.exercises.check_recover_affine(recover)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-01-margin
+# `getfake(samples, dimensions, epsilon)` keeps a draw $x$ only when $\|x\| < 3$ and
+# $|w_{\text{fake}}^\top x + b_{\text{fake}}| > \epsilon$. Why can no $\epsilon \ge 3 +
+# |b_{\text{fake}}|$ ever be satisfied, and what should a sampler do then instead of looping
+# forever?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-01-margin
+# :class: dropdown
+# $w_{\text{fake}}$ has unit length, so by Cauchy–Schwarz $|w_{\text{fake}}^\top x| \le \|x\| < 3$
+# and $|w_{\text{fake}}^\top x + b_{\text{fake}}| < 3 + |b_{\text{fake}}|$: no point is ever
+# accepted and the chapter's `while` loop never ends. A sampler must bound its attempts and say
+# why it stopped; the package's `getfake` raises `SamplingError` when the margin cannot be met
+# (or is met too rarely), naming the margin.
+# :::

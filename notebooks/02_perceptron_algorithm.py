@@ -150,3 +150,87 @@ ax.set_title(f"after {fast.epochs} passes: training error "
 Xx, Yx = gp.xor_data()
 r = gp.train(Xx, Yx, max_epochs=20)
 print("converged:", r.converged, "| updates per pass:", r.updates_per_epoch[:8], "...")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Three exercises on Rosenblatt's rule. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-02-step
+# Write the chapter's step yourself: `my_step(w, b, x, y)` takes NDArrays `w` (shape `(d,)`),
+# `b` (shape `(1,)`), `x` (shape `(d,)`) and a label `y` of $\pm 1$; when
+# $y\,(w^\top x + b) \le 0$ it adds $y x$ to `w` and $y$ to `b` **in place** and returns 1,
+# otherwise it returns 0. Check it with `gp.exercises.check_step(my_step)`. What does the
+# checker say about a step that tests `< 0` instead of `<= 0`?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-02-step
+# :class: dropdown
+# :::
+# `w += ...` changes the NDArray in place (`w = w + ...` would only rebind the name). A step
+# with `< 0` never leaves $w = 0, b = 0$, where every margin is a tie: the checker fails it on
+# its first case, "a tie", where `gp.perceptron` updates and it does not.
+
+
+# %%
+def my_step(w, b, x, y):
+    if y * (nd.dot(w, x) + b).asscalar() <= 0:
+        w += y * x
+        b += y
+        return 1
+    return 0
+
+
+gp.exercises.check_step(my_step)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-02-rate
+# Run the perceptron from $w = 0, b = 0$ with a learning rate $\eta > 0$ instead of 1. Show that
+# it makes exactly the same mistakes, and that its weights are $\eta$ times those of the run
+# with $\eta = 1$. Why does this fail when the run starts from some other $(w_0, b_0)$?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-02-rate
+# :class: dropdown
+# By induction on the updates: if $(w_t, b_t) = \eta (w'_t, b'_t)$, the two runs' margins
+# $y (w_t^\top x + b_t) = \eta\, y (w'^\top_t x + b'_t)$ have the same sign (and are 0
+# together), so they update on the same examples, and the update $\eta (y x, y)$ keeps the
+# factor. At the start $0 = \eta \cdot 0$. From $(w_0, b_0) \ne 0$, the start is *not* $\eta$
+# times itself, so the relative size of the start and the steps changes with $\eta$ and the
+# mistakes can differ.
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-02-signed-sum
+# Show that after any run from zero, $w = \sum_i c_i y_i x_i$ and $b = \sum_i c_i y_i$, where
+# $c_i$ is the number of updates made on example $i$. Which examples have $c_i > 0$ when the
+# data are separable by a wide margin? (This is the dual form behind the kernel perceptron of
+# notebook 13.)
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-02-signed-sum
+# :class: dropdown
+# Each update adds $(y_i x_i, y_i)$ for the example $i$ it is made on, and nothing else ever
+# changes $(w, b)$; summing the updates gives the formula. Only examples the run got wrong
+# (or tied) at some point have $c_i > 0$; with a wide margin the run stops after few updates,
+# so few examples, typically near the boundary or early in the order, carry all the weight.
+# :::

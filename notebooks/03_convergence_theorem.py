@@ -129,3 +129,49 @@ sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=
 for (samples, dims), counts, ratios in zip(sizes.configs, sizes.updates, sizes.ratios):
     print(f"{samples:5d} points, {dims:2d} dimensions: mean updates {counts.mean():6.1f} "
           f"+- {counts.std():5.1f}, largest updates/bound {ratios.max():.3f}")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the proof.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-03-plus-one
+# The chapter's bound with a bias is $2(R^2 + 1)/\epsilon^2$, Novikoff's without one is
+# $R^2/\gamma^2$. Derive the first from the second by padding each example with a constant 1:
+# what are the radius and the margin of the padded data $(x_i, 1)$, in terms of $R$,
+# $\epsilon$ and the conditions $\|w^*\| \le 1$, $b^{*2} \le 1$?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-03-plus-one
+# :class: dropdown
+# The padded examples have $\|(x_i, 1)\|^2 = \|x_i\|^2 + 1 \le R^2 + 1$. The separator
+# $(w^*, b^*)$ has $\|(w^*, b^*)\|^2 = \|w^*\|^2 + b^{*2} \le 2$, so the unit vector
+# $u = (w^*, b^*)/\|(w^*, b^*)\|$ separates the padded data with margin at least
+# $\epsilon/\sqrt 2$. Novikoff's bound for the padded (homogeneous) run, which is the run with
+# a bias, is then $(R^2 + 1)/(\epsilon^2/2) = 2(R^2 + 1)/\epsilon^2$.
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-03-tight
+# Find a dataset on which the perceptron *without* bias makes exactly $R^2/\gamma^2$ updates,
+# so that Novikoff's bound cannot be improved in general. (Hint: one example suffices.)
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-03-tight
+# :class: dropdown
+# One example $x$ with label $+1$: $R = \|x\|$ and the best unit separator is $x/\|x\|$ with
+# margin $\gamma = \|x\|$, so $R^2/\gamma^2 = 1$; the run updates once (the tie at $w = 0$)
+# and then classifies $x$ with margin $\|x\|^2 > 0$. Orthonormal examples $e_1, \dots, e_n$,
+# all labelled $+1$, give $R = 1$, $\gamma = 1/\sqrt n$ and exactly $n = R^2/\gamma^2$ updates,
+# one per example; notebook 07's adversary builds on this.
+# :::

@@ -177,3 +177,96 @@ for name, gap, bound in (("constant", result.constant_gap, result.constant_bound
     mean = gap.mean(axis=0)
     print(f"{name:9s} under the bound at every T: {bool(np.all(mean <= bound))};  "
           f"bound / gap from {np.min(bound / mean):.1f} to {np.max(bound / mean):.1f}")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Three exercises on the perceptron as gradient descent. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-subgradient
+# Write the subgradient of the perceptron loss $\max(0, -y(w^\top x + b))$ by hand:
+# `perceptron_subgradient(w, b, x, y)` returns `(grad_w, grad_b)` for one example (numpy
+# arrays, `grad_b` of shape `(1,)`), with the choice the perceptron makes at the kink
+# $y f(x) = 0$. `gp.exercises.check_subgradient(perceptron_subgradient)` compares it with
+# MXNet's autograd on `gp.perceptron_loss` at the kink, just either side of it and far away.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-04-subgradient
+# :class: dropdown
+# :::
+# Where $y f(x) < 0$ the loss is $-y (w^\top x + b)$, with gradient $(-y x, -y)$; where
+# $y f(x) > 0$ it is 0. At the kink any convex combination is a subgradient; the perceptron
+# takes $(-y x, -y)$, which is what lets it leave $w = 0$, and `gp.perceptron_loss` is
+# written so that autograd does the same.
+
+
+# %%
+def perceptron_subgradient(w, b, x, y):
+    if y * (w @ x + b) <= 0:
+        return -y * x, np.array([-y])
+    return np.zeros_like(w), np.zeros(1)
+
+
+gp.exercises.check_subgradient(perceptron_subgradient)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-hinge
+# Do the same for the hinge loss $\max(0, 1 - y f(x))$ of the margin perceptron
+# (`loss="hinge"`): where is its kink, and on which *correctly classified* points does SGD on
+# it still update?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-04-hinge
+# :class: dropdown
+# :::
+# The kink is at $y f(x) = 1$; SGD updates on every point with $y f(x) \le 1$, so also on
+# correct points with a margin below 1. Passing `perceptron_subgradient` with `loss="hinge"`
+# fails at the first point on that kink.
+
+
+# %%
+def hinge_subgradient(w, b, x, y):
+    if y * (w @ x + b) <= 1:
+        return -y * x, np.array([-y])
+    return np.zeros_like(w), np.zeros(1)
+
+
+gp.exercises.check_subgradient(hinge_subgradient, loss="hinge")
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-04-relu
+# `nd.relu(-z)` and `nd.maximum(-z, 0)` compute the same loss. Using `gp.kink_gradient`, find
+# the slope autograd gives each at $z = 0$, and explain why SGD from $w = 0, b = 0$ on the
+# `relu` form never moves.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-04-relu
+# :class: dropdown
+# `gp.kink_gradient("nd.relu(-z)")` is 0 and `gp.kink_gradient("nd.maximum(-z, 0)")` is -1.
+# From $w = 0, b = 0$ every margin is 0, so with the `relu` form every gradient is 0, no step
+# changes $(w, b)$, and every margin stays 0: the run is stuck at its start for ever.
+# :::

@@ -271,3 +271,66 @@ w, b, best = gp.theory.hinge_separator(X, Y)
 res = R.results["decaying + margin"]
 print(f"hinge loss: optimum {best:.4f}, decaying + margin "
       f"{np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))):.4f}")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on rules that keep updating. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-05-aggressive
+# The *aggressive* perceptron updates on every example, right or wrong:
+# $\theta_t = \theta_{t-1} + a_t$ with $a_t = y_t (x_t, 1)$ and $\theta_0 = 0$. Construct a
+# **linearly separable** sequence on which it nevertheless errs ($\langle \theta_{t-1}, a_t
+# \rangle \le 0$) at *every* step (notes, Exercise 1.20). Write `aggressive_sequence(steps)`
+# returning `(X, Y)` and check it with `gp.exercises.check_aggressive_sequence`. (Hint: the
+# examples may grow without bound. Can you keep them bounded?)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-05-aggressive
+# :class: dropdown
+# :::
+# Take one feature, every label $+1$ (separable by $w = 0, b = 1$) and $x_t = (-2)^t$. Then
+# $\theta_t = (S_t, t)$ with $S_t = \sum_{s \le t} (-2)^s = \tfrac23((-2)^t - 1)$, and the
+# margin of step $t + 1$ is $(-2)^{t+1} S_t + t = -\tfrac23 (2^{2t+1} + (-2)^{t+1}) + t
+# \le -\tfrac23 (2^{2t+1} - 2^{t+1}) + t < 0$ for $t \ge 1$, while step 1 is the tie at
+# $\theta_0 = 0$. The notes' bounded sequence (`gp.rosenblatt.notes_sequence`) makes it err
+# infinitely often, not at every step.
+
+
+# %%
+def aggressive_sequence(steps):
+    X = (-2.0) ** np.arange(1, steps + 1)[:, None]
+    return X, np.ones(steps)
+
+
+gp.exercises.check_aggressive_sequence(aggressive_sequence)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-05-unguarded
+# Without its test, the rule adds every $a_i$ once per pass. After $T$ passes over $n$
+# examples from $\theta_0 = 0$, what is $\theta$? When does $\|\theta\|$ stay bounded, and
+# which direction does the boundary settle on otherwise?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-05-unguarded
+# :class: dropdown
+# $\theta_{T} = T \sum_i a_i$. Its norm grows linearly in $T$ unless $\sum_i a_i = 0$ (as on
+# XOR, where it returns to 0 after every pass). The direction is fixed from the first pass
+# on: $\sum_i y_i (x_i, 1)$, the difference of the class sums, whatever the mistakes; the
+# rule ignores them, so it need not separate even separable data.
+# :::

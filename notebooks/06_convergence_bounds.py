@@ -196,3 +196,78 @@ plt.show()
 print("bias of the moved plane:", [round(r.b, 2) for r in moved])
 print("radius of the moved data:", [round(r.R, 2) for r in moved])
 print("bound (R^2+1)(1+b*^2)/gamma^2:", [round(r.bias_bound) for r in moved])
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on padding and on moving the data. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-06-padded
+# Write `padded_run(X, Y, max_epochs)`: append a constant 1 to every example, run the
+# perceptron **without** a bias on the padded examples (passes in data order from zero, until a
+# pass without an update or `max_epochs` passes), and return the first $d$ weights as `w` and
+# the last as `b`. `gp.exercises.check_padded_run(padded_run)` compares it with `gp.train` on
+# data with exact ties, duplicate points and XOR: the padded run *is* the bias run.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-06-padded
+# :class: dropdown
+# :::
+# With $\theta = (w, b)$ and $a = (x, 1)$, $\theta^\top a = w^\top x + b$, and the update
+# $\theta \mathrel{+}= y a$ is $w \mathrel{+}= y x$, $b \mathrel{+}= y$: the same test, the
+# same updates, in the same order.
+
+
+# %%
+def padded_run(X, Y, max_epochs):
+    A = np.column_stack([X, np.ones(len(X))])
+    theta = np.zeros(A.shape[1])
+    for _ in range(max_epochs):
+        updates = 0
+        for a, y in zip(A, Y):
+            if y * (theta @ a) <= 0:
+                theta += y * a
+                updates += 1
+        if updates == 0:
+            break
+    return theta[:-1], theta[-1]
+
+
+gp.exercises.check_padded_run(padded_run)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-06-normalize
+# (Notes, Exercise 1.29.) Separable data are scaled, $x_i \to \lambda x_i$ with $\lambda > 0$,
+# or translated, $x_i \to x_i + \bar x$. Are they still separable? For the perceptron
+# *without* bias from zero, does scaling change the mistakes? With a bias? How do $R$ and the
+# margin, hence the bound, change?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-06-normalize
+# :class: dropdown
+# Both stay separable: $(w, b)$ becomes $(w, \lambda b)$ under scaling and
+# $(w, b - w^\top \bar x)$ under translation. Without bias, scaling multiplies every margin of
+# every iterate by $\lambda$ (the iterates are $\lambda$ times the original ones, as in
+# exercise 2 of notebook 02): the same mistakes, and $R^2/\gamma^2$ is unchanged. With a bias
+# the padded examples are $(\lambda x_i, 1)$: the constant no longer scales with the data, so
+# the run and the bound $2(R^2 + 1)/\epsilon^2$ change (shrinking the data makes the bias
+# relatively large). A translation changes $R$, and with it the bound and the run, although
+# the margin between the classes is the same: starting from $w_0 = 0, b_0 = -w^\top \bar x$
+# would undo it, but the perceptron does not know $w$. `gp.experiments.transformed_run`
+# measures both.
+# :::

@@ -109,3 +109,71 @@ plt.show()
 # error (printed under the table) goes down, to less than half its N = 25 value at N = 400.
 # The leave-one-out and fresh-point columns estimate the same expectation and agree within two
 # or three standard errors.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the two theorems. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-07-loo
+# Let $I$ be the set of examples the perceptron (with bias, run to convergence) updated on.
+# Show that an example outside $I$ is never a leave-one-out mistake, so the leave-one-out error
+# is at most $|I|/N$. Then write `loo(X, Y, max_epochs)` that returns `(errors, support)`: the
+# leave-one-out mistakes, retraining only for the examples in $I$, and $|I|$. Check it with
+# `gp.exercises.check_leave_one_out(loo)`. (`gp.rosenblatt.update_path(X, Y, max_epochs=...)`
+# gives the run's `examples`, one per update.)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-07-loo
+# :class: dropdown
+# :::
+# If example $j \notin I$, the run never used it: removing it from the data leaves every
+# update, in order, unchanged (its test just never fired), so the run without $j$ ends at the
+# same $(w, b)$, which classifies $j$ correctly (the full run converged). Only the examples in
+# $I$ need retraining.
+
+
+# %%
+def loo(X, Y, max_epochs):
+    updated = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples)
+    errors = 0
+    for i in updated:
+        keep = np.arange(len(X)) != i
+        run = gp.train(X[keep], Y[keep], max_epochs=max_epochs)
+        errors += int(Y[i] * (X[i] @ run.w + run.b) <= 0)
+    return errors, updated.size
+
+
+gp.exercises.check_leave_one_out(loo)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-07-adversary
+# The adversary shows $e_1, e_2, \dots, e_n$ with $n = \min(\lfloor 1/\gamma^2 \rfloor, d)$,
+# each labelled the opposite of what the learner predicts. Show that whatever labels result,
+# the data are separable by a unit vector with margin $1/\sqrt n \ge \gamma$, so every
+# deterministic learner makes $n$ mistakes on data of margin $\gamma$.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-07-adversary
+# :class: dropdown
+# Whatever labels $y_1, \dots, y_n$ the learner forced, $u = \sum_i y_i e_i / \sqrt n$ has
+# $\|u\| = 1$ and $y_i u^\top e_i = 1/\sqrt n$ for every $i$; since $n \le 1/\gamma^2$,
+# $1/\sqrt n \ge \gamma$. The learner erred on every one of the $n$ examples by
+# construction, and $R = 1$, so $R^2/\gamma^2$ mistakes are unavoidable up to the rounding,
+# when $d \ge 1/\gamma^2$.
+# :::

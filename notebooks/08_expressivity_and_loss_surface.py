@@ -73,3 +73,55 @@ plt.show()
 # The run stops at w = (2, −3), inside the cone, where both examples have margin exactly 1.
 # The updates are subgradient steps on L with step 1. At the kink y w·x = 0 the rule takes
 # the subgradient −y x, the one that moves, and that is how the run leaves w = 0.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on what one perceptron can compute. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-08-nand
+# With true $= +1$ and false $= -1$, find weights $(w, b)$ for NAND and for NOR (a score of 0
+# does not count as either), and check them with `gp.exercises.check_gate("NAND", w, b)` and
+# `gp.exercises.check_gate("NOR", w, b)`. (Every Boolean function is a circuit of NAND gates:
+# a network of perceptrons computes anything.)
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-08-nand
+# :class: dropdown
+# :::
+# NAND is "not AND": negate the book's AND, $x_1 + x_2 - 1$, to $-x_1 - x_2 + 1$; NOR negates
+# OR, $x_1 + x_2 + 1$, to $-x_1 - x_2 - 1$. The scores are $\pm 1$ and $\pm 3$, never 0.
+
+
+# %%
+print(gp.exercises.check_gate("NAND", [-1.0, -1.0], 1.0))
+print(gp.exercises.check_gate("NOR", [-1.0, -1.0], -1.0))
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-08-xor
+# Prove that no $(w, b)$ computes XOR on $\pm 1$ inputs: write the four inequalities
+# $y\,(w^\top x + b) > 0$ and add them in suitable pairs.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-08-xor
+# :class: dropdown
+# XOR is true at $(-1, 1)$ and $(1, -1)$ and false at $(-1, -1)$ and $(1, 1)$:
+# $-w_1 + w_2 + b > 0$, $w_1 - w_2 + b > 0$, $w_1 + w_2 - b > 0$ and $-w_1 - w_2 - b > 0$.
+# The first two add up to $2b > 0$, the last two to $-2b > 0$: a contradiction. This is why
+# the perceptron cycles on XOR for ever (`gp.theory.xor_cycle`).
+# :::

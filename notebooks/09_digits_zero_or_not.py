@@ -219,3 +219,59 @@ if MNIST.is_dir():
     gp.plots.plot_weights(curve.w)
 else:
     print(f"no MNIST files in {MNIST}; skipping")
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the baselines a learning curve must beat. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-09-random
+# About a fraction $p$ of the images are 0s. A random guess says "0" with probability $p$,
+# independently of the image. Show that its expected accuracy is $p^2 + (1 - p)^2$ (the
+# slides' question), write `random_guess_accuracy(p)` and check it with
+# `gp.exercises.check_random_guess(random_guess_accuracy)`. What is it for $p = 1/10$?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-09-random
+# :class: dropdown
+# :::
+# The guess is right when both the label and the guess are "0" (probability $p \cdot p$) or
+# both are "not 0" ($(1 - p)^2$). For $p = 1/10$: $0.01 + 0.81 = 0.82$.
+
+
+# %%
+def random_guess_accuracy(p):
+    return p**2 + (1 - p) ** 2
+
+
+gp.exercises.check_random_guess(random_guess_accuracy)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-09-majority
+# Show that always answering the more frequent label, with accuracy $\max(p, 1 - p)$, is never
+# worse than the random guess, and equal only at $p \in \{0, 1/2, 1\}$. Which baseline should
+# the perceptron's test accuracy be compared with?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-09-majority
+# :class: dropdown
+# Say $p \ge 1/2$. Then $p - p^2 - (1 - p)^2 = (1 - p)(2p - 1) \ge 0$, zero only at $p = 1$ or
+# $p = 1/2$ (and symmetrically at $p = 0$). The majority rule is the stronger baseline: a
+# perceptron at 90 % accuracy on "0 or not 0" ($p \approx 0.1$) is no better than answering
+# "not 0" every time.
+# :::

@@ -149,3 +149,57 @@ print(f"test images claimed by no one-vs-all perceptron: {runs.no_positive.min()
 # On every split the one-vs-all perceptrons miss more than twice as often as they raise a false
 # alarm (more than three times as often on 19 of the 20), and between 2 % and 11 % of the test
 # digits are claimed by none of them.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on building ten classes out of binary perceptrons. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-10-argmax
+# Write the one-vs-all prediction `one_vs_all(W, b, X)`: for each row $x$ of `X`, the index
+# $k$ of the largest score $w_k^\top x + b_k$ (`W` has one row per class), a tie going to the
+# smallest index. Check it with `gp.exercises.check_one_vs_all(one_vs_all)`, whose
+# integer-valued scores tie often.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-10-argmax
+# :class: dropdown
+# :::
+# `np.argmax` returns the *first* maximum, which is the smallest index among tied scores.
+
+
+# %%
+def one_vs_all(W, b, X):
+    return np.argmax(X @ W.T + b, axis=1)
+
+
+gp.exercises.check_one_vs_all(one_vs_all)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-10-cost
+# With $c$ classes of $m$ training examples each, how many binary perceptrons does each scheme
+# train, and on how many examples in total per pass? Compare for $c = 10$.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-10-cost
+# :class: dropdown
+# One-vs-all: $c$ perceptrons, each on all $cm$ examples, $c^2 m$ per pass. One-vs-one:
+# $\binom{c}{2}$ perceptrons, each on $2m$ examples, $c(c - 1) m$ per pass. For $c = 10$:
+# 10 vs 45 perceptrons, but $100m$ vs $90m$ examples per pass, and each one-vs-one task is
+# smaller and usually easier to separate.
+# :::

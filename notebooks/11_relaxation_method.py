@@ -128,3 +128,82 @@ print("split 0: smallest training margin y (w.x + b):", round(run.smallest_margi
 print("split 0: test accuracy:", round(run.test_accuracy, 4))
 print("test accuracy over the 10 splits:", splits.test_accuracy.min().round(4), "to",
       splits.test_accuracy.max().round(4))
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the perceptron as a solver of inequalities. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-11-homogeneous
+# (Notes, Exercise 1.22.) Modify the perceptron to solve a system of homogeneous strict
+# inequalities $A^\top w > 0$ (one column $a_i$ of `A` per inequality) that has a solution:
+# write `solve(A)` returning such a `w` and check it with
+# `gp.exercises.check_inequality_solver(solve)`. Why does it stop?
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-11-homogeneous
+# :class: dropdown
+# :::
+# Start from $w = 0$ and add any column with $a_i^\top w \le 0$ until none is left: this is
+# the homogeneous perceptron on the examples $a_i$, all labelled $+1$. A solution $u$ scaled
+# to unit length has margin $\gamma = \min_i a_i^\top u > 0$, so Novikoff's theorem bounds the
+# additions by $\max_i \|a_i\|^2 / \gamma^2$.
+
+
+# %%
+import numpy as np
+
+
+def solve(A):
+    w = np.zeros(A.shape[0])
+    while True:
+        violated = np.flatnonzero(A.T @ w <= 0)
+        if violated.size == 0:
+            return w
+        w += A[:, violated[0]]
+
+
+gp.exercises.check_inequality_solver(solve)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-11-step
+# Write one step of the relaxation method for one inequality $a^\top w \le c$:
+# `relax(w, a, c, eta)` returns $w - \eta\, (a^\top w - c)^+ a / \|a\|^2$. Check it with
+# `gp.exercises.check_projection_step(relax)`, then show that for $\eta = 1$ the new point
+# satisfies $a^\top w = c$ when the inequality was violated.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-11-step
+# :class: dropdown
+# :::
+# If $a^\top w > c$: $a^\top w' = a^\top w - (a^\top w - c)\, a^\top a / \|a\|^2 = c$, the
+# orthogonal projection onto the boundary; with $\eta = 2$, $a^\top w' = 2c - a^\top w$, the
+# reflection. A satisfied inequality leaves $w$ unchanged.
+
+
+# %%
+def relax(w, a, c, eta):
+    return w - eta * max(a @ w - c, 0.0) / (a @ a) * a
+
+
+gp.exercises.check_projection_step(relax)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::

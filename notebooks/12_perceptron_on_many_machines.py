@@ -137,3 +137,63 @@ print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
 # limited by the exchange per round (one push and one pull of $W (d + 3)$ numbers, a network
 # round trip) against the local pass (proportional to the shard's size), and by stragglers:
 # `dist_sync` waits for the slowest worker every round.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on parameter mixing. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-12-mix
+# Write one round's mixing: `mix(thetas, mistakes, mixing)` gets the workers' parameters
+# $\theta_i = (w_i, b_i)$ as the rows of `thetas`, their mistakes $k_i$ in this round, and
+# `mixing` of `"uniform"` ($\mu_i = 1/W$) or `"weighted"` ($\mu_i = k_i / \sum_j k_j$), and
+# returns $\sum_i \mu_i \theta_i$. Check it with `gp.exercises.check_mixing(mix)`.
+# :::
+
+
+# %% [markdown]
+# :::{solution-start} ex-12-mix
+# :class: dropdown
+# :::
+# The weights $\mu$ form one vector, and the mixed parameters are one matrix product. A worker
+# without a mistake this round gets weight 0 in weighted mixing: its $\theta_i$ is the last
+# round's mix, which the others already moved away from.
+
+
+# %%
+def mix(thetas, mistakes, mixing):
+    workers = len(thetas)
+    mu = np.full(workers, 1 / workers) if mixing == "uniform" else mistakes / mistakes.sum()
+    return mu @ thetas
+
+
+gp.exercises.check_mixing(mix)
+
+
+# %% [markdown]
+# :::{solution-end}
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-12-same-shards
+# Suppose every worker holds a copy of the *same* data. Show that uniform mixing then makes
+# every round equal to one pass of the plain perceptron, whatever $W$. What does that say about
+# the speed-up to expect from mixing?
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-12-same-shards
+# :class: dropdown
+# All workers start a round from the same $\theta^{(n-1)}$ and pass over the same examples in
+# the same order, so they end at the same $\theta_i$, and the uniform mix of $W$ equal vectors
+# is that vector: one pass of the perceptron per round, with $W$ times the work. Mixing gains
+# only from shards that differ, each worker passing over $1/W$ of the data per round; how
+# many more rounds that costs is what the speed-up figure above measures.
+# :::

@@ -172,3 +172,47 @@ for method in ("perceptron", "smooth", "rescaled"):
 # iterations than the plain one. The rescaled perceptron's advantage is a worst-case one: its
 # stretches only start after a phase of $N = \lceil 3m(m+1)^2/\ln 2\rceil$ updates fails
 # (208 here), so on easy draws it simply is the perceptron.
+
+
+# %% [markdown]
+# ## Exercises
+#
+# Two exercises on the kernel perceptron.
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-13-dual
+# Show that the perceptron's score can be written $f(x) = \sum_i c_i y_i\, k(x_i, x) +
+# \sum_i c_i y_i$ with $k(x, z) = x^\top z$ and $c_i$ the number of updates on example $i$,
+# and that replacing $k$ by any kernel runs the perceptron in that kernel's feature space
+# without ever computing the features.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-13-dual
+# :class: dropdown
+# From exercise 3 of notebook 02, $w = \sum_i c_i y_i x_i$ and $b = \sum_i c_i y_i$, so
+# $w^\top x + b = \sum_i c_i y_i\, x_i^\top x + b$. The run uses $w$ only through such scores
+# and updates only the counts $c_i$. With $k(x, z) = \phi(x)^\top \phi(z)$, the same
+# algorithm on the counts is the perceptron on the examples $\phi(x_i)$, and only $k$ is ever
+# evaluated.
+# :::
+
+
+# %% [markdown]
+# :::{exercise}
+# :label: ex-13-xor
+# With $k(x, z) = (1 + x^\top z)^2$ on $\pm 1$ inputs, which feature makes XOR separable? Give
+# a separating $(w, b)$ in that feature space.
+# :::
+
+
+# %% [markdown]
+# :::{solution} ex-13-xor
+# :class: dropdown
+# $(1 + x^\top z)^2$ is the inner product of features that include $\sqrt 2\, x_1 x_2$. On
+# $\pm 1$ inputs, XOR (true at $x_1 \ne x_2$) is $-x_1 x_2 > 0$: the weight $-1/\sqrt2$ on
+# that feature and 0 elsewhere, $b = 0$, gives scores $\pm 1$ with the right signs.
+# :::

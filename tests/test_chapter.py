@@ -13,14 +13,24 @@ def test_epsilons_are_the_chapters():
     np.testing.assert_allclose(gp.experiments.EPSILONS[[0, -1]], [0.025, 0.425])
 
 
+def test_results_hold_their_own_copy_of_the_default_epsilons():
+    """Issue 20: writing to a result's epsilons must not change the package's constant."""
+    before = gp.experiments.EPSILONS.copy()
+    for run in (gp.experiments.margin_experiment(trials=1, samples=20, seed=0),
+                gp.experiments.margin_experiment_faithful(trials=1, samples=20, seed=0)):
+        assert not np.shares_memory(run.epsilons, gp.experiments.EPSILONS)
+        run.epsilons[:] = -1.0
+        np.testing.assert_array_equal(gp.experiments.EPSILONS, before)
+
+
 def test_faithful_experiment_never_resets(seed):
     """Each dataset starts from the weights the previous one left (the chapter's slip)."""
     from mxnet import nd
 
     seed(21)
     w, b = nd.zeros((2,)), nd.zeros((1,))
-    _, err = gp.experiments.margin_experiment_faithful([0.2, 0.3], trials=1, samples=100, w=w, b=b,
-                                           progress=False)
+    err = gp.experiments.margin_experiment_faithful([0.2, 0.3], trials=1, samples=100, w=w, b=b,
+                                        progress=False).updates
     seed(21)
     X1, Y1 = gp.getfake(100, 2, 0.2)
     X2, Y2 = gp.getfake(100, 2, 0.3)
@@ -162,10 +172,9 @@ def test_main_job_first_section_uses_the_chapters_seed(tmp_path, capsys):
     assert len(paths) == 6 and all(p.exists() for p in paths)
 
 
-def test_demo_result_unpacks_like_the_old_tuple_and_matches_the_updates():
+def test_demo_result_matches_the_updates():
     X, Y, run = _chapter_run()
-    w, b, updates = run
-    assert w is run.w and b is run.b and updates is run.updates
+    w, b, updates = run.w, run.b, run.updates
     # the weights are the signed sum of the updated examples (notebook 2)
     np.testing.assert_allclose(w.asnumpy(), sum(u.y * u.x for u in updates), rtol=1e-6)
     assert b.asscalar() == sum(u.y for u in updates)
@@ -286,7 +295,7 @@ def test_faithful_experiment_starts_from_the_demos_weights_as_the_chapter_does()
     assert np.any(start != 0)
     result = gp.experiments.margin_experiment_faithful([0.3], trials=1, samples=50, w=run.w,
                                                        b=run.b)
-    eps, updates = result  # still unpacks like the old tuple
+    eps, updates = result.epsilons, result.updates
     assert result.warm_start and result.trials == 1 and result.samples == 50
     assert list(eps) == [0.3] and updates.shape == (1,)
     assert not np.array_equal(run.w.asnumpy(), start) or updates[0] == 0

@@ -185,29 +185,29 @@ def test_scaling_and_translation(seed):
     runs = {lam: gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=lam)
             for lam in (0.01, 1.0, 64.0)}
     # without a bias, from zero, scaling changes nothing: w_t scales by lambda, signs do not
-    assert len({r["homogeneous_updates"] for r in runs.values()}) == 1
+    assert len({r.homogeneous_updates for r in runs.values()}) == 1
     # the margin scales with the data, separability survives
-    assert runs[64.0]["gamma"] == pytest.approx(64 * runs[1.0]["gamma"], rel=1e-6)
-    assert all(r["converged"] for r in runs.values())
+    assert runs[64.0].gamma == pytest.approx(64 * runs[1.0].gamma, rel=1e-6)
+    assert all(r.converged for r in runs.values())
     # with a bias the run does change with the scale, and stays below its bound
     orig = {lam: gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=lam)
             for lam in (0.05, 1.0, 20.0)}
-    assert len({r["updates"] for r in orig.values()}) > 1
-    assert len({round(r["optimal_bound"], 6) for r in orig.values()}) == 3  # so does the bound
-    assert all(r["updates"] <= r["optimal_bound"] * (1 + 1e-6) for r in orig.values())
+    assert len({r.updates for r in orig.values()}) > 1
+    assert len({round(r.optimal_bound, 6) for r in orig.values()}) == 3  # so does the bound
+    assert all(r.updates <= r.optimal_bound * (1 + 1e-6) for r in orig.values())
     # translating keeps the data separable and moves the plane's bias by -w*.shift
     shift = np.full(3, 4.0)
     moved = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, shift=shift)
     w = fake.wfake.asnumpy()
-    assert moved["converged"]
-    assert moved["b"] == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
-    assert moved["updates"] <= moved["bias_bound"]
+    assert moved.converged
+    assert moved.b == pytest.approx(float(fake.bfake.asscalar()) - w @ shift, rel=1e-5)
+    assert moved.updates <= moved.bias_bound
     far = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake,
                                          shift=np.full(3, 10.0))
     home = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake)
-    assert far["bias_bound"] > home["bias_bound"] and far["optimal_bound"] > home["optimal_bound"]
+    assert far.bias_bound > home.bias_bound and far.optimal_bound > home.optimal_bound
     # ... because moving the data far from the origin makes |b*| and R larger (notebook 6)
-    assert abs(far["b"]) > abs(home["b"]) and far["R"] > home["R"]
+    assert abs(far.b) > abs(home.b) and far.R > home.R
 
 
 # --- optimality: Theorem 1.34 -----------------------------------------------------------------
@@ -260,18 +260,18 @@ def test_leave_one_out_shortcut_equals_brute_force(seed):
         fake = gp.sample_separable(n, 2, eps)
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
         loo = gp.experiments.leave_one_out(X, Y)
-        assert loo["errors"] == _loo_brute_force(X, Y)
-        assert loo["errors"] <= loo["support"] <= loo["updates"]
+        assert loo.errors == _loo_brute_force(X, Y)
+        assert loo.errors <= loo.support <= loo.updates
 
 
 def test_leave_one_out_bound_holds_on_average(seed):
     seed(4)
     for n in (20, 80):
         g = gp.experiments.generalization_experiment(n, 25, epsilon=0.3, test_points=100)
-        assert np.all(g["loo"] <= g["support"])               # per draw: errors only in I
-        assert np.all(g["support"] <= g["updates"] + 1e-12)
-        assert np.all(g["updates"] <= g["bound"] * (1 + 1e-6))
-        assert g["loo"].mean() <= g["bound"].mean()
+        assert np.all(g.loo <= g.support)               # per draw: errors only in I
+        assert np.all(g.support <= g.updates + 1e-12)
+        assert np.all(g.updates <= g.bound * (1 + 1e-6))
+        assert g.loo.mean() <= g.bound.mean()
 
 
 def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
@@ -282,8 +282,8 @@ def test_generalization_bound_is_loose_for_small_n_and_falls(seed):
     sizes = (15, 60, 240)
     g = [gp.experiments.generalization_experiment(n, 20, epsilon=0.5, test_points=100)
          for n in sizes]
-    bound = np.array([s["bound"].mean() for s in g])
-    loo = np.array([s["loo"].mean() for s in g])
+    bound = np.array([s.bound.mean() for s in g])
+    loo = np.array([s.loo.mean() for s in g])
     assert bound[0] > 1 and np.all(np.diff(bound) < 0)
     assert loo[-1] < loo[0] and np.all(loo <= bound)
     assert np.all(np.diff(bound * (np.array(sizes) + 1)) > 0)
@@ -469,8 +469,7 @@ def test_bounds_name_what_overflowed_or_is_invalid():
 def test_leave_one_out_is_a_dataclass(seed):
     fake = gp.sample_separable(20, 2, 0.2)
     loo = gp.experiments.leave_one_out(fake.X, fake.Y)
-    assert loo.errors == loo["errors"] and loo.converged
-    assert set(loo.keys()) == {"errors", "support", "updates", "converged"}
+    assert loo.converged and 0 <= loo.errors <= loo.support <= loo.updates
 
 
 def test_adversary_with_a_margin_whose_square_underflows():

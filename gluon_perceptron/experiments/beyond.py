@@ -13,6 +13,15 @@ from functools import partial
 import numpy as np
 
 from ..core import _checks
+from ..core._validation import (
+    Rule,
+    count,
+    one_of,
+    progress,
+    real,
+    seed,
+    validate_params,
+)
 from ..core.beyond.budget import forgetron, forgetron_bound
 from ..core.beyond.kernel_perceptron import (
     FeatureMargin,
@@ -23,15 +32,13 @@ from ..core.beyond.kernel_perceptron import (
 from ..core.beyond.kernels import _kernel
 from ..core.beyond.second_order import _bound, _padded, train_second_order
 from ..core.beyond.separation import (
-    _cone_perceptron,
-    _rescaled,
-    _separation_problem,
-    _smooth,
     perceptron_separation_bound,
-    phase_length,
     rescaled_bound,
+    separation_problem,
     smooth_bound,
 )
+from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
+from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track
@@ -42,12 +49,55 @@ GAMMAS = tuple(float(g) for g in np.geomspace(0.3, 1e-3, 6))
 METHODS = ("perceptron", "smooth", "rescaled")
 
 
-def two_moons(samples: int, *, noise: float = 0.1, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _points(function: str) -> Rule:
+    """The rule of ``samples``: at least 2, and ``samples x 2`` points that fit."""
+    def check(samples, name: str, args: dict) -> int:
+        samples = _checks.positive_int(samples, name, minimum=2)
+        _checks.elements(2 * samples, f"{function}(samples={samples:,})'s samples x 2 points")
+        return samples
+    return Rule(check, "count(minimum=2) whose points fit")
+
+
+def _gram(function: str, minimum: int = 2) -> Rule:
+    """The rule of ``samples``: refuse, before any work, a ``samples x samples`` Gram matrix
+    above the array limit."""
+    def check(samples, name: str, args: dict) -> int:
+        samples = _checks.positive_int(samples, name, minimum=minimum)
+        _checks.elements(samples * samples, f"{function}'s samples x samples Gram matrix "
+                                            f"(samples={samples:,})")
+        return samples
+    return Rule(check, "count(minimum=2) whose Gram matrix fits")
+
+
+def _records(function: str, per_draw: int) -> Rule:
+    """The rule of ``draws``: ``per_draw`` records per draw that fit."""
+    def check(draws, name: str, args: dict) -> int:
+        draws = _checks.repeats(draws, name)
+        _checks.elements(per_draw * draws, f"{function}'s records ({per_draw} per draw, "
+                                           f"draws={draws:,})")
+        return draws
+    return Rule(check, f"repeats() whose {per_draw} records per draw fit")
+
+
+def _integer_seed(what: str) -> Rule:
+    """A seed that is not None: draw ``s`` uses ``seed + s``."""
+    def check(value, name: str, args: dict) -> int:
+        value = _checks.seed(value, name)
+        if value is None:
+            raise ValueError(f"seed must be an integer: {what}, got None")
+        return value
+    return Rule(check, "seed(), not None")
+
+
+@validate_params(samples=_points("two_moons"), noise=real(minimum=0.0), seed=seed())
+def two_moons(samples: int, *, noise: float = 0.1,
+              seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two interleaved half circles (labels -1, +1), a set no line separates.
 
     Points :math:`(\\cos t, \\sin t)` and :math:`(1 - \\cos t, 1/2 - \\sin t)`,
     :math:`t \\sim U[0, \\pi]`, plus Gaussian noise of standard deviation ``noise``
-    (``numpy.random.default_rng(seed)``).
+    (``numpy.random.default_rng(seed)``: ``seed=None`` is fresh randomness, an integer
+    reproduces).
 
     Raises
     ------
@@ -55,14 +105,6 @@ def two_moons(samples: int, *, noise: float = 0.1, seed: int = 0) -> tuple[np.nd
         For a bad argument, or a ``noise`` so large that the points' squared norms (what every
         kernel and bound computes) overflow float64.
     """
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    noise = _checks.finite_float(noise, "noise", minimum=0.0)
-    seed = _checks.seed(seed)
-    _checks.elements(2 * samples, f"two_moons(samples={samples:,})'s samples x 2 points")
-    return _two_moons(samples, noise, seed)
-
-
-def _two_moons(samples: int, noise: float, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     Y = np.where(rng.random(samples) < 0.5, 1.0, -1.0)
     t = rng.uniform(0, np.pi, samples)
@@ -104,16 +146,18 @@ KERNEL_SETTINGS = {"linear": {}, "poly": {"degree": 3, "gamma": 1.0},
                    "rbf": {"gamma": 2.0}}
 
 
-def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0) -> KernelDemo:
+@validate_params(samples=_gram("kernel_demo"), max_epochs=count(), seed=seed(),
+                 progress=progress())
+def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0,
+                progress: Progress | None = None) -> KernelDemo:
     """Train the kernel perceptron (fast engine) with each kernel of :data:`KERNEL_SETTINGS` on
-    XOR and on noise-free two moons; measure each feature-space margin."""
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    seed = _checks.seed(seed)
-    _gram_elements(samples, "kernel_demo")
-    data = {"xor": xor_data(), "moons": _two_moons(samples, 0.0, seed)}
+    XOR and on noise-free two moons; measure each feature-space margin.
+
+    ``progress``: a tqdm-like wrapper for the loop over the two datasets.
+    """
+    data = {"xor": xor_data(), "moons": two_moons(samples, noise=0.0, seed=seed)}
     runs, margins = {}, {}
-    for name, (X, Y) in data.items():
+    for name, (X, Y) in track(list(data.items()), progress, desc="datasets"):
         for kind, params in KERNEL_SETTINGS.items():
             kern = _kernel(kind, params.get("degree", 3), params.get("gamma"), 1.0, X.shape[1])
             runs[(name, kind)] = train_kernel(X, Y, max_epochs=max_epochs, kernel=kind,
@@ -123,12 +167,6 @@ def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0) -> 
             if margin is not None:
                 margins[(name, kind)] = margin
     return KernelDemo(runs=runs, margins=margins, data=data)
-
-
-def _gram_elements(samples: int, function: str) -> None:
-    """Refuse, before any work, a ``samples x samples`` Gram matrix above the array limit."""
-    _checks.elements(samples * samples, f"{function}'s samples x samples Gram matrix "
-                                        f"(samples={samples:,})")
 
 
 def _margin(kern, X, Y, *, bias: bool) -> FeatureMargin | None:
@@ -165,6 +203,10 @@ class KernelBoundExperiment:
         return self.updates / self.bound
 
 
+@validate_params(kernel=one_of(*KERNEL_SETTINGS), draws=_records("kernel_bound_experiment", 3),
+                 samples=_gram("kernel_bound_experiment"), noise=real(minimum=0.0),
+                 max_epochs=count(), seed=_integer_seed("draw s uses the seed seed + s"),
+                 progress=progress())
 def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: int = 40,
                             noise: float = 0.1, max_epochs: int = 1000, seed: int = 0,
                             progress: Progress | None = None) -> KernelBoundExperiment:
@@ -176,23 +218,11 @@ def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: in
     ValueError
         For a bad argument, or a ``noise`` so large that the kernel's Gram matrix overflows.
     """
-    _checks.choice(kernel, "kernel", set(KERNEL_SETTINGS))
-    draws = _checks.repeats(draws, "draws")
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    noise = _checks.finite_float(noise, "noise", minimum=0.0)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    seed = _checks.seed(seed)
-    if seed is None:
-        raise ValueError("seed must be an integer: draw s uses the seed seed + s, got None")
-    progress = _checks.progress(progress)
-    _gram_elements(samples, "kernel_bound_experiment")
-    _checks.elements(3 * draws, f"kernel_bound_experiment's records (3 per draw, "
-                                f"draws={draws:,})")
     params = KERNEL_SETTINGS[kernel]
     kern = _kernel(kernel, params.get("degree", 3), params.get("gamma"), 1.0, 2)
     updates, bound, converged = [], [], []
     for s in track(range(seed, seed + draws), progress, desc=f"{kernel} kernel bound"):
-        X, Y = _two_moons(samples, noise, s)
+        X, Y = two_moons(samples, noise=noise, seed=s)
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused here
             finite = np.all(np.isfinite(kern.matrix(X, X)))
         if not finite:
@@ -240,19 +270,16 @@ class ForgetronExperiment:
     samples: int
 
 
+@validate_params(budgets=Rule(lambda v, name, args: np.array(_checks.counts(v, name)),
+                              "counts() as an array"),
+                 samples=_gram("forgetron_experiment"), noise=real(minimum=0.0),
+                 gamma=real(positive=True), seed=seed(), progress=progress())
 def forgetron_experiment(*, budgets=(10, 25, 50, 100, 200, 400), samples: int = 2000,
                          noise: float = 0.3, gamma: float = 2.0, seed: int = 0,
                          progress: Progress | None = None) -> ForgetronExperiment:
     """One pass of the Forgetron (Gaussian kernel) over a noisy two-moons stream, per budget,
     beside the unbudgeted kernel perceptron's single pass."""
-    budgets = np.array(_checks.counts(budgets, "budgets"))
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    noise = _checks.finite_float(noise, "noise", minimum=0.0)
-    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
-    _gram_elements(samples, "forgetron_experiment")
-    X, Y = _two_moons(samples, noise, seed)
+    X, Y = two_moons(samples, noise=noise, seed=seed)
     free = train_kernel(X, Y, max_epochs=1, kernel="rbf", gamma=gamma, bias=False,
                         max_gram_bytes=2**62)
     mistakes, bound = [], []
@@ -288,18 +315,22 @@ class SecondOrderExperiment:
     a: float
 
 
+def _stream_margin(epsilon, name: str, args: dict) -> float:
+    """``epsilon``, with ``samples`` and ``dimensions``, checked by the sampler's own rule."""
+    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
+
+
+@validate_params(draws=_records("second_order_experiment", 4), samples=count(maximum=2**80),
+                 dimensions=count(maximum=2**80),
+                 epsilon=Rule(_stream_margin, "a margin getfake can reach",
+                              ("samples", "dimensions")),
+                 a=real(positive=True), seed=seed(), progress=progress())
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
-    draws = _checks.repeats(draws, "draws")
-    a = _checks.finite_float(a, "a", strictly_positive=True)
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
     draw = partial(sample_separable, samples, dimensions, epsilon)
-    _checks.elements(4 * draws, f"second_order_experiment's records (4 per draw, "
-                                f"draws={draws:,})")
     _mx_seed(seed)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):
@@ -360,6 +391,36 @@ class SeparationExperiment:
         return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
+def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:
+    gammas = _checks.finite_values(gammas, name, strict=True)
+    if np.any(gammas >= 1):
+        raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
+                         f"{gammas.tolist()!r:.60}")
+    return gammas
+
+
+def _rows_fit(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name)
+    samples = args["samples"]
+    _checks.elements(samples * (dimensions + 1), f"separation_experiment's samples x "
+                                                 f"(dimensions + 1) rows (samples={samples:,}, "
+                                                 f"dimensions={dimensions:,})")
+    return dimensions
+
+
+def _separation_records(draws, name: str, args: dict) -> int:
+    draws = _checks.repeats(draws, name)
+    _checks.elements(11 * args["gammas"].size * draws, f"separation_experiment's records (11 "
+                                                       f"per margin and draw, draws={draws:,})")
+    return draws
+
+
+@validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
+                 draws=Rule(_separation_records, "repeats() whose records fit", ("gammas",)),
+                 samples=count(minimum=2),
+                 dimensions=Rule(_rows_fit, "count() whose rows fit", ("samples",)),
+                 max_iterations=count(),
+                 seed=_integer_seed("draw s seeds MXNet with seed + s"), progress=progress())
 def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
                           dimensions: int = 2, max_iterations: int = 200_000, seed: int = 0,
                           progress: Progress | None = None) -> SeparationExperiment:
@@ -368,23 +429,6 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     ``(seed + s) mod 2**32``), run the
     perceptron, the smooth and the rescaled perceptron to a separator (each bounded by
     ``max_iterations``) and record each one's bound for that draw."""
-    gammas = _checks.finite_values(gammas, "gammas", strict=True)
-    if np.any(gammas >= 1):
-        raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
-                         f"{gammas.tolist()!r:.60}")
-    draws = _checks.repeats(draws, "draws")
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    max_iterations = _checks.positive_int(max_iterations, "max_iterations")
-    seed = _checks.seed(seed)
-    if seed is None:
-        raise ValueError("seed must be an integer: draw s seeds MXNet with seed + s, got None")
-    progress = _checks.progress(progress)
-    _checks.elements(samples * (dimensions + 1), f"separation_experiment's samples x "
-                                                 f"(dimensions + 1) rows (samples={samples:,}, "
-                                                 f"dimensions={dimensions:,})")
-    _checks.elements(11 * gammas.size * draws, f"separation_experiment's records (11 per "
-                                               f"margin and draw, draws={draws:,})")
     shape = (gammas.size, draws)
     rho = np.zeros(shape)
     its = {m: np.zeros(shape, dtype=np.int64) for m in METHODS}
@@ -393,15 +437,13 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     rescalings = np.zeros(shape, dtype=np.int64)
     cells = [(i, s) for i in range(gammas.size) for s in range(draws)]
     for i, s in track(cells, progress, desc="separation problems"):
-        P = _separation_problem(samples, dimensions, float(gammas[i]), 0.2,
-                                (seed + s) % (_checks.SEED_MAX + 1))
+        P = separation_problem(samples, dimensions, float(gammas[i]), pinned=0.2,
+                               seed=(seed + s) % (_checks.SEED_MAX + 1))
         n, m = P.A.shape
         rho[i, s] = P.rho
-        w, its["perceptron"][i, s], ok["perceptron"][i, s] = _cone_perceptron(P.A,
-                                                                              max_iterations)
-        ok["perceptron"][i, s] &= bool(np.all(P.A @ w > 0))
-        for method, run in (("smooth", _smooth(P.A, max_iterations)),
-                            ("rescaled", _rescaled(P.A, max_iterations, phase_length(m)))):
+        for method, solve in (("perceptron", perceptron_separation),
+                              ("smooth", smooth_perceptron), ("rescaled", rescaled_perceptron)):
+            run = solve(P.A, max_iterations=max_iterations)
             its[method][i, s], ok[method][i, s] = run.iterations, run.converged
             if method == "rescaled":
                 rescalings[i, s] = run.rescalings

@@ -11,14 +11,30 @@ import numpy as np
 
 from ..core import _checks
 from ..core._arrays import _row_norms
+from ..core._validation import (
+    Rule,
+    count,
+    features,
+    finite_values,
+    flag,
+    fraction,
+    instance,
+    labels,
+    optional,
+    progress,
+    real,
+    seed,
+    seeds,
+    validate_params,
+)
 from ..core.data.synthetic import (
+    SEPARATION,
     GaussianClasses,
     NoisyData,
     gaussian_classes,
     getfake_noisy,
     xor_data,
 )
-from ..core.rosenblatt.results import Unpackable
 from ..core.rosenblatt.train import TrainResult, error_rate
 from ..core.rosenblatt.variants import (
     OnlineRun,
@@ -32,24 +48,43 @@ from ..core.rosenblatt.variants import (
 )
 from ..core.theory.bounds import amaldi_hauser_bound
 from ..core.theory.separability import hinge_separator, is_separable
+from ._arrays import numpy_pair
 from ._progress import Progress, track
 
 
-def horizon_maxima(norms, horizons) -> np.ndarray:
-    """:math:`\\max_{t \\le T} \\|\\theta_t\\|` for each horizon :math:`T` (in epochs).
-
-    For a bounded run these level off; for a diverging one they keep growing.
-    """
-    norms = _checks.finite_values(norms, "norms")
-    horizons = _checks.counts(horizons, "horizons")
+def _within_run(horizons, name: str, args: dict) -> list[int]:
+    horizons = _checks.counts(horizons, name)
+    norms = args["norms"]
     for T in horizons:
         if T > norms.size:
             raise ValueError(f"horizon {T} in horizons is longer than the run: norms has "
                              f"{norms.size} values (one per epoch); use horizons of at most "
                              f"{norms.size}")
+    return horizons
+
+
+@validate_params(norms=finite_values(), horizons=Rule(_within_run, "counts(<= norms.size)",
+                                                       ("norms",)))
+def horizon_maxima(norms, horizons) -> np.ndarray:
+    """:math:`\\max_{t \\le T} \\|\\theta_t\\|` for each horizon :math:`T` (in epochs).
+
+    For a bounded run these level off; for a diverging one they keep growing.
+    """
     return np.array([norms[:T].max() for T in horizons])
 
 
+def _passes(weights, name: str, args: dict) -> np.ndarray:
+    """``weights``, a sequence of at least two ``(w, b)`` pairs of one length, as rows
+    ``(w, b)``."""
+    pairs = _checks.weight_pairs(weights, name)
+    thetas = np.array([np.append(w, b) for w, b in pairs]).reshape(len(pairs), -1)
+    if thetas.shape[0] < 2:
+        raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
+                         f"{thetas.shape[0]} in weights")
+    return thetas
+
+
+@validate_params(weights=Rule(_passes, "weight_pairs(at least 2)"))
 def boundary_turns(weights) -> np.ndarray:
     """Angle in degrees between :math:`\\theta = (w, b)` after consecutive passes.
 
@@ -61,82 +96,86 @@ def boundary_turns(weights) -> np.ndarray:
     weights : list of (w, b)
         As in ``TrainResult.history["weights"]``.
     """
-    thetas = _thetas(weights, "weights")
-    if thetas.shape[0] < 2:
-        raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
-                         f"{thetas.shape[0]} in weights")
+    thetas = weights
     with np.errstate(invalid="ignore", divide="ignore"):  # a zero theta has no direction
         unit = thetas / _row_norms(thetas)[:, None]  # overflow-safe norms near float64's limit
         cos = np.sum(unit[1:] * unit[:-1], axis=1)
     return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
 
 
-def _thetas(weights, name: str) -> np.ndarray:
-    """``weights``, a sequence of ``(w, b)`` pairs of one length, as rows ``(w, b)``."""
-    pairs = _checks.weight_pairs(weights, name)
-    return np.array([np.append(w, b) for w, b in pairs]).reshape(len(pairs), -1)
+def _features_of_run(X, name: str, args: dict) -> np.ndarray:
+    X = _checks.features(X, name)
+    run = args["run"]
+    if run.thetas.shape[1] != X.shape[1] + 1:
+        raise ValueError(f"run has weights of length {run.thetas.shape[1]} but X has "
+                         f"{X.shape[1]} features (expected {run.thetas.shape[1] - 1})")
+    return X
 
 
+@validate_params(run=instance(OnlineRun, "the result of run_online()"),
+                 X=Rule(_features_of_run, "features(one per weight of run)", ("run",)),
+                 Y=labels(of="X"))
 def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
     """Error on ``(X, Y)`` of :math:`(w_t, b_t)` after every step of ``run``.
 
     On data whose snapshots after each pass hide the motion (on XOR the perceptron is back at
     :math:`\\theta = 0` after every pass) this shows the error the learner really has.
     """
-    _checks.instance(run, OnlineRun, "run", "the result of run_online()")
-    Xn, Yn = _checks.dataset(X, Y)
-    if run.thetas.shape[1] != Xn.shape[1] + 1:
-        raise ValueError(f"run has weights of length {run.thetas.shape[1]} but X has "
-                         f"{Xn.shape[1]} features (expected {run.thetas.shape[1] - 1})")
-    return np.array([error_rate(th[:-1], th[-1], Xn, Yn) for th in run.thetas])
+    return np.array([error_rate(th[:-1], th[-1], X, Y) for th in run.thetas])
 
 
-def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
-    """Error of the predictor after each pass on other data ``(X, Y)``.
-
-    Needs ``result.history["weights"]``: train with ``record=True``.
-    """
-    _checks.instance(result, TrainResult, "result",
+def _recorded(result, name: str, args: dict) -> TrainResult:
+    _checks.instance(result, TrainResult, name,
                      "from a trainer such as train_traced(..., record=True)")
     if "weights" not in result.history:
         raise ValueError("result has no per-epoch weights; train with record=True")
-    Xn, Yn = _checks.dataset(X, Y)
-    if Xn.shape[1] != np.size(result.w):
-        raise ValueError(f"X has {Xn.shape[1]} features but result's weights have "
-                         f"{np.size(result.w)}")
-    return _heldout(result, Xn, Yn)
+    return result
 
 
-def _heldout(result: TrainResult, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
-    """Error of every recorded ``(w, b)`` on ``(X, Y)``, ties counted (as :func:`error_rate`)."""
+def _features_of_result(X, name: str, args: dict) -> np.ndarray:
+    X = _checks.features(X, name)
+    size = np.size(args["result"].w)
+    if X.shape[1] != size:
+        raise ValueError(f"X has {X.shape[1]} features but result's weights have {size}")
+    return X
+
+
+@validate_params(result=Rule(_recorded, "instance(TrainResult, with history['weights'])"),
+                 X=Rule(_features_of_result, "features(one per weight of result)", ("result",)),
+                 Y=labels(of="X"))
+def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
+    """Error of the predictor after each pass on other data ``(X, Y)``, ties counted as errors
+    (as :func:`error_rate`).
+
+    Needs ``result.history["weights"]``: train with ``record=True``.
+    """
     W = np.array([w for w, _ in result.history["weights"]], dtype=np.float64)
     b = np.array([b for _, b in result.history["weights"]], dtype=np.float64)
     return np.mean(Y * (W @ X.astype(np.float64).T + b[:, None]) <= 0, axis=1)
 
 
 @dataclass
-class TailStats(Unpackable):
-    """Mean, standard deviation and range (max - min) of the last epochs of a trace.
-
-    Unpacks as ``mean, std, spread`` (it used to be that named tuple).
-    """
+class TailStats:
+    """Mean, standard deviation and range (max - min) of the last epochs of a trace."""
 
     mean: float
     std: float
     spread: float
 
 
+def _within_trace(last, name: str, args: dict) -> int:
+    last = _checks.positive_int(last, name)
+    if last > args["trace"].size:
+        raise ValueError(f"last={last} is longer than the trace ({args['trace'].size} values)")
+    return last
+
+
+@validate_params(trace=Rule(lambda v, name, args: _checks.vector(v, name).astype(np.float64),
+                            "vector() as float64"),
+                 last=Rule(_within_trace, "count(<= trace.size)", ("trace",)))
 def tail_stats(trace, last: int) -> TailStats:
     """Summarise the last ``last`` values of a per-epoch trace: where it sits, how it moves."""
-    trace = _checks.vector(trace, "trace").astype(np.float64)
-    last = _checks.positive_int(last, "last")
-    if last > trace.size:
-        raise ValueError(f"last={last} is longer than the trace ({trace.size} values)")
-    return _tail(trace, last)
-
-
-def _tail(trace: np.ndarray, last: int) -> TailStats:
-    tail = trace[-last:]
+    tail = np.asarray(trace, dtype=np.float64)[-last:]
     return TailStats(float(tail.mean()), float(tail.std()), float(np.ptp(tail)))
 
 
@@ -199,40 +238,56 @@ class NonseparableRuns:
 _MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_000)
 
 
-def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
-                            separation: float = 2.0, seed: int | None = None) -> NonseparableRuns:
-    """Draw part 1's datasets and run the plain perceptron ``epochs`` passes on each.
-
-    Draws :func:`getfake_noisy` (``samples`` points in 2-D, a fraction ``flip`` of labels
-    flipped), then :func:`gaussian_classes` (``samples`` points, ``separation``), in that
-    order, from MXNet's generator (``seed=None`` keeps its current state).
-    """
-    epochs = _checks.positive_int(epochs, "epochs")
-    # every trace records (w, b) after each pass: refuse a run whose record cannot be held
+def _recordable_epochs(epochs, name: str, args: dict) -> int:
+    """Every trace records (w, b) after each pass: refuse a run whose record cannot be held."""
+    epochs = _checks.positive_int(epochs, name)
     _checks.elements(epochs * 3, f"nonseparable_experiment's recorded weights (epochs={epochs} "
                                  f"passes x 3 numbers)")
-    samples = _checks.positive_int(samples, "samples", minimum=2)
+    return epochs
+
+
+def _bounded_samples(samples, name: str, args: dict) -> int:
+    samples = _checks.positive_int(samples, name, minimum=2)
     if samples > _MAX_BOUNDED_SAMPLES:
         raise ValueError(f"samples must be at most {_MAX_BOUNDED_SAMPLES}, got {samples}: the "
                          f"Amaldi-Hauser bound of each set examines all C(samples, 3) triples "
                          f"of examples (call amaldi_hauser_bound with a larger max_subsets for "
                          f"more)")
-    flip = _checks.fraction(flip, "flip")
-    separation = _checks.finite_float(separation, "separation", minimum=0.0)
-    seed = _checks.seed(seed)
+    return samples
+
+
+@validate_params(epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
+                 samples=Rule(_bounded_samples, "count(2 .. Amaldi-Hauser's limit)"),
+                 flip=fraction(), separation=SEPARATION, seed=seed(),
+                 progress=progress())
+def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
+                            separation: float = 2.0, seed: int | None = None,
+                            progress: Progress | None = None) -> NonseparableRuns:
+    """Draw part 1's datasets and run the plain perceptron ``epochs`` passes on each.
+
+    Draws :func:`getfake_noisy` (``samples`` points in 2-D, a fraction ``flip`` of labels
+    flipped), then :func:`gaussian_classes` (``samples`` points, ``separation``), in that
+    order, from MXNet's generator (``seed=None`` keeps its current state).
+
+    Parameters
+    ----------
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over the three datasets.
+    """
     noisy = getfake_noisy(samples, 2, 0.0, flip, seed=seed)
     gauss = gaussian_classes(samples, 2, separation)
     data = {"20% label noise": (noisy.X, noisy.Y),
             "overlapping Gaussians": (gauss.X, gauss.Y),
             "XOR": xor_data()}
-    traces = {name: train_traced(X, Y, max_epochs=epochs, record=True)
-              for name, (X, Y) in data.items()}
+    arrays = {name: numpy_pair(*xy) for name, xy in data.items()}
+    traces = {name: train_traced(*arrays[name], max_epochs=epochs, record=True)
+              for name in track(list(arrays), progress, desc="non-separable sets")}
     Xx, Yx = data["XOR"]
     xor_run = run_online(np.tile(Xx, (5, 1)), np.tile(Yx, 5))
     return NonseparableRuns(
         data=data, traces=traces,
-        separable={name: is_separable(*xy) for name, xy in data.items()},
-        bounds={name: amaldi_hauser_bound(*xy) for name, xy in data.items()},
+        separable={name: is_separable(*xy) for name, xy in arrays.items()},
+        bounds={name: amaldi_hauser_bound(*xy) for name, xy in arrays.items()},
         xor_run=xor_run, xor_step_errors=step_errors(xor_run, Xx, Yx), noisy=noisy,
         gauss=gauss, epochs=epochs)
 
@@ -264,19 +319,24 @@ class BrokenRules:
         return np.flatnonzero(self.aggressive.mistakes) + 1
 
 
+def _recordable_steps(steps, name: str, args: dict) -> int:
+    """Each run keeps theta = (w, b) after every one of the steps: steps x 3 numbers."""
+    steps = _checks.positive_int(steps, name)
+    _checks.elements(steps * 3, f"broken_rules_experiment's step-by-step weights (steps={steps} "
+                                f"x 3 numbers)")
+    return steps
+
+
+@validate_params(X=features(), Y=labels(of="X"),
+                 steps=Rule(_recordable_steps, "count(steps x 3 recordable)"),
+                 max_epochs=count())
 def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
     """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
     and the unguarded rule ``max_epochs`` passes over ``(X, Y)``. Deterministic."""
-    Xn, Yn = _checks.dataset(X, Y)
-    steps = _checks.positive_int(steps, "steps")
-    # each run keeps theta = (w, b) after every one of the steps: steps x 3 numbers
-    _checks.elements(steps * 3, f"broken_rules_experiment's step-by-step weights (steps={steps} "
-                                f"x 3 numbers)")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     sequence = notes_sequence(steps)
     return BrokenRules(sequence=sequence, plain=run_online(*sequence),
                        aggressive=run_online(*sequence, rule="aggressive"),
-                       unguarded=train_aggressive(Xn, Yn, max_epochs=max_epochs))
+                       unguarded=train_aggressive(X, Y, max_epochs=max_epochs))
 
 
 # --- part 3: remedies --------------------------------------------------------------------------
@@ -335,6 +395,21 @@ class Remedies:
         return tail_stats(self.errors[method], last)
 
 
+def _heldout_epochs(caller: str) -> Rule:
+    """``epochs``, a count whose held-out scores fit: every method scores each pass's weights
+    on the held-out half, epochs x samples numbers."""
+    def check(epochs, name: str, args: dict) -> int:
+        epochs = _checks.positive_int(epochs, name)
+        samples = args["samples"]
+        _checks.elements(epochs * samples, f"{caller}'s held-out scores (epochs={epochs} passes "
+                                           f"x samples={samples} held-out points)")
+        return epochs
+    return Rule(check, "count(epochs x samples held-out scores)", ("samples",))
+
+
+@validate_params(samples=count(minimum=2), epochs=_heldout_epochs("remedies_experiment"),
+                 flip=fraction(), epsilon=real(minimum=0.0), radius=optional(real(positive=True)),
+                 shuffle=flag(), seed=seed(), progress=progress())
 def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 300,
                         epsilon: float = 0.0, radius: float | None = None,
                         shuffle: bool = False, seed: int | None = None,
@@ -358,53 +433,44 @@ def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 
     progress : callable, optional
         A tqdm-like wrapper for the loop over methods.
     """
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    epochs = _checks.positive_int(epochs, "epochs")
-    _check_heldout_size(epochs, samples, "remedies_experiment")
-    flip = _checks.fraction(flip, "flip")
-    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    if radius is not None:
-        radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    shuffle = _checks.flag(shuffle, "shuffle")
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
     data = getfake_noisy(2 * samples, 2, epsilon, flip, seed=seed)
     return _remedies(data, samples, epochs, flip, radius=radius, shuffle=shuffle,
                      order_seed=0 if seed is None else seed, progress=progress)
 
 
-def _check_heldout_size(epochs: int, samples: int, caller: str) -> None:
-    """Every method scores each pass's weights on the held-out half: epochs x samples."""
-    _checks.elements(epochs * samples, f"{caller}'s held-out scores (epochs={epochs} passes x "
-                                       f"samples={samples} held-out points)")
+def _trainers(epochs: int, order: dict) -> dict:
+    """Each method of :data:`REMEDY_METHODS` but ``projected``, as ``train(X, Y) -> result``,
+    recording the weights after every pass."""
+    def traced(**rule):
+        return lambda X, Y: train_traced(X, Y, max_epochs=epochs, record=True, **rule, **order)
+    return {
+        "plain": traced(),
+        "pocket": lambda X, Y: train_pocket(X, Y, max_epochs=epochs, record=True, **order),
+        "averaged": lambda X, Y: train_averaged(X, Y, max_epochs=epochs, record=True, **order),
+        "decaying": traced(decay=1.0),
+        "decaying + margin": traced(decay=1.0, threshold=1.0),
+    }
 
 
 def _remedies(data: NoisyData, samples: int, epochs: int, flip: float, *,
               radius: float | None,
               shuffle: bool, order_seed: int, progress: Progress | None = None,
               methods: Sequence[str] = REMEDY_METHODS) -> Remedies:
+    """Train ``methods`` on the first ``samples`` points of ``data``, score them on the rest."""
     X, Y = _numpy_xy(data.X, data.Y)
     train_xy, test_xy = (X[:samples], Y[:samples]), (X[samples:], Y[samples:])
     order = {"shuffle": True, "seed": order_seed} if shuffle else {}
-    runs = {
-        "plain": lambda: train_traced(*train_xy, max_epochs=epochs, record=True, **order),
-        "pocket": lambda: train_pocket(*train_xy, max_epochs=epochs, record=True, **order),
-        "averaged": lambda: train_averaged(*train_xy, max_epochs=epochs, record=True, **order),
-        "decaying": lambda: train_traced(*train_xy, max_epochs=epochs, decay=1.0, record=True,
-                                         **order),
-        "decaying + margin": lambda: train_traced(*train_xy, max_epochs=epochs, decay=1.0,
-                                                  threshold=1.0, record=True, **order),
-    }
-    results = {}
-    for name in track([m for m in methods if m in runs], progress, desc="remedies"):
-        results[name] = runs[name]()
+    trainers = _trainers(epochs, order)
+    results = {name: trainers[name](*train_xy)
+               for name in track([m for m in methods if m in trainers], progress,
+                                 desc="remedies")}
     if "projected" in methods:
-        if radius is None:
-            plain = results.get("plain") or runs["plain"]()
+        if radius is None:  # half the plain run's largest norm: a larger ball is never reached
+            plain = results.get("plain") or trainers["plain"](*train_xy)
             radius = 0.5 * max(plain.history["norm"])
         results["projected"] = train_projected(*train_xy, max_epochs=epochs, radius=radius,
                                                record=True, **order)
-    errors = {name: _heldout(r, *test_xy) for name, r in results.items()}
+    errors = {name: heldout_errors(r, *test_xy) for name, r in results.items()}
     w, b, _ = hinge_separator(*train_xy)
     plane = error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()), *test_xy)
     majority = 1.0 if np.mean(train_xy[1] > 0) >= 0.5 else -1.0
@@ -458,6 +524,24 @@ class OrderEffect:
         return float(np.mean(shares)) if shares else float("nan")
 
 
+def _in_data_order(remedies, name: str, args: dict) -> Remedies:
+    _checks.instance(remedies, Remedies, name, "the result of remedies_experiment()")
+    if remedies.shuffle:
+        raise ValueError("order_effect replays the data order; pass a remedies_experiment run "
+                         "made with shuffle=False")
+    return remedies
+
+
+def _within_passes(last, name: str, args: dict) -> int:
+    last = _checks.positive_int(last, name)
+    epochs = args["remedies"].results["plain"].epochs
+    if last > epochs:
+        raise ValueError(f"last={last} is more than the {epochs} passes of the run")
+    return last
+
+
+@validate_params(remedies=Rule(_in_data_order, "instance(Remedies, shuffle=False)"),
+                 last=Rule(_within_passes, "count(<= the run's passes)", ("remedies",)))
 def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
     """Replay the plain run of ``remedies`` step by step and score every step's weights.
 
@@ -466,15 +550,8 @@ def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
     pass-end weights here are those of ``remedies.results["plain"]``; in between, the stream
     shows every weight vector the run visits.
     """
-    _checks.instance(remedies, Remedies, "remedies", "the result of remedies_experiment()")
-    if remedies.shuffle:
-        raise ValueError("order_effect replays the data order; pass a remedies_experiment run "
-                         "made with shuffle=False")
-    last = _checks.positive_int(last, "last")
     X, Y = remedies.train
     epochs = remedies.results["plain"].epochs
-    if last > epochs:
-        raise ValueError(f"last={last} is more than the {epochs} passes of the run")
     n = Y.size
     run = run_online(np.tile(X, (epochs, 1)), np.tile(Y, epochs))
     thetas = run.thetas.reshape(epochs, n, -1)[-last:]
@@ -554,6 +631,17 @@ class RemediesOverSeeds:
         return self.seeds.size
 
 
+def _within_epochs(last, name: str, args: dict) -> int:
+    last = _checks.positive_int(last, name)
+    if last > args["epochs"]:
+        raise ValueError(f"last={last} is more than epochs={args['epochs']}")
+    return last
+
+
+@validate_params(seeds=seeds(), samples=count(minimum=2),
+                 epochs=_heldout_epochs("remedies_over_seeds"), flip=fraction(),
+                 last=Rule(_within_epochs, "count(<= epochs)", ("epochs",)), shuffle=flag(),
+                 progress=progress())
 def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epochs: int = 200,
                         last: int = 100, shuffle: bool = True,
                         progress: Progress | None = None) -> RemediesOverSeeds:
@@ -575,35 +663,25 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
-    seeds = _checks.seeds(seeds)
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    epochs = _checks.positive_int(epochs, "epochs")
-    _check_heldout_size(epochs, samples, "remedies_over_seeds")
-    flip = _checks.fraction(flip, "flip")
-    last = _checks.positive_int(last, "last")
-    shuffle = _checks.flag(shuffle, "shuffle")
-    progress = _checks.progress(progress)
-    if last > epochs:
-        raise ValueError(f"last={last} is more than epochs={epochs}")
     tail = {m: [] for m in REMEDY_METHODS}
     tail_std = {m: [] for m in REMEDY_METHODS}
     tail_spread = {m: [] for m in REMEDY_METHODS}
     shuffled = {m: [] for m in LAST_ITERATE} if shuffle else {}
     refs = {k: [] for k in ("majority", "plane", "hinge", "plane_train", "pocket_train")}
-    for seed in track(seeds, progress, desc="remedies over seeds"):
-        data = getfake_noisy(2 * samples, 2, 0.0, flip, seed=seed)
+    for draw in track(seeds, progress, desc="remedies over seeds"):
+        data = getfake_noisy(2 * samples, 2, 0.0, flip, seed=draw)
         fixed = _remedies(data, samples, epochs, flip, radius=None, shuffle=False,
-                          order_seed=seed)
+                          order_seed=draw)
         for m in REMEDY_METHODS:
-            stats = _tail(fixed.errors[m], last)
+            stats = tail_stats(fixed.errors[m], last)
             tail[m].append(stats.mean)
             tail_std[m].append(stats.std)
             tail_spread[m].append(stats.spread)
         if shuffle:
             mixed = _remedies(data, samples, epochs, flip, radius=fixed.radius, shuffle=True,
-                              order_seed=seed, methods=LAST_ITERATE)
+                              order_seed=draw, methods=LAST_ITERATE)
             for m in LAST_ITERATE:
-                shuffled[m].append(_tail(mixed.errors[m], last).mean)
+                shuffled[m].append(tail_stats(mixed.errors[m], last).mean)
         refs["majority"].append(fixed.majority_error)
         refs["plane"].append(fixed.plane_error)
         refs["hinge"].append(fixed.hinge_error)

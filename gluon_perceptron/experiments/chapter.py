@@ -17,13 +17,26 @@ import numpy as np
 from mxnet import nd
 
 from ..core import _checks
+from ..core._validation import (
+    Rule,
+    count,
+    features,
+    labels,
+    one_of,
+    progress,
+    real,
+    seed,
+    seeds,
+    unchecked,
+    validate_params,
+)
 from ..core.chapter.getfake import PRINTED_TRACE, _check_sampler_args, getfake
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
-from ..core.rosenblatt.results import Unpackable
 from ..core.rosenblatt.train import _train_fast, train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
+from ._arrays import numpy_draw, numpy_pair
 from ._progress import Progress, track
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.
@@ -51,8 +64,8 @@ class Update:
 
 
 @dataclass
-class Demo(Unpackable):
-    """What :func:`demo` returns; unpacks like the tuple it replaced: ``w, b, updates = ...``.
+class Demo:
+    """What :func:`demo` returns.
 
     Attributes
     ----------
@@ -76,10 +89,10 @@ class Demo(Unpackable):
         return "\n".join(self.trace_lines())
 
 
-def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
-    """Zeros, or the caller's ``w, b`` checked to fit ``d`` features and one another."""
+def _check_start(w, b, d: int) -> None:
+    """The caller's ``w, b`` (or neither) fit ``d`` features and one another."""
     if w is None and b is None:
-        return nd.zeros(shape=(d,)), nd.zeros(shape=(1,))
+        return
     if w is None or b is None:
         raise ValueError("pass both w and b (to continue from earlier parameters) or neither")
     for name, a in (("w", w), ("b", b)):
@@ -91,9 +104,27 @@ def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
         raise TypeError(f"w and b must share one float dtype (float32 or float64), got "
                         f"{np.dtype(w.dtype).name} and {np.dtype(b.dtype).name}; use "
                         f"w.astype('float32') and b.astype('float32')")
+
+
+def _start_of(features: str | None) -> Rule:
+    """The rule of ``b``: with ``w``, both None or NDArrays that fit the features of the
+    argument ``features`` (or 2, the chapter's plane, when None)."""
+    def check(b, name: str, args: dict):
+        _check_start(args["w"], b, 2 if features is None else args[features].shape[1])
+        return b
+    return Rule(check, "w and b both None, or NDArrays of one float dtype that fit X",
+                ("w",) if features is None else ("w", features))
+
+
+def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
+    """The caller's ``w, b``, or zeros for ``d`` features (float32)."""
+    if w is None and b is None:
+        return nd.zeros(shape=(d,)), nd.zeros(shape=(1,))
     return w, b
 
 
+@validate_params(verbose=unchecked, X=features(), Y=labels(of="X"), w=unchecked,
+                 b=_start_of("X"))
 def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
          verbose: bool | None = None) -> Demo:
     """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
@@ -119,14 +150,14 @@ def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
     """
     if verbose is not None:
         warnings.warn("demo(verbose=...) is deprecated and ignored: demo prints nothing; "
-                      "print(demo(X, Y).trace) instead", DeprecationWarning, stacklevel=2)
-    Xn, Yn = _checks.dataset(X, Y)
-    w, b = _start(w, b, Xn.shape[1])
-    Xd = nd.array(Xn, dtype=w.dtype)
+                      "print(demo(X, Y).trace) instead", DeprecationWarning,
+                      stacklevel=3)  # 3: past validate_params' wrapper, at the caller
+    w, b = _start(w, b, X.shape[1])
+    Xd = nd.array(X, dtype=w.dtype)
     updates = []
-    for i in range(Xn.shape[0]):
-        if perceptron(w, b, Xd[i], Yn[i]) == 1:
-            updates.append(Update(i, Xd[i].asnumpy(), float(Yn[i]), w.asnumpy().copy(),
+    for i in range(X.shape[0]):
+        if perceptron(w, b, Xd[i], float(Y[i])) == 1:
+            updates.append(Update(i, Xd[i].asnumpy(), float(Y[i]), w.asnumpy().copy(),
                                   float(b.asscalar())))
     return Demo(w, b, updates)
 
@@ -171,6 +202,7 @@ class TraceReplay:
         return bool(self.updated.all() and self.max_difference < 1e-6)
 
 
+@validate_params()
 def replay_printed_trace() -> TraceReplay:
     """Feed the chapter's printed points to :func:`~.perceptron`, from :math:`w = 0, b = 0`.
 
@@ -224,18 +256,28 @@ class DemoStatistics:
         return int(np.sum(self.training_error == 0))
 
 
+def _sampler_margin(dimensions: int | str) -> Rule:
+    """``epsilon``, checked with the sampler's own rule (which also checks ``samples`` and the
+    ``dimensions``: a number, or the name of the argument holding it)."""
+    def check(epsilon, name: str, args: dict) -> float:
+        d = args[dimensions] if isinstance(dimensions, str) else dimensions
+        return _check_sampler_args(args["samples"], d, epsilon, None)[2]
+    return Rule(check, "a margin getfake can reach",
+                ("samples", dimensions) if isinstance(dimensions, str) else ("samples",))
+
+
+@validate_params(seeds=seeds(), samples=count(maximum=2**80), epsilon=_sampler_margin(2),
+                 progress=progress())
 def demo_statistics(seeds=range(100), *, samples: int = 50, epsilon: float = 0.3,
                     progress: Progress | None = None) -> DemoStatistics:
     """Run the demo (``getfake`` then one pass from zero) once per seed and collect the counts."""
-    seeds = np.array(_checks.seeds(seeds), dtype=np.int64)
-    _check_sampler_args(samples, 2, epsilon, None)
-    progress = _checks.progress(progress)
+    seeds = np.array(seeds, dtype=np.int64)
     updates, errors, first = [], [], []
     for s in track(seeds, progress, desc="demo over seeds"):
         mx.random.seed(int(s))
         X, Y = getfake(samples, 2, epsilon)
-        run = demo(X, Y)
-        Xn, Yn = X.asnumpy(), Y.asnumpy()
+        Xn, Yn = numpy_pair(X, Y)
+        run = demo(Xn, Yn)
         scores = Xn @ run.w.asnumpy() + run.b.asscalar()
         updates.append(len(run.updates))
         errors.append(float(np.mean(Yn * scores <= 0)))
@@ -275,12 +317,14 @@ class SamplerComparison:
                             - self.quartiles["fast"].mean(axis=0)).max())
 
 
+@validate_params(seeds=seeds(), samples=count(maximum=2**80),
+                 dimensions=count(maximum=2**80), epsilon=_sampler_margin("dimensions"),
+                 progress=progress())
 def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 2,
                      epsilon: float = 0.2, progress: Progress | None = None
                      ) -> SamplerComparison:
     """Draw with both samplers under each seed; compare their margins and label shares."""
-    seeds = np.array(_checks.seeds(seeds), dtype=np.int64)
-    progress = _checks.progress(progress)
+    seeds = np.array(seeds, dtype=np.int64)
     engines = ("faithful", "fast")
     quart = {e: [] for e in engines}
     share = {e: [] for e in engines}
@@ -304,12 +348,40 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 
 # --- updates against the margin ----------------------------------------------------------------
 
+def _margins(dimensions: int | str) -> Rule:
+    """The rule of ``epsilons``: :data:`EPSILONS` (a copy) for ``None``; else finite margins
+    ``> 0`` the sampler can reach, checked with its own rule (which also checks ``samples`` and
+    the ``dimensions``: a number, or the name of the argument holding it)."""
+    def check(epsilons, name: str, args: dict) -> np.ndarray:
+        d = args[dimensions] if isinstance(dimensions, str) else dimensions
+        return _epsilons(epsilons, args["samples"], d)
+    return Rule(check, "None or margins > 0 getfake can reach",
+                ("samples", dimensions) if isinstance(dimensions, str) else ("samples",))
+
+
+def _runs(what: str, dimensions: int | str | None) -> Rule:
+    """The rule of ``trials``: a number of repeats whose runs (or, with ``dimensions``, whose
+    datasets) fit in memory."""
+    def check(trials, name: str, args: dict) -> int:
+        trials = _checks.repeats(trials, name)
+        eps = args["epsilons"]
+        if dimensions is None:
+            _checks.elements(trials * eps.size, f"{what}'s runs (trials={trials:,} x "
+                                                f"{eps.size} epsilons)")
+        else:
+            samples, d = args["samples"], args[dimensions]
+            _checks.elements(trials * eps.size * samples * d,
+                             f"{what}'s datasets (trials={trials:,} x {eps.size} epsilons x "
+                             f"samples={samples:,} x dimensions={d:,})")
+        return trials
+    return Rule(check, "repeats() whose runs fit",
+                ("epsilons",) if dimensions is None else ("epsilons", "samples", dimensions))
+
+
 def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
-    """:data:`EPSILONS` for ``None``; else finite margins ``> 0`` the sampler can reach, checked
-    with its own rule (which also checks ``samples`` and ``dimensions``)."""
     _check_sampler_args(samples, dimensions, 0.0, None)
     if epsilons is None:
-        return np.asarray(EPSILONS, dtype=float)
+        return np.array(EPSILONS, dtype=float)  # a copy: a result must not alias the constant
     eps = _checks.finite_values(epsilons, "epsilons", strict=True)
     for e in eps:
         try:
@@ -320,8 +392,8 @@ def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
 
 
 @dataclass
-class FaithfulExperiment(Unpackable):
-    """What :func:`margin_experiment_faithful` returns; unpacks as ``epsilons, updates``.
+class FaithfulExperiment:
+    """What :func:`margin_experiment_faithful` returns.
 
     Attributes
     ----------
@@ -341,10 +413,10 @@ class FaithfulExperiment(Unpackable):
     samples: int = 1000
     warm_start: bool = False
 
-    def __iter__(self):  # unpacks like the (epsilons, updates) tuple it replaced
-        return iter((self.epsilons, self.updates))
 
-
+@validate_params(samples=count(maximum=2**80), epsilons=_margins(2),
+                 trials=_runs("margin_experiment_faithful", None), w=unchecked,
+                 b=_start_of(None), seed=seed(), progress=progress())
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
                                seed: int | None = None,
@@ -374,23 +446,17 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     -------
     FaithfulExperiment
     """
-    trials = _checks.repeats(trials, "trials")
-    samples = _checks.positive_int(samples, "samples")
-    eps = _epsilons(epsilons, samples, 2)
-    _checks.elements(trials * eps.size, f"margin_experiment_faithful's runs (trials={trials:,} "
-                                        f"x {eps.size} epsilons)")
+    eps = epsilons
     warm = w is not None
     w, b = _start(w, b, 2)
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
     _mx_seed(seed)
     err = np.zeros(eps.size)
     runs = [(j, i, e) for j in range(trials) for i, e in enumerate(eps)]
     for _, i, epsilon in track(runs, progress, desc="faithful experiment"):
         X, Y = getfake(samples, 2, float(epsilon))
-        X = X.astype(w.dtype, copy=False)
+        X, labels_ = X.astype(w.dtype, copy=False), Y.asnumpy()
         for k in range(samples):
-            err[i] += perceptron(w, b, X[k], Y[k])
+            err[i] += perceptron(w, b, X[k], float(labels_[k]))
     return FaithfulExperiment(eps, err / trials, trials, samples, warm)
 
 
@@ -414,6 +480,11 @@ class MarginExperiment:
         return self.bfake**2 <= 1.0
 
 
+@validate_params(samples=count(maximum=2**80), dimensions=count(maximum=2**80),
+                 epsilons=_margins("dimensions"),  # > 0: the bound divides by epsilon^2
+                 trials=_runs("margin_experiment", "dimensions"), max_epochs=count(),
+                 engine=one_of("fast", "faithful", "ndarray"),
+                 sampler=one_of(*ENGINES, *ENGINE_ALIASES), seed=seed(), progress=progress())
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
                       sampler: str = "fast", seed: int | None = None,
@@ -438,47 +509,39 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     seed : int, optional
         Seeds MXNet's generator first; ``None`` uses its current state.
     """
-    trials = _checks.repeats(trials, "trials")
-    samples = _checks.positive_int(samples, "samples")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    eps = _epsilons(epsilons, samples, dimensions)  # > 0: the bound divides by epsilon^2
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.choice(engine, "engine", {"fast", "faithful", "ndarray"})
-    _checks.choice(sampler, "sampler", set(ENGINES) | set(ENGINE_ALIASES))
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
-    _checks.elements(trials * eps.size * samples * dimensions,
-                     f"margin_experiment's datasets (trials={trials:,} x {eps.size} epsilons x "
-                     f"samples={samples:,} x dimensions={dimensions:,})")
+    eps = epsilons
     _mx_seed(seed)
-    shape = (trials, eps.size)
-    out = {k: np.zeros(shape) for k in ("updates", "epochs", "R", "gamma", "bfake", "bound",
-                                        "chapter_bound")}
-    converged = np.zeros(shape, dtype=bool)
+    # trial j, margin i: one dataset each, drawn in the order trial by trial
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
     draws = [partial(sample_separable, samples, dimensions, float(e), engine=sampler) for e in eps]
-    fakes = [draws[i]() for j, i in track(runs, progress, desc="corrected experiment")]
-    if engine in ("fast", "ndarray"):  # all runs as one computation, each identical to train
-        results = train_batched(np.stack([f.X.asnumpy() for f in fakes]),
-                                np.stack([f.Y.asnumpy() for f in fakes]), max_epochs=max_epochs,
-                                **({"engine": "ndarray"} if engine == "ndarray" else {}))
-    else:
-        results = [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
-    for (j, i), fake, result in zip(runs, fakes, results):
-        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
-        out["updates"][j, i] = result.updates
-        out["epochs"][j, i] = result.epochs
-        converged[j, i] = result.converged
-        out["R"][j, i] = info["R"]
-        out["gamma"][j, i] = info["gamma"]
-        out["bfake"][j, i] = info["b"]
-        out["bound"][j, i] = info["bound"]
-        out["chapter_bound"][j, i] = chapter_bound(info["R"], float(eps[i]))
+    fakes = [numpy_draw(draws[i]()) for j, i in track(runs, progress, desc="corrected experiment")]
+    results = _train_each(fakes, max_epochs, engine)
+    bounds = [generating_plane_bound(f.X, f.Y, f.wfake, f.bfake) for f in fakes]
+
+    def table(values, dtype=float) -> np.ndarray:  # one value per run, as (trials, epsilons)
+        return np.array(list(values), dtype=dtype).reshape(trials, eps.size)
+
+    converged = table((r.converged for r in results), bool)
     if not converged.all():
         warnings.warn(f"{np.sum(~converged)} runs stopped at max_epochs={max_epochs} before "
                       f"separating their data (see result.converged); raise max_epochs",
-                      RuntimeWarning, stacklevel=2)
-    return MarginExperiment(epsilons=eps, converged=converged, **out)
+                      RuntimeWarning, stacklevel=3)  # 3: past validate_params' wrapper
+    return MarginExperiment(
+        epsilons=eps, converged=converged,
+        updates=table(r.updates for r in results), epochs=table(r.epochs for r in results),
+        R=table(b.R for b in bounds), gamma=table(b.gamma for b in bounds),
+        bfake=table(b.b for b in bounds), bound=table(b.bound for b in bounds),
+        chapter_bound=table(chapter_bound(b.R, float(eps[i])) for (_, i), b in zip(runs, bounds)))
+
+
+def _train_each(fakes: list, max_epochs: int, engine: str) -> list:
+    """Train from zero to convergence on every draw: one batched computation for ``"fast"`` and
+    ``"ndarray"`` (each run identical to ``train``), else ``train`` one draw at a time."""
+    if engine == "faithful":
+        return [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
+    return train_batched(np.stack([f.X for f in fakes]), np.stack([f.Y for f in fakes]),
+                         max_epochs=max_epochs,
+                         **({"engine": "ndarray"} if engine == "ndarray" else {}))
 
 
 # --- the bound ignores size and dimension; the counts do not -----------------------------------
@@ -509,7 +572,7 @@ class SizeExperiment:
         return self.updates / self.bound
 
 
-def _configs(configs) -> list[tuple[int, int]]:
+def _configs(configs, name: str = "configs", args: dict | None = None) -> list[tuple[int, int]]:
     """A non-empty sequence of ``(samples, dimensions)`` pairs."""
     wanted = "configs must be a non-empty sequence of (samples, dimensions) pairs"
     if isinstance(configs, (str, bytes)) or not hasattr(configs, "__iter__"):
@@ -525,19 +588,23 @@ def _configs(configs) -> list[tuple[int, int]]:
     return out
 
 
+def _records(seeds, name: str, args: dict) -> int:
+    seeds = _checks.repeats(seeds, name)
+    configs = args["configs"]
+    _checks.elements(2 * len(configs) * seeds, f"updates_by_size's records (2 per run, "
+                                               f"{len(configs)} configs x seeds={seeds:,})")
+    return seeds
+
+
+@validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),
+                 seeds=Rule(_records, "repeats() whose records fit", ("configs",)),
+                 epsilon=real(positive=True), max_epochs=count(), progress=progress())
 def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 20,
                     epsilon: float = 0.1, max_epochs: int = 10_000,
                     progress: Progress | None = None) -> SizeExperiment:
     """For each ``(samples, dimensions)`` and seed ``0 .. seeds-1``: ``mx.random.seed(s)``,
     ``sample_separable(samples, dimensions, epsilon)``, train to convergence, record the updates
     next to the dataset's bound."""
-    configs = _configs(configs)
-    seeds = _checks.repeats(seeds, "seeds")
-    epsilon = _checks.finite_float(epsilon, "epsilon", strictly_positive=True)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    progress = _checks.progress(progress)
-    _checks.elements(2 * len(configs) * seeds, f"updates_by_size's records (2 per run, "
-                                               f"{len(configs)} configs x seeds={seeds:,})")
     updates = np.zeros((len(configs), seeds))
     bound = np.zeros((len(configs), seeds))
     draws = [partial(sample_separable, samples, dims, epsilon) for samples, dims in configs]
@@ -550,6 +617,7 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 2
                 raise RuntimeError(f"a run on {samples} x {dims} data did not converge within "
                                    f"max_epochs={max_epochs}; raise max_epochs")
             updates[c, s] = run.updates
-            bound[c, s] = generating_plane_bound(fake.X, fake.Y, fake.wfake,
-                                                 fake.bfake)["bound"]
+            draw = numpy_draw(fake)
+            bound[c, s] = generating_plane_bound(draw.X, draw.Y, draw.wfake,
+                                                 draw.bfake)["bound"]
     return SizeExperiment(configs, epsilon, updates, bound)

@@ -11,6 +11,20 @@ import numpy as np
 
 from ..core import _checks
 from ..core._arrays import _radius
+from ..core._validation import (
+    Rule,
+    count,
+    counts,
+    features,
+    flag,
+    labels,
+    optional,
+    progress,
+    real,
+    repeats,
+    validate_params,
+    vector,
+)
 from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.results import ItemAccess
@@ -24,6 +38,7 @@ from ..core.theory.bounds import (
 )
 from ..core.theory.margins import optimal_margin, radius, separator, shift_plane_to_origin
 from ..core.theory.separability import _signed_rows
+from ._arrays import numpy_draw
 from ._progress import Progress, track
 
 
@@ -62,6 +77,22 @@ class ProofTrace:
     bound: float
 
 
+def _separating(u, name: str, args: dict) -> np.ndarray:
+    """``u``, a float64 separator of ``(X, Y)`` with (or without) a bias entry."""
+    A = _signed_rows(args["X"], args["Y"], args["bias"])
+    u = _checks.vector(u, name).astype(np.float64)
+    if u.shape[0] != A.shape[1]:
+        raise ValueError(f"u must have {A.shape[1]} entries "
+                         f"({'(w*, b*)' if args['bias'] else 'w*'}), got {u.shape[0]}")
+    s = float(np.min(A @ u))
+    if s <= 0:
+        raise ValueError(f"u does not separate the data: its smallest margin is {s:.3g} <= 0")
+    return u
+
+
+@validate_params(X=features(), Y=labels(of="X"), bias=flag(), max_epochs=count(),
+                 threshold=real(minimum=0.0), b0=real(), w0=optional(vector(size_of="X")),
+                 u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
                 b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:
     """Run the perceptron and record the two quantities the convergence proof squeezes.
@@ -82,21 +113,8 @@ def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None
         For a bad argument, or if ``u`` does not separate the data (the proof needs
         :math:`a_i^\\top u > 0`).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    bias = _checks.flag(bias, "bias")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    b0 = _checks.finite_float(b0, "b0")
-    if w0 is not None:
-        w0 = _checks.vector(w0, "w0", size=Xn.shape[1])
-    A = _signed_rows(Xn, Yn, bias)
-    un = _checks.vector(u, "u").astype(np.float64)
-    if un.shape[0] != A.shape[1]:
-        raise ValueError(f"u must have {A.shape[1]} entries ({'(w*, b*)' if bias else 'w*'}), "
-                         f"got {un.shape[0]}")
-    s = float(np.min(A @ un))
-    if s <= 0:
-        raise ValueError(f"u does not separate the data: its smallest margin is {s:.3g} <= 0")
+    A, un = _signed_rows(X, Y, bias), u
+    s = float(np.min(A @ un))  # the proof's s: the smallest a_i . u
     path = update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
                        threshold=threshold)
     t = np.arange(path.thetas.shape[0])
@@ -182,6 +200,33 @@ class BoundExperiment(ItemAccess):
                          for d in np.unique(self.dimensions)])
 
 
+def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
+    """The grid's margins: > 0 (the bounds divide by them), each one the sampler can reach, in
+    a table that fits (the sampler's rule also checks every shape ``(n, d)``)."""
+    if np.ndim(epsilons) != 1:
+        raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
+                         f"got {epsilons!r:.60}")
+    epsilons = _checks.finite_values(epsilons, name, strict=True)
+    dimensions, samples, trials = args["dimensions"], args["samples"], args["trials"]
+    for d in dimensions:
+        for n in samples:
+            _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
+    for e in epsilons:
+        try:
+            _check_sampler_args(samples[0], dimensions[0], float(e), None)
+        except ValueError as exc:
+            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
+    cells = len(dimensions) * len(samples) * len(epsilons)
+    _checks.elements(cells * trials * len(BOUND_FIELDS),
+                     f"bound_experiment's table ({len(BOUND_FIELDS)} numbers per dataset, "
+                     f"{cells} cells x trials={trials:,})")
+    return epsilons
+
+
+@validate_params(trials=repeats(), max_epochs=count(), dimensions=counts(), samples=counts(),
+                 epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
+                               ("dimensions", "samples", "trials")),
+                 progress=progress())
 def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0.1, 0.3),
                      *, trials: int = 3, max_epochs: int = 10_000,
                      progress: Progress | None = None) -> BoundExperiment:
@@ -217,27 +262,6 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     -------
     BoundExperiment
     """
-    trials = _checks.repeats(trials, "trials")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    dimensions = _checks.counts(dimensions, "dimensions")
-    samples = _checks.counts(samples, "samples")
-    if np.ndim(epsilons) != 1:
-        raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
-                         f"got {epsilons!r:.60}")
-    epsilons = _checks.finite_values(epsilons, "epsilons", strict=True)  # the bounds divide by it
-    progress = _checks.progress(progress)
-    for d in dimensions:
-        for n in samples:
-            _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
-    for e in epsilons:
-        try:
-            _check_sampler_args(samples[0], dimensions[0], float(e), None)
-        except ValueError as exc:
-            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
-    cells = len(dimensions) * len(samples) * len(epsilons)
-    _checks.elements(cells * trials * len(BOUND_FIELDS),
-                     f"bound_experiment's table ({len(BOUND_FIELDS)} numbers per dataset, "
-                     f"{cells} cells x trials={trials:,})")
     grid = [(d, n, float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
     draw = {cell: partial(sample_separable, cell[1], cell[0], cell[2])
@@ -245,9 +269,11 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     rows = []
     for d, n, eps in track(grid, progress, desc="bound experiment"):
         fake = draw[d, n, eps]()
-        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         run = _train_fast(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs)
-        Xh = shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+        fake = numpy_draw(fake)
+        info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
+        # nested calls take their arguments as their rules would make them: a float64 normal
+        Xh = shift_plane_to_origin(fake.X, fake.wfake.astype(np.float64), fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,
                      run.converged, info.bound, chapter_bound(info.R, eps),
@@ -259,10 +285,8 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
 # --- data normalization (Exercise 1.29) -------------------------------------------------------
 
 @dataclass
-class TransformedRun(ItemAccess):
+class TransformedRun:
     """A run on rescaled and moved data, with its bounds (:func:`transformed_run`).
-
-    ``result["updates"]`` (the dict it replaced) still works.
 
     Attributes
     ----------
@@ -292,6 +316,16 @@ class TransformedRun(ItemAccess):
     homogeneous_converged: bool | None = None
 
 
+def _offset(bfake, name: str, args: dict) -> float:
+    if bfake is None:
+        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
+    return _checks.scalar(bfake, name)
+
+
+@validate_params(X=features(), Y=labels(of="X"), scale=real(positive=True),
+                 shift=optional(vector(size_of="X")),
+                 bfake=Rule(_offset, "scalar(), required"), wfake=vector(size_of="X"),
+                 max_epochs=count())
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.
@@ -307,18 +341,14 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     TransformedRun
         Without bias and from zero a scaling changes nothing (``homogeneous_updates``).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    scale = _checks.finite_float(scale, "scale", strictly_positive=True)
-    shift_v = np.zeros(Xn.shape[1]) if shift is None else _checks.vector(
-        shift, "shift", size=Xn.shape[1]).astype(np.float64)
-    if bfake is None:
-        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
-    u = separator(_checks.vector(wfake, "wfake", size=Xn.shape[1]), bfake)
+    Xn, Yn = X, Y
+    shift_v = np.zeros(Xn.shape[1]) if shift is None else shift.astype(np.float64)
+    u = separator(wfake, bfake)
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])
     Xt = scale * Xn.astype(np.float64) + shift_v
     bt = scale * b - w @ shift_v
-    info = generating_plane_bound(Xt, Yn, w, np.array([bt]))
+    info = generating_plane_bound(Xt, Yn, w, float(bt))
     run = train(Xt, Yn, max_epochs=max_epochs)
     hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
     try:

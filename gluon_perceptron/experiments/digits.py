@@ -16,6 +16,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
+from ..core._validation import (
+    Rule,
+    features,
+    flag,
+    labels,
+    one_of,
+    progress,
+    scalar,
+    seeds,
+    validate_params,
+    vector,
+)
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
 from ..core.rosenblatt.engine import fast_pass
 from ..core.rosenblatt.variants import train_averaged
@@ -109,11 +121,10 @@ def _accuracies(W: np.ndarray, B: np.ndarray, X: np.ndarray, Y: np.ndarray) -> n
     return 1.0 - np.mean(Y[:, None] * (X @ W.T + B) <= 0, axis=0)
 
 
+@validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def accuracy(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) > 0`: one minus ``error_rate``."""
-    Xn, Yn = _checks.dataset(X, Y)
-    wn = _checks.vector(w, "w", size=Xn.shape[1])
-    return _accuracy(wn, _checks.scalar(b, "b"), Xn, Yn)
+    return _accuracy(w, b, X, Y)
 
 
 def _baselines(Y_train: np.ndarray, Y_test: np.ndarray) -> Baselines:
@@ -123,6 +134,16 @@ def _baselines(Y_train: np.ndarray, Y_test: np.ndarray) -> Baselines:
                      majority=q if p > 0.5 else 1 - q)
 
 
+def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
+    Y = _checks.labels(Y, name=name)
+    if name == "Y_test" and (args["Y_train"].size == 0 or Y.size == 0):
+        raise ValueError(f"Y_train and Y_test must each hold at least one label, got "
+                         f"{args['Y_train'].size} and {Y.size}")
+    return Y
+
+
+@validate_params(Y_train=labels(of=None),
+                 Y_test=Rule(_nonempty_labels, "labels(of=None), both non-empty", ("Y_train",)))
 def baselines(Y_train, Y_test) -> Baselines:
     """Test accuracies of three rules that ignore the image.
 
@@ -133,14 +154,41 @@ def baselines(Y_train, Y_test) -> Baselines:
     * majority: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
-    Y_train = _checks.labels(Y_train, name="Y_train")
-    Y_test = _checks.labels(Y_test, name="Y_test")
-    if Y_train.size == 0 or Y_test.size == 0:
-        raise ValueError(f"Y_train and Y_test must each hold at least one label, got "
-                         f"{Y_train.size} and {Y_test.size}")
     return _baselines(Y_train, Y_test)
 
 
+def _split(split, name: str, args: dict) -> Split:
+    """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
+    _checks.instance(split, Split, name, "from digits_split() or mnist_5k_split()")
+    _checks.features(split.X_train, "split.X_train")
+    _checks.features(split.X_test, "split.X_test")
+    return split
+
+
+def _digit_of(*parts: str) -> Rule:
+    """The rule of ``digit``: a label that some example of each of ``split``'s ``parts`` has
+    (``one_vs_rest``'s own check)."""
+    def check(digit, name: str, args: dict):
+        for part in parts:
+            one_vs_rest(getattr(args["split"], part), digit)
+        return digit
+    return Rule(check, f"a label of split.{' and split.'.join(parts)}", ("split",))
+
+
+def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
+    """The rule of ``epochs``: a curve keeps the weights after every epoch, epochs x pixels
+    numbers (``pixels``: a function of the arguments checked so far)."""
+    def check(epochs, name: str, args: dict) -> int:
+        epochs = _checks.positive_int(epochs, name)
+        n = pixels(args)
+        _checks.elements(epochs * n, f"the per-epoch weights (epochs={epochs} x {n} pixels)")
+        return epochs
+    return Rule(check, "count() whose weights fit", needs)
+
+
+@validate_params(split=Rule(_split, "instance(Split)"),
+                 epochs=_weights_fit(lambda args: np.shape(args["split"].X_train)[1], ("split",)),
+                 digit=_digit_of("y_train", "y_test"), averaged=flag())
 def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                    averaged: bool = True) -> LearningCurve:
     """Train "``digit`` or not" for exactly ``epochs`` passes, measuring after each pass.
@@ -161,24 +209,10 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
     averaged : bool
         Also run the averaged perceptron.
     """
-    epochs = _checks.positive_int(epochs, "epochs")
-    _checks.instance(split, Split, "split", "from digits_split() or mnist_5k_split()")
-    X_train = _checks.features(split.X_train, "split.X_train").astype(np.float64)
-    X_test = _checks.features(split.X_test, "split.X_test").astype(np.float64)
-    _check_weights_size(epochs, X_train.shape[1])
+    X_train = np.asarray(split.X_train, dtype=np.float64)
+    X_test = np.asarray(split.X_test, dtype=np.float64)
     Y_train = one_vs_rest(split.y_train, digit)
     Y_test = one_vs_rest(split.y_test, digit)
-    return _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged)
-
-
-def _check_weights_size(epochs: int, pixels: int) -> None:
-    """A curve keeps the weights after every epoch: epochs x pixels numbers."""
-    _checks.elements(epochs * pixels, f"the per-epoch weights (epochs={epochs} x {pixels} "
-                                      f"pixels)")
-
-
-def _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged) -> LearningCurve:
-    """:func:`learning_curve` on checked float64 arrays and +/-1 labels."""
     w, b = np.zeros(X_train.shape[1]), np.zeros(1)
     W, B, updates = np.zeros((epochs, w.size)), np.zeros(epochs), []
     for e in range(epochs):
@@ -200,21 +234,30 @@ def _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs, averaged) -
                          b_averaged=float(b_avg))
 
 
+def _one_label_per_image(digit, name: str, args: dict):
+    split = args["split"]
+    positive = one_vs_rest(split.y_train, digit) > 0  # refuses a digit no example has
+    images = _checks.features(split.X_train, "split.X_train").shape[0]
+    if positive.size != images:
+        raise ValueError(f"split.y_train has {positive.size} labels but split.X_train has "
+                         f"{images} images")
+    if positive.all():
+        raise ValueError(f"every training example of split has label {digit!r}: there are no "
+                         f"other digits to contrast it with")
+    return digit
+
+
+@validate_params(split=Rule(_split, "instance(Split)"),
+                 digit=Rule(_one_label_per_image, "a label of split.y_train, not the only one",
+                            ("split",)))
 def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     """Mean image of ``digit`` minus the mean image of the other digits (training part).
 
     A template to compare the learned weights with: where ``digit`` has more ink than the
     rest on average, a linear "digit or not" rule gains by weighting that pixel up.
     """
-    _checks.instance(split, Split, "split", "from digits_split() or mnist_5k_split()")
-    X_train = _checks.features(split.X_train, "split.X_train")
-    positive = one_vs_rest(split.y_train, digit) > 0  # refuses a digit no example has
-    if positive.size != X_train.shape[0]:
-        raise ValueError(f"split.y_train has {positive.size} labels but split.X_train has "
-                         f"{X_train.shape[0]} images")
-    if positive.all():
-        raise ValueError(f"every training example of split has label {digit!r}: there are no "
-                         f"other digits to contrast it with")
+    X_train = np.asarray(split.X_train)
+    positive = one_vs_rest(split.y_train, digit) > 0
     return X_train[positive].mean(axis=0) - X_train[~positive].mean(axis=0)
 
 
@@ -302,6 +345,33 @@ def _pad(values: np.ndarray, length: int) -> np.ndarray:
     return out
 
 
+def _digits(digits, name: str, args: dict) -> tuple[int, ...]:
+    """Digits 0 .. 9 (each source's splits hold all ten in both parts)."""
+    digits = tuple(_checks.counts(digits, name, minimum=0))
+    for d in digits:
+        if d > 9:
+            raise ValueError(f"no example has label {d!r} in y; labels present in y: "
+                             f"{list(range(10))}; pick positive among them")
+    return digits
+
+
+def _tables_fit(epochs, name: str, args: dict) -> int:
+    epochs = _weights_fit(lambda a: PIXELS[a["source"]], ("source",))(epochs, name, args)
+    seeds, digits = args["seeds"], args["digits"]
+    _checks.elements(len(seeds) * len(digits) * epochs,
+                     f"learning_curves' tables (seeds={len(seeds)} splits x digits={len(digits)} "
+                     f"x epochs={epochs})")
+    return epochs
+
+
+@validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=Rule(_digits, "digits 0 .. 9"),
+                 epochs=Rule(_tables_fit, "count() whose tables fit",
+                             ("source", "seeds", "digits")),
+                 averaged=Rule(lambda v, name, args: set(args["digits"] if v else ())
+                               if isinstance(v, (bool, np.bool_))
+                               else set(_checks.counts(v, name, minimum=0)),
+                               "True, False or some digits: the set of digits", ("digits",)),
+                 progress=progress())
 def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
                     digits: Iterable[int] = SLIDE_DIGITS, epochs: int = 20,
                     averaged: bool | Iterable[int] = True,
@@ -325,18 +395,6 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
-    _checks.choice(source, "source", set(SOURCES))
-    seeds = _checks.seeds(seeds)
-    digits = tuple(_checks.counts(digits, "digits", minimum=0))
-    epochs = _checks.positive_int(epochs, "epochs")
-    _check_weights_size(epochs, PIXELS[source])
-    _checks.elements(len(seeds) * len(digits) * epochs,
-                     f"learning_curves' tables (seeds={len(seeds)} splits x digits={len(digits)} "
-                     f"x epochs={epochs})")
-    progress = _checks.progress(progress)
-    if isinstance(averaged, (bool, np.bool_)):
-        averaged = digits if averaged else ()
-    averaged = {int(d) for d in averaged}
     rows = []
     for seed in track(seeds, progress, desc=f"{source} splits"):
         split = SOURCES[source](seed=seed)
@@ -345,10 +403,9 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
         for digit in digits:
             Y_train = one_vs_rest(split.y_train, digit)
             Y_test = one_vs_rest(split.y_test, digit)
-            curve = _learning_curve(X_train, Y_train, X_test, Y_test, digit, epochs,
-                                    digit in averaged)
+            curve = learning_curve(split, digit, epochs=epochs, averaged=digit in averaged)
             template = mean_image_contrast(split, digit)
-            row.append((np.mean(Y_test == 1), _baselines(Y_train, Y_test).majority, curve,
+            row.append((np.mean(Y_test == 1), baselines(Y_train, Y_test).majority, curve,
                         np.corrcoef(curve.w, template)[0, 1]))
         rows.append(row)
     split_shape = (len(seeds), len(digits))

@@ -21,21 +21,68 @@ import mxnet as mx
 import numpy as np
 
 from ..core import _checks
+from ..core._validation import (
+    Rule,
+    count,
+    features,
+    flag,
+    fraction,
+    labels,
+    one_of,
+    progress,
+    real,
+    repeats,
+    seed,
+    validate_params,
+)
+from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
 from ..core.rosenblatt.engine import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
-from ._progress import track
+from ._progress import Progress, track
 
 
+def _points_fit(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name)
+    samples = args["samples"]
+    _checks.elements(samples * dimensions, f"hard_separable's samples x dimensions points "
+                                           f"(samples={samples:,}, dimensions={dimensions:,})")
+    return dimensions
+
+
+def _kept_share(margin: float) -> float:
+    """u.x ~ N(0, 1) for a unit u: the share of candidates kept is P(|Z + 0.1| > margin)."""
+    return 0.5 * (math.erfc((margin - 0.1) / math.sqrt(2)) +
+                  math.erfc((margin + 0.1) / math.sqrt(2)))
+
+
+def _drawable_margin(margin, name: str, args: dict) -> float:
+    margin = _checks.finite_float(margin, name, minimum=0.0)
+    kept = _kept_share(margin)
+    if kept < 0.01:
+        raise ValueError(f"margin={margin:g} keeps only a share {kept:.2e} of the candidates "
+                         f"(|u.x + 0.1| > margin with u.x ~ N(0, 1)): drawing "
+                         f"samples={args['samples']} would take more than the 100 candidates "
+                         f"per point the package's samplers allow; use a margin below 2.5")
+    return margin
+
+
+@validate_params(samples=count(), dimensions=Rule(_points_fit, "count() whose points fit",
+                                                   ("samples",)),
+                 margin=Rule(_drawable_margin, "real(minimum=0.0) that keeps 1 % of points",
+                             ("samples",)),
+                 seed=seed())
 def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float = 0.1, *,
-                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                   seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""A hard linearly separable set: :math:`x \sim N(0, I_d)` in float32, labelled by a
     random unit plane :math:`u^\top x + 0.1`, keeping only :math:`|u^\top x + 0.1| > `
     ``margin``. With :math:`\|x\| \approx \sqrt d`, :math:`R^2/\gamma^2` is large: the
     perceptron needs about a hundred passes at the default size (the chapter's ``getfake``
-    cannot draw it: its points must have norm below 3).
+    cannot draw it: its points must have norm below 3). Draws with
+    ``numpy.random.default_rng(seed)``: ``seed=None`` is fresh randomness, an integer
+    reproduces.
 
     Raises
     ------
@@ -43,20 +90,6 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
         For a bad argument, or a ``margin`` that keeps fewer than 1 % of the Gaussian points
         (the package's samplers give up after about 100 candidates per point).
     """
-    samples = _checks.positive_int(samples, "samples")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    margin = _checks.finite_float(margin, "margin", minimum=0.0)
-    seed = _checks.seed(seed)
-    _checks.elements(samples * dimensions, f"hard_separable's samples x dimensions points "
-                                           f"(samples={samples:,}, dimensions={dimensions:,})")
-    # u.x ~ N(0, 1) for a unit u: the share of candidates kept is P(|Z + 0.1| > margin)
-    kept = 0.5 * (math.erfc((margin - 0.1) / math.sqrt(2)) +
-                  math.erfc((margin + 0.1) / math.sqrt(2)))
-    if kept < 0.01:
-        raise ValueError(f"margin={margin:g} keeps only a share {kept:.2e} of the candidates "
-                         f"(|u.x + 0.1| > margin with u.x ~ N(0, 1)): drawing samples={samples} "
-                         f"would take more than the 100 candidates per point the package's "
-                         f"samplers allow; use a margin below 2.5")
     rng = np.random.default_rng(seed)
     u = rng.normal(size=dimensions)
     u /= np.linalg.norm(u)
@@ -70,8 +103,9 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
     return X[:samples], np.where(scores[:samples] > 0, 1.0, -1.0).astype(np.float32)
 
 
-def _shard_counts(workers, samples: int, name: str = "workers") -> list[int]:
+def _shard_counts(workers, name: str = "workers", args: dict | None = None) -> list[int]:
     """Worker counts, each at most ``samples`` (every shard needs an example)."""
+    samples = args["samples"]
     workers = _checks.counts(workers, name)
     if max(workers) > samples:
         raise ValueError(f"{name} holds {max(workers)} but there are only {samples} examples: "
@@ -79,7 +113,7 @@ def _shard_counts(workers, samples: int, name: str = "workers") -> list[int]:
     return workers
 
 
-def _mixings(mixings) -> list[str]:
+def _mixings(mixings, name: str = "mixings", args: dict | None = None) -> list[str]:
     """A non-empty sequence of names from :data:`MIXINGS`."""
     if isinstance(mixings, str) or not hasattr(mixings, "__iter__"):
         raise ValueError(f"mixings must be a sequence of names from {list(MIXINGS)}, e.g. "
@@ -126,25 +160,42 @@ class MixingBoundExperiment:
         return self.mixed_mistakes / self.bound
 
 
-def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
-                            workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
-                            progress=None) -> MixingBoundExperiment:
-    """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (MXNet seeds
-    ``seed, seed + 1, ...``, modulo 2**32) for every worker count and mixing, beside the
-    bound."""
-    samples = _checks.positive_int(samples, "samples")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    draw = partial(sample_separable, samples, dimensions, epsilon)
-    trials = _checks.repeats(trials, "trials")
-    workers = _shard_counts(workers, samples)
-    mixings = _mixings(mixings)
-    seed = _checks.seed(seed)
-    if seed is None:
-        raise ValueError("seed must be an integer: trial s seeds MXNet with seed + s, got None")
-    progress = _checks.progress(progress)
+def _reachable(epsilon, name: str, args: dict) -> float:
+    """``epsilon``, with ``samples`` and ``dimensions``, checked by the sampler's own rule."""
+    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
+
+
+def _bound_records(mixings, name: str, args: dict) -> list[str]:
+    mixings = _mixings(mixings, name)
+    trials, workers = args["trials"], args["workers"]
     _checks.elements(7 * trials * len(workers) * len(mixings),
                      f"mixing_bound_experiment's records (7 per run, trials={trials:,} x "
                      f"{len(workers)} worker counts x {len(mixings)} mixings)")
+    return mixings
+
+
+def _integer_seed(value, name: str, args: dict) -> int:
+    value = _checks.seed(value, name)
+    if value is None:
+        raise ValueError("seed must be an integer: trial s seeds MXNet with seed + s, got None")
+    return value
+
+
+@validate_params(samples=count(), dimensions=count(),
+                 epsilon=Rule(_reachable, "a margin getfake can reach",
+                              ("samples", "dimensions")),
+                 trials=repeats(),
+                 workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
+                 mixings=Rule(_bound_records, "names from MIXINGS whose records fit",
+                              ("trials", "workers")),
+                 seed=Rule(_integer_seed, "seed(), not None"), progress=progress())
+def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
+                            workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
+                            progress: Progress | None = None) -> MixingBoundExperiment:
+    """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (MXNet seeds
+    ``seed, seed + 1, ...``, modulo 2**32) for every worker count and mixing, beside the
+    bound."""
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     rows = []
     for t in track(range(seed, seed + trials), progress, desc="mixing bound"):
         s = t % (_checks.SEED_MAX + 1)
@@ -211,21 +262,28 @@ class MixingSpeedup:
         self.startup_seconds.append(float(startup_s))
 
 
+def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
+    """``max_epochs``, with the data and the largest worker count, checked by the rule shared
+    with ``train_mixed``."""
+    max_epochs = _checks.positive_int(max_epochs, name)
+    return check_mixing_arguments(args["X"], args["Y"], max(args["workers"]), max_epochs,
+                                  args["mixings"][0], 1.0)[3]
+
+
+@validate_params(X=features(), Y=labels(of="X"),
+                 workers=Rule(lambda v, name, args: _checks.counts(v, name), "counts()"),
+                 mixings=Rule(_mixings, "names from MIXINGS"),
+                 max_epochs=Rule(_mixing_rounds, "count(), as train_mixed checks it",
+                                 ("X", "Y", "workers", "mixings")),
+                 cluster=flag(), timeout=real(positive=True), progress=progress())
 def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int = 1000,
                    cluster: bool = False, timeout: float = 600.0,
-                   progress=None) -> MixingSpeedup:
+                   progress: Progress | None = None) -> MixingSpeedup:
     """Passes and time to separate ``(X, Y)``: ``train``, then mixing for every ``workers``
     and ``mixings``, in one process (``cluster=False``) or on the parameter server."""
     from ..core.distributed.training import _train_distributed
 
-    workers = _checks.counts(workers, "workers")
-    mixings = _mixings(mixings)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    cluster = _checks.flag(cluster, "cluster")
-    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
-    progress = _checks.progress(progress)
-    Xn, Yn, _, max_epochs, _, _ = check_mixing_arguments(X, Y, max(workers), max_epochs,
-                                                         mixings[0], 1.0)
+    Xn, Yn = X, Y
     out = MixingSpeedup()
     w, b = np.zeros(Xn.shape[1], dtype=Xn.dtype), np.zeros(1, dtype=Xn.dtype)
     start = time.perf_counter()
@@ -271,22 +329,28 @@ class NonseparableMixing:
     flipped: float
 
 
+def _round_records(rounds, name: str, args: dict) -> int:
+    rounds = _checks.positive_int(rounds, name)
+    _checks.elements(rounds * (args["dimensions"] + 1 + 2 * len(args["workers"])),
+                     f"nonseparable_mixing's records (per round, the mixed (w, b) and an error "
+                     f"and a count per worker count; rounds={rounds:,})")
+    return rounds
+
+
+@validate_params(samples=count(), dimensions=count(), mixing=one_of(*MIXINGS),
+                 workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
+                 rounds=Rule(_round_records, "count() whose records fit",
+                             ("dimensions", "workers")),
+                 flip=fraction(),
+                 epsilon=Rule(_reachable, "a margin getfake can reach",
+                              ("samples", "dimensions")),
+                 seed=seed(), progress=progress())
 def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: float = 0.1,
                         flip: float = 0.1, workers=(1, 2, 4, 8), mixing: str = "uniform",
                         rounds: int = 40, seed: int = 0,
-                        progress=None) -> NonseparableMixing:
+                        progress: Progress | None = None) -> NonseparableMixing:
     """Train with mixing for ``rounds`` rounds on getfake data with a fraction ``flip`` of its
     labels flipped; record the training error of the mixed weights after every round."""
-    samples = _checks.positive_int(samples, "samples")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    _checks.choice(mixing, "mixing", set(MIXINGS))
-    rounds = _checks.positive_int(rounds, "rounds")
-    workers = _shard_counts(workers, samples)
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
-    _checks.elements(rounds * (dimensions + 1 + 2 * len(workers)),
-                     f"nonseparable_mixing's records (per round, the mixed (w, b) and an error "
-                     f"and a count per worker count; rounds={rounds:,})")
     noisy = getfake_noisy(samples, dimensions, epsilon, flip, seed=seed)
     X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
     errors, updates = [], []

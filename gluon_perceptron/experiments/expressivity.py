@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import _checks
+from ..core._validation import count, one_of, validate_params
 from ..core.data.synthetic import xor_data
 from ..core.rosenblatt.train import TrainResult
 from ..core.rosenblatt.variants import UpdatePath, update_path
@@ -21,9 +21,9 @@ from ..core.theory.expressivity import (
 from ..core.theory.separability import is_separable
 
 
+@validate_params(name=one_of(*BOOLEAN_PERCEPTRONS))
 def format_truth_table(name: str) -> str:
     """Example 2.2's perceptron for ``name`` and its table, as text."""
-    _checks.choice(name, "name", set(BOOLEAN_PERCEPTRONS))
     w, b = BOOLEAN_PERCEPTRONS[name]
     table = truth_table(w, b)
     terms = " + ".join(f"{c:g}*x{i + 1}" for i, c in enumerate(w)) + (f" + {b:g}" if b else "")
@@ -62,13 +62,13 @@ class Expressivity:
     final_loss: float
 
 
+@validate_params(xor_epochs=count())
 def expressivity_experiment(*, xor_epochs: int = 1000) -> Expressivity:
     """Run everything the expressivity section shows (deterministic).
 
     AND, OR and NOT get the default ``max_epochs`` of :func:`learn_boolean`; XOR gets
     ``xor_epochs`` passes and never converges.
     """
-    xor_epochs = _checks.positive_int(xor_epochs, "xor_epochs")
     learned: dict[str, TrainResult] = {name: learn_boolean(name) for name in ("AND", "OR", "NOT")}
     learned["XOR"] = learn_boolean("XOR", max_epochs=xor_epochs)
     X, Y = two_point_data()

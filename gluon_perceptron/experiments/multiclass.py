@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
+from ..core._validation import Rule, count, progress, seeds, validate_params
 from ..core.data.real import Split, digits_split
 from ..core.rosenblatt.multiclass import (
     BinaryErrorRates,
@@ -93,7 +94,17 @@ def _scheme(model: MulticlassModel, split: Split) -> SchemeResult:
                         cost=model.cost())
 
 
-def multiclass_demo(split: Split, *, max_epochs: int = 20) -> MulticlassDemo:
+def _split(split, name: str, args: dict) -> Split:
+    """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
+    _checks.instance(split, Split, name, "from digits_split()")
+    _checks.features(split.X_train, "split.X_train")
+    _checks.features(split.X_test, "split.X_test")
+    return split
+
+
+@validate_params(split=Rule(_split, "instance(Split)"), max_epochs=count(), progress=progress())
+def multiclass_demo(split: Split, *, max_epochs: int = 20,
+                    progress: Progress | None = None) -> MulticlassDemo:
     """Train one-vs-all and one-vs-one on ``split`` and measure them on its test part.
 
     Parameters
@@ -102,11 +113,12 @@ def multiclass_demo(split: Split, *, max_epochs: int = 20) -> MulticlassDemo:
         Integer class labels (e.g. :func:`datasets.digits_split`).
     max_epochs : int
         Bound on the passes of every binary perceptron.
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over the two schemes.
     """
-    _checks.instance(split, Split, "split", "from digits_split()")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    ova = train_one_vs_all(split.X_train, split.y_train, max_epochs=max_epochs)
-    ovo = train_one_vs_one(split.X_train, split.y_train, max_epochs=max_epochs)
+    schemes = {"one-vs-all": train_one_vs_all, "one-vs-one": train_one_vs_one}
+    ova, ovo = (schemes[name](split.X_train, split.y_train, max_epochs=max_epochs)
+                for name in track(list(schemes), progress, desc="schemes"))
     return MulticlassDemo(max_epochs=max_epochs, one_vs_all=_scheme(ova, split),
                           one_vs_one=_scheme(ovo, split),
                           rates=binary_error_rates(ova, split.X_test, split.y_test))
@@ -172,6 +184,7 @@ def _separable_pairs(model: MulticlassModel, split: Split) -> int:
     return count
 
 
+@validate_params(seeds=seeds(), max_epochs=count(), progress=progress())
 def multiclass_over_splits(seeds: Iterable[int] = range(20), *, max_epochs: int = 20,
                            progress: Progress | None = None) -> MulticlassOverSplits:
     """:func:`multiclass_demo` on the 8x8 digits split by every seed, with the pairs'
@@ -186,12 +199,9 @@ def multiclass_over_splits(seeds: Iterable[int] = range(20), *, max_epochs: int 
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
-    seeds = _checks.seeds(seeds)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    progress = _checks.progress(progress)
     rows = []
-    for seed in track(seeds, progress, desc="splits"):
-        split = digits_split(seed=seed)
+    for draw in track(seeds, progress, desc="splits"):
+        split = digits_split(seed=draw)
         demo = multiclass_demo(split, max_epochs=max_epochs)
         ova, ovo = demo.one_vs_all, demo.one_vs_one
         rows.append(dict(

@@ -12,9 +12,18 @@ from mxnet import nd
 from scipy import sparse
 
 from ..core import _checks
+from ..core._validation import (
+    Rule,
+    count,
+    counts,
+    labels,
+    progress,
+    real,
+    repeats,
+    validate_params,
+)
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import sample_separable
-from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.train import _error_rate, _train_fast
 from ..core.rosenblatt.variants import update_path
 from ..core.theory.margins import optimal_margin
@@ -106,6 +115,42 @@ class AdversaryRun:
         return w
 
 
+def _margin_at_most_1(gamma, name: str, args: dict) -> float:
+    gamma = _checks.finite_float(gamma, name, strictly_positive=True)
+    if gamma > 1:
+        raise ValueError(f"gamma must be in (0, 1] (the e_i have norm 1), got {gamma}")
+    return gamma
+
+
+def _rounds(gamma: float, dimensions: int) -> int:
+    """:math:`n = \\min(\\lfloor 1/\\gamma^2 \\rfloor, d)`, guarding against
+    1/0.1**2 = 99.999... (and gamma**2 underflowing to 0)."""
+    if gamma * math.sqrt(dimensions) <= 1.0:
+        return dimensions
+    return min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
+
+
+def _adversary_dimensions(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name)
+    n = _rounds(args["gamma"], dimensions)
+    _checks.elements(n * dimensions, f"the adversary's {n:,} examples of dimensions="
+                                     f"{dimensions:,} coordinates")
+    return dimensions
+
+
+def _learner(learner, name: str, args: dict):
+    if learner is not None and not (callable(getattr(learner, "predict", None))
+                                    and callable(getattr(learner, "update", None))):
+        raise TypeError(f"learner must have methods predict(x) and update(x, y), like "
+                        f"PerceptronLearner(dimensions); got {type(learner).__name__}")
+    return learner
+
+
+# skip_nested=False: the learner is the caller's code, whatever it calls stays checked
+@validate_params(skip_nested=False, gamma=Rule(_margin_at_most_1, "real(0 < gamma <= 1)"),
+                 dimensions=Rule(_adversary_dimensions, "count() whose examples fit",
+                                 ("gamma",)),
+                 learner=Rule(_learner, "None or an object with predict(x) and update(x, y)"))
 def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     """Theorem 1.34: force :math:`n = \\min(1/\\gamma^2, d)` mistakes on a deterministic learner.
 
@@ -127,22 +172,8 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     learner : object with ``predict(x) -> float`` and ``update(x, y)``, optional
         Default: a fresh :class:`PerceptronLearner`.
     """
-    gamma = _checks.finite_float(gamma, "gamma", strictly_positive=True)
-    if gamma > 1:
-        raise ValueError(f"gamma must be in (0, 1] (the e_i have norm 1), got {gamma}")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
     learner = PerceptronLearner(dimensions) if learner is None else learner
-    if not (callable(getattr(learner, "predict", None))
-            and callable(getattr(learner, "update", None))):
-        raise TypeError(f"learner must have methods predict(x) and update(x, y), like "
-                        f"PerceptronLearner(dimensions); got {type(learner).__name__}")
-    # floor(1/gamma^2), guarding against 1/0.1**2 = 99.999... (and gamma**2 underflowing to 0)
-    if gamma * math.sqrt(dimensions) <= 1.0:
-        n = dimensions
-    else:
-        n = min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
-    _checks.elements(n * dimensions, f"the adversary's {n:,} examples of dimensions="
-                                     f"{dimensions:,} coordinates")
+    n = _rounds(gamma, dimensions)
     Y = np.zeros(n)
     mistakes = 0
     for i in range(n):
@@ -175,14 +206,32 @@ class AdversaryCurve:
     dimensions: int
 
 
-def adversary_curve(gammas, dimensions: int) -> AdversaryCurve:
-    """:func:`adversary_run` against a fresh :class:`PerceptronLearner` for every margin."""
-    gammas = _checks.finite_values(gammas, "gammas", minimum=0.0, strict=True)
+def _margins_at_most_1(gammas, name: str, args: dict) -> np.ndarray:
+    gammas = _checks.finite_values(gammas, name, minimum=0.0, strict=True)
     if np.any(gammas > 1):
         raise ValueError(f"gammas must be a non-empty sequence of margins in (0, 1] (the e_i "
                          f"have norm 1), got {gammas}")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    forced = [adversary_run(float(g), dimensions).mistakes for g in gammas]
+    return gammas
+
+
+def _curve_dimensions(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name)
+    for gamma in args["gammas"]:
+        _adversary_dimensions(dimensions, name, {"gamma": float(gamma)})
+    return dimensions
+
+
+@validate_params(gammas=Rule(_margins_at_most_1, "finite_values(0 < gamma <= 1)"),
+                 dimensions=Rule(_curve_dimensions, "count() whose examples fit", ("gammas",)),
+                 progress=progress())
+def adversary_curve(gammas, dimensions: int, *,
+                    progress: Progress | None = None) -> AdversaryCurve:
+    """:func:`adversary_run` against a fresh :class:`PerceptronLearner` for every margin.
+
+    ``progress``: a tqdm-like wrapper for the loop over margins.
+    """
+    forced = [adversary_run(float(g), dimensions).mistakes
+              for g in track(gammas, progress, desc="adversary")]
     limit = np.minimum(np.floor(1 / gammas**2 * (1 + 1e-12)), dimensions).astype(int)
     return AdversaryCurve(gammas=gammas, forced=np.array(forced), limit=limit,
                           dimensions=dimensions)
@@ -191,10 +240,8 @@ def adversary_curve(gammas, dimensions: int) -> AdversaryCurve:
 # --- generalization: the leave-one-out bound (Theorem 2.6) -----------------------------------
 
 @dataclass
-class LeaveOneOut(ItemAccess):
+class LeaveOneOut:
     """Leave-one-out mistakes of the perceptron (:func:`leave_one_out`).
-
-    ``result["errors"]`` (the dict it replaced) still works.
 
     Attributes
     ----------
@@ -214,30 +261,39 @@ class LeaveOneOut(ItemAccess):
     converged: bool
 
 
-def leave_one_out(X, Y, *, max_epochs: int = 10_000) -> LeaveOneOut:
+def _two_examples(X, name: str, args: dict) -> np.ndarray:
+    X = _checks.features(X, name)
+    if X.shape[0] < 2:
+        raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
+                         f"to train on), got {X.shape[0]}")
+    return X
+
+
+@validate_params(X=Rule(_two_examples, "features(at least 2 rows)"), Y=labels(of="X"),
+                 max_epochs=count(), progress=progress())
+def leave_one_out(X, Y, *, max_epochs: int = 10_000,
+                  progress: Progress | None = None) -> LeaveOneOut:
     """Leave-one-out mistakes of the perceptron (with bias), trained to convergence.
 
     The proof of Theorem 2.6 gives the shortcut used here: an example the full run never
     updated on can be removed without changing the run, and the final weights classify it
     correctly; so only the examples in :math:`I` (those updated on) need retraining.
 
+    Parameters
+    ----------
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over the retrained examples.
+
     Returns
     -------
     LeaveOneOut
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    if Xn.shape[0] < 2:
-        raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
-                         f"to train on), got {Xn.shape[0]}")
-    return _leave_one_out(Xn, Yn, _checks.positive_int(max_epochs, "max_epochs"))
-
-
-def _leave_one_out(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int) -> LeaveOneOut:
+    Xn, Yn = X, Y
     full = update_path(Xn, Yn, max_epochs=max_epochs)
     touched = np.unique(full.examples)
     errors = 0
     converged = full.converged
-    for i in touched:
+    for i in track(touched, progress, desc="leave one out"):
         keep = np.arange(Xn.shape[0]) != i
         run = _train_fast(Xn[keep], Yn[keep], max_epochs)
         converged &= run.converged
@@ -247,10 +303,10 @@ def _leave_one_out(Xn: np.ndarray, Yn: np.ndarray, max_epochs: int) -> LeaveOneO
 
 
 @dataclass
-class GeneralizationExperiment(ItemAccess):
+class GeneralizationExperiment:
     """Theorem 2.6 over many draws at one size :math:`N` (:func:`generalization_experiment`).
 
-    Every array has one entry per draw; ``result["loo"]`` (the dict it replaced) still works.
+    Every array has one entry per draw.
 
     Attributes
     ----------
@@ -284,17 +340,33 @@ class GeneralizationExperiment(ItemAccess):
 
     def mean(self, key: str) -> float:
         """Mean of ``key`` over the draws."""
-        return float(np.mean(self[_checks.choice(key, "key", set(_PER_DRAW))]))
+        return float(np.mean(getattr(self, _checks.choice(key, "key", set(_PER_DRAW)))))
 
     def sem(self, key: str) -> float:
         """Standard error of that mean (sample standard deviation / sqrt(draws))."""
-        values = self[_checks.choice(key, "key", set(_PER_DRAW))]
+        values = getattr(self, _checks.choice(key, "key", set(_PER_DRAW)))
         return float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
 
 
 _PER_DRAW = ("loo", "test", "support", "updates", "bound")
 
 
+def _draw_size(samples: str) -> Rule:
+    """The rule of ``dimensions``: each draw samples ``samples + 1 + test_points`` points of
+    ``dimensions`` coordinates (``samples`` names the argument: one size, or the sizes)."""
+    def check(dimensions, name: str, args: dict) -> int:
+        dimensions = _checks.positive_int(dimensions, name)
+        n, test_points = np.max(args[samples]), args["test_points"]
+        _checks.elements((n + 1 + test_points) * dimensions,
+                         f"one draw (samples={n} + 1 + test_points={test_points} points x "
+                         f"dimensions={dimensions})")
+        return dimensions
+    return Rule(check, "count() whose draws fit", (samples, "test_points"))
+
+
+@validate_params(samples=count(), draws=repeats(), test_points=count(),
+                 dimensions=_draw_size("samples"), epsilon=real(minimum=0.0),
+                 progress=progress())
 def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions: int = 2,
                               epsilon: float = 0.1, test_points: int = 200,
                               progress: Progress | None = None) -> GeneralizationExperiment:
@@ -315,25 +387,6 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     The theorem says ``mean(loo) <= mean(bound)``. Draws from MXNet's global generator (seed
     it with ``mx.random.seed``).
     """
-    samples = _checks.positive_int(samples, "samples")
-    draws = _checks.repeats(draws, "draws")
-    test_points = _checks.positive_int(test_points, "test_points")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    _check_draw_size(samples, test_points, dimensions)
-    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    progress = _checks.progress(progress)
-    return _generalization(samples, draws, dimensions, epsilon, test_points, progress)
-
-
-def _check_draw_size(samples: int, test_points: int, dimensions: int) -> None:
-    """Each draw samples ``samples + 1 + test_points`` points of ``dimensions`` coordinates."""
-    _checks.elements((samples + 1 + test_points) * dimensions,
-                     f"one draw (samples={samples} + 1 + test_points={test_points} points x "
-                     f"dimensions={dimensions})")
-
-
-def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
-                    test_points: int, progress: Progress | None) -> GeneralizationExperiment:
     m = samples + 1
     out = {k: np.zeros(draws) for k in _PER_DRAW}
     converged = np.zeros(draws, dtype=bool)
@@ -341,7 +394,7 @@ def _generalization(samples: int, draws: int, dimensions: int, epsilon: float,
     for j in track(range(draws), progress, desc="leave-one-out draws"):
         fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
-        loo = _leave_one_out(X[:m], Y[:m], 10_000)
+        loo = leave_one_out(X[:m], Y[:m], max_epochs=10_000)
         run = _train_fast(X[:samples], Y[:samples], 10_000)
         converged[j] = loo.converged and run.converged
         out["loo"][j] = loo.errors / m
@@ -382,6 +435,8 @@ class GeneralizationCurve:
         return (self.sizes + 1) * self.means(key)
 
 
+@validate_params(sizes=counts(), draws=repeats(), test_points=count(),
+                 dimensions=_draw_size("sizes"), epsilon=real(minimum=0.0), progress=progress())
 def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
                          dimensions: int = 2, epsilon: float = 0.5, test_points: int = 200,
                          progress: Progress | None = None) -> GeneralizationCurve:
@@ -392,13 +447,7 @@ def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
     GeneralizationCurve
         Means with their standard errors over ``draws`` draws per size.
     """
-    sizes = _checks.counts(sizes, "sizes")
-    draws = _checks.repeats(draws, "draws")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    test_points = _checks.positive_int(test_points, "test_points")
-    _check_draw_size(max(sizes), test_points, dimensions)
-    progress = _checks.progress(progress)  # the old flags True/False: no wrapper
-    runs = [_generalization(n, draws, dimensions, epsilon, test_points, progress)
+    runs = [generalization_experiment(n, draws, dimensions=dimensions, epsilon=epsilon,
+                                      test_points=test_points, progress=progress)
             for n in sizes]
     return GeneralizationCurve(sizes=np.array(sizes), runs=runs)

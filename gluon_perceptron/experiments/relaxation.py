@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core._validation import Rule, count, seed, validate_params
+from ..core._validation import Rule, count, progress, seed, seeds, validate_params
 from ..core.data.real import digits_split, one_vs_rest
 from ..core.theory.relaxation import (
     BOUNDS,
@@ -158,20 +158,24 @@ class WedgeDemo:
     tolerant: RelaxationResult
 
 
-def wedge_demo(slope: float = 0.1, *, short: int = 60, long: int = 2000) -> WedgeDemo:
-    """Projections creep towards the apex of a thin wedge; reflections jump in.
-
-    Deterministic (cyclic rule): no seed.
-    """
-    slope = _checks.finite_float(slope, "slope", strictly_positive=True)
+def _wedge_slope(slope, name: str, args: dict) -> float:
+    slope = _checks.finite_float(slope, name, strictly_positive=True)
     with np.errstate(over="ignore"):
         squared = np.float64(slope) ** 2 + 1.0
     if not np.isfinite(squared):
         raise ValueError(f"wedge_demo overflowed: slope={slope:g} gives the squared norm "
                          f"slope**2 + 1 = inf of each inequality; use a slope below 1e154 (the "
                          f"wedge is thin for small slopes, e.g. the default 0.1)")
-    short = _checks.positive_int(short, "short", minimum=0)
-    long = _checks.positive_int(long, "long", minimum=0)
+    return slope
+
+
+@validate_params(slope=Rule(_wedge_slope, "real(positive=True), slope**2 + 1 finite"),
+                 short=count(minimum=0), long=count(minimum=0))
+def wedge_demo(slope: float = 0.1, *, short: int = 60, long: int = 2000) -> WedgeDemo:
+    """Projections creep towards the apex of a thin wedge; reflections jump in.
+
+    Deterministic (cyclic rule): no seed.
+    """
     A, c = wedge_system(slope)
     w0 = np.array([0.0, 0.5])
     paths = {f"eta = {eta:g}": relaxation_method(A, c, eta=eta, w0=w0, max_iterations=short,
@@ -215,20 +219,42 @@ class DigitRelaxation:
         return self.table.max_iterations
 
 
+def _pass_bound(epochs, name: str, args: dict) -> int:
+    """``epochs`` passes' worth of iterations over the training part (about 1,350 examples
+    of the 1,797 digits: a quarter is held out) stay within ``MAX_COUNT``."""
+    epochs = _checks.positive_int(epochs, name)
+    if epochs * _DIGITS <= _checks.MAX_COUNT:  # fits whatever the split: no need to load one
+        return epochs
+    n = len(digits_split(seed=0).y_train)  # every seed's split has the same size
+    bound = epochs * n
+    if bound > _checks.MAX_COUNT:
+        raise ValueError(f"epochs={epochs} passes over {n} training examples give "
+                         f"{bound:,} iterations, more than {_checks.MAX_COUNT:,}; use fewer "
+                         f"epochs")
+    return epochs
+
+
+def _digit(digit, name: str, args: dict):
+    """A label the digits have: ``one_vs_rest``'s own check, against the labels 0 .. 9 every
+    split holds."""
+    one_vs_rest(np.arange(10), digit)
+    return digit
+
+
+#: Images in scikit-learn's digits: no split has more training examples.
+_DIGITS = 1797
+
+
+@validate_params(seed=seed(), epochs=Rule(_pass_bound, "count() whose iterations fit"),
+                 digit=Rule(_digit, "a digit 0 .. 9"))
 def digits_relaxation(seed: int = 0, *, digit: int = 0, epochs: int = 50) -> DigitRelaxation:
     """Every rule and :math:`\\eta` of :func:`compare_rules` on "``digit`` or not" as
     :math:`A^\\top \\tilde w \\le -1` (:func:`relaxation.perceptron_system`), on
     ``digits_split(seed=seed)``, with a bound of ``epochs`` passes' worth of iterations; the
     random rules use the same ``seed`` (None: a fresh, unrepeatable split and generator)."""
-    seed = _checks.seed(seed)
-    epochs = _checks.positive_int(epochs, "epochs")
     split = digits_split(seed=seed)
     Y = one_vs_rest(split.y_train, digit)
     bound = epochs * len(Y)
-    if bound > _checks.MAX_COUNT:
-        raise ValueError(f"epochs={epochs} passes over {len(Y)} training examples give "
-                         f"{bound:,} iterations, more than {_checks.MAX_COUNT:,}; use fewer "
-                         f"epochs")
     A, c = perceptron_system(split.X_train, Y)
     table = compare_rules(A, c, max_iterations=bound, seed=seed)
     best = table[("max_distance", 2.0)]
@@ -284,16 +310,15 @@ class RelaxationOverSplits:
                        for e in self.etas], axis=0)
 
 
+@validate_params(seeds=seeds(), epochs=Rule(_pass_bound, "count() whose iterations fit"),
+                 digit=Rule(_digit, "a digit 0 .. 9"), progress=progress())
 def relaxation_over_splits(seeds: Iterable[int] = range(10), *, digit: int = 0,
                            epochs: int = 50,
                            progress: Progress | None = None) -> RelaxationOverSplits:
     """:func:`digits_relaxation` on every split ``seed`` (default 10 splits; a count ``k``
     means ``range(k)``)."""
-    seeds = _checks.seeds(seeds)
-    epochs = _checks.positive_int(epochs, "epochs")
-    progress = _checks.progress(progress)
-    runs = [digits_relaxation(seed, digit=digit, epochs=epochs)
-            for seed in track(seeds, progress, desc="splits")]
+    runs = [digits_relaxation(draw, digit=digit, epochs=epochs)
+            for draw in track(seeds, progress, desc="splits")]
     return RelaxationOverSplits(
         seeds=np.array(seeds), rules=RULES, etas=ETAS,
         iterations=np.array([run.table.iterations() for run in runs]),

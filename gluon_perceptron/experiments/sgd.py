@@ -13,22 +13,31 @@ from mxnet import autograd, nd
 
 from ..core import _checks
 from ..core._arrays import _radius
+from ..core._validation import (
+    Rule,
+    count,
+    features,
+    labels,
+    progress,
+    real,
+    seed,
+    validate_params,
+)
 from ..core.gradient.autograd import train_autograd
 from ..core.gradient.gluon import train_gluon
-from ..core.gradient.losses import (
+from ..core.gradient.losses import perceptron_loss, relu_perceptron_loss, threshold_loss
+from ..core.gradient.sgd import run_sgd
+from ..core.gradient.subgradients import (
     KINK_FORMS,
     analytic_subgradient,
     average_loss,
     kink_gradient,
-    perceptron_loss,
-    relu_perceptron_loss,
-    threshold_loss,
 )
-from ..core.gradient.sgd import run_sgd
 from ..core.rosenblatt.results import TrainResult
 from ..core.rosenblatt.train import error_rate, train
 from ..core.theory.bounds import constant_rate_optimum, sgd_bound
 from ..core.theory.separability import _signed_rows, risk_minimum
+from ._progress import Progress, track
 
 
 class _DictLike:
@@ -73,8 +82,31 @@ def _tie_bias(w: np.ndarray, x: np.ndarray, y: float, threshold: float) -> float
     return threshold * y - float(w @ x)
 
 
+def _gradients_fit(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name)
+    cases = args["cases"]
+    _checks.elements(cases * (dimensions + 1), f"compare_subgradients' gradients (cases={cases:,}"
+                                               f" x (dimensions + 1) = {dimensions + 1:,})")
+    return dimensions
+
+
+def _float32_threshold(threshold, name: str, args: dict) -> float:
+    threshold = _checks.finite_float(threshold, name, minimum=0.0)
+    # the margins y (w.x + b) reach about 2 (threshold + 9 dimensions + 3) in float32
+    if 2.0 * (threshold + 9.0 * args["dimensions"] + 3.0) > float(np.finfo(np.float32).max):
+        raise ValueError(f"threshold={threshold:g} overflows the float32 arithmetic (MXNet's "
+                         f"default, largest {float(np.finfo(np.float32).max):.3g}) the check "
+                         f"runs in; use a moderate threshold such as 0 or 1")
+    return threshold
+
+
+@validate_params(cases=count(), dimensions=Rule(_gradients_fit, "count() whose gradients fit",
+                                                 ("cases",)),
+                 threshold=Rule(_float32_threshold, "real(minimum=0.0) within float32",
+                                ("dimensions",)),
+                 seed=seed(), progress=progress())
 def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: float = 0.0,
-                         seed: int = 0) -> dict:
+                         seed: int = 0, progress: Progress | None = None) -> dict:
     """Autograd's gradient of :func:`threshold_loss` next to :func:`analytic_subgradient`.
 
     Draws ``cases`` random one-example problems ``(w, b, x, y)`` with small integer entries (so
@@ -91,20 +123,9 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
         For a bad argument, or a ``threshold`` too large for the float32 arithmetic (MXNet's
         default) the gradients are computed in.
     """
-    cases = _checks.positive_int(cases, "cases")
-    dimensions = _checks.positive_int(dimensions, "dimensions")
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    seed = _checks.seed(seed)
-    _checks.elements(cases * (dimensions + 1), f"compare_subgradients' gradients (cases={cases:,}"
-                                               f" x (dimensions + 1) = {dimensions + 1:,})")
-    # the margins y (w.x + b) reach about 2 (threshold + 9 dimensions + 3) in float32
-    if 2.0 * (threshold + 9.0 * dimensions + 3.0) > float(np.finfo(np.float32).max):
-        raise ValueError(f"threshold={threshold:g} overflows the float32 arithmetic (MXNet's "
-                         f"default, largest {float(np.finfo(np.float32).max):.3g}) the check "
-                         f"runs in; use a moderate threshold such as 0 or 1")
     rng = np.random.default_rng(seed)
     out = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
-    for k in range(cases):
+    for k in track(range(cases), progress, desc="subgradients"):
         w, x = rng.integers(-3, 4, size=(2, dimensions)).astype(np.float64)
         y = float(rng.choice([-1.0, 1.0]))
         b = _tie_bias(w, x, y, threshold) if k % 3 == 0 else float(rng.integers(-3, 4))
@@ -124,6 +145,21 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
     return SubgradientCheck(**{key: np.array(value) for key, value in out.items()})
 
 
+def _at_most_half(flip, name: str, args: dict) -> float:
+    flip = _checks.finite_float(flip, name, minimum=0.0)
+    if flip > 0.5:
+        raise ValueError(f"flip must be at most 0.5 (the fraction of labels reversed), got {flip}")
+    return flip
+
+
+def _points_fit(samples, name: str, args: dict) -> int:
+    samples = _checks.positive_int(samples, name, minimum=2)
+    _checks.elements(2 * samples, f"sgd_demo_data(samples={samples:,})'s samples x 2 points")
+    return samples
+
+
+@validate_params(samples=Rule(_points_fit, "count(minimum=2) whose points fit"),
+                 flip=Rule(_at_most_half, "real(0 <= flip <= 0.5)"), seed=seed())
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """A fixed non-separable problem: 2-D Gaussian points, labels by a plane, some flipped.
@@ -136,12 +172,6 @@ def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
     X : ndarray, shape (samples, 2), float32
     Y : ndarray, shape (samples,), float32
     """
-    samples = _checks.positive_int(samples, "samples", minimum=2)
-    flip = _checks.finite_float(flip, "flip", minimum=0.0)
-    if flip > 0.5:
-        raise ValueError(f"flip must be at most 0.5 (the fraction of labels reversed), got {flip}")
-    seed = _checks.seed(seed)
-    _checks.elements(2 * samples, f"sgd_demo_data(samples={samples:,})'s samples x 2 points")
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(samples, 2))
     Y = np.where(X @ np.array([1.0, 0.5]) + 0.3 > 0, 1.0, -1.0)
@@ -194,9 +224,23 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
+def _step_table_fits(seeds, name: str, args: dict) -> int:
+    seeds = _checks.repeats(seeds, name)
+    horizons = args["horizons"]
+    _checks.elements(int(horizons[-1]) * (horizons.size + 1) * seeds,
+                     f"sgd_bound_experiment's step table (max(horizons)={int(horizons[-1]):,} "
+                     f"steps x (len(horizons) + 1) x seeds={seeds:,} runs)")
+    return seeds
+
+
+@validate_params(X=features(), Y=labels(of="X"),
+                 horizons=Rule(lambda v, name, args: np.unique(np.array(
+                     _checks.counts(v, name), dtype=np.int64)), "counts(), sorted and unique"),
+                 seeds=Rule(_step_table_fits, "repeats() whose step table fits", ("horizons",)),
+                 seed=seed(), threshold=real(minimum=0.0), progress=progress())
 def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,
-                         progress=None) -> SGDBoundExperiment:
+                         progress: Progress | None = None) -> SGDBoundExperiment:
     """Measure :math:`\\mathbf{E}[R(\\bar\\theta_T)] - R(\\theta^*)` against the SGD bound.
 
     The problem: the average threshold loss (hinge for :math:`\\delta = 1`) on ``(X, Y)``, with
@@ -210,15 +254,7 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
     constant-rate run for horizon :math:`T` gets rate 0 after step :math:`T`, which leaves its
     average :math:`\\bar\\theta_T` unchanged).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    horizons = np.unique(np.array(_checks.counts(horizons, "horizons"), dtype=np.int64))
-    seeds = _checks.repeats(seeds, "seeds")
-    seed = _checks.seed(seed)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    progress = _checks.progress(progress)
-    _checks.elements(int(horizons[-1]) * (horizons.size + 1) * seeds,
-                     f"sgd_bound_experiment's step table (max(horizons)={int(horizons[-1]):,} "
-                     f"steps x (len(horizons) + 1) x seeds={seeds:,} runs)")
+    Xn, Yn = X, Y
     w_star, b_star, risk_min = risk_minimum(Xn, Yn, threshold=threshold)
     radius = float(np.hypot(np.linalg.norm(w_star), b_star))
     if radius == 0.0:
@@ -284,14 +320,21 @@ class TrainerComparison(Mapping):
                    for r in self.results.values())
 
 
-def compare_trainers(X, Y, *, max_epochs: int) -> TrainerComparison:
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), progress=progress())
+def compare_trainers(X, Y, *, max_epochs: int,
+                     progress: Progress | None = None) -> TrainerComparison:
     """The same data through :func:`~.train` (both engines), :func:`train_autograd` and
-    :func:`~.train_gluon`, all with :math:`\\eta = 1`."""
-    return TrainerComparison({
-        "train (faithful)": train(X, Y, max_epochs=max_epochs, engine="faithful"),
-        "train (fast)": train(X, Y, max_epochs=max_epochs, engine="fast"),
-        "train_autograd": train_autograd(X, Y, max_epochs=max_epochs),
-        "train_gluon": train_gluon(X, Y, max_epochs=max_epochs)})
+    :func:`~.train_gluon`, all with :math:`\\eta = 1`.
+
+    ``progress``: a tqdm-like wrapper for the loop over the four trainers.
+    """
+    trainers = {
+        "train (faithful)": lambda: train(X, Y, max_epochs=max_epochs, engine="faithful"),
+        "train (fast)": lambda: train(X, Y, max_epochs=max_epochs, engine="fast"),
+        "train_autograd": lambda: train_autograd(X, Y, max_epochs=max_epochs),
+        "train_gluon": lambda: train_gluon(X, Y, max_epochs=max_epochs)}
+    return TrainerComparison({name: trainers[name]()
+                              for name in track(list(trainers), progress, desc="trainers")})
 
 
 @dataclass
@@ -322,15 +365,20 @@ class ReluTrap:
     right_error: float
 
 
+def _path_fits(steps, name: str, args: dict) -> int:
+    steps = _checks.positive_int(steps, name)
+    _checks.elements(steps * (args["X"].shape[1] + 1), f"relu_trap's recorded path "
+                                                       f"(steps={steps:,} x (dimensions + 1))")
+    return steps
+
+
+@validate_params(X=features(), Y=labels(of="X"),
+                 steps=Rule(_path_fits, "count() whose path fits", ("X",)), max_epochs=count())
 def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
     """The trap at the tie: autograd's slope per form of :math:`\\max(0, -z)`, SGD from zero
     with the scalar-maximum loss and with the ``nd.relu`` loss, and ``train_autograd`` with
     both."""
-    Xn, Yn = _checks.dataset(X, Y)
-    steps = _checks.positive_int(steps, "steps")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.elements(steps * (Xn.shape[1] + 1), f"relu_trap's recorded path (steps={steps:,} x "
-                                                f"(dimensions + 1))")
+    Xn, Yn = X, Y
     slopes = {name: kink_gradient(name) for name in KINK_FORMS}
     norms = {}
     for loss, name in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))"),

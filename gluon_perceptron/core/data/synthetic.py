@@ -101,6 +101,10 @@ def _check_separation(value, name: str, args: dict) -> float:
     return separation
 
 
+#: ``separation`` of :func:`gaussian_classes` (for a caller that passes its own on, trusted).
+SEPARATION = Rule(_check_separation, "real(minimum=0.0), fits float32")
+
+
 def _permutation(n: int) -> np.ndarray:
     """A uniform permutation of ``range(n)`` from MXNet's generator (int64: float32 indices
     are not exact beyond 2**24)."""
@@ -337,7 +341,7 @@ class GaussianClasses:
 
 
 @validate_params(samples=_samples(minimum=2), dimensions=_DIMENSIONS,
-                 separation=Rule(_check_separation, "real(minimum=0.0), fits float32"),
+                 separation=SEPARATION,
                  seed=rule.seed())
 def gaussian_classes(samples: int, dimensions: int, separation: float, *,
                      seed: int | None = None) -> GaussianClasses:
