@@ -8,6 +8,7 @@ them, the tests check them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from ..core.beyond.separation import (
 )
 from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
 from ..core.chapter.getfake import _check_sampler_args
-from ..core.data.synthetic import _mx_seed, _sampler, xor_data
+from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track
 
@@ -329,7 +330,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
-    draw = _sampler(samples, dimensions, epsilon)
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     _mx_seed(seed)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):

@@ -13,7 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from ..core import _checks
 from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.variants import UpdatePath
-from ..core.theory.expressivity import _total_loss, two_point_data
+from ..core.theory.expressivity import total_perceptron_loss, two_point_data
 from ._rules import ax_rule
 
 #: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).
@@ -80,7 +80,7 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)
     W = np.stack(np.meshgrid(grid, grid), axis=-1)
-    L = _total_loss(W, X, Y)
+    L = total_perceptron_loss(W, X, Y)
     ax.contourf(grid, grid, (L == 0).astype(float), levels=[0.5, 1.5], colors=["#cfe8cf"])
     # the level sets 1, 2, 3, ...; on a wide square, at most MAX_LEVELS of them, evenly spaced
     levels = MaxNLocator(nbins=MAX_LEVELS, integer=True).tick_values(1.0, max(L.max(), 1.0))
