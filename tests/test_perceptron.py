@@ -63,7 +63,7 @@ def test_step_rejects_numpy_weights_and_wrong_shapes():
 def test_chapter_demo_reproduces_its_own_trace(seed, capsys):
     X, Y = gp.getfake(50, 2, 0.3)
     run = gp.demo(X, Y)
-    w, b, updates = run
+    w, b, updates = run.w, run.b, run.updates
     assert capsys.readouterr().out == ""  # the experiment prints nothing: the trace is returned
     printed = run.trace
     assert printed.count("Encountered an error and updated parameters") == len(updates) > 0
