@@ -9,6 +9,13 @@
    whole call are listed beside). Ratios are to ``train``.
 2. The time of one exchange (push + pull of the W x (d + 3) rows) against d, for W = 2 and 4,
    beside the time of one local pass over 1,000 examples of that d.
+3. Shards from files: the calling process's peak memory for in-memory input (the user's
+   ``X, Y``, loaded from the same files) and for ``shards=`` input, as n grows (W = 2, one
+   round; the Python/numpy allocations traced by ``tracemalloc``, and the peak resident set
+   after resetting it through ``/proc/self/clear_refs`` where Linux allows).
+4. W = 1 against W = 2 on shard files of a set whose local passes dominate the exchanges
+   (n = 400,000 x 100, float32, not separable, 50 rounds): the rounds' time
+   (the slowest worker's passes plus its exchanges), start-up and the whole call beside.
 
 Every cluster runs on this machine, so W workers share its cores: on a 2-core machine W = 4
 cannot be faster than W = 2. Prints a table; writes ``benchmarks/results/distributed.json``.
@@ -20,7 +27,9 @@ import argparse
 import json
 import os
 import platform
+import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -89,30 +98,143 @@ def exchange_table(dims, rounds: int) -> list[dict]:
     return rows
 
 
+def _write_shards(folder: Path, X: np.ndarray, Y: np.ndarray, W: int) -> list:
+    """The blocks of ``shard_bounds(n, W)`` as ``.npy`` pairs."""
+    pairs = []
+    for i, (a, b) in enumerate(gp.distributed.shard_bounds(X.shape[0], W)):
+        fx, fy = folder / f"x{W}-{i}.npy", folder / f"y{W}-{i}.npy"
+        np.save(fx, X[a:b])
+        np.save(fy, Y[a:b])
+        pairs.append((fx, fy))
+    return pairs
+
+
+def _reset_peak_rss() -> int | None:
+    """Reset this process's peak resident set (Linux: ``/proc/self/clear_refs``); return the
+    resident set now in bytes, or None where that is not possible."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return _status("VmRSS")
+    except OSError:
+        return None
+
+
+def _status(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise KeyError(field)
+
+
+def memory_table(ns, d: int) -> list[dict]:
+    """Peak memory of the calling process: in-memory ``X, Y`` against ``shards=`` files."""
+    rows = []
+    rng = np.random.default_rng(0)
+    for n in ns:
+        with tempfile.TemporaryDirectory(prefix="gp-bench-shards-") as tmp:
+            X = rng.normal(size=(n, d))
+            Y = np.where(X[:, 0] > 0, 1.0, -1.0)
+            pairs = _write_shards(Path(tmp), X, Y, 2)
+            np.save(Path(tmp) / "X.npy", X)
+            np.save(Path(tmp) / "Y.npy", Y)
+            del X, Y
+            for source in ("in memory", "shards"):
+                base = _reset_peak_rss()
+                tracemalloc.start()
+                start = time.perf_counter()
+                if source == "in memory":  # the user holds the rows, then calls
+                    Xm, Ym = np.load(Path(tmp) / "X.npy"), np.load(Path(tmp) / "Y.npy")
+                    gp.distributed.train_distributed(Xm, Ym, workers=2, max_epochs=1,
+                                                     timeout=3600)
+                    del Xm, Ym
+                else:
+                    gp.distributed.train_distributed(shards=pairs, max_epochs=1, timeout=3600)
+                seconds = time.perf_counter() - start
+                traced = tracemalloc.get_traced_memory()[1]
+                tracemalloc.stop()
+                rss = None if base is None else _status("VmHWM") - base
+                rows.append({"n": n, "d": d, "data_mb": n * (d + 1) * 8 / 2**20,
+                             "input": source, "traced_peak_mb": traced / 2**20,
+                             "rss_peak_growth_mb": None if rss is None else rss / 2**20,
+                             "call_seconds": seconds})
+    return rows
+
+
+def scaling_table(n: int, d: int, rounds: int) -> list[dict]:
+    """W = 1 and 2 on shard files of a non-separable set: a fixed number of rounds."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    Y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0).astype(np.float32)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="gp-bench-shards-") as tmp:
+        shards = {W: _write_shards(Path(tmp), X, Y, W) for W in (1, 2)}
+        del X, Y
+        for W in (1, 2):
+            start = time.perf_counter()
+            r = gp.distributed.train_distributed(shards=shards[W], max_epochs=rounds,
+                                                 timeout=3600, round_timeout=600)
+            whole = time.perf_counter() - start
+            passes = float(r.pass_seconds.sum(axis=0).max())
+            exchanges = float(np.nansum(r.exchange_seconds, axis=0).max())
+            rows.append({"workers": W, "n": n, "d": d, "rounds": r.epochs,
+                         "rounds_seconds": passes + exchanges, "pass_seconds": passes,
+                         "exchange_seconds": exchanges, "startup_seconds": r.startup_seconds,
+                         "call_seconds": whole, "updates": r.updates})
+    base = rows[0]["rounds_seconds"]
+    for row in rows:
+        row["speedup"] = base / row["rounds_seconds"]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    parser.add_argument("--shards-only", action="store_true",
+                        help="only tables 3 and 4 (shards from files)")
     args = parser.parse_args()
     n, d, dims = (2000, 100, (10, 1000)) if args.quick else (20_000, 785,
                                                              (10, 100, 1000, 10_000, 100_000))
-    passes = passes_table(n, d, 3000)
-    print(f"{'method':26s} {'W':>2s} {'passes':>7s} {'ratio':>6s} {'updates':>8s} "
-          f"{'seconds':>8s} {'ratio':>6s}  details")
+    passes = [] if args.shards_only else passes_table(n, d, 3000)
+    exchanges = [] if args.shards_only else exchange_table(dims, 30)
+    if passes:
+        print(f"{'method':26s} {'W':>2s} {'passes':>7s} {'ratio':>6s} {'updates':>8s} "
+              f"{'seconds':>8s} {'ratio':>6s}  details")
     for r in passes:
         extra = ", ".join(f"{k} {v:.2f}" for k, v in r.items() if k.endswith("seconds")
                           and k != "seconds")
         print(f"{r['method']:26s} {r['workers']:2d} {r['passes']:7d} {r['passes_ratio']:6.2f} "
               f"{r['updates']:8d} {r['seconds']:8.2f} {r['seconds_ratio']:6.2f}  {extra}")
-    exchanges = exchange_table(dims, 30)
-    print(f"\n{'W':>2s} {'d':>7s} {'exchange ms':>12s} {'pass of 1000 ms':>16s} {'ratio':>7s}")
+    if exchanges:
+        print(f"\n{'W':>2s} {'d':>7s} {'exchange ms':>12s} {'pass of 1000 ms':>16s} "
+              f"{'ratio':>7s}")
     for r in exchanges:
         print(f"{r['workers']:2d} {r['d']:7d} {r['exchange_ms']:12.3f} {r['pass_1000_ms']:16.3f} "
               f"{r['exchange_over_pass']:7.2f}")
+    memory = memory_table((20_000, 40_000) if args.quick else (100_000, 200_000, 400_000), 100)
+    print(f"\n{'n':>8s} {'data MB':>8s} {'input':>10s} {'traced peak MB':>15s} "
+          f"{'RSS growth MB':>14s} {'call s':>7s}")
+    for r in memory:
+        rss = "n/a" if r["rss_peak_growth_mb"] is None else f"{r['rss_peak_growth_mb']:.1f}"
+        print(f"{r['n']:8d} {r['data_mb']:8.1f} {r['input']:>10s} {r['traced_peak_mb']:15.1f} "
+              f"{rss:>14s} {r['call_seconds']:7.2f}")
+    scaling = scaling_table(*((40_000, 100, 10) if args.quick else (400_000, 100, 50)))
+    print(f"\n{'W':>2s} {'rounds':>6s} {'rounds s':>9s} {'passes s':>9s} {'exchanges s':>12s} "
+          f"{'speed-up':>8s} {'start-up s':>10s} {'call s':>7s}")
+    for r in scaling:
+        print(f"{r['workers']:2d} {r['rounds']:6d} {r['rounds_seconds']:9.2f} "
+              f"{r['pass_seconds']:9.2f} {r['exchange_seconds']:12.3f} {r['speedup']:8.2f} "
+              f"{r['startup_seconds']:10.2f} {r['call_seconds']:7.2f}")
+    print(f"(on {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}: the two workers of "
+          f"W = 2 share the cores with the servers, the scheduler and anything else running)")
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / ("distributed-quick.json" if args.quick else "distributed.json")
+    out = RESULTS / (("distributed-quick" if args.quick else "distributed")
+                     + ("-shards" if args.shards_only else "") + ".json")
     out.write_text(json.dumps({"machine": platform.platform(), "cpus": os.cpu_count(),
                                "load": os.getloadavg(), "passes": passes,
-                               "exchanges": exchanges}, indent=1))
+                               "exchanges": exchanges, "shard_memory": memory,
+                               "shard_scaling": scaling}, indent=1))
     print(f"\nwritten {out}")
 
 

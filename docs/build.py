@@ -6,8 +6,9 @@
     python docs/build.py --only 03 05 --no-api      # some of the notebooks only
 
 The build assembles a Sphinx source tree in ``OUT/src`` (the pages of ``docs/``, the notebooks'
-``.ipynb``, one API page per layer of the package), runs Sphinx with ``docs/conf.py``, which
-executes every notebook once with myst-nb, and writes:
+``.ipynb``, one API page per public subpackage in the order of the course), runs Sphinx with
+``docs/conf.py``, which executes every notebook once with myst-nb (figures as PNGs with twice
+the pixels they are shown with), and writes:
 
 - ``OUT/html/index.html``: the book;
 - ``OUT/jupyter_execute/notebooks/NN_name.ipynb``: each notebook as executed, with its outputs;
@@ -22,6 +23,10 @@ needs the network: MathJax comes with the site (sphinx-mathjax-offline).
 from __future__ import annotations
 
 import argparse
+import ast
+import base64
+import hashlib
+import html as html_lib
 import json
 import os
 import re
@@ -39,10 +44,16 @@ PACKAGE = ROOT / "gluon_perceptron"
 NOTEBOOKS = ROOT / "notebooks"
 DEFAULT_OUT = DOCS / "_build"
 
-#: The package's layers, in import order, each one page of the API reference.
+#: The package's layers, in import order.
 LAYERS = ("core", "experiments", "plots", "main")
-#: The hand-written pages copied into the source tree.
-PAGES = ("index.md", "slips.md")
+#: The pages of the API reference, in the order of the course: the public subpackages
+#: (``gp.chapter`` ... ``gp.plots``, as ``gluon_perceptron/__init__.py`` lists them), then the
+#: command line.
+API_PAGES = ("chapter", "rosenblatt", "gradient", "theory", "beyond", "data", "distributed",
+             "experiments", "plots", "main")
+#: The hand-written pages and files copied into the source tree.
+PAGES = ("index.md", "slips.md", "package.md", "reading.md", "bibliography.md",
+         "references.bib")
 
 
 # --- the source tree -------------------------------------------------------------------------
@@ -66,25 +77,99 @@ def _heading(text: str, underline: str) -> str:
     return f"{text}\n{underline * len(text)}\n"
 
 
-def api_page(layer: str) -> str:
-    """The reStructuredText of one layer's API page: the layer's docstring, then each module."""
-    package = f"gluon_perceptron.{layer}"
-    parts = [_heading(f"API: {package}", "="),
-             f".. automodule:: {package}\n   :no-members:\n"]
-    for module in public_modules(layer):
-        parts.append(_heading(module, "-"))
-        # a package's __all__ re-exports its modules' names: document them once, in the module
-        package = PACKAGE.joinpath(*module.split(".")[1:], "__init__.py").is_file()
-        parts.append(f".. automodule:: {module}\n" + ("   :no-members:\n" if package else ""))
+def _literal_assignment(path: Path, name: str):
+    """The literal value assigned to ``name`` at the top level of ``path`` (read, not run)."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return ast.literal_eval(node.value)
+    raise LookupError(f"{path}: no literal {name} = ...")
+
+
+def _export_table(package_dir: Path) -> dict[str, tuple[str, ...]]:
+    """A lazy package's table (module -> public names): the dict its ``__init__.py`` hands to
+    ``export(__name__, {...})``, read from the source."""
+    init = package_dir / "__init__.py"
+    for node in ast.walk(ast.parse(init.read_text())):
+        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "export"
+                and len(node.args) == 2 and isinstance(node.args[1], ast.Dict)):
+            return ast.literal_eval(node.args[1])
+    raise LookupError(f"{init}: no export(__name__, {{...}}) table")
+
+
+def subpackages() -> dict[str, str]:
+    """``gp.<alias>`` -> its package below ``gluon_perceptron`` (``"theory": "core.theory"``)."""
+    return _literal_assignment(PACKAGE / "__init__.py", "_SUBPACKAGES")
+
+
+def public_names(alias: str) -> dict[str, list[str]]:
+    """The public names of ``gp.<alias>``, by the module that defines them (dotted, from
+    ``gluon_perceptron``), in the order of the package's table; the top-level names whose module
+    lies in this subpackage but which it cannot export (``getfake``, ``train``) join them."""
+    target = subpackages()[alias]
+    table: dict[str, list[str]] = {}
+    for module, names in _export_table(PACKAGE.joinpath(*target.split("."))).items():
+        table.setdefault(f"gluon_perceptron.{target}.{module}", []).extend(names)
+    listed = {name for names in table.values() for name in names}
+    top = _literal_assignment(PACKAGE / "__init__.py", "_MODULES")
+    for module, names in top.items():
+        if module.startswith(target + "."):
+            extra = [n for n in names if n not in listed]
+            if extra:
+                table.setdefault(f"gluon_perceptron.{module}", []).extend(extra)
+    return table
+
+
+def api_page(alias: str) -> str:
+    """The reStructuredText of one page of the API reference: ``gp.<alias>``'s docstring, then
+    each of its modules with the public names it defines (the command line, ``main``, is a
+    layer: its public modules, whole)."""
+    if alias == "main":
+        parts = [_heading("The command line: gluon_perceptron.main", "="),
+                 ".. automodule:: gluon_perceptron.main\n   :no-members:\n"]
+        for module in public_modules("main"):
+            parts.append(_heading(module, "-"))
+            package = PACKAGE.joinpath(*module.split(".")[1:], "__init__.py").is_file()
+            parts.append(f".. automodule:: {module}\n" + ("   :no-members:\n" if package else ""))
+        return "\n".join(parts)
+    target = subpackages()[alias]
+    parts = [_heading(f"gp.{alias}", "="),
+             f".. automodule:: gluon_perceptron.{target}\n   :no-members:\n",
+             f"Reached as ``gp.{alias}.<name>`` or imported with "
+             f"``from gluon_perceptron.{alias} import <name>``.\n"]
+    for module, names in public_names(alias).items():
+        parts.append(_heading(module.split(".", 1)[1], "-"))
+        parts.append(f".. automodule:: {module}\n   :no-members:\n")
+        parts.append(f".. currentmodule:: {module}\n")
+        for name in names:
+            parts.append(f".. auto{_kind(module, name)}:: {name}\n")
     return "\n".join(parts)
 
 
+def _kind(module: str, name: str) -> str:
+    """``class`` or ``function`` for a public name of ``module``, from its source (an
+    assignment such as a re-exported alias is documented as data)."""
+    path = PACKAGE.joinpath(*module.split(".")[1:])
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return "class"
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return "function"
+    return "data"
+
+
 def api_index() -> str:
-    layers = "\n".join(f"   {layer}" for layer in LAYERS)
+    pages = "\n".join(f"   {alias}" for alias in API_PAGES)
     return (_heading("API reference", "=") + "\n"
             ".. automodule:: gluon_perceptron\n   :no-members:\n\n"
-            "Every public module of the package, layer by layer, from its docstrings.\n\n"
-            f".. toctree::\n   :maxdepth: 2\n\n{layers}\n")
+            "One page per public subpackage, in the order of the course: the chapter's code, "
+            "Rosenblatt's trainers, the perceptron as gradient descent, the theory, beyond "
+            "Rosenblatt, the data, many machines, the experiments and the plots; then the "
+            "command line. Each page documents the public names of its subpackage, module by "
+            "module, from their docstrings.\n\n"
+            f".. toctree::\n   :maxdepth: 1\n\n{pages}\n")
 
 
 def stage(src: Path, notebooks: Path, api: bool = True,
@@ -105,8 +190,8 @@ def stage(src: Path, notebooks: Path, api: bool = True,
         staged.append(src / "notebooks" / nb.name)
     if api:
         (src / "api" / "index.rst").write_text(api_index())
-        for layer in LAYERS:
-            (src / "api" / f"{layer}.rst").write_text(api_page(layer))
+        for alias in API_PAGES:
+            (src / "api" / f"{alias}.rst").write_text(api_page(alias))
     else:
         (src / "api" / "index.md").write_text("# API reference\n\nNot built (`--no-api`).\n")
     return staged
@@ -114,14 +199,28 @@ def stage(src: Path, notebooks: Path, api: bool = True,
 
 # --- running Sphinx --------------------------------------------------------------------------
 
-def kernel_environment() -> dict[str, str]:
+#: The kernels' IPython configuration: figures as "retina" PNGs, saved at twice the dpi they
+#: are shown at (200 dpi for matplotlib's 100), so they stay sharp on high-resolution screens.
+KERNEL_CONFIG = """\
+c.InlineBackend.figure_formats = {"retina"}
+"""
+
+
+def kernel_environment(out: Path | None = None) -> dict[str, str]:
     """The environment of Sphinx and of the notebook kernels it starts.
 
     ``MPLBACKEND`` is removed: a kernel that inherits ``Agg`` (the test suite sets it) draws
     into no output at all, and the book would have no figures. Without it ipykernel uses the
-    inline backend. One thread per kernel: two notebooks run side by side on two cores.
+    inline backend. One thread per kernel: two notebooks run side by side on two cores. With
+    ``out``, the kernels read their IPython profile from ``out/ipython`` (:data:`KERNEL_CONFIG`),
+    not the reader's own.
     """
     env = dict(os.environ)
+    if out is not None:
+        profile = out / "ipython" / "profile_default"
+        profile.mkdir(parents=True, exist_ok=True)
+        (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
+        env["IPYTHONDIR"] = str(out / "ipython")
     env.pop("MPLBACKEND", None)
     env.setdefault("OMP_NUM_THREADS", "1")
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # no debugger warning on stderr from ipykernel
@@ -133,10 +232,11 @@ def run_sphinx(src: Path, out: Path, jobs: int, verbose: bool) -> int:
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-j", str(jobs),
            "-c", str(DOCS), "-d", str(out / "doctrees"), "-w", str(out / "warnings.txt"),
            str(src), str(out / "html")]
+    env = kernel_environment(out)
     if verbose:
-        return subprocess.run(cmd, env=kernel_environment(), cwd=ROOT).returncode
+        return subprocess.run(cmd, env=env, cwd=ROOT).returncode
     with open(out / "sphinx.log", "w") as log:
-        return subprocess.run(cmd, env=kernel_environment(), cwd=ROOT, stdout=log,
+        return subprocess.run(cmd, env=env, cwd=ROOT, stdout=log,
                               stderr=subprocess.STDOUT).returncode
 
 
@@ -305,6 +405,99 @@ def outcome(out: Path, problems: list[str], failed: list[str], seconds: float) -
             f"{listed}.")
 
 
+# --- alt text --------------------------------------------------------------------------------
+
+def _plain(markdown: str) -> str:
+    """Markdown (with TeX) as one line of plain text, enough for alt text."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)
+    text = re.sub(r"\{[a-z:-]+\}", "", text)
+    text = re.sub(r"\\(?:mathbf|mathrm|operatorname|text)\b", "", text)
+    text = re.sub(r"[*`#>$\\{}]", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _first_sentence(markdown: str, limit: int = 200) -> str:
+    lines = [line for line in markdown.splitlines()
+             if line.strip() and not line.lstrip().startswith((":::", "```", "|", "<"))]
+    text = _plain(" ".join(lines))
+    sentence = re.split(r"(?<=[.!?:])\s", text, maxsplit=1)[0]
+    return sentence if len(sentence) <= limit else sentence[:limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def figure_captions(executed: Path) -> dict[str, str]:
+    """Alt text for every figure of an executed notebook, by the SHA-256 of its PNG (myst-nb
+    names the image file after it): the cell's caption (``mystnb: figure: caption`` or
+    ``image: alt`` in its metadata) when it has one, else the heading the figure stands under
+    and the first sentence of the text before the cell."""
+    nb = json.loads(executed.read_text())
+    captions, heading, before = {}, "", ""
+    for cell in nb["cells"]:
+        source = "".join(cell.get("source", ""))
+        if cell["cell_type"] == "markdown":
+            for line in source.splitlines():
+                if line.startswith("#"):
+                    heading, before = _plain(line), ""
+            body = "\n".join(line for line in source.splitlines() if not line.startswith("#"))
+            if body.strip():
+                before = _first_sentence(body)
+            continue
+        if cell["cell_type"] != "code":
+            continue
+        meta = cell.get("metadata", {}).get("mystnb", {})
+        given = meta.get("figure", {}).get("caption") or meta.get("image", {}).get("alt")
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            if not png:
+                continue
+            digest = hashlib.sha256(base64.b64decode("".join(png))).hexdigest()
+            if given:
+                captions[digest] = _plain(given)
+            else:
+                text = before.rstrip(".:").rstrip() + "." if before else ""
+                under = f"Figure, {heading}" if heading else "Figure"
+                captions[digest] = f"{under}: {text}" if text else under
+    return captions
+
+
+_IMG = re.compile(r"<img\b[^>]*>")
+
+
+def add_alt_text(out: Path) -> int:
+    """Give every figure of the notebook pages an alt text (:func:`figure_captions`) where
+    Sphinx left the file's path; returns how many were changed."""
+    changed = 0
+    for executed in sorted((out / "jupyter_execute").rglob("*.ipynb")):
+        page = out / "html" / executed.relative_to(out / "jupyter_execute").with_suffix(".html")
+        if not page.exists():
+            continue
+        captions = figure_captions(executed)
+        html = page.read_text()
+        tags = [(m, _with_alt(m.group(0), captions)) for m in _IMG.finditer(html)]
+        tags = [(m, new) for m, new in tags if new is not None]
+        for match, new in reversed(tags):
+            html = html[:match.start()] + new + html[match.end():]
+        if tags:
+            page.write_text(html)
+            changed += len(tags)
+    return changed
+
+
+def _with_alt(tag: str, captions: dict[str, str]) -> str | None:
+    """The ``<img>`` tag with its caption as alt text, or None if it keeps its own (the tag
+    has a real alt text, or the image is not one of the notebook's figures)."""
+    src = re.search(r'\bsrc="([^"]*)"', tag)
+    alt = re.search(r'\balt="([^"]*)"', tag)
+    if src is None:
+        return None
+    digest = Path(src.group(1)).stem
+    if digest not in captions or (alt and alt.group(1) not in ("", src.group(1))):
+        return None
+    text = html_lib.escape(captions[digest], quote=True)
+    if alt:
+        return tag[:alt.start(1)] + text + tag[alt.end(1):]
+    return tag.replace("<img", f'<img alt="{text}"', 1)
+
+
 # --- the command -----------------------------------------------------------------------------
 
 def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = True,
@@ -313,7 +506,7 @@ def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = T
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     for old in ("html", "doctrees", "jupyter_execute", "execution.json", "warnings.txt",
-                "sphinx.log", "problems.txt"):
+                "sphinx.log", "problems.txt", "ipython"):
         target = out / old
         if target.is_dir():
             shutil.rmtree(target)
@@ -321,7 +514,10 @@ def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = T
             target.unlink()
     staged = stage(out / "src", notebooks, api=api, only=only)
     print(f"Executing {len(staged)} notebooks and building the book in {out} ...", flush=True)
-    return run_sphinx(out / "src", out, jobs, verbose)
+    status = run_sphinx(out / "src", out, jobs, verbose)
+    if (out / "html").exists() and (out / "jupyter_execute").exists():
+        add_alt_text(out)
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:

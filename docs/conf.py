@@ -29,7 +29,14 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx_copybutton",
+    "sphinx_exercise",
+    "sphinx_proof",
+    "sphinx_togglebutton",
+    "sphinxcontrib.bibtex",
 ]
+# Not sphinx-codeautolink: it stops the build ("pop from empty list" in doctree-read) on any
+# page that holds a sphinx-exercise block, and every notebook page has exercises.
 
 # MathJax 3 from the pip package sphinx-mathjax-offline, copied into _static/mathjax: the pages
 # load it from the site, never from a CDN. (Its files are used, not its Sphinx extension, which
@@ -65,8 +72,33 @@ nb_execution_show_tb = False  # the traceback goes to execution.json and build.p
 nb_merge_streams = True
 # No widgets in the notebooks: keep myst-nb from adding RequireJS from a CDN.
 nb_ipywidgets_js = {}
-myst_enable_extensions = ["dollarmath", "amsmath"]
+# colon_fence: `:::{exercise}`, `:::{solution}` and `:::{prf:theorem}` blocks in markdown cells.
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
+
+# --- exercises, theorems, references, copy buttons -----------------------------------------
+# sphinx-proof 0.4 declares itself safe for parallel reading but its domain has no
+# merge_domaindata, so Sphinx -j 2 stops ("merge_domaindata must be implemented"). The domain
+# keeps nothing in its domain data (its proofs are in env.proof_list, which sphinx-proof merges
+# on env-merge-info), so there is nothing to merge.
+from sphinx.domains import Domain  # noqa: E402
+from sphinx_proof.domain import ProofDomain  # noqa: E402
+
+if ProofDomain.merge_domaindata is Domain.merge_domaindata:
+    def _merge_nothing(self, docnames, otherdata) -> None:
+        return None
+
+    ProofDomain.merge_domaindata = _merge_nothing
+
+# A solution is collapsed until the reader opens it (sphinx-togglebutton): every solution block
+# of sphinx-exercise, whether or not it says `:class: dropdown`.
+togglebutton_selector = ".toggle, .admonition.dropdown, .solution.admonition"
+bibtex_bibfiles = ["references.bib"]
+bibtex_default_style = "plain"
+bibtex_reference_style = "author_year"
+# The copy button copies the code, never the prompts or the output of a cell.
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_selector = "div.highlight pre"
 
 # --- API reference ---------------------------------------------------------------------------
 autodoc_default_options = {"members": True, "show-inheritance": True}
@@ -91,7 +123,9 @@ html_theme_options = {
 }
 # An explicit colour mode: without one the theme logs an error in the browser console.
 html_context = {"default_mode": "auto"}
-html_static_path = [str(Path(_MATHJAX.origin).parent / "static")]
+html_static_path = [str(Path(_MATHJAX.origin).parent / "static"), "_static"]
+# Code, outputs and tables readable at 1280 px without sideways scrolling (book.css).
+html_css_files = ["book.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
 

@@ -60,12 +60,13 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "core.rosenblatt.batched": ("train_batched",),
     "core.rosenblatt.variants": ("train_averaged", "train_pocket"),
     "core.gradient.losses": (
-        "analytic_subgradient", "average_loss", "hinge_loss", "KINK_FORMS", "kink_gradient",
-        "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
+        "hinge_loss", "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
     ),
-    "core.gradient.sgd": (
-        "constant_rate", "inverse_sqrt_rate", "run_sgd", "sgd_step", "SGDResult",
+    "core.gradient.subgradients": (
+        "analytic_subgradient", "average_loss", "KINK_FORMS", "kink_gradient",
     ),
+    "core.gradient.steps": ("constant_rate", "inverse_sqrt_rate", "sgd_step"),
+    "core.gradient.sgd": ("run_sgd", "SGDResult"),
     "core.gradient.autograd": ("train_autograd",),
     "core.gradient.gluon": ("perceptron_net", "PerceptronLoss", "train_gluon"),
 }

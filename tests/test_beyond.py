@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.beyond import forgetron as forgetron_module
+from gluon_perceptron.core.beyond import budget as forgetron_module
 from gluon_perceptron.core.beyond import kernel_perceptron as dual
-from gluon_perceptron.core.beyond import separation
+from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.experiments import beyond
 
 
@@ -186,7 +186,7 @@ def test_forgetron_with_room_is_the_kernel_perceptron():
     single pass (no bias), on 5 streams."""
     for seed in range(5):
         X, Y = beyond.two_moons(200, noise=0.2, seed=seed)
-        run = gp.beyond.budget(X, Y, budget=500, gamma=2.0)
+        run = gp.beyond.forgetron(X, Y, budget=500, gamma=2.0)
         ref = gp.beyond.train_kernel(X, Y, kernel="rbf", gamma=2.0, bias=False, max_epochs=1)
         assert run.removals == 0 and run.mistakes == ref.updates
         np.testing.assert_array_equal(run.active, ref.support)
@@ -201,7 +201,7 @@ def test_forgetron_respects_its_budget_and_pays_for_it():
         assert exp.mistakes[0] > exp.unbudgeted and exp.mistakes[0] > exp.mistakes[-1]
         assert exp.mistakes[-1] == exp.unbudgeted  # 400 >= the support it needs
         X, Y = beyond.two_moons(400, noise=0.3, seed=seed)
-        run = gp.beyond.budget(X, Y, budget=5, gamma=2.0)
+        run = gp.beyond.forgetron(X, Y, budget=5, gamma=2.0)
         assert run.active.size <= 5 and run.removals == run.mistakes - run.active.size
         assert np.all((run.shrink > 0) & (run.shrink <= 1))
         assert np.all(np.isinf(exp.bound[:2]))  # B < 83: the theorem does not apply
@@ -223,12 +223,12 @@ def test_forgetron_guarantee_where_it_applies():
     """
     for seed in range(8):
         X, Y = blobs(seed, 600)
-        run = gp.beyond.budget(X, Y, budget=400, gamma=0.1)
+        run = gp.beyond.forgetron(X, Y, budget=400, gamma=0.1)
         assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=400, gamma=0.1) < 60
     removals = 0
     for seed in range(4):
         X, Y = blobs(seed, 1500, flip=0.03)
-        run = gp.beyond.budget(X, Y, budget=83, gamma=0.5)
+        run = gp.beyond.forgetron(X, Y, budget=83, gamma=0.5)
         removals += run.removals
         assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=83, gamma=0.5)
     assert removals > 0
@@ -338,7 +338,7 @@ def test_caratheodory_keeps_the_point():
         C = rng.normal(size=(40, 4))
         x = rng.random(40)
         x /= x.sum()
-        y = separation._caratheodory(C, x)
+        y = solvers._caratheodory(C, x)
         assert np.count_nonzero(y) <= 5 and np.all(y >= 0)
         assert y.sum() == pytest.approx(1)
         np.testing.assert_allclose(C.T @ y, C.T @ x, atol=1e-10)

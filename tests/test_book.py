@@ -14,13 +14,14 @@ import functools
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -37,11 +38,14 @@ if _spec.name not in sys.modules:
     _spec.loader.exec_module(builder)
 
 #: Every page the book must have, from the sources: the notebooks, the hand-written pages, the
-#: API reference, and Sphinx's own (index of names, modules, search).
-PAGES = (["index.html", "slips.html", "api/index.html"]
-         + [f"api/{layer}.html" for layer in builder.LAYERS]
+#: API reference (one page per subpackage), and Sphinx's own (index of names, modules, search,
+#: and sphinx-proof's index of theorems).
+HANDWRITTEN = [Path(page).with_suffix(".html").as_posix() for page in builder.PAGES
+               if page.endswith(".md")]
+PAGES = (HANDWRITTEN + ["api/index.html"]
+         + [f"api/{alias}.html" for alias in builder.API_PAGES]
          + [f"notebooks/{p.stem}.html" for p in sorted(builder.NOTEBOOKS.glob("*.ipynb"))]
-         + ["genindex.html", "py-modindex.html", "search.html"])
+         + ["genindex.html", "py-modindex.html", "search.html", "prf-prf.html"])
 
 HOW_TO_INSTALL = ("the browser test needs Debian's chromium-headless-shell "
                   "(as root: apt-get update && apt-get install -y chromium-headless-shell) and "
@@ -225,6 +229,44 @@ INSPECT = """async () => {
                   .filter(el => el.textContent.includes('Traceback (most recent call last)'))
                   .map(text),
     sphinx_errors: [...document.querySelectorAll('.system-message, .problematic')].map(text),
+    code_blocks: document.querySelectorAll('div.highlight pre').length,
+    copy_buttons: document.querySelectorAll('button.copybtn').length,
+    // Code and outputs that scroll sideways at this width (1280 px).
+    sideways: [...document.querySelectorAll(
+                 'div.highlight pre, .cell_output pre, .cell_output .output, .cell_output')]
+                .filter(el => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+                .map(el => `${el.scrollWidth} px in ${el.clientWidth} px: ${text(el)}`),
+    page_sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth + 1,
+    // Shown images with fewer than 1.5 pixels per displayed pixel, or no alt text of their own.
+    // (Icons under 64 px, such as the module index's, are not figures.)
+    soft_images: images.filter(img => img.complete && img.naturalWidth > 0 &&
+                                      img.getBoundingClientRect().width >= 64 &&
+                                      img.naturalWidth < 1.5 * img.getBoundingClientRect().width)
+                       .map(img => `${img.naturalWidth} px shown at ` +
+                                   `${Math.round(img.getBoundingClientRect().width)} px: ` +
+                                   img.getAttribute('src')),
+    no_alt: images.filter(img => {
+                  const alt = (img.getAttribute('alt') || '').trim();
+                  const src = img.getAttribute('src') || '';
+                  return !alt || alt === src || src.endsWith(alt) ||
+                         /\\.(png|svg|jpe?g)$/i.test(alt);
+                }).map(img => img.getAttribute('src')),
+    // Leftover reprs of what a plotting call returned.
+    reprs: [...document.querySelectorAll('.cell_output pre')]
+             .map(el => el.textContent.trim())
+             .filter(t => /^(Text\\(|<Axes|\\[<matplotlib|<matplotlib\\.)/.test(t))
+             .map(t => t.slice(0, 80)),
+    links: [...document.querySelectorAll('a[href]')].map(a => a.href),
+    exercises: document.querySelectorAll('div.exercise').length,
+    // A solution whose body a reader sees before opening it.
+    open_solutions: [...document.querySelectorAll('.solution')]
+                      .filter(el => [...el.children]
+                        .filter(c => !c.classList.contains('admonition-title'))
+                        .some(c => c.getClientRects().length > 0 &&
+                                   getComputedStyle(c).visibility !== 'hidden'))
+                      .map(text),
+    theorems: document.querySelectorAll('.theorem, div.proof').length,
+    citations: document.querySelectorAll('.citation, dl.citation > dt').length,
   };
 }"""
 
@@ -267,10 +309,46 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
               "math_errors": "MathJax error", "raw_tex": "raw TeX in the text",
               "error_cells": "cell shows an error or stderr",
               "tracebacks": "cell shows a traceback",
-              "sphinx_errors": "Sphinx error on the page"}
+              "sphinx_errors": "Sphinx error on the page",
+              "sideways": "scrolls sideways at 1280 px",
+              "soft_images": "figure has fewer than 1.5 pixels per displayed pixel",
+              "no_alt": "image without alt text of its own (the file name)",
+              "reprs": "output is a leftover repr (end the cell with `;` or plt.show())",
+              "open_solutions": "solution shown open (it should be collapsed)"}
     for key, label in labels.items():
         problems += [f"{label}: {item}" for item in seen[key]]
+    if seen["page_sideways"]:
+        problems.append("the page itself scrolls sideways at 1280 px")
+    if seen["code_blocks"] and seen["copy_buttons"] < seen["code_blocks"]:
+        problems.append(f"{seen['code_blocks']} code blocks but {seen['copy_buttons']} copy "
+                        f"buttons")
     return problems, seen
+
+
+@functools.cache
+def _anchors(page: Path) -> frozenset[str]:
+    """The ids and names a page of the site defines (the targets of ``page.html#...``)."""
+    text = page.read_text(errors="replace")
+    return frozenset(re.findall(r'\s(?:id|name)="([^"]+)"', text))
+
+
+def broken_links(html: Path, base: str, page: str, links: list[str]) -> list[str]:
+    """The links of ``page`` to the site itself whose file or anchor does not exist."""
+    broken = []
+    for link in sorted(set(links)):
+        if not link.startswith(base):
+            continue
+        parts = urlsplit(link)
+        path = unquote(parts.path).lstrip("/")
+        target = html / path
+        if path == "" or path.endswith("/"):
+            target = target / "index.html"
+        if not target.is_file():
+            broken.append(f"{link} (no file {target.relative_to(html)})")
+        elif parts.fragment and target.suffix == ".html" and \
+                unquote(parts.fragment) not in _anchors(target):
+            broken.append(f"{link} (no anchor #{parts.fragment} in {target.relative_to(html)})")
+    return [f"{page}: link does not resolve: {b}" for b in broken]
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -283,6 +361,7 @@ def test_page_in_the_browser(name, book, site, browser):
     if shot is not None:
         shot.parent.mkdir(parents=True, exist_ok=True)
     problems, seen = inspect_page(browser, site + name, shot)
+    problems += broken_links(built(book), site, name, seen["links"])
     assert not problems, f"{name}:\n" + "\n".join(problems)
     if name.startswith("notebooks/"):
         executed = book.out / "jupyter_execute" / name.replace(".html", ".ipynb")
@@ -291,5 +370,38 @@ def test_page_in_the_browser(name, book, site, browser):
         figures = sum("image/png" in o.get("data", {}) for o in outputs)
         assert seen["cell_images"] >= figures, (
             f"{name}: {figures} figures in the executed notebook, {seen['cell_images']} shown")
-    if name in ("api/core.html", "slips.html"):
+    if name in ("api/theory.html", "slips.html"):
         assert seen["mathjax"], f"{name}: MathJax did not load"
+    if name == "reading.html":  # the example of each kind of block renders
+        assert seen["exercises"] >= 1 and seen["theorems"] >= 2, (name, seen["exercises"],
+                                                                  seen["theorems"])
+    if name == "bibliography.html":
+        assert seen["citations"] >= 20, f"{name}: {seen['citations']} references"
+
+
+NOTEBOOK_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+#: The notebooks' sources hold no exercise block yet: the exercises are being written on
+#: another branch. Once they are merged this check is a plain test (the marker goes).
+_NO_EXERCISES_YET = not any("{exercise}" in p.read_text()
+                            for p in builder.NOTEBOOKS.glob("*.ipynb"))
+
+
+@pytest.mark.xfail(_NO_EXERCISES_YET, strict=False, reason="exercises are being added")
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_notebook_page_has_exercises(name, site, browser):
+    """Every notebook page ends with exercises (sphinx-exercise blocks), solutions collapsed."""
+    _, seen = inspect_page(browser, site + name)
+    assert seen["exercises"] >= 2, f"{name}: {seen['exercises']} exercises"
+    assert not seen["open_solutions"], f"{name}: open solutions {seen['open_solutions']}"
+
+
+def test_book_has_a_bibliography(book):
+    """A bibliography page in the table of contents, and the pages' citations point into it."""
+    html = built(book)
+    page = html / "bibliography.html"
+    assert page.is_file()
+    assert 'href="bibliography.html"' in (html / "index.html").read_text()
+    text = page.read_text()
+    for key in ("Rosenblatt", "Novikoff", "Minsky", "Freund", "McDonald"):
+        assert key in text, f"the bibliography does not list {key}"
+    assert "bibliography.html#" in (html / "slips.html").read_text()

@@ -15,7 +15,6 @@ from mxnet import nd
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient import autograd as autograd_module
 from gluon_perceptron.core.gradient import gluon as gluon_module
-from gluon_perceptron.core.gradient import sgd as sgd_module
 from gluon_perceptron.core.gradient.losses import score
 
 CTX = mx.cpu(1)
@@ -77,15 +76,20 @@ def test_sgd_step_clip_and_projection_stay_on_the_context(made):
     assert w.context == CTX and all(a.context == CTX for a in made)
 
 
+def test_kink_gradient_runs_on_the_context(made):
+    assert gp.gradient.kink_gradient("nd.maximum(-z, 0)", ctx=CTX) == -1.0
+    assert made and all(a.context == CTX for a in made)
+
+
 def test_train_autograd_runs_on_the_context(made, monkeypatch):
     X, Y = _data()
     seen = []
-    step = sgd_module._sgd_step
+    step = autograd_module.sgd_step
 
-    def spy(w, b, x, *args):
+    def spy(w, b, x, *args, **kwargs):
         seen.extend([w, b, x, w.grad, b.grad])
-        return step(w, b, x, *args)
-    monkeypatch.setattr(autograd_module, "_sgd_step", spy)
+        return step(w, b, x, *args, **kwargs)
+    monkeypatch.setattr(autograd_module, "sgd_step", spy)
     r = gp.train_autograd(X, Y, max_epochs=5, ctx=CTX)
     ref = gp.train(X, Y, max_epochs=5)
     np.testing.assert_array_equal(r.w, ref.w)

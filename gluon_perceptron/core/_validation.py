@@ -39,7 +39,7 @@ from . import _checks
 __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
-    "finite_values", "counts", "instance", "optional", "ndarray", "trusted",
+    "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -74,7 +74,8 @@ def _text(factory: str, **given: tuple) -> str:
 
 # --- the decorator ----------------------------------------------------------------------------
 
-def validate_params(*, skip_nested: bool = True, **rules: Callable) -> Callable:
+def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
+                    **rules: Callable) -> Callable:
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
@@ -128,12 +129,14 @@ def validate_params(*, skip_nested: bool = True, **rules: Callable) -> Callable:
                 return function(*args, **kwargs)
             args, kwargs = _check_call(function, plan, args, kwargs)
             if not skip_nested:
-                return function(*args, **kwargs)
-            token = _TRUSTED.set(True)
-            try:
-                return function(*args, **kwargs)
-            finally:
-                _TRUSTED.reset(token)
+                result = function(*args, **kwargs)
+            else:
+                token = _TRUSTED.set(True)
+                try:
+                    result = function(*args, **kwargs)
+                finally:
+                    _TRUSTED.reset(token)
+            return result if returns is None else returns(result, function.__name__, kwargs)
 
         wrapper.__rules__ = MappingProxyType(dict(rules))
         return wrapper
@@ -355,4 +358,53 @@ def ndarray(why: str) -> Rule:
                             f"{type(value).__name__}; wrap it with nd.array(...)")
         return value
     return Rule(check, f"ndarray({why!r})")
+
+
+
+def _user_code(value: Callable) -> Callable:
+    """``value`` run with the trusted flag unset: what a user's function calls is checked."""
+    @functools.wraps(value)
+    def untrusted(*args, **kwargs):
+        token = _TRUSTED.set(False)
+        try:
+            return value(*args, **kwargs)
+        finally:
+            _TRUSTED.reset(token)
+    return untrusted
+
+
+def function(hint: str, returns: tuple[type, str, str] | None = None) -> Rule:
+    """A callable argument: a loss, a schedule, a callback.
+
+    One of the package's own decorated functions (it has ``__rules__``) is returned as is: a
+    trusted body calls it unchecked, and fast. Any other callable is the user's code: it is
+    wrapped to run with the trusted flag unset, so the package functions *it* calls are
+    checked (a trusted body around it does not vouch for it). With ``returns=(cls, what,
+    why)`` the wrapper also refuses a result that is no ``cls`` with a ``TypeError``
+    (``"loss must return {what}, but 'f' returned ndarray{why}"``). ``hint`` says what is
+    expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
+    function {hint}, got str 'hinge'"``.
+    """
+    def check(value, name, args):
+        if not callable(value):
+            raise TypeError(f"{name} must be a function {hint}, got {type(value).__name__} "
+                            f"{value!r:.40}")
+        if hasattr(value, "__rules__"):
+            return value
+        user = _user_code(value)
+        if returns is None:
+            return user
+        cls, what, why = returns
+
+        @functools.wraps(user)
+        def checked_result(*a, **k):
+            result = user(*a, **k)
+            if not isinstance(result, cls):
+                raise TypeError(f"{name} must return {what}, but "
+                                f"{getattr(value, '__name__', value)!r:.60} returned "
+                                f"{type(result).__name__}{why}")
+            return result
+        return checked_result
+    shown = "" if returns is None else f", returns={returns[0].__name__}"
+    return Rule(check, f"function({hint!r:.40}{shown})")
 

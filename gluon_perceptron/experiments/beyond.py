@@ -8,6 +8,7 @@ them, the tests check them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -31,17 +32,14 @@ from ..core.beyond.kernel_perceptron import (
 from ..core.beyond.kernels import _kernel
 from ..core.beyond.second_order import _bound, _padded, train_second_order
 from ..core.beyond.separation import (
-    _cone_perceptron,
-    _rescaled,
-    _separation_problem,
-    _smooth,
     perceptron_separation_bound,
-    phase_length,
     rescaled_bound,
+    separation_problem,
     smooth_bound,
 )
+from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
 from ..core.chapter.getfake import _check_sampler_args
-from ..core.data.synthetic import _mx_seed, _sampler, xor_data
+from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track
 
@@ -332,7 +330,7 @@ def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: 
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
-    draw = _sampler(samples, dimensions, epsilon)
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     _mx_seed(seed)
     so, plain, bound, nov = [], [], [], []
     for _ in track(range(draws), progress, desc="second-order streams"):
@@ -439,15 +437,13 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     rescalings = np.zeros(shape, dtype=np.int64)
     cells = [(i, s) for i in range(gammas.size) for s in range(draws)]
     for i, s in track(cells, progress, desc="separation problems"):
-        P = _separation_problem(samples, dimensions, float(gammas[i]), 0.2,
-                                (seed + s) % (_checks.SEED_MAX + 1))
+        P = separation_problem(samples, dimensions, float(gammas[i]), pinned=0.2,
+                               seed=(seed + s) % (_checks.SEED_MAX + 1))
         n, m = P.A.shape
         rho[i, s] = P.rho
-        w, its["perceptron"][i, s], ok["perceptron"][i, s] = _cone_perceptron(P.A,
-                                                                              max_iterations)
-        ok["perceptron"][i, s] &= bool(np.all(P.A @ w > 0))
-        for method, run in (("smooth", _smooth(P.A, max_iterations)),
-                            ("rescaled", _rescaled(P.A, max_iterations, phase_length(m)))):
+        for method, solve in (("perceptron", perceptron_separation),
+                              ("smooth", smooth_perceptron), ("rescaled", rescaled_perceptron)):
+            run = solve(P.A, max_iterations=max_iterations)
             its[method][i, s], ok[method][i, s] = run.iterations, run.converged
             if method == "rescaled":
                 rescalings[i, s] = run.rescalings

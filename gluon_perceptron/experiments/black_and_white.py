@@ -28,6 +28,7 @@ from ..core._validation import (
     validate_params,
 )
 from ..core.data.synthetic import (
+    SEPARATION,
     GaussianClasses,
     NoisyData,
     gaussian_classes,
@@ -254,7 +255,7 @@ def _bounded_samples(samples, name: str, args: dict) -> int:
 
 @validate_params(epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
                  samples=Rule(_bounded_samples, "count(2 .. Amaldi-Hauser's limit)"),
-                 flip=fraction(), separation=real(minimum=0.0), seed=seed(),
+                 flip=fraction(), separation=SEPARATION, seed=seed(),
                  progress=progress())
 def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
                             separation: float = 2.0, seed: int | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 
 import mxnet as mx
 import numpy as np
@@ -31,7 +32,7 @@ from ..core._validation import (
 )
 from ..core.chapter.getfake import PRINTED_TRACE, _check_sampler_args, getfake
 from ..core.chapter.step import perceptron
-from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, _sampler
+from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.train import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
@@ -328,7 +329,7 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
     quart = {e: [] for e in engines}
     share = {e: [] for e in engines}
     same_plane, same_points = [], []
-    draws = {e: _sampler(samples, dimensions, epsilon, engine=e) for e in engines}
+    draws = {e: partial(sample_separable, samples, dimensions, epsilon, engine=e) for e in engines}
     for s in track(seeds, progress, desc="samplers"):
         fakes = {}
         for e in engines:
@@ -512,7 +513,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     _mx_seed(seed)
     # trial j, margin i: one dataset each, drawn in the order trial by trial
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
-    draws = [_sampler(samples, dimensions, float(e), engine=sampler) for e in eps]
+    draws = [partial(sample_separable, samples, dimensions, float(e), engine=sampler) for e in eps]
     fakes = [numpy_draw(draws[i]()) for j, i in track(runs, progress, desc="corrected experiment")]
     results = _train_each(fakes, max_epochs, engine)
     bounds = [generating_plane_bound(f.X, f.Y, f.wfake, f.bfake) for f in fakes]
@@ -606,7 +607,7 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 2
     next to the dataset's bound."""
     updates = np.zeros((len(configs), seeds))
     bound = np.zeros((len(configs), seeds))
-    draws = [_sampler(samples, dims, epsilon) for samples, dims in configs]
+    draws = [partial(sample_separable, samples, dims, epsilon) for samples, dims in configs]
     for c, (samples, dims) in enumerate(track(configs, progress, desc="sizes")):
         for s in range(seeds):
             mx.random.seed(s)

@@ -5,6 +5,7 @@ data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from ..core._validation import (
     vector,
 )
 from ..core.chapter.getfake import _check_sampler_args
-from ..core.data.synthetic import _sampler
+from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
 from ..core.rosenblatt.train import train
@@ -263,7 +264,8 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     """
     grid = [(d, n, float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
-    draw = {cell: _sampler(cell[1], cell[0], cell[2]) for cell in dict.fromkeys(grid)}
+    draw = {cell: partial(sample_separable, cell[1], cell[0], cell[2])
+            for cell in dict.fromkeys(grid)}
     rows = []
     for d, n, eps in track(grid, progress, desc="bound experiment"):
         fake = draw[d, n, eps]()

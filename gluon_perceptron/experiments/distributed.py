@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import mxnet as mx
 import numpy as np
@@ -35,7 +36,7 @@ from ..core._validation import (
     validate_params,
 )
 from ..core.chapter.getfake import _check_sampler_args
-from ..core.data.synthetic import _sampler, getfake_noisy
+from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
 from ..core.rosenblatt.engine import _fast_run
 from ..core.rosenblatt.results import train_result
@@ -194,7 +195,7 @@ def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon:
     """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (MXNet seeds
     ``seed, seed + 1, ...``, modulo 2**32) for every worker count and mixing, beside the
     bound."""
-    draw = _sampler(samples, dimensions, epsilon)
+    draw = partial(sample_separable, samples, dimensions, epsilon)
     rows = []
     for t in track(range(seed, seed + trials), progress, desc="mixing bound"):
         s = t % (_checks.SEED_MAX + 1)

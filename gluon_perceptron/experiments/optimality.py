@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from mxnet import nd
@@ -22,7 +23,7 @@ from ..core._validation import (
     validate_params,
 )
 from ..core.chapter.step import perceptron
-from ..core.data.synthetic import _sampler
+from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.traced import update_path
 from ..core.rosenblatt.train import error_rate, train
 from ..core.theory.margins import optimal_margin
@@ -389,7 +390,7 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     m = samples + 1
     out = {k: np.zeros(draws) for k in _PER_DRAW}
     converged = np.zeros(draws, dtype=bool)
-    draw = _sampler(m + test_points, dimensions, epsilon)
+    draw = partial(sample_separable, m + test_points, dimensions, epsilon)
     for j in track(range(draws), progress, desc="leave-one-out draws"):
         fake = draw()
         X, Y = fake.X.asnumpy(), fake.Y.asnumpy()

@@ -25,16 +25,14 @@ from ..core._validation import (
 )
 from ..core.gradient.autograd import train_autograd
 from ..core.gradient.gluon import train_gluon
-from ..core.gradient.losses import (
+from ..core.gradient.losses import perceptron_loss, relu_perceptron_loss, threshold_loss
+from ..core.gradient.sgd import run_sgd
+from ..core.gradient.subgradients import (
     KINK_FORMS,
     analytic_subgradient,
     average_loss,
     kink_gradient,
-    perceptron_loss,
-    relu_perceptron_loss,
-    threshold_loss,
 )
-from ..core.gradient.sgd import run_sgd
 from ..core.rosenblatt.results import TrainResult
 from ..core.rosenblatt.train import error_rate, train
 from ..core.theory.bounds import constant_rate_optimum, sgd_bound

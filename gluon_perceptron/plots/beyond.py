@@ -8,21 +8,32 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..core._validation import Rule, count, flag, validate_params
 from ..core.beyond.kernel_perceptron import KernelPerceptron
 from ..experiments.beyond import METHODS, ForgetronExperiment, SeparationExperiment
+from ._rules import ax_rule, result
+
+#: Most grid points per side :func:`plot_kernel_boundary` scores.
+MAX_RESOLUTION = 2000
+
+
+def _kernel_run(run, name, args):
+    if not isinstance(run, KernelPerceptron):
+        raise TypeError(f"{name} must be a KernelPerceptron (from train_kernel), got "
+                        f"{type(run).__name__}")
+    if run.X.shape[1] != 2:
+        raise ValueError(f"the boundary can be drawn for 2-D data only, got {run.X.shape[1]}-D")
+    return run
 
 _LABELS = {"perceptron": "perceptron", "smooth": "smooth perceptron",
            "rescaled": "rescaled perceptron"}
 
 
+@validate_params(run=Rule(_kernel_run, "a KernelPerceptron on 2-D data"), ax=ax_rule,
+                 resolution=count(minimum=2, maximum=MAX_RESOLUTION))
 def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 200) -> Axes:
     """The sign of a kernel perceptron's :math:`f` over the plane of its 2-D training set,
     with the training points (support vectors ringed)."""
-    if not isinstance(run, KernelPerceptron):
-        raise TypeError(f"run must be a KernelPerceptron (from train_kernel), got "
-                        f"{type(run).__name__}")
-    if run.X.shape[1] != 2:
-        raise ValueError(f"the boundary can be drawn for 2-D data only, got {run.X.shape[1]}-D")
     ax = ax if ax is not None else plt.subplots(figsize=(4.5, 4))[1]
     low, high = run.X.min(0) - 0.5, run.X.max(0) + 0.5
     gx, gy = np.meshgrid(np.linspace(low[0], high[0], resolution),
@@ -45,11 +56,9 @@ def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 20
     return ax
 
 
+@validate_params(result=result(ForgetronExperiment, "from forgetron_experiment"), ax=ax_rule)
 def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     """Mistakes of the Forgetron against its budget, beside the unbudgeted kernel perceptron."""
-    if not isinstance(result, ForgetronExperiment):
-        raise TypeError(f"result must be a ForgetronExperiment (from forgetron_experiment), "
-                        f"got {type(result).__name__}")
     ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
     ax.plot(result.budgets, result.mistakes, "o-", label="Forgetron")
     ax.axhline(result.unbudgeted, color="k", ls="--", lw=0.8,
@@ -61,13 +70,12 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     return ax
 
 
+@validate_params(result=result(SeparationExperiment, "from separation_experiment"), ax=ax_rule,
+                 bounds=flag())
 def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = True) -> Axes:
     """Iterations to a separator against the margin :math:`\\rho`, log-log, every draw as a
     dot (open where the run hit ``max_iterations``), the median as a line with its fitted
     slope, and each algorithm's bound dashed."""
-    if not isinstance(result, SeparationExperiment):
-        raise TypeError(f"result must be a SeparationExperiment (from separation_experiment),"
-                        f" got {type(result).__name__}")
     ax = ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
     rho = np.median(result.rho, axis=1)
     for k, method in enumerate(METHODS):

@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core._validation import Rule, count, optional, real, validate_params
 from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.train import TrainResult
 from ..experiments.black_and_white import (
@@ -17,11 +18,12 @@ from ..experiments.black_and_white import (
     RemediesOverSeeds,
 )
 from ._lines import draw_boundary, label_axes
+from ._rules import ax_rule, axes_grid, plane_features, plane_labels, result
 from .chapter import plotdata
 
 # --- checks -------------------------------------------------------------------------------
 
-def _traces(traces, name: str = "traces") -> dict:
+def _traces(traces, name: str = "traces", args=None) -> dict:
     """``traces``, a non-empty dict of name -> :func:`train_traced` result, checked."""
     if not isinstance(traces, dict) or not traces:
         raise ValueError(f"{name} must be a non-empty dict of name -> train_traced(X, Y, ...) "
@@ -36,7 +38,7 @@ def _traces(traces, name: str = "traces") -> dict:
     return traces
 
 
-def _steps(steps, name: str = "steps") -> dict:
+def _steps(steps, name: str = "steps", args=None) -> dict:
     """``steps``, a dict of name -> (errors, norms, steps per pass), checked."""
     wanted = (f"{name} must be None or a dict of name -> (errors, norms, steps per pass): two "
               f"equal-length sequences of finite numbers and a count")
@@ -56,8 +58,80 @@ def _steps(steps, name: str = "steps") -> dict:
     return out
 
 
+def _bounds(bounds, name, args) -> dict | None:
+    if bounds is None:
+        return None
+    if not isinstance(bounds, dict):
+        raise ValueError(f"{name} must be None or a dict of name -> bound (a number), got "
+                         f"{bounds!r:.60}")
+    return {k: _checks.finite_float(v, f"{name}[{k!r}]", minimum=0.0) for k, v in bounds.items()}
+
+
+def _weights(weights, name, args) -> list:
+    return _checks.weight_pairs(weights, name, args["X"].shape[1])
+
+
+def _flipped(flipped, name, args):
+    if flipped is None:
+        return None
+    mask = _checks.to_numpy(flipped, name).reshape(-1)
+    if mask.dtype != bool:
+        raise TypeError(f"{name} must be an array of bool (True = label flipped), got "
+                        f"dtype {mask.dtype}")
+    n = args["X"].shape[0]
+    if mask.size != n:
+        raise ValueError(f"{name} must have one entry per point ({n}), got {mask.size}")
+    return mask
+
+
+def _plane(plane, name, args):
+    if plane is None:
+        return None
+    (w, b), = _checks.weight_pairs([plane], name, args["X"].shape[1])
+    return w, b
+
+
+def _same_sequence(aggressive, name, args):
+    """``aggressive``: an OnlineRun over the same steps as ``plain``."""
+    _checks.instance(aggressive, OnlineRun, name,
+                     "from run_online(X, Y, rule='aggressive'), e.g. "
+                     "broken_rules_experiment(X, Y).aggressive")
+    plain = args["plain"]
+    steps = plain.mistakes.size
+    if steps == 0:
+        raise ValueError("plain has no steps; pass a run over at least one example")
+    for key, run in (("plain", plain), (name, aggressive)):
+        if run.mistakes.shape != (steps,) or run.norms.shape != (steps,):
+            raise ValueError(f"plain and aggressive must be runs over the same sequence, one "
+                             f"step per example: plain has {steps} steps, {key} has "
+                             f"{run.mistakes.size} mistakes and {run.norms.size} norms")
+    return aggressive
+
+
+_NORM_HINTS = {"plain": "from train_traced(X, Y, max_epochs=...)",
+               "unguarded": "from train_aggressive(X, Y, max_epochs=...)"}
+
+
+def _norm_traced(run, name, args):
+    """A TrainResult with ``history["norm"]`` after every pass."""
+    _checks.instance(run, TrainResult, name, _NORM_HINTS[name])
+    norms = run.history.get("norm") if isinstance(run.history, dict) else None
+    if norms is None or len(norms) != run.epochs or run.epochs == 0:
+        raise ValueError(f"{name} has no history['norm'] per pass: pass a result "
+                         f"{_NORM_HINTS[name]}, which traces every pass (train does not)")
+    return run
+
+
+_NORM_TRACED = Rule(_norm_traced, "a TrainResult with history['norm'] per pass")
+_PAIR = axes_grid((2,))
+
+
 # --- figures -------------------------------------------------------------------------------
 
+@validate_params(X=plane_features(), Y=plane_labels,
+                 weights=Rule(_weights, "(w, b) pairs for X", ("X",)), ax=ax_rule,
+                 extent=real(positive=True), flipped=Rule(_flipped, "bool per point", ("X",)),
+                 plane=Rule(_plane, "None or (w, b) for X", ("X",)))
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
                     plane=None) -> Axes:
     """The data and the decision boundaries of successive :math:`(w, b)` (light to dark).
@@ -75,34 +149,17 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     plane : (w, b), optional
         The generating plane, drawn dashed.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    if Xn.shape[1] < 2:
-        raise ValueError(f"X must have at least 2 features to draw boundaries in the plane, "
-                         f"got {Xn.shape[1]}")
-    pairs = _checks.weight_pairs(weights, "weights", Xn.shape[1])
-    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
-    mask = None
-    if flipped is not None:
-        mask = _checks.to_numpy(flipped, "flipped").reshape(-1)
-        if mask.dtype != bool:
-            raise TypeError(f"flipped must be an array of bool (True = label flipped), got "
-                            f"dtype {mask.dtype}")
-        if mask.size != Xn.shape[0]:
-            raise ValueError(f"flipped must have one entry per point ({Xn.shape[0]}), got "
-                             f"{mask.size}")
-    if plane is not None:
-        (plane_w, plane_b), = _checks.weight_pairs([plane], "plane", Xn.shape[1])
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
-    plotdata(Xn, Yn, ax=ax)
-    colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(pairs)))
-    for (w, b), color in zip(pairs, colors):
+    plotdata(X, Y, ax=ax)
+    colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(weights)))
+    for (w, b), color in zip(weights, colors):
         draw_boundary(ax, w, b, extent, color=color, lw=1.2)
-    if mask is not None:
-        ax.scatter(Xn[mask, 0], Xn[mask, 1], s=70, facecolors="none", edgecolors="k",
+    if flipped is not None:
+        ax.scatter(X[flipped, 0], X[flipped, 1], s=70, facecolors="none", edgecolors="k",
                    linewidths=1.0, label="label flipped")
     if plane is not None:
-        draw_boundary(ax, plane_w, plane_b, extent, color="k", ls="--", lw=1.0,
+        draw_boundary(ax, *plane, extent, color="k", ls="--", lw=1.0,
                       label="generating plane")
     if flipped is not None or plane is not None:
         ax.legend(fontsize=7, loc="lower left")
@@ -111,6 +168,10 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     return ax
 
 
+@validate_params(traces=Rule(_traces, "dict of name -> train_traced result"),
+                 axes=axes_grid(lambda args: (3, len(args["traces"])), ("traces",)),
+                 bounds=Rule(_bounds, "None or dict of name -> bound"),
+                 steps=optional(Rule(_steps, "dict of name -> (errors, norms, per pass)")))
 def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
                       steps: dict | None = None) -> np.ndarray:
     """Three rows per dataset: cumulative updates, training error, :math:`\\|(w, b)\\|`.
@@ -132,15 +193,6 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
     -------
     ndarray of Axes, shape (3, len(traces))
     """
-    traces = _traces(traces)
-    if bounds is not None:
-        if not isinstance(bounds, dict):
-            raise ValueError(f"bounds must be None or a dict of name -> bound (a number), got "
-                             f"{bounds!r:.60}")
-        bounds = {k: _checks.finite_float(v, f"bounds[{k!r}]", minimum=0.0)
-                  for k, v in bounds.items()}
-    if steps is not None:
-        steps = _steps(steps)
     if axes is None:
         _, axes = plt.subplots(3, len(traces), figsize=(4 * len(traces), 9), squeeze=False)
     for col, (name, res) in enumerate(traces.items()):
@@ -171,25 +223,16 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
     return axes
 
 
+@validate_params(plain=result(OnlineRun, "from run_online(X, Y), e.g. "
+                                        "broken_rules_experiment(X, Y).plain"),
+                 aggressive=Rule(_same_sequence, "an OnlineRun as long as plain", ("plain",)),
+                 axes=_PAIR)
 def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.ndarray:
     """The notes' sequence: cumulative mistakes (left) and :math:`\\|\\theta_t\\|` (right).
 
     ``plain`` and ``aggressive`` are the two runs of :func:`broken_rules_experiment` (its
     ``.plain`` and ``.aggressive``), one step each per example of the same sequence.
     """
-    _checks.instance(plain, OnlineRun, "plain",
-                     "from run_online(X, Y), e.g. broken_rules_experiment(X, Y).plain")
-    _checks.instance(aggressive, OnlineRun, "aggressive",
-                     "from run_online(X, Y, rule='aggressive'), e.g. "
-                     "broken_rules_experiment(X, Y).aggressive")
-    steps = plain.mistakes.size
-    if steps == 0:
-        raise ValueError("plain has no steps; pass a run over at least one example")
-    for name, run in (("plain", plain), ("aggressive", aggressive)):
-        if run.mistakes.shape != (steps,) or run.norms.shape != (steps,):
-            raise ValueError(f"plain and aggressive must be runs over the same sequence, one "
-                             f"step per example: plain has {steps} steps, {name} has "
-                             f"{run.mistakes.size} mistakes and {run.norms.size} norms")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     t = np.arange(1, plain.mistakes.size + 1)
@@ -213,6 +256,7 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
     return axes
 
 
+@validate_params(plain=_NORM_TRACED, unguarded=_NORM_TRACED, ax=ax_rule)
 def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
     """:math:`\\|(w, b)\\|` after each pass: the plain rule levels off, the unguarded one grows.
 
@@ -220,16 +264,6 @@ def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
     ``plain`` from :func:`train_traced`, ``unguarded`` from :func:`train_aggressive` (e.g.
     ``broken_rules_experiment(X, Y).unguarded``).
     """
-    hints = {"plain": "from train_traced(X, Y, max_epochs=...)",
-             "unguarded": "from train_aggressive(X, Y, max_epochs=...)"}
-    runs = {"plain": plain, "unguarded": unguarded}
-    for name, run in runs.items():
-        _checks.instance(run, TrainResult, name, hints[name])
-    for name, run in runs.items():
-        norms = run.history.get("norm") if isinstance(run.history, dict) else None
-        if norms is None or len(norms) != run.epochs or run.epochs == 0:
-            raise ValueError(f"{name} has no history['norm'] per pass: pass a result "
-                             f"{hints[name]}, which traces every pass (train does not)")
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 4))
     ax.plot(np.arange(1, unguarded.epochs + 1), unguarded.history["norm"], color="C3",
@@ -245,6 +279,7 @@ _REMEDY_STYLE = {"plain": ("0.6", 0.8), "pocket": ("C2", 1.5), "averaged": ("C0"
                  "projected": ("C3", 1.0)}
 
 
+@validate_params(remedies=result(Remedies, "the result of remedies_experiment()"), axes=_PAIR)
 def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     """Held-out error after each pass: plain vs pocket and averaged (left), vs step rules (right).
 
@@ -252,7 +287,6 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     the held-out error of the hinge-loss LP (:func:`hinge_separator`) and, when known, the
     majority-label baseline (a rule that ignores :math:`x`).
     """
-    _checks.instance(remedies, Remedies, "remedies", "the result of remedies_experiment()")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
     groups = (("plain", "pocket", "averaged"),
@@ -278,13 +312,14 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     return axes
 
 
+@validate_params(result=result(RemediesOverSeeds, "the result of remedies_over_seeds()"),
+                 ax=ax_rule)
 def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     """Each method's tail held-out error over many draws: one dot per draw, the median as a bar.
 
     Data order as dots; for the last-iterate methods, a fresh order every pass as crosses beside
     it. Lines: the flip rate (Bayes error) and the median majority-label baseline.
     """
-    _checks.instance(result, RemediesOverSeeds, "result", "the result of remedies_over_seeds()")
     if ax is None:
         _, ax = plt.subplots(figsize=(10, 4.5))
     rng = np.random.default_rng(0)  # horizontal jitter only
@@ -312,14 +347,14 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     return ax
 
 
+@validate_params(effect=result(OrderEffect, "the result of order_effect(remedies)"), ax=ax_rule,
+                 passes=count())
 def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     """Held-out error after every step of the last ``passes`` passes of the plain run.
 
     Updates on flipped labels are marked: when they close a pass, the snapshot taken there (the
     end of each pass, circled) sits high above the run's error averaged over the pass.
     """
-    _checks.instance(effect, OrderEffect, "effect", "the result of order_effect(remedies)")
-    passes = _checks.positive_int(passes, "passes")
     if ax is None:
         _, ax = plt.subplots(figsize=(10, 3.8))
     errs = effect.step_errors[-passes:]

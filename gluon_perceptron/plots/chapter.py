@@ -11,24 +11,110 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
+from ..core._validation import Rule, real, scalar, validate_params
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
+from ._rules import ax_rule, plane_features, plane_labels, result
+
+POSITIVE_COLOR = "r"
+NEGATIVE_COLOR = "b"
+#: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
+MAX_GRID = 4000
+#: Largest float32: :func:`plotscore` scores its grid in MXNet's float32.
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+# --- rules ------------------------------------------------------------------------------------
+
+#: ``X`` of plotdata (and of the figures that call it): 2 features or more.
+_DATA = plane_features("plotdata needs at least 2 features to draw, X has {d}")
 
 
+def _faithful(value, name, args):
+    """None, a FaithfulExperiment, or a pair (margins, mean updates) of equal length."""
+    if value is None or isinstance(value, FaithfulExperiment):
+        return value
+    wanted = (f"{name} must be None, a FaithfulExperiment (from margin_experiment_faithful()) "
+              f"or a pair (epsilons, updates) of equal length")
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__") \
+            or len(value) != 2:
+        raise ValueError(f"{wanted}, got {value!r:.60}")
+    eps = _checks.finite_values(value[0], f"{name}[0] (epsilons)")
+    updates = _checks.finite_values(value[1], f"{name}[1] (updates)")
+    if eps.size != updates.size:
+        raise ValueError(f"{wanted}: got {eps.size} epsilons and {updates.size} updates")
+    return eps, updates
+
+
+def _score_w(value, name, args):
+    wn = _checks.vector(value, name)
+    if wn.size != 2:
+        raise ValueError(f"{name} must be 2 finite numbers to plot a 2-D score, got {wn.size}")
+    with np.errstate(over="ignore"):
+        wn = wn.astype(np.float32)  # what nd.dot scores the grid in
+    if not np.all(np.isfinite(wn)):
+        raise ValueError(f"{name} must fit MXNet's float32 (|w| below 3.4e38) to plot its "
+                         f"score, got {value!r:.60}; rescale w")
+    return wn
+
+
+def _score_extent(value, name, args):
+    """``extent`` > 0 such that the grid and the score on it fit float32."""
+    extent = _checks.finite_float(value, name, strictly_positive=True)
+    if extent > _FLOAT32_MAX:
+        raise ValueError(f"{name} must fit MXNet's float32 (below 3.4e38): the grid is scored "
+                         f"in float32, got {name}={extent:g}; use a smaller {name}")
+    wn, dn = args["w"], args["d"]
+    if np.abs(wn.astype(np.float64)).sum() * extent + abs(dn) > _FLOAT32_MAX:
+        raise ValueError(f"the score w.x + d overflowed MXNet's float32 on the grid: "
+                         f"w={wn.tolist()}, d={dn:g}, extent={extent:g}; rescale w and d")
+    return extent
+
+
+def _score_step(value, name, args):
+    """``step`` > 0 giving 2 .. MAX_GRID grid points per side."""
+    step = _checks.finite_float(value, name, strictly_positive=True)
+    extent = args["extent"]
+    if extent / step > MAX_GRID // 2:
+        raise ValueError(f"step={step} is too fine for extent={extent}: the grid would have "
+                         f"{2 * extent / step:.0f} points per side; use step >= "
+                         f"{2 * extent / MAX_GRID:g}")
+    if step > extent:
+        raise ValueError(f"step={step} is too coarse for extent={extent}: the grid would have "
+                         f"a single point per side, no contour; use step <= extent")
+    return step
+
+
+def _hi(value, name, args):
+    lo, hi = args["lo"], _checks.finite_float(value, name)
+    if not hi > lo:
+        raise ValueError(f"need lo < hi to draw a range of scores, got lo={lo}, hi={hi}")
+    if not math.isfinite(1.2 * (hi - lo)):  # matplotlib widens the range by its margins
+        raise ValueError(f"lo={lo:g} and hi={hi:g} are too far apart to draw: their range "
+                         f"overflows float64 once the axes add their margins; use a range of "
+                         f"scores such as lo=-5, hi=5")
+    return hi
+
+
+# --- figures ----------------------------------------------------------------------------------
+
+@validate_params(X=_DATA, Y=plane_labels,
+                 update=result(Update, "one of the updates demo(X, Y) returns"), ax=ax_rule)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
-    _checks.instance(update, Update, "update", "one of the updates demo(X, Y) returns")
-    ax = plotscore(update.w, update.b, ax=ax)
+    w = np.asarray(update.w, dtype=np.float32).reshape(-1)
+    ax = plotscore(w, float(update.b), ax=ax, extent=3.0, step=0.02)
     plotdata(X, Y, ax=ax)
     ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
                linewidths=2.5, label="update on this point")
+    ax.legend(fontsize=7, loc="best")
     ax.set_title(f"after update on example {update.index}: "
                  f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=9)
     return ax
 
 
+@validate_params(result=result(MarginExperiment, "the result of margin_experiment()"), ax=ax_rule,
+                 faithful=Rule(_faithful, "None, a FaithfulExperiment or (epsilons, updates)"))
 def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) -> Axes:
     """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
-    _checks.instance(result, MarginExperiment, "result", "the result of margin_experiment()")
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.5))
     eps = result.epsilons
@@ -41,9 +127,11 @@ def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) 
     ax.plot(eps, np.median(result.chapter_bound, axis=0), ":",
             label="chapter's bound 2(R^2+1)/eps^2 (needs b*^2 <= 1)")
     if faithful is not None:
-        eps_f, updates_f = faithful
-        sizes = (f" ({faithful.trials} x {faithful.samples} points)"
-                 if isinstance(faithful, FaithfulExperiment) else "")
+        if isinstance(faithful, FaithfulExperiment):
+            eps_f, updates_f = faithful.epsilons, faithful.updates
+            sizes = f" ({faithful.trials} x {faithful.samples} points)"
+        else:
+            (eps_f, updates_f), sizes = faithful, ""
         ax.plot(eps_f, updates_f, "s-", color="gray",
                 label=f"faithful{sizes}: one warm-started pass, never reset")
     ax.set_yscale("log")
@@ -52,11 +140,6 @@ def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) 
     ax.legend(fontsize=7)
     return ax
 
-POSITIVE_COLOR = "r"
-NEGATIVE_COLOR = "b"
-#: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
-MAX_GRID = 4000
-
 
 def _axes(ax):
     if ax is None:
@@ -64,10 +147,10 @@ def _axes(ax):
     return ax
 
 
+@validate_params(result=result(FaithfulExperiment, "the result of margin_experiment_faithful()"),
+                 ax=ax_rule)
 def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     """The chapter's own curve: mean updates of one warm-started pass against the margin."""
-    _checks.instance(result, FaithfulExperiment, "result",
-                     "the result of margin_experiment_faithful()")
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(result.epsilons, result.updates, "s-", color="gray",
@@ -81,12 +164,13 @@ def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     return ax
 
 
+@validate_params(X=_DATA, Y=plane_labels, ax=ax_rule)
 def plotdata(X, Y, ax=None) -> Axes:
     """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
 
     The chapter's loop ``for (x, y) in zip(X, Y)`` scatters one point at a time, red if
     ``y == 1`` and (in an ``else:`` the extraction lost) blue otherwise. Here the same two
-    colours are drawn with one ``scatter`` per colour, after checking the input.
+    colours are drawn with one ``scatter`` per colour.
 
     Parameters
     ----------
@@ -98,17 +182,20 @@ def plotdata(X, Y, ax=None) -> Axes:
     -------
     matplotlib Axes
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    if Xn.shape[1] < 2:
-        raise ValueError(f"plotdata needs at least 2 features to draw, X has {Xn.shape[1]}")
     ax = _axes(ax)
-    pos = Yn == 1
+    pos = Y == 1
     # the chapter: if y == 1: scatter(x, color='r') else: scatter(x, color='b')
-    ax.scatter(Xn[pos, 0], Xn[pos, 1], color=POSITIVE_COLOR, s=14, label="y = +1")
-    ax.scatter(Xn[~pos, 0], Xn[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
+    ax.scatter(X[pos, 0], X[pos, 1], color=POSITIVE_COLOR, s=14, label="y = +1")
+    ax.scatter(X[~pos, 0], X[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.legend(fontsize=7, loc="best")
     return ax
 
 
+@validate_params(w=Rule(_score_w, "2 weights in float32"), d=scalar(), ax=ax_rule,
+                 extent=Rule(_score_extent, "extent > 0, the score in float32", ("w", "d")),
+                 step=Rule(_score_step, "step giving 2 .. MAX_GRID points", ("extent",)))
 def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes:
     """Contours of the score :math:`f(x) = w^\\top x + d` on the square ``[-3, 3]^2``.
 
@@ -127,21 +214,6 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     -------
     matplotlib Axes
     """
-    wn = _checks.vector(w, "w")
-    if wn.size != 2:
-        raise ValueError(f"w must be 2 finite numbers to plot a 2-D score, got {wn.size}")
-    with np.errstate(over="ignore"):
-        wn = wn.astype(np.float32)  # what nd.dot scores the grid in
-    if not np.all(np.isfinite(wn)):
-        raise ValueError(f"w must fit MXNet's float32 (|w| below 3.4e38) to plot its score, got "
-                         f"{w!r:.60}; rescale w")
-    dn = _checks.scalar(d, "d")
-    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
-    step = _checks.finite_float(step, "step", strictly_positive=True)
-    if extent / step > MAX_GRID // 2:
-        raise ValueError(f"step={step} is too fine for extent={extent}: the grid would have "
-                         f"{2 * extent / step:.0f} points per side; use step >= "
-                         f"{2 * extent / MAX_GRID:g}")
     ax = _axes(ax)
     xgrid = np.arange(-extent, extent, step)
     ygrid = np.arange(-extent, extent, step)
@@ -149,12 +221,9 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     zz = nd.zeros(shape=(ygrid.size, xgrid.size, 2))
     zz[:, :, 0] = nd.array(xx)
     zz[:, :, 1] = nd.array(yy)
-    vv = (nd.dot(zz, nd.array(wn)) + dn).asnumpy()
-    if not np.all(np.isfinite(vv)):
-        raise ValueError(f"the score w.x + d overflowed MXNet's float32 on the grid: "
-                         f"w={wn.tolist()}, d={dn:g}, extent={extent:g}; rescale w and d")
+    vv = (nd.dot(zz, nd.array(w)) + d).asnumpy()
     if np.ptp(vv) == 0:
-        ax.text(0, 0, f"f(x) = {dn:g} everywhere", ha="center")
+        ax.text(0, 0, f"f(x) = {d:g} everywhere", ha="center")
         return ax
     CS = ax.contour(xgrid, ygrid, vv, levels=9, cmap="coolwarm", linewidths=0.8)
     ax.clabel(CS, inline=True, fontsize=8)
@@ -165,6 +234,7 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     return ax
 
 
+@validate_params(ax=ax_rule, lo=real(), hi=Rule(_hi, "hi > lo, a finite range", ("lo",)))
 def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
 
@@ -172,14 +242,6 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     :math:`\\max(0, f(x))`. Both are drawn exactly over the scores ``lo .. hi``: each is
     linear on either side of 0.
     """
-    lo = _checks.finite_float(lo, "lo")
-    hi = _checks.finite_float(hi, "hi")
-    if not hi > lo:
-        raise ValueError(f"need lo < hi to draw a range of scores, got lo={lo}, hi={hi}")
-    if not math.isfinite(1.2 * (hi - lo)):  # matplotlib widens the range by its margins
-        raise ValueError(f"lo={lo:g} and hi={hi:g} are too far apart to draw: their range "
-                         f"overflows float64 once the axes add their margins; use a range of "
-                         f"scores such as lo=-5, hi=5")
     ax = _axes(ax)
     f = np.array([lo, 0.0, hi]) if lo < 0.0 < hi else np.array([lo, hi])
     ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")

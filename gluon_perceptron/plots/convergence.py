@@ -7,11 +7,30 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..core import _checks
+from ..core._validation import Rule, finite_values, validate_params
 from ..experiments.convergence import BoundExperiment, ProofTrace, TransformedRun
 from ._lines import label_axes
+from ._rules import axes_grid, result
+
+_PAIR = axes_grid((2,))
+
+
+def _rec(rec, name, args):
+    if not isinstance(rec, BoundExperiment):
+        raise ValueError(f"{name} must be the dict returned by bound_experiment() (now a "
+                         f"BoundExperiment), got {type(rec).__name__}")
+    return rec
+
+
+def _runs_of(values_name: str) -> Rule:
+    """A list of one :class:`TransformedRun` per entry of the argument ``values_name``."""
+    def check(runs, name, args):
+        return _runs(runs, name, args[values_name], values_name)
+    return Rule(check, f"one transformed_run() per entry of {values_name}", (values_name,))
 
 # --- figures ------------------------------------------------------------------------------------
 
+@validate_params(trace=result(ProofTrace, "the result of proof_trace(X, Y, u)"), axes=_PAIR)
 def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     """The two halves of the proof along one run, and the squeeze that ends it.
 
@@ -21,8 +40,6 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     Cauchy-Schwarz, :math:`((u^\\top\\theta_0 + ts)_+/\\|u\\|)^2` (slope 2). The two lines
     cross at ``trace.bound``: no run can get past it.
     """
-
-    _checks.instance(trace, ProofTrace, "trace", "the result of proof_trace(X, Y, u)")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     t = np.arange(trace.progress.size)
@@ -53,12 +70,10 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     return axes
 
 
+@validate_params(rec=Rule(_rec, "a BoundExperiment"), axes=_PAIR)
 def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
-    if not isinstance(rec, BoundExperiment):
-        raise ValueError(f"rec must be the dict returned by bound_experiment() (now a "
-                         f"BoundExperiment), got {type(rec).__name__}")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
@@ -85,6 +100,8 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     ax.plot(dims, [np.median(rec["chapter_bound"])] * len(dims), "k:",
             label="2(R^2+1)/eps^2 (median)")
     label_axes(ax, "dimension d", "updates (median over datasets)", log_y=True)
+    ax.set_xticks(dims, [str(d) for d in dims])  # one tick per dimension measured
+    ax.minorticks_off()
     return axes
 
 
@@ -101,6 +118,9 @@ def _runs(runs, name: str, values: np.ndarray, values_name: str) -> list:
     return list(runs)
 
 
+@validate_params(scales=finite_values(strict=True),  # drawn on a log axis
+                 scaled=_runs_of("scales"), shifts=finite_values(), shifted=_runs_of("shifts"),
+                 axes=_PAIR)
 def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None) -> np.ndarray:
     """Exercise 1.29: updates and the optimal-margin bound against a scale (left, log-log) and
     against a shift along the plane's normal (right).
@@ -113,10 +133,6 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
     scaled, shifted : list of TransformedRun
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
-    scales = _checks.finite_values(scales, "scales", strict=True)  # drawn on a log axis
-    scaled = _runs(scaled, "scaled", scales, "scales")
-    shifts = _checks.finite_values(shifts, "shifts")
-    shifted = _runs(shifted, "shifted", shifts, "shifts")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):

@@ -9,8 +9,10 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
+from ..core._validation import Rule, validate_params
 from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
+from ._rules import ax_rule, axes_grid, result, title
 
 _BASELINE_STYLES = (":", "-.", "--")
 
@@ -34,10 +36,56 @@ def _baselines_and_limits(ax, base, lowest: float) -> None:
     ax.set_ylim(bottom, 1.0 + 0.1 * (1.0 - bottom) / 4)
 
 
+def _base(base, name, args):
+    if base is None:
+        return None
+    if not isinstance(base, (Baselines, dict)):
+        raise TypeError(f"{name} must be None, a Baselines (from baselines(split, digit)) or "
+                        f"a dict of name -> accuracy, got {type(base).__name__}")
+    for key, value in base.items():
+        _checks.fraction(value, f"{name}[{key!r}]")
+    return base
+
+
+def _image(value, name, args):
+    """One flattened square image, as a 1-D float array."""
+    xn = _checks.vector(value, name).astype(np.float64)
+    image_side(xn, name)
+    return xn
+
+
+def _curves(curves, name, args) -> list:
+    wanted = f"{name} must be a non-empty list of learning_curve(split, digit) results"
+    if isinstance(curves, LearningCurve):
+        raise ValueError(f"{wanted}, e.g. [curve] for one")
+    if not isinstance(curves, (list, tuple)) or not curves:
+        raise ValueError(f"{wanted}, got {curves!r:.60}")
+    split = args["split"]
+    for k, curve in enumerate(curves):
+        _checks.instance(curve, LearningCurve, f"{name}[{k}]",
+                         "from learning_curve(split, digit)")
+        if not np.any(split.y_train == curve.digit):
+            raise ValueError(f"{name}[{k}] is for the digit {curve.digit!r}, which split has no "
+                             f"training example of; pass curves learned on this split")
+        if np.size(curve.w) != split.X_train.shape[1]:
+            raise ValueError(f"{name}[{k}] has {np.size(curve.w)} weights but split's images "
+                             f"have {split.X_train.shape[1]} pixels; pass curves learned on "
+                             f"this split")
+    return list(curves)
+
+
+def _digit(digit, name, args):
+    """A digit of ``curves`` (its :meth:`LearningCurves.of` names a missing one)."""
+    args["curves"].of(digit)
+    return digit
+
+
+@validate_params(curve=result(LearningCurve, "the result of learning_curve(split, digit)"),
+                 base=Rule(_base, "None, Baselines or dict of name -> accuracy"),
+                 axes=axes_grid((2,)))
 def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = None,
                         axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
-    _checks.instance(curve, LearningCurve, "curve", "the result of learning_curve(split, digit)")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax, ax_up = axes
@@ -69,12 +117,12 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
     return axes
 
 
+@validate_params(x=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
-    xn = _checks.vector(x, "x")
-    side = image_side(xn, "x")
+    side = int(round(np.sqrt(x.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
-    ax.imshow(xn.reshape(side, side), cmap="gray_r")
+    ax.imshow(x.reshape(side, side), cmap="gray_r")
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
@@ -82,16 +130,16 @@ def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     return ax
 
 
+@validate_params(w=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
 def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     """Pixel weights as an image: red where ink counts for the class, blue where against it.
 
     The colour scale is symmetric around 0, so white means "this pixel does not matter".
     """
-    wn = _checks.vector(w, "w").astype(np.float64)
-    side = image_side(wn, "w")
+    side = int(round(np.sqrt(w.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
-    scale = float(np.max(np.abs(wn))) or 1.0
-    image = ax.imshow(wn.reshape(side, side), cmap="RdBu_r", vmin=-scale, vmax=scale)
+    scale = float(np.max(np.abs(w))) or 1.0
+    image = ax.imshow(w.reshape(side, side), cmap="RdBu_r", vmin=-scale, vmax=scale)
     plt.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     ax.set_xticks([])
     ax.set_yticks([])
@@ -100,41 +148,31 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     return ax
 
 
+@validate_params(split=result(Split, "from digits_split() or mnist_split(folder)"),
+                 curves=Rule(_curves, "learning curves on split", ("split",)),
+                 axes=axes_grid(lambda args: (2, len(args["curves"])), ("curves",)))
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
-    _checks.instance(split, Split, "split", "from digits_split() or mnist_split(folder)")
-    wanted = "curves must be a non-empty list of learning_curve(split, digit) results"
-    if isinstance(curves, LearningCurve):
-        raise ValueError(f"{wanted}, e.g. [curve] for one")
-    if not isinstance(curves, (list, tuple)) or not curves:
-        raise ValueError(f"{wanted}, got {curves!r:.60}")
-    for k, curve in enumerate(curves):
-        _checks.instance(curve, LearningCurve, f"curves[{k}]",
-                         "from learning_curve(split, digit)")
-        if not np.any(split.y_train == curve.digit):
-            raise ValueError(f"curves[{k}] is for the digit {curve.digit!r}, which split has no "
-                             f"training example of; pass curves learned on this split")
-        if np.size(curve.w) != split.X_train.shape[1]:
-            raise ValueError(f"curves[{k}] has {np.size(curve.w)} weights but split's images "
-                             f"have {split.X_train.shape[1]} pixels; pass curves learned on "
-                             f"this split")
     if axes is None:
         _, axes = plt.subplots(2, len(curves), figsize=(2.8 * len(curves), 5.6), squeeze=False)
     for k, curve in enumerate(curves):
         example = split.X_train[np.flatnonzero(split.y_train == curve.digit)[0]]
-        plot_digit(example, axes[0][k], title=f"an example {curve.digit}")
-        plot_weights(curve.w, axes[1][k], title=f'weights, "{curve.digit} or not"\n'
+        plot_digit(example.astype(np.float64), axes[0][k],
+                   title=f"a training image of {curve.digit}")
+        plot_weights(np.asarray(curve.w, dtype=np.float64).reshape(-1), axes[1][k],
+                     title=f'weights, "{curve.digit} or not"\n'
                      f"test accuracy {curve.test_accuracy[-1]:.3f}")
     return axes
 
 
+@validate_params(curves=result(LearningCurves, "the result of learning_curves()"),
+                 digit=Rule(_digit, "a digit of curves", ("curves",)), ax=ax_rule)
 def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
     """Test accuracy after each epoch on every split (thin lines), with the majority baseline.
 
     One line per split of :func:`learning_curves`; the band is the range of the majority
     baseline over the splits. Shows how much of one curve is the split's luck.
     """
-    _checks.instance(curves, LearningCurves, "curves", "the result of learning_curves()")
     k = curves.of(digit)
     ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
     e = np.arange(1, curves.epochs + 1)

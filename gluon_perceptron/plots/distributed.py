@@ -6,16 +6,17 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..core import _checks
+from ..core._validation import validate_params
 from ..experiments.distributed import MixingBoundExperiment, MixingSpeedup, NonseparableMixing
+from ._rules import ax_rule, axes_grid, result
 
 
+@validate_params(exp=result(MixingBoundExperiment, "the result of mixing_bound_experiment()"),
+                 ax=ax_rule)
 def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
     r"""Measured :math:`\sum_n\sum_i \mu_{i,n} k_{i,n}` against the bound :math:`R^2/\gamma^2`,
     one marker per run (colour: workers, shape: mixing), on log-log axes with the line
     measured = bound (every point lies below it)."""
-    _checks.instance(exp, MixingBoundExperiment, "exp",
-                     "the result of mixing_bound_experiment()")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 4.2))
     markers = {"uniform": "o", "weighted": "^"}
@@ -34,10 +35,11 @@ def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
     return ax
 
 
+@validate_params(speedup=result(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
+                 axes=axes_grid((2,)))
 def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     """Left: passes to separate against the workers, one line per mixing, ``train`` as a
     dashed line. Right: wall time split into start-up, local passes and exchanges."""
-    _checks.instance(speedup, MixingSpeedup, "speedup", "the result of mixing_speedup(X, Y)")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 4))
     ax = axes[0]
@@ -53,21 +55,29 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     ax = axes[1]
     x = np.arange(len(speedup.method))
     bottom = np.zeros(len(x))
-    for name, values in (("start-up", speedup.startup_seconds),
-                         ("local passes (slowest worker)", speedup.pass_seconds),
-                         ("exchanges", speedup.exchange_seconds)):
-        ax.bar(x, values, bottom=bottom, label=name)
-        bottom += np.asarray(values)
+    absent = []
+    for k, (name, values) in enumerate((("start-up", speedup.startup_seconds),
+                                        ("local passes (slowest worker)", speedup.pass_seconds),
+                                        ("exchanges", speedup.exchange_seconds))):
+        values = np.asarray(values, dtype=np.float64)
+        if not np.any(values):  # e.g. in-process runs: no start-up, no exchange to time
+            absent.append(name)
+            continue
+        ax.bar(x, values, bottom=bottom, color=f"C{k}", label=name)
+        bottom += values
+    if absent:
+        ax.set_title(f"not measured in these runs (0 s): {', '.join(absent)}", fontsize=8)
     ax.set_xticks(x, speedup.method, rotation=45, ha="right", fontsize=7)
     ax.set_ylabel("seconds")
     ax.legend(fontsize=8)
     return axes
 
 
+@validate_params(exp=result(NonseparableMixing, "the result of nonseparable_mixing()"),
+                 ax=ax_rule)
 def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
     """Training error of the mixed weights round by round, one line per worker count, with
     the fraction of flipped labels (what the generating plane gets wrong) as a dashed line."""
-    _checks.instance(exp, NonseparableMixing, "exp", "the result of nonseparable_mixing()")
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
     rounds = np.arange(1, exp.error.shape[1] + 1)

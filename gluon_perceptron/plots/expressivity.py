@@ -11,13 +11,61 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
+from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.traced import UpdatePath
-from ..core.theory.expressivity import _total_loss, two_point_data
+from ..core.theory.expressivity import total_perceptron_loss, two_point_data
+from ._rules import ax_rule
 
 #: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).
 MAX_LEVELS = 40
 
 
+def _surface_X(X, name, args):
+    if X is None:
+        return None
+    Xn = _checks.features(X, name)
+    if Xn.shape[1] != 2:
+        raise ValueError(f"the loss surface is drawn over 2 weights; {name} has {Xn.shape[1]}")
+    return Xn
+
+
+def _surface_Y(Y, name, args):
+    X = args["X"]
+    if (X is None) != (Y is None):
+        raise ValueError("pass both X and Y, or neither (for the default two-point data); "
+                         f"got only {'Y' if X is None else 'X'}")
+    return None if Y is None else _checks.labels(Y, X.shape[0], name, dtype=X.dtype)
+
+
+def _path(path, name, args):
+    if path is None:
+        return None
+    _checks.instance(path, UpdatePath, name, "the result of update_path(X, Y, ...)")
+    if path.thetas.shape[1] != 2:
+        raise ValueError(f"{name} must be a run without bias on 2 features (2 weights), got "
+                         f"{path.thetas.shape[1]} weights per step")
+    return path
+
+
+def _extent(extent, name, args):
+    """``extent`` > 0 such that the losses over the square fit float64."""
+    extent = _checks.finite_float(extent, name, strictly_positive=True)
+    X = args["X"] if args["X"] is not None else two_point_data()[0]
+    with np.errstate(over="ignore"):
+        total = float(np.abs(X).sum(dtype=np.float64))
+        reach = 2.0 * extent * max(1.0, total)  # bounds the grid and the losses on it
+    if not math.isfinite(reach):
+        raise ValueError(f"plot_loss_surface overflowed: extent={extent:g} and X (sum of |x| "
+                         f"{total:.3g}) give losses beyond float64 "
+                         f"over the square [-extent, extent]^2; use a smaller extent or "
+                         f"rescale X")
+    return extent
+
+
+@validate_params(X=Rule(_surface_X, "None or X with 2 features"),
+                 Y=Rule(_surface_Y, "None (with X) or the labels of X", ("X",)),
+                 path=Rule(_path, "None or an UpdatePath on 2 weights"),
+                 extent=Rule(_extent, "extent > 0, losses in float64", ("X",)), ax=ax_rule)
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
                       ax=None) -> Axes:
     """The zero-loss region shaded, level sets 1, 2, ..., and a perceptron's path on top.
@@ -26,33 +74,13 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
     ``update_path(X, Y, max_epochs=100, bias=False)``; without one only the surface is drawn
     (a figure trains nothing).
     """
-    if (X is None) != (Y is None):
-        raise ValueError("pass both X and Y, or neither (for the default two-point data); "
-                         f"got only {'Y' if X is None else 'X'}")
     if X is None:
         X, Y = two_point_data()
-    Xn, Yn = _checks.dataset(X, Y)
-    extent = _checks.finite_float(extent, "extent", strictly_positive=True)
-    with np.errstate(over="ignore"):
-        total = float(np.abs(Xn).sum(dtype=np.float64))
-        reach = 2.0 * extent * max(1.0, total)  # bounds the grid and the losses on it
-    if not math.isfinite(reach):
-        raise ValueError(f"plot_loss_surface overflowed: extent={extent:g} and X (sum of |x| "
-                         f"{total:.3g}) give losses beyond float64 "
-                         f"over the square [-extent, extent]^2; use a smaller extent or "
-                         f"rescale X")
-    if path is not None:
-        _checks.instance(path, UpdatePath, "path", "the result of update_path(X, Y, ...)")
-    if Xn.shape[1] != 2:
-        raise ValueError(f"the loss surface is drawn over 2 weights; X has {Xn.shape[1]}")
-    if path is not None and path.thetas.shape[1] != 2:
-        raise ValueError(f"path must be a run without bias on 2 features (2 weights), got "
-                         f"{path.thetas.shape[1]} weights per step")
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)
     W = np.stack(np.meshgrid(grid, grid), axis=-1)
-    L = _total_loss(W, Xn, Yn)
+    L = total_perceptron_loss(W, X, Y)
     ax.contourf(grid, grid, (L == 0).astype(float), levels=[0.5, 1.5], colors=["#cfe8cf"])
     # the level sets 1, 2, 3, ...; on a wide square, at most MAX_LEVELS of them, evenly spaced
     levels = MaxNLocator(nbins=MAX_LEVELS, integer=True).tick_values(1.0, max(L.max(), 1.0))

@@ -8,16 +8,75 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
+from ._rules import ax_rule, result, text
 
 
+def _rates(rates, name, args):
+    """Miss and false-alarm rates, one per perceptron of ``model``, in [0, 1] (NaN: none)."""
+    if not isinstance(rates, (BinaryErrorRates, dict)):
+        raise TypeError(f"{name} must be a BinaryErrorRates (from binary_error_rates(model, X, "
+                        f"y)), got {type(rates).__name__}")
+    m = args["model"].pairs.shape[0]
+    for key in ("miss", "false alarm"):
+        try:
+            values = np.asarray(rates[key], dtype=np.float64).reshape(-1)
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"{name}[{key!r}] must be {m} rates, one per perceptron of model, "
+                             f"got {type(rates).__name__}") from None
+        if values.size != m or np.any((values < 0) | (values > 1)):
+            raise ValueError(f"{name}[{key!r}] must be {m} rates in [0, 1], one per "
+                             f"perceptron of model, got {values.tolist()!r:.80}")
+    return rates
+
+
+_CLASSES = ("classes must be a 1-D sequence of class labels, one per row of M (e.g. "
+            "model.classes)")
+
+
+def _classes(classes, name, args) -> list:
+    if classes is None or isinstance(classes, (str, bytes, dict)) \
+            or not hasattr(classes, "__len__"):
+        raise ValueError(f"{_CLASSES}, got {classes!r:.60}")
+    cl = _checks.to_numpy(classes, name)
+    if cl.ndim != 1 or cl.size == 0:
+        raise ValueError(f"{_CLASSES}, got shape {cl.shape}")
+    return cl.tolist()
+
+
+def _matrix(M, name, args) -> np.ndarray:
+    """``M``: square counts (whole numbers >= 0, not all 0), one row per class."""
+    k = len(args["classes"])
+    Mn = _checks.to_numpy(M, name)
+    if Mn.ndim != 2 or Mn.shape[0] != Mn.shape[1] or Mn.shape[0] != k:
+        raise ValueError(f"{name} must be square with one row per class ({k} classes), "
+                         f"got shape {Mn.shape}; use confusion_matrix(y_true, y_pred, classes)")
+    if Mn.dtype == object or not np.issubdtype(Mn.dtype, np.number) \
+            or np.issubdtype(Mn.dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold counts (numbers), got dtype {Mn.dtype}; use "
+                        f"confusion_matrix(y_true, y_pred, classes)")
+    bad = ~np.isfinite(Mn) | (Mn < 0) | (Mn != np.round(Mn)) if Mn.dtype.kind == "f" \
+        else Mn < 0
+    if np.any(bad):
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"{name} must hold counts (whole numbers >= 0), got {name}[{i}, {j}] "
+                         f"= {Mn[i, j]!r}; use confusion_matrix(y_true, y_pred, classes)")
+    if not Mn.any():
+        raise ValueError(f"{name} holds no example (every count is 0): there is no confusion "
+                         f"matrix to draw, and no accuracy; pass the counts of a non-empty "
+                         f"test set")
+    return Mn.astype(np.int64)
+
+
+@validate_params(model=result(MulticlassModel, "from train_one_vs_all(X, y)"),
+                 rates=Rule(_rates, "rates per perceptron of model", ("model",)), ax=ax_rule)
 def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | dict,
                             ax=None) -> Axes:
     """Miss and false-alarm rates of each one-vs-all perceptron, side by side.
 
     ``rates`` is :func:`binary_error_rates` of ``model`` (or the dict it used to be).
     """
-    _checks.instance(model, MulticlassModel, "model", "from train_one_vs_all(X, y)")
     ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
     k = np.arange(len(rates["miss"]))
     ax.bar(k - 0.2, rates["miss"], width=0.4, label="miss rate (positive scored <= 0)")
@@ -31,23 +90,14 @@ def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | di
     return ax
 
 
+@validate_params(classes=Rule(_classes, "class labels"),
+                 M=Rule(_matrix, "square counts, one row per class", ("classes",)), ax=ax_rule,
+                 title=text)
 def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
     """The confusion matrix as an image with its counts; the diagonal holds the hits.
 
     ``classes`` labels the rows and columns of ``M``, one each (e.g. ``model.classes``).
     """
-    wanted = "classes must be a 1-D sequence of class labels, one per row of M (e.g. model.classes)"
-    if classes is None or isinstance(classes, (str, bytes, dict)) \
-            or not hasattr(classes, "__len__"):
-        raise ValueError(f"{wanted}, got {classes!r:.60}")
-    cl = _checks.to_numpy(classes, "classes")
-    if cl.ndim != 1 or cl.size == 0:
-        raise ValueError(f"{wanted}, got shape {cl.shape}")
-    classes = cl.tolist()
-    M = _checks.to_numpy(M, "M")
-    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != len(classes):
-        raise ValueError(f"M must be square with one row per class ({len(classes)} classes), "
-                         f"got shape {M.shape}; use confusion_matrix(y_true, y_pred, classes)")
     ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
     ax.imshow(M, cmap="Blues")
     for i in range(M.shape[0]):
@@ -60,6 +110,6 @@ def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
     ax.set_yticks(ticks, [str(c) for c in classes])
     ax.set_xlabel("predicted")
     ax.set_ylabel("true")
-    accuracy = np.trace(M) / max(M.sum(), 1)
+    accuracy = np.trace(M) / M.sum()
     ax.set_title(f"{title}  (accuracy {accuracy:.3f})".strip(), fontsize=10)
     return ax

@@ -11,16 +11,34 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
+from ._rules import ax_rule, axes_grid, plane_features, plane_labels, result, text
 from .chapter import plotdata
 
 
+def _results(results, name, args):
+    """``results``: a non-empty dict of name -> TrainResult with weights for ``X``."""
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError(f"{name} must be a non-empty dict of name -> TrainResult (what "
+                         f"compare_trainers returns), got {results!r:.60}")
+    for key, res in results.items():
+        _checks.instance(res, TrainResult, f"{name}[{key!r}]",
+                         "a trainer's result, as compare_trainers returns them")
+        _checks.vector(res.w, f"{name}[{key!r}].w", size=args["X"].shape[1])
+        _checks.scalar(res.b, f"{name}[{key!r}].b")
+    return results
+
+
+_PAIR = axes_grid((2,))
+
+
+@validate_params(result=result(SGDBoundExperiment, "the result of sgd_bound_experiment(X, Y)"),
+                 ax=ax_rule)
 def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
     """Measured gap (mean over seeds, min-max band) and bound against :math:`T`, log-log."""
-    _checks.instance(result, SGDBoundExperiment, "result",
-                     "the result of sgd_bound_experiment(X, Y)")
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 4.5))
     T = result.horizons
@@ -43,10 +61,11 @@ def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
 _KIND_STYLE = {"mistake": ("C3", "x"), "correct": ("C2", "+"), "tie": ("k", "o")}
 
 
+@validate_params(check=result(SubgradientCheck, "the result of compare_subgradients()"), ax=ax_rule,
+                 title=text)
 def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "") -> Axes:
     """Autograd's gradient entries against the closed form's (from
     :func:`~.compare_subgradients`): every point should sit on the diagonal."""
-    _checks.instance(check, SubgradientCheck, "check", "the result of compare_subgradients()")
     if ax is None:
         _, ax = plt.subplots(figsize=(4.5, 4.5))
     for kind, (color, marker) in _KIND_STYLE.items():
@@ -72,24 +91,30 @@ def _pair(axes, ax_pair, figsize) -> np.ndarray:
     return axes
 
 
+@validate_params(trap=result(ReluTrap, "the result of relu_trap(X, Y)"), axes=_PAIR,
+                 ax_pair=_PAIR)
 def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     """Left: autograd's slope at the kink for each form of :math:`\\max(0, -z)`. Right:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
     :func:`~.relu_perceptron_loss` (which never leaves 0). ``trap`` is :func:`~.relu_trap`'s
     result; ``ax_pair`` is the old name of ``axes``."""
-    _checks.instance(trap, ReluTrap, "trap", "the result of relu_trap(X, Y)")
     axes = _pair(axes, ax_pair, (11, 4))
     names = list(trap.slopes)
     slopes = [trap.slopes[name] for name in names]
     axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
     for i, slope in enumerate(slopes):
-        axes[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}", ha="right", va="center")
+        axes[0].text(min(slope, 0.0) - 0.02, i, f"{slope:g}" if slope else "0: stuck",
+                     ha="right", va="center")
+        if not slope:  # a bar of length 0 is invisible: mark where it would start
+            axes[0].plot([0.0], [i], "x", color="C3", ms=9, mew=2)
     axes[0].set_yticks(range(len(names)), names, fontsize=8)
     axes[0].set_xlim(-1.2, 0.1)
     axes[0].set_xlabel("autograd's d/dz at z = 0")
     axes[0].set_title("the slope at the tie depends on the operator", fontsize=9)
     for (name, norms), color in zip(trap.norms.items(), ("C0", "C3")):
         axes[1].plot(trap.t, norms, color=color, label=name)
+    top = max((float(np.max(norms)) for norms in trap.norms.values()), default=1.0) or 1.0
+    axes[1].set_ylim(-0.05 * top, 1.05 * top)  # a run that stays at 0 is drawn above the axis
     axes[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
     axes[1].set_ylabel("||(w, b)||")
     axes[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
@@ -97,6 +122,9 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     return axes
 
 
+@validate_params(X=plane_features(), Y=plane_labels,
+                 results=Rule(_results, "dict of name -> TrainResult on X", ("X",)),
+                 axes=_PAIR, ax_pair=_PAIR)
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
                   ax_pair=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
@@ -105,18 +133,6 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    if Xn.shape[1] < 2:
-        raise ValueError(f"X must have at least 2 features to draw boundaries in the plane, "
-                         f"got {Xn.shape[1]}")
-    if not isinstance(results, Mapping) or not results:
-        raise ValueError(f"results must be a non-empty dict of name -> TrainResult (what "
-                         f"compare_trainers returns), got {results!r:.60}")
-    for name, res in results.items():
-        _checks.instance(res, TrainResult, f"results[{name!r}]",
-                         "a trainer's result, as compare_trainers returns them")
-        _checks.vector(res.w, f"results[{name!r}].w", size=Xn.shape[1])
-        _checks.scalar(res.b, f"results[{name!r}].b")
     ax_pair = _pair(axes, ax_pair, (11, 4.5))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
@@ -126,7 +142,7 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
     ax_pair[0].set_xlabel("epoch")
     ax_pair[0].set_ylabel("updates in the epoch")
     ax_pair[0].legend(fontsize=7)
-    plotdata(Xn, Yn, ax=ax_pair[1])
+    plotdata(X, Y, ax=ax_pair[1])
     ax_pair[1].set_xlim(-3, 3)
     ax_pair[1].set_ylim(-3, 3)
     ax_pair[1].set_title("final boundaries (drawn on top of each other)", fontsize=9)

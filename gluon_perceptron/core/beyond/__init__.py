@@ -12,8 +12,10 @@ __all__, __getattr__, __dir__ = export(__name__, {
     "budget": ("forgetron", "forgetron_bound", "forgetron_radius", "ForgetronRun"),
     "second_order": ("second_order_bound", "SecondOrderRun", "train_second_order"),
     "separation": (
-        "perceptron_separation", "perceptron_separation_bound", "phase_length", "rescaled_bound",
-        "rescaled_perceptron", "separation_margin", "separation_problem", "SeparationProblem",
-        "SeparationRun", "signed_unit_rows", "smooth_bound", "smooth_perceptron",
+        "perceptron_separation_bound", "phase_length", "rescaled_bound", "separation_margin",
+        "separation_problem", "SeparationProblem", "signed_unit_rows", "smooth_bound",
+    ),
+    "solvers": (
+        "perceptron_separation", "rescaled_perceptron", "SeparationRun", "smooth_perceptron",
     ),
 })

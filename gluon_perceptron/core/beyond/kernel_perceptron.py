@@ -28,7 +28,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow
+from .._arrays import _overflow, context
 from .._validation import (
     Rule,
     count,
@@ -37,7 +37,6 @@ from .._validation import (
     labels,
     one_of,
     real,
-    unchecked,
     validate_params,
 )
 from ..rosenblatt.engine import _FIRST_BLOCK, _drive, _scan_ahead
@@ -228,14 +227,20 @@ def _faithful_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Y: np.ndarray, coef: nd.NDAr
 
 
 def _gram_limit(value, name: str, args: dict) -> int | None:
-    return None if value is None else _checks.positive_int(value, name, maximum=2**62)
+    """``max_gram_bytes``: None or a count; for the fast engine, the Gram matrix of ``X`` with
+    ``kernel`` must fit it (:func:`_check_gram_size`)."""
+    value = None if value is None else _checks.positive_int(value, name, maximum=2**62)
+    if args["engine"] == "fast":
+        _check_gram_size(args["X"].shape[0], args["kernel"], value)
+    return value
 
 
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
                  learning_rate=real(positive=True), bias=flag(),
                  engine=one_of("fast", "faithful"),
-                 max_gram_bytes=Rule(_gram_limit, "optional(count(maximum=2**62))"),
-                 ctx=unchecked)
+                 max_gram_bytes=Rule(_gram_limit, "optional(count(maximum=2**62)), the Gram "
+                                     "matrix fits", ("X", "kernel", "engine")),
+                 ctx=context())
 def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, learning_rate: float = 1.0,
                  bias: bool = True, engine: str = "fast", max_gram_bytes: int | None = None,
@@ -300,30 +305,39 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     """
     Y = Y.astype(np.float64)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
-    n, extra = X.shape[0], 1.0 if bias else 0.0
-    alpha = np.zeros(n, dtype=np.int64)
-    if engine == "fast":
-        _check_gram_size(n, kern.kind, max_gram_bytes)
-        with np.errstate(over="ignore", invalid="ignore"):  # _drive refuses what overflowed
-            G = kern.matrix(X, X)
-            G += extra
-        scores = np.zeros(n)
-
-        def passes(budget: int) -> list[int]:
-            made = _fast_epoch(G, Y, scores, alpha, learning_rate)
-            return [made if np.isfinite(scores).all() else -1]
-    else:
-        ctx = mx.cpu() if ctx is None else ctx
-        Xd = nd.array(X, dtype=np.float64, ctx=ctx)
-        Yd = nd.array(Y, dtype=np.float64, ctx=ctx)
-        coef = nd.zeros(n, dtype=np.float64, ctx=ctx)
-
-        def passes(budget: int) -> list[int]:
-            return [_faithful_epoch(Xd, Yd, Y, coef, alpha, kern, learning_rate, extra)]
+    alpha = np.zeros(X.shape[0], dtype=np.int64)  # alpha_i: the updates made on example i
+    extra = 1.0 if bias else 0.0  # K(x_i, x) + 1: the bias's constant feature
+    engine_passes = _gram_passes if engine == "fast" else _ndarray_passes
+    passes = engine_passes(X, Y, kern, extra, alpha, learning_rate, ctx)
     per_epoch = _drive(passes, max_epochs, (), np.float64)
     return KernelPerceptron(alpha=alpha, updates_per_epoch=per_epoch,
                             converged=per_epoch[-1] == 0, X=X, Y=Y, kernel=kern,
                             learning_rate=learning_rate, bias=bias)
+
+
+def _gram_passes(X, Y, kern, extra, alpha, eta, ctx):
+    """``passes(budget)`` for :func:`_drive` by the fast engine: :func:`_fast_epoch` over the
+    Gram matrix (refused before by :func:`_gram_limit` when it does not fit); -1 when a score
+    overflowed."""
+    with np.errstate(over="ignore", invalid="ignore"):  # _drive refuses what overflowed
+        G = kern.matrix(X, X)
+        G += extra
+    scores = np.zeros(X.shape[0])
+
+    def passes(budget: int) -> list[int]:
+        made = _fast_epoch(G, Y, scores, alpha, eta)
+        return [made if np.isfinite(scores).all() else -1]
+    return passes
+
+
+def _ndarray_passes(X, Y, kern, extra, alpha, eta, ctx):
+    """``passes(budget)`` for :func:`_drive` by the faithful engine: :func:`_faithful_epoch`,
+    in NDArray on ``ctx``."""
+    ctx = mx.cpu() if ctx is None else ctx  # a nested call that left ctx at its default
+    Xd = nd.array(X, dtype=np.float64, ctx=ctx)
+    Yd = nd.array(Y, dtype=np.float64, ctx=ctx)
+    coef = nd.zeros(X.shape[0], dtype=np.float64, ctx=ctx)
+    return lambda budget: [_faithful_epoch(Xd, Yd, Y, coef, alpha, kern, eta, extra)]
 
 
 @dataclass

@@ -36,6 +36,11 @@ RADIUS = 3.0
 MAX_ELEMENTS = _checks.MAX_ELEMENTS
 
 
+#: Most points a sampler draws: its default bound of 100 candidates a point stays within the
+#: 10**9 draws ``max_attempts`` allows.
+MAX_SAMPLES = 10**7
+
+
 #: The trace the chapter printed in 2017 (an older MXNet's random stream): for each update the
 #: point, its label, and the weight and bias printed after the update, digit for digit.
 PRINTED_TRACE: tuple[tuple[tuple[float, float], float, tuple[float, float], float], ...] = (
@@ -59,12 +64,12 @@ def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
             f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "
             f"is more than MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} elements per array; "
             f"use fewer samples or dimensions")
+    if samples > MAX_SAMPLES:
+        raise ValueError(
+            f"samples={samples:,} is more than {MAX_SAMPLES:,}, the most points the samplers "
+            f"draw (the rejection sampler's bound of 100 candidates a point must stay within "
+            f"{_checks.MAX_COUNT:,} draws); use fewer samples")
     return samples, dimensions
-
-
-def _default_attempts(samples: int) -> int:
-    """The sampler's default bound on candidates."""
-    return 100 * samples + 10_000
 
 
 def _dimensions(dimensions, name: str, args: dict) -> int:
@@ -87,6 +92,11 @@ def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
         max_attempts = _default_attempts(samples)
     max_attempts = _checks.positive_int(max_attempts, "max_attempts")
     return samples, dimensions, epsilon, max_attempts
+
+
+def _default_attempts(samples: int) -> int:
+    """The default bound on candidates: ``100 * samples + 10_000``, at most 10**9."""
+    return min(100 * samples + 10_000, _checks.MAX_COUNT)
 
 
 def _draw_plane(dimensions: int, epsilon: float, ctx: mx.Context | None = None

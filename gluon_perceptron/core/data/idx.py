@@ -34,6 +34,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from .._validation import Rule, flag, optional, validate_params
+
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
 IDX_DTYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
@@ -156,6 +158,18 @@ def _read_file(path: Path) -> np.ndarray:
                            f"download the file again or decompress it by hand to check") from exc
 
 
+def _path_rule(what: str) -> Rule:
+    """A file or folder name (``str`` or ``os.PathLike``), as a :class:`~pathlib.Path`;
+    ``what`` is ``"file"`` or ``"folder"``, for the message."""
+    def check(value, name, args):
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a {what} name (str or pathlib.Path), got "
+                            f"{type(value).__name__} {value!r:.40}")
+        return Path(value)
+    return Rule(check, f"path({what!r})")
+
+
+@validate_params(path=_path_rule("file"))
 def read_idx(path) -> np.ndarray:
     """Read an IDX file (optionally gzip-compressed) into a numpy array.
 
@@ -164,33 +178,40 @@ def read_idx(path) -> np.ndarray:
     FileNotFoundError
         The path does not exist.
     IDXError
-        Wrong magic number, truncated or corrupt file (see :func:`parse_idx`).
+        Wrong magic number, truncated or corrupt file (see :func:`parse_idx`); for a gzip
+        file also a truncated or corrupt gzip stream.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file name (str or pathlib.Path), got "
-                        f"{type(path).__name__} {path!r:.40}")
-    return _read_file(Path(path))
+    return _read_file(path)
 
 
+def _idx_array(array, name: str, args: dict) -> np.ndarray:
+    a = np.asarray(array)
+    if a.dtype.newbyteorder("=") not in _CODES:
+        raise ValueError(f"{name} dtype {a.dtype} has no IDX type code; cast to one of "
+                         f"uint8, int8, int16, int32, float32, float64")
+    if a.ndim == 0 or a.ndim > 255:
+        raise ValueError(f"{name} must have between 1 and 255 dimensions, got {a.ndim}")
+    if max(a.shape) >= 2**32:
+        raise ValueError(f"{name} has shape {a.shape}: IDX stores each size as an unsigned "
+                         f"32-bit number, at most 2**32 - 1 = {2**32 - 1}; split the array")
+    return a
+
+
+#: Native-order numpy dtype -> IDX type code.
+_CODES = {dt.newbyteorder("="): code for code, dt in IDX_DTYPES.items()}
+
+
+@validate_params(path=_path_rule("file"), array=Rule(_idx_array, "an array IDX can hold"),
+                 compress=optional(flag()))
 def write_idx(path, array, *, compress: bool | None = None) -> Path:
-    """Write ``array`` as an IDX file (gzip-compressed when ``compress``, or the name ends .gz).
+    """Write ``array`` as an IDX file (gzip-compressed when ``compress``, or, when ``compress``
+    is None, when the name ends .gz).
 
     The inverse of :func:`read_idx`; handy to store a subset of MNIST, or to make test files.
     """
-    a = np.asarray(array)
-    codes = {dt.newbyteorder("="): code for code, dt in IDX_DTYPES.items()}
-    key = a.dtype.newbyteorder("=")
-    if key not in codes:
-        raise ValueError(f"array dtype {a.dtype} has no IDX type code; cast to one of "
-                         f"uint8, int8, int16, int32, float32, float64")
-    if a.ndim == 0 or a.ndim > 255:
-        raise ValueError(f"array must have between 1 and 255 dimensions, got {a.ndim}")
-    if max(a.shape) >= 2**32:
-        raise ValueError(f"array has shape {a.shape}: IDX stores each size as an unsigned 32-bit "
-                         f"number, at most 2**32 - 1 = {2**32 - 1}; split the array")
-    path = Path(path)
-    raw = (bytes([0, 0, codes[key], a.ndim]) + struct.pack(f">{a.ndim}I", *a.shape)
-           + a.astype(IDX_DTYPES[codes[key]]).tobytes())
+    code = _CODES[array.dtype.newbyteorder("=")]
+    raw = (bytes([0, 0, code, array.ndim]) + struct.pack(f">{array.ndim}I", *array.shape)
+           + array.astype(IDX_DTYPES[code]).tobytes())
     if compress is None:
         compress = path.suffix == ".gz"
     path.write_bytes(gzip.compress(raw) if compress else raw)

@@ -10,7 +10,7 @@ construction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import warnings
 from dataclasses import dataclass
 from math import erf, sqrt
 
@@ -19,16 +19,16 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import Rule, features, labels, scalar, validate_params, vector
+from .. import _validation as rule
+from .._validation import Rule, validate_params
 from ..chapter.getfake import (
     RADIUS,
-    _check_sampler_args,
     _check_shape,
+    _default_attempts,
     _draw_plane,
     _give_up,
     _sample_faithful,
 )
-from ..rosenblatt.results import Unpackable as _Unpackable
 
 #: The largest float32, the dtype of the NDArrays these functions return.
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -48,16 +48,74 @@ def _mx_seed(seed: int | None) -> None:
         mx.random.seed(seed)
 
 
-def _engine(engine) -> str:
-    _checks.choice(engine, "engine", set(ENGINES) | set(ENGINE_ALIASES))
-    return ENGINE_ALIASES.get(engine, engine)
+# --- the rules of the generators' arguments ---------------------------------------------------
 
+def _check_engine(value, name: str, args: dict) -> str:
+    _checks.choice(value, name, set(ENGINES) | set(ENGINE_ALIASES))
+    if value in ENGINE_ALIASES:
+        # stacklevel 6: this check, Rule, _apply, _check_call, the wrapper, the caller
+        warnings.warn(f"{name}={value!r} is the old name of {ENGINE_ALIASES[value]!r} and goes "
+                      f"in 0.4; pass {name}={ENGINE_ALIASES[value]!r}", DeprecationWarning,
+                      stacklevel=6)
+    return ENGINE_ALIASES.get(value, value)
+
+
+#: ``engine``: ``"fast"`` or ``"faithful"``; ``"batched"`` means ``"fast"`` (deprecated).
+ENGINE = Rule(_check_engine, 'one_of("fast", "faithful"), "batched" deprecated')
+
+
+def _samples(minimum: int = 1) -> Rule:
+    """``samples``: an integer >= ``minimum`` (its upper limits are checked with
+    ``dimensions``)."""
+    return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
+                                                                maximum=2**80),
+                f"count(minimum={minimum})")
+
+
+#: ``dimensions``, and the shape ``(samples, dimensions)`` of X: at most 2**31 - 1 elements
+#: (MXNet's limit) and ``MAX_SAMPLES`` (10**7) rows (:func:`.getfake._check_shape`).
+_DIMENSIONS = Rule(lambda value, name, args: _check_shape(args["samples"], value)[1],
+                   "count(), X fits MXNet", ("samples",))
+
+
+def _check_epsilon(value, name: str, args: dict) -> float:
+    epsilon = _checks.finite_float(value, name, minimum=0.0)
+    if epsilon >= RADIUS + 10.0:
+        raise ValueError(
+            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
+            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
+            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
+    return epsilon
+
+
+_EPSILON = Rule(_check_epsilon, f"real(minimum=0.0), below {RADIUS} + 10")
+
+
+def _check_separation(value, name: str, args: dict) -> float:
+    separation = _checks.finite_float(value, name, minimum=0.0)
+    if separation > _FLOAT32_MAX:
+        raise ValueError(f"separation={separation:g} overflows X, which is float32 (the "
+                         f"largest float32 is {_FLOAT32_MAX:.3g}): the class means would be "
+                         f"inf; use a separation of a few units (at 10 the Bayes error "
+                         f"Phi(-5) is already below 3e-7)")
+    return separation
+
+
+#: ``separation`` of :func:`gaussian_classes` (for a caller that passes its own on, trusted).
+SEPARATION = Rule(_check_separation, "real(minimum=0.0), fits float32")
+
+
+def _permutation(n: int) -> np.ndarray:
+    """A uniform permutation of ``range(n)`` from MXNet's generator (int64: float32 indices
+    are not exact beyond 2**24)."""
+    return nd.random.shuffle(nd.arange(n, dtype="int64")).asnumpy()
+
+
+# --- the separable data -----------------------------------------------------------------------
 
 @dataclass
-class FakeData(_Unpackable):
+class FakeData:
     """A dataset from :func:`sample_separable` together with the plane that generated it.
-
-    Unpacks like the tuple it replaced: ``X, Y, wfake, bfake, attempts = fake``.
 
     Attributes
     ----------
@@ -107,6 +165,9 @@ def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
     return X, Y, attempts
 
 
+@validate_params(samples=_samples(), dimensions=_DIMENSIONS, epsilon=_EPSILON, engine=ENGINE,
+                 max_attempts=rule.optional(rule.count()),
+                 seed=rule.seed())
 def sample_separable(samples: int, dimensions: int, epsilon: float, *,
                      engine: str = "fast", max_attempts: int | None = None,
                      seed: int | None = None) -> FakeData:
@@ -121,46 +182,34 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     Parameters
     ----------
     samples, dimensions : int
-        Shape of ``X``; both at least 1.
+        Shape of ``X``; both at least 1, ``samples`` at most 10**7, and
+        ``samples * dimensions`` at most MXNet's :math:`2^{31} - 1` elements.
     epsilon : float
         Margin to keep around the plane, ``>= 0``.
     engine : {"fast", "faithful"}
         ``"faithful"`` is the chapter's one-candidate-at-a-time NDArray loop (about 100 us a
         candidate); ``"fast"`` draws candidates in blocks, giving the same distribution but a
-        different random stream. ``"batched"``, the old name of ``"fast"``, still works.
+        different random stream. ``"batched"``, the old name of ``"fast"``, still works until
+        0.4, with a ``DeprecationWarning``.
     max_attempts : int, optional
-        Bound on candidates drawn (default ``100 * samples + 10_000``). Reaching it raises
-        :class:`SamplingError` with the acceptance rate seen, instead of looping forever.
+        Bound on candidates drawn (default ``100 * samples + 10_000``, at most 10**9).
+        Reaching it raises :class:`SamplingError` with the acceptance rate seen, instead of
+        looping forever.
     seed : int, optional
-        ``None`` (default) draws from MXNet's global generator as it stands, as the chapter
-        does; an int in :math:`[0, 2^{32})` calls ``mx.random.seed(seed)`` first.
+        The one generator is MXNet's global one (``mx.random``), as in the chapter. ``None``
+        (default) draws from it as it stands (fresh unless you seeded it); an int in
+        :math:`[0, 2^{32})` calls ``mx.random.seed(seed)`` first, so it reproduces.
 
     Returns
     -------
     FakeData
-        ``(X, Y, wfake, bfake, attempts)``. Reproducible under ``mx.random.seed``.
+        ``X, Y, wfake, bfake, attempts``.
     """
-    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
-        samples, dimensions, epsilon, max_attempts)
-    engine = _engine(engine)
-    _mx_seed(_checks.seed(seed))
-    return _sample(samples, dimensions, epsilon, engine, max_attempts)
-
-
-def _sampler(samples, dimensions, epsilon, *, engine="fast",
-             max_attempts=None) -> Callable[[], FakeData]:
-    """Check :func:`sample_separable`'s arguments once; return ``draw()``, which samples with
-    them from MXNet's generator as it stands (for experiments that draw many datasets)."""
-    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
-        samples, dimensions, epsilon, max_attempts)
-    engine = _engine(engine)
-    return lambda: _sample(samples, dimensions, epsilon, engine, max_attempts)
-
-
-def _sample(samples, dimensions, epsilon, engine, max_attempts) -> FakeData:
-    """Draw the plane, then the points, from checked arguments."""
+    _mx_seed(seed)
     wfake, bfake = _draw_plane(dimensions, epsilon)
     sampler = _sample_faithful if engine == "faithful" else _sample_batched
+    if max_attempts is None:
+        max_attempts = _default_attempts(samples)
     X, Y, attempts = sampler(samples, dimensions, epsilon, wfake, bfake, max_attempts)
     return FakeData(X, Y, wfake, bfake, attempts)
 
@@ -190,7 +239,7 @@ def _fits_x(value, name: str, args: dict) -> float:
     return value
 
 
-@validate_params(X=features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
+@validate_params(X=rule.features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
@@ -200,17 +249,16 @@ def pad_constant(X, value: float = 1.0) -> np.ndarray:
     return np.hstack([X, np.full((X.shape[0], 1), value, dtype=X.dtype)])
 
 
-@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar())
+@validate_params(X=rule.features(), Y=rule.labels(of="X"), wfake=rule.vector(size_of="X"),
+                 bfake=rule.scalar())
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
     return Y.astype(np.float64) * (X.astype(np.float64) @ wfake.astype(np.float64) + bfake)
 
 
 @dataclass
-class NoisyData(_Unpackable):
+class NoisyData:
     """Separable data from :func:`sample_separable` with a fraction of its labels flipped.
-
-    Unpacks like the tuple it replaced: ``X, Y, Y_clean, flipped, wfake, bfake = noisy``.
 
     Attributes
     ----------
@@ -233,6 +281,8 @@ class NoisyData(_Unpackable):
     bfake: nd.NDArray
 
 
+@validate_params(samples=_samples(), dimensions=_DIMENSIONS, epsilon=_EPSILON,
+                 flip=rule.fraction(), engine=ENGINE, seed=rule.seed())
 def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
                   engine: str = "fast", seed: int | None = None) -> NoisyData:
     """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.
@@ -250,36 +300,28 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     flip : float
         Fraction :math:`p \\in [0, 1]` of labels to flip.
     engine : {"fast", "faithful"}
-        Sampler for the points (see :func:`sample_separable`; ``"batched"`` = ``"fast"``).
+        Sampler for the points (see :func:`sample_separable`; ``"batched"``, deprecated, means
+        ``"fast"``).
     seed : int, optional
-        ``None`` keeps MXNet's global generator; an int calls ``mx.random.seed(seed)`` first.
+        The one generator is MXNet's global one, which draws the points and then the flips:
+        ``None`` draws from it as it stands; an int calls ``mx.random.seed(seed)`` first.
 
     Returns
     -------
     NoisyData
         Reproducible under ``mx.random.seed``.
     """
-    flip = _checks.fraction(flip, "flip")
-    samples, dimensions, epsilon, max_attempts = _check_sampler_args(
-        samples, dimensions, epsilon, None)
-    engine = _engine(engine)
-    _mx_seed(_checks.seed(seed))
-    fake = _sample(samples, dimensions, epsilon, engine, max_attempts)
-    n = fake.X.shape[0]
-    k = int(round(flip * n))
-    order = nd.random.shuffle(nd.arange(n)).asnumpy().astype(np.int64)
-    flipped = np.zeros(n, dtype=bool)
-    flipped[order[:k]] = True
+    fake = sample_separable(samples, dimensions, epsilon, engine=engine, seed=seed)
+    flipped = np.zeros(samples, dtype=bool)
+    flipped[_permutation(samples)[:int(round(flip * samples))]] = True
     Y_clean = fake.Y.asnumpy()
     Y = nd.array(np.where(flipped, -Y_clean, Y_clean))
     return NoisyData(fake.X, Y, fake.Y, flipped, fake.wfake, fake.bfake)
 
 
 @dataclass
-class GaussianClasses(_Unpackable):
+class GaussianClasses:
     """Two overlapping Gaussian classes, :math:`x \\mid y \\sim N(y\\,\\mu, I)`.
-
-    ``X, Y, mean, bayes_error = classes`` works as it did when this was a tuple.
 
     Attributes
     ----------
@@ -298,6 +340,9 @@ class GaussianClasses(_Unpackable):
     bayes_error: float
 
 
+@validate_params(samples=_samples(minimum=2), dimensions=_DIMENSIONS,
+                 separation=SEPARATION,
+                 seed=rule.seed())
 def gaussian_classes(samples: int, dimensions: int, separation: float, *,
                      seed: int | None = None) -> GaussianClasses:
     """Overlapping classes: :math:`N(\\pm\\mu, I)` with :math:`\\|2\\mu\\| =` ``separation``.
@@ -312,30 +357,24 @@ def gaussian_classes(samples: int, dimensions: int, separation: float, *,
     Parameters
     ----------
     samples : int
-        Number of points, at least 2.
+        Number of points, at least 2 (at most 10**7).
     dimensions : int
     separation : float
         Distance :math:`\\|2\\mu\\| \\ge 0` between the class means.
     seed : int, optional
-        Seed for MXNet's global generator, set first when given (``None`` leaves it as it is).
+        The one generator is MXNet's global one: ``None`` draws from it as it stands; an int
+        calls ``mx.random.seed(seed)`` first.
 
     Returns
     -------
     GaussianClasses
         The same ``seed`` (or the same state of MXNet's generator) gives the same classes.
     """
-    samples, dimensions = _check_shape(samples, dimensions, min_samples=2)
-    separation = _checks.finite_float(separation, "separation", minimum=0.0)
-    if separation > _FLOAT32_MAX:
-        raise ValueError(f"separation={separation:g} overflows X, which is float32 (the "
-                         f"largest float32 is {_FLOAT32_MAX:.3g}): the class means would be "
-                         f"inf; use a separation of a few units (at 10 the Bayes error "
-                         f"Phi(-5) is already below 3e-7)")
-    _mx_seed(_checks.seed(seed))
+    _mx_seed(seed)
     direction = nd.random_normal(shape=(dimensions,)).asnumpy().astype(np.float64)
     mean = 0.5 * separation * direction / np.linalg.norm(direction)
     Y = np.where(np.arange(samples) < samples // 2, 1.0, -1.0)
-    Y = Y[nd.random.shuffle(nd.arange(samples)).asnumpy().astype(np.int64)]
+    Y = Y[_permutation(samples)]
     noise = nd.random_normal(shape=(samples, dimensions)).asnumpy().astype(np.float64)
     X = noise + Y[:, None] * mean
     bayes = 0.5 * (1.0 + erf(-0.5 * separation / sqrt(2.0)))

@@ -76,7 +76,7 @@ def check_cluster_size(workers: int, servers: int) -> None:
             f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
             f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
             f"servers, or run on several hosts (start the scheduler, servers and workers "
-            f"yourself with the DMLC_* variables, see 'On several hosts' in the README)")
+            f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
 
 
 class DistributedError(RuntimeError):

@@ -32,6 +32,7 @@ workers equals ``train_mixed(shards=W)`` bit for bit.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -196,10 +197,16 @@ def _train_mixed(X: np.ndarray, Y: np.ndarray, shards: int, max_epochs: int | No
     start = time.perf_counter()
     parts = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
              for a, b in _shard_bounds(X.shape[0], shards)]
-    rec = _Rounds(X.shape[1], X.dtype)
+    return _train_parts(parts, max_epochs, mixing, learning_rate, start)
+
+
+def _train_parts(parts: list[tuple[np.ndarray, np.ndarray]], max_epochs: int | None,
+                 mixing: str, learning_rate: float, start: float) -> DistributedResult:
+    """The rounds on given shards ``(Xs, Ys)`` (checked, one dtype), in shard order."""
+    rec = _Rounds(parts[0][0].shape[1], parts[0][0].dtype)
     while _rounds_left(len(rec.k), max_epochs):
         rows = np.stack([_local_pass(Xs, Ys, rec.theta, learning_rate)[0] for Xs, Ys in parts])
-        if rec.add(rows, mixing, np.zeros(shards)):
+        if rec.add(rows, mixing, np.zeros(len(parts))):
             break
     return rec.result(mixing, wall_seconds=time.perf_counter() - start)
 
@@ -225,19 +232,53 @@ def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, nam
     _checks.choice(mixing, "mixing", set(MIXINGS))
     learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
     if max_epochs is None:
-        from ..theory.separability import _separating_point, _signed_rows
-
-        if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
-            raise ValueError("max_epochs=None runs until a round makes no mistake, which never "
-                             "happens here: the data is not linearly separable; pass "
-                             "max_epochs=<a number of rounds>")
+        _require_separable(Xn, Yn)
     else:
         max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     return Xn, Yn, workers, max_epochs, mixing, learning_rate
 
 
-def train_mixed(X, Y, *, shards: int, max_epochs: int | None = None, mixing: str = "uniform",
-                learning_rate: float = 1.0) -> DistributedResult:
+def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -> None:
+    """Refuse ``max_epochs=None`` on rows no hyperplane separates (the separability LP)."""
+    from ..theory.separability import _separating_point, _signed_rows
+
+    if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
+        raise ValueError(f"max_epochs=None runs until a round makes no mistake, which never "
+                         f"happens here: {what} is not linearly separable; pass "
+                         f"max_epochs=<a number of rounds>")
+
+
+def check_shard_arguments(shards, workers, max_epochs, mixing, learning_rate,
+                          servers: int | None = None, name: str = "shards"):
+    """:func:`check_mixing_arguments` for shard files: headers only, no row is read.
+
+    Returns ``(descriptions, workers, max_epochs, mixing, learning_rate)``; ``workers`` (None,
+    or the number of shards) becomes the number of shards. ``max_epochs=None`` is passed on:
+    the rows are not here to decide separability (see :func:`.shards.check_shards`).
+    """
+    from .shards import check_shards
+
+    described, _, _ = check_shards(shards, name)
+    if workers is not None:
+        workers = _checks.positive_int(workers, "workers")
+        if workers != len(described):
+            raise ValueError(f"workers={workers} but {name} lists {len(described)} shards: "
+                             f"each worker opens one shard; leave workers out (it follows "
+                             f"{name})")
+    workers = len(described)
+    if servers is not None:
+        from .launcher import check_cluster_size
+
+        check_cluster_size(workers, servers)
+    _checks.choice(mixing, "mixing", set(MIXINGS))
+    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
+    if max_epochs is not None:
+        max_epochs = _checks.positive_int(max_epochs, "max_epochs")
+    return described, workers, max_epochs, mixing, learning_rate
+
+
+def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
+                mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:
     r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.
 
     The data (in order) is cut into ``shards`` contiguous shards; every round each shard makes
@@ -249,11 +290,16 @@ def train_mixed(X, Y, *, shards: int, max_epochs: int | None = None, mixing: str
     ----------
     X : array-like or NDArray, shape (n, d)
     Y : array-like or NDArray, shape (n,), labels in {-1, +1}
-    shards : int
-        :math:`S \ge 1`, at most ``n``. ``shards=1`` is ``train`` (bit for bit).
+    shards : int or list of (features, labels)
+        :math:`S \ge 1`, at most ``n``. ``shards=1`` is ``train`` (bit for bit). Or, without
+        ``X, Y``, one pair of files per shard (``.npy``, IDX or ``numpy.memmap``, see
+        :mod:`.shards`): each file pair is one shard, in the order given, so the result equals
+        the in-memory run on the concatenated rows whenever the files hold the blocks of
+        :func:`shard_bounds`. This one process reads every shard.
     max_epochs : int, optional
         Bound on the rounds (one pass per shard each). None runs to convergence and is
-        allowed only on linearly separable data (checked first by a linear program).
+        allowed only on linearly separable data (checked first by a linear program, on all
+        the shards' rows).
     mixing : {"uniform", "weighted"}
         :math:`\mu_{i,n} = 1/S`, or proportional to the shard's mistakes in the round.
     learning_rate : float
@@ -264,9 +310,31 @@ def train_mixed(X, Y, *, shards: int, max_epochs: int | None = None, mixing: str
     DistributedResult
         ``converged`` when the last round made no mistake on any shard.
     """
+    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
+        if X is not None or Y is not None:
+            raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
+                             "shards=[(features, labels), ...] of files, not both; drop X, Y")
+        return _train_mixed_files(shards, max_epochs, mixing, learning_rate)
+    if X is None or Y is None:
+        raise ValueError("train_mixed needs the data: X and Y with shards=<a number>, or "
+                         "shards=[(features, labels), ...] of files")
     Xn, Yn, shards, max_epochs, mixing, learning_rate = check_mixing_arguments(
         X, Y, shards, max_epochs, mixing, learning_rate, name="shards")
     return _train_mixed(Xn, Yn, shards, max_epochs, mixing, learning_rate)
+
+
+def _train_mixed_files(shards, max_epochs, mixing, learning_rate) -> DistributedResult:
+    """:func:`train_mixed` on shard files: every shard is opened (and checked) here."""
+    from .shards import open_shard
+
+    start = time.perf_counter()
+    described, _, max_epochs, mixing, learning_rate = check_shard_arguments(
+        shards, None, max_epochs, mixing, learning_rate)
+    parts = [open_shard(shard, i) for i, shard in enumerate(described)]
+    if max_epochs is None:
+        _require_separable(np.concatenate([p[0] for p in parts]),
+                           np.concatenate([p[1] for p in parts]), "the shards' data")
+    return _train_parts(parts, max_epochs, mixing, learning_rate, start)
 
 
 def encode_rows(rows: np.ndarray) -> np.ndarray:

@@ -23,8 +23,8 @@ import numpy as np
 
 from .. import _checks
 from . import lifeline
-from .launcher import ROUND_TIMEOUT, DistributedError, launch_cluster
-from .mixing import DistributedResult, _Rounds, check_mixing_arguments
+from .launcher import ROUND_TIMEOUT, ClusterRun, DistributedError, launch_cluster
+from .mixing import DistributedResult, _Rounds, check_mixing_arguments, check_shard_arguments
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
@@ -34,6 +34,9 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
                 python_servers: bool = False, fault: dict | None = None, on_started=None,
                 round_timeout: float | None = ROUND_TIMEOUT):
     """Launch one cluster that runs ``jobs`` (each ``(settings, X, Y)``) in turn.
+
+    A job whose ``settings`` hold ``"shards"`` (descriptions from :func:`.shards.check_shards`)
+    has ``X = Y = None``: its workers open their own shard files, and nothing is copied.
 
     Returns ``(run, results, logs)``: the :class:`~.launcher.ClusterRun`, one dict of arrays
     per rank (rank order), and role -> log path (empty when ``log_dir`` is None: the
@@ -48,8 +51,9 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
         task = {"kind": kind, "kvstore": kvstore, "fault": fault,
                 "jobs": [settings for settings, _, _ in jobs]}
         (task_dir / "task.json").write_text(json.dumps(task))
-        for j, (_, X, Y) in enumerate(jobs):
-            np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
+        for j, (settings, X, Y) in enumerate(jobs):
+            if "shards" not in settings:
+                np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
         run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
                              workers=workers, servers=servers, timeout=timeout,
                              log_dir=logs_at, python_servers=python_servers,
@@ -102,8 +106,8 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
                       pids=dict(run.pids))
 
 
-def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
-                      max_epochs: int | None = None, mixing: str = "uniform",
+def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
+                      servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
                       log_dir=None, round_timeout: float = ROUND_TIMEOUT) -> DistributedResult:
     r"""Iterative parameter mixing on MXNet's parameter server, one process per worker.
@@ -122,18 +126,36 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     The result equals ``train_mixed(X, Y, shards=workers, ...)`` bit for bit, and with
     ``workers=1`` it equals ``train(X, Y, ...)`` bit for bit.
 
+    **Shards from files.** Instead of ``X, Y`` (which the call copies to a task folder every
+    worker reads), ``shards=[(features, labels), ...]`` names one pair of files per worker
+    (``.npy``, IDX, or ``numpy.memmap`` objects; see :mod:`.shards`). This process reads only
+    their headers; the worker of rank :math:`i` maps the :math:`i`-th pair and checks its
+    values (labels in {-1, +1}, finite features: a bad shard ends the run with a
+    :class:`~.launcher.DistributedError` naming it). Each pair is a shard as it is: when the
+    files hold the blocks :func:`~.mixing.shard_bounds` cuts from ``X, Y``, the result equals
+    the in-memory run bit for bit.
+
     Parameters
     ----------
     X : array-like or NDArray, shape (n, d)
     Y : array-like or NDArray, shape (n,), labels in {-1, +1}
-    workers : int
-        :math:`W \ge 1` processes, at most ``n``.
+        Give ``X, Y`` or ``shards``, not both.
+    shards : list of (features, labels), optional
+        One pair of files per worker: features an (n_i, d) float32 or float64 array (the same
+        ``d`` and dtype in all), labels n_i values in {-1, +1}. Every path must be readable by
+        the workers (here: this machine).
+    workers : int, optional
+        :math:`W \ge 1` processes, at most ``n``; default 2, or ``len(shards)`` (which it must
+        equal if given).
     servers : int
         Parameter-server processes (the rows are split between them by key range). One host
         runs at most ``MAX_PROCESSES_PER_CORE`` (4) x ``os.cpu_count()`` workers + servers.
     max_epochs : int, optional
         Bound on the rounds. None runs to convergence and is allowed only on linearly
-        separable data (checked by a linear program before any process starts).
+        separable data (checked by a linear program before any process starts). With
+        ``shards`` this process holds no rows: each worker checks that its own shard is
+        separable (necessary, not sufficient: shards separable one by one may not be together,
+        and then the run ends at ``timeout``); give ``max_epochs`` to skip the check.
     mixing : {"uniform", "weighted"}
     learning_rate : float
         :math:`\eta > 0`.
@@ -162,14 +184,30 @@ def train_distributed(X, Y, *, workers: int = 2, servers: int = 1,
     DistributedTimeout
         ``timeout`` or ``round_timeout`` passed (a ``DistributedError`` too).
     ValueError
-        Bad input, or more workers + servers than one host runs (before any process starts).
+        Bad input, or more workers + servers than one host runs (before any process starts);
+        ``X, Y`` and ``shards`` both given, or neither.
+    FileNotFoundError
+        A shard file does not exist (before any process starts).
     """
     servers = _checks.positive_int(servers, "servers")
     timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
     round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
-    Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
-        X, Y, workers, max_epochs, mixing, learning_rate, servers=servers)
-    return _train_distributed([(Xn, Yn, max_epochs, mixing)], workers=workers, servers=servers,
+    if shards is not None:
+        if X is not None or Y is not None:
+            raise ValueError("train_distributed takes either X, Y (in memory) or "
+                             "shards=[(features, labels), ...] (files), not both; drop one")
+        data, workers, max_epochs, mixing, learning_rate = check_shard_arguments(
+            shards, workers, max_epochs, mixing, learning_rate, servers=servers)
+        job = (data, None, max_epochs, mixing)
+    else:
+        if X is None or Y is None:
+            raise ValueError("train_distributed needs the data: X and Y in memory, or "
+                             "shards=[(features, labels), ...] of files")
+        Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
+            X, Y, 2 if workers is None else workers, max_epochs, mixing, learning_rate,
+            servers=servers)
+        job = (Xn, Yn, max_epochs, mixing)
+    return _train_distributed([job], workers=workers, servers=servers,
                               learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
                               round_timeout=round_timeout)[0]
 
@@ -180,15 +218,73 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
                        ) -> list[DistributedResult]:
     """:func:`train_distributed` on checked arguments, for several jobs in one cluster.
 
-    ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``; the cluster starts once and runs
-    them in turn (one KVStore key each), which is what tests and benchmarks that compare many
-    datasets want. ``fault`` and ``on_started`` are test hooks (see :mod:`.worker`).
+    ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``, or ``(shards, None, max_epochs,
+    mixing)`` with the shard descriptions of :func:`.mixing.check_shard_arguments` (one per
+    worker); the cluster starts once and runs them in turn (one KVStore key each), which is
+    what tests and benchmarks that compare many datasets want. ``fault`` and ``on_started``
+    are test hooks (see :mod:`.worker`).
     """
     start = time.perf_counter()
-    tasks = [({"max_epochs": m, "mixing": mix, "learning_rate": learning_rate}, X, Y)
-             for X, Y, m, mix in jobs]
+    tasks = []
+    for X, Y, m, mix in jobs:
+        settings = {"max_epochs": m, "mixing": mix, "learning_rate": learning_rate}
+        if Y is None:
+            settings["shards"] = X
+            X = None
+        tasks.append((settings, X, Y))
     run, results, logs = run_cluster("mixing", tasks, workers=workers, servers=servers,
                                      timeout=timeout, log_dir=log_dir, fault=fault,
                                      on_started=on_started, round_timeout=round_timeout)
     wall = time.perf_counter() - start
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
+
+
+def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
+               learning_rate: float = 1.0) -> Path:
+    """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.
+
+    The same job as ``train_distributed(shards=shards, ...)``: the workers started with
+    ``python -m gluon_perceptron.core.distributed.worker task_dir`` (``DMLC_NUM_WORKER`` =
+    ``len(shards)``) each open the shard of their rank, run the rounds and write
+    ``task_dir/result-<rank>.npz``, which :func:`read_results` turns into the result. Only the
+    headers of the files are read here. Every path is stored resolved: each host must see the
+    task folder and the shard files under the same paths (a shared file system).
+
+    Returns
+    -------
+    Path
+        The ``task.json`` written.
+    """
+    described, _, max_epochs, mixing, learning_rate = check_shard_arguments(
+        shards, None, max_epochs, mixing, learning_rate)
+    task_dir = Path(task_dir)
+    task_dir.mkdir(parents=True, exist_ok=True)
+    task = {"kind": "mixing", "kvstore": "dist_sync", "fault": None,
+            "jobs": [{"max_epochs": max_epochs, "mixing": mixing,
+                      "learning_rate": learning_rate, "shards": described}]}
+    path = task_dir / "task.json"
+    path.write_text(json.dumps(task, indent=1))
+    return path
+
+
+def read_results(task_dir) -> DistributedResult:
+    """The result of the task :func:`write_task` wrote, once every worker has written its file.
+
+    Checks that every rank ended with the same weights (bit for bit), as
+    :func:`train_distributed` does; ``ranks`` and ``pids`` name the workers by rank.
+    """
+    task_dir = Path(task_dir)
+    task = json.loads((task_dir / "task.json").read_text())
+    workers = len(task["jobs"][0]["shards"])
+    results = []
+    for rank in range(workers):
+        path = task_dir / f"result-{rank}.npz"
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} is missing: the worker of rank {rank} has not "
+                                    f"finished (or failed; see its output)")
+        with np.load(path) as f:
+            results.append({name: f[name] for name in f.files})
+    pids = {f"worker {int(r['rank'])}": int(r["pid"]) for r in results}
+    run = ClusterRun(workers=workers, servers=0, port=0, pids=pids)
+    wall = max(float(r["finished"]) for r in results)
+    return _mixing_result(0, task["jobs"][0]["mixing"], run, results, {}, wall)

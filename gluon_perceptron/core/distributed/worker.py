@@ -3,7 +3,10 @@
 The launcher starts it with ``DMLC_ROLE=worker``; it creates ONE ``dist_sync`` KVStore (a
 second one in the same process hangs), learns its rank from it (ranks are the scheduler's,
 not the launch order), runs the jobs of ``TASK_DIR/task.json`` on its shard of each job's data,
-and writes ``TASK_DIR/result-<rank>.npz``.
+and writes ``TASK_DIR/result-<rank>.npz``. A job's data is ``TASK_DIR/data-<job>.npz`` (all the
+rows, of which rank ``i`` takes the ``i``-th block of :func:`~.mixing.shard_bounds`), or, when
+the job lists ``"shards"`` (one description per rank, :mod:`.shards`), rank ``i`` opens only
+the files of the ``i``-th and checks its values there.
 
 Any exception prints its traceback and exits with code 1 at once (``os._exit``): MXNet's normal
 shutdown waits for every worker, so a worker that failed and exited normally would hang the
@@ -52,7 +55,7 @@ def _fault(fault: dict | None, rank: int, round_: int) -> None:
         os.kill(os.getpid(), signal.SIGSTOP)
 
 
-def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
+def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
                 fault: dict | None) -> dict:
     """Iterative parameter mixing over the KVStore: one pass, one push+pull, one mix a round.
 
@@ -60,17 +63,17 @@ def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
     array of zeros and pushes it; the server sums the W arrays, so the pull returns every row,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
     (:func:`~.mixing._mix`), so all hold the same weights and stop on the same round.
+    ``Xs, Ys`` are this rank's shard.
     """
-    from .mixing import _local_pass, _Rounds, _rounds_left, _shard_bounds, decode_rows, encode_rows
+    from .mixing import _local_pass, _Rounds, _rounds_left, decode_rows, encode_rows
 
     rank, W = kv.rank, kv.num_workers
-    a, b = _shard_bounds(X.shape[0], W)[rank]
-    Xs, Ys = np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b])
-    d = X.shape[1]
-    width = encode_rows(np.zeros((1, d + 3), dtype=X.dtype)).shape[1]
+    dtype = Xs.dtype
+    d = Xs.shape[1]
+    width = encode_rows(np.zeros((1, d + 3), dtype=dtype)).shape[1]
     kv.init(key, nd.zeros((W, width)))
     pulled = nd.zeros((W, width))
-    rec = _Rounds(d, X.dtype)
+    rec = _Rounds(d, dtype)
     while _rounds_left(len(rec.k), job["max_epochs"]):
         _fault(fault, rank, len(rec.k))
         row, _ = _local_pass(Xs, Ys, rec.theta, job["learning_rate"])
@@ -80,7 +83,7 @@ def _mixing_job(kv, nd, key: int, job: dict, X: np.ndarray, Y: np.ndarray,
         kv.push(key, nd.array(mine))  # a fresh array: a pull may write into the pushed one
         lifeline.report()
         kv.pull(key, out=pulled)
-        rows = decode_rows(pulled.asnumpy(), X.dtype)
+        rows = decode_rows(pulled.asnumpy(), dtype)
         seconds = time.perf_counter() - t
         if not np.array_equal(rows[rank].view(np.uint8), row.view(np.uint8)):
             raise RuntimeError(f"rank {rank}: the pulled row differs from the pushed one")
@@ -97,6 +100,28 @@ def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
     from .gluon import _sgd_worker
 
     return _sgd_worker(kv, X, Y, job, on_step=lifeline.report)
+
+
+def _my_shard(task_dir: Path, j: int, job: dict, rank: int, workers: int):
+    """This rank's rows of job ``j``: its block of the job's data, or its own shard files."""
+    from .mixing import _require_separable, _shard_bounds
+
+    if "shards" not in job:
+        with np.load(task_dir / f"data-{j}.npz") as data:
+            X, Y = data["X"], data["Y"]
+        a, b = _shard_bounds(X.shape[0], workers)[rank]
+        return np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b])
+    from .shards import open_shard
+
+    if len(job["shards"]) != workers:
+        raise RuntimeError(f"job {j} lists {len(job['shards'])} shards for {workers} workers: "
+                           f"set DMLC_NUM_WORKER to the number of shards")
+    Xs, Ys = open_shard(job["shards"][rank], rank)
+    if job["max_epochs"] is None:  # the caller never held the rows: check this shard at least
+        files = job["shards"][rank]
+        _require_separable(Xs, Ys, f"shard {rank} ({files['features']['path']}, "
+                                   f"{files['labels']['path']}), and so the whole data")
+    return Xs, Ys
 
 
 def run(task_dir: Path) -> None:
@@ -119,11 +144,12 @@ def run(task_dir: Path) -> None:
          f"(imported MXNet in {imported:.2f} s, connected after {connected:.2f} s)")
     out = {"rank": rank, "pid": os.getpid(), "connected": connected}
     for j, job in enumerate(task["jobs"]):
-        with np.load(task_dir / f"data-{j}.npz") as data:
-            X, Y = data["X"], data["Y"]
         if task["kind"] == "mixing":
-            res = _mixing_job(kv, nd, j, job, X, Y, task.get("fault"))
+            Xs, Ys = _my_shard(task_dir, j, job, rank, kv.num_workers)
+            res = _mixing_job(kv, nd, j, job, Xs, Ys, task.get("fault"))
         else:
+            with np.load(task_dir / f"data-{j}.npz") as data:
+                X, Y = data["X"], data["Y"]
             res = _gluon_job(kv, j, job, X, Y)
         out.update({f"{j}/{name}": value for name, value in res.items()})
         _log(f"job {j} ({task['kind']}) done after {time.perf_counter() - _STARTED:.2f} s")

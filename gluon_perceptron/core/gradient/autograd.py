@@ -17,12 +17,13 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from .. import _checks
-from .._arrays import _finite
+from .._arrays import _finite, context
+from .._validation import Rule, count, features, labels, validate_params
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
-from .losses import _unchecked, perceptron_loss
-from .sgd import Loss, _check_loss, _parameters_like, _rate, _sgd_step
+from .losses import perceptron_loss
+from .sgd import parameters_like
+from .steps import LOSS, Loss, normal_rate, sgd_step
 
 
 def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
@@ -43,6 +44,9 @@ def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: 
     return passes
 
 
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
+                 learning_rate=Rule(normal_rate, "real(positive=True), normal"), loss=LOSS,
+                 ctx=context())
 def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    loss: Loss = perceptron_loss, ctx: mx.Context | None = None) -> TrainResult:
     """The perceptron as SGD: autograd on :func:`~.perceptron_loss`, one example per step.
@@ -66,6 +70,8 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     loss : callable
         The loss to differentiate; ``functools.partial(threshold_loss, threshold=delta)``
         reproduces ``train(..., threshold=delta)``, :func:`~.relu_perceptron_loss` shows the trap.
+        The package's losses run unchecked (the data was checked once); a loss of your own runs
+        with its calls checked and must return an NDArray.
     ctx : mx.Context, optional
         Where the parameters and the data live (default ``mx.cpu()``).
 
@@ -79,22 +85,12 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     ValueError
         When the weights or the margins overflow to inf/nan (scale the data or lower the rate).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _rate(learning_rate)
-    _check_loss(loss)
-    ctx = mx.cpu() if ctx is None else ctx
-    return _autograd_run(Xn, Yn, max_epochs, learning_rate, _unchecked(loss), ctx)
-
-
-def _autograd_run(X, Y, max_epochs, learning_rate, loss, ctx) -> TrainResult:
-    """The loop: a pass is one SGD step per example, in order; passes until none updates."""
-    w, b = _parameters_like((X.shape[1],), (1,), X.dtype, ctx)
+    w, b = parameters_like((X.shape[1],), (1,), X.dtype, ctx)
     Xd = nd.array(X, dtype=X.dtype, ctx=ctx)
     examples = [(Xd[i], float(Y[i])) for i in range(X.shape[0])]
 
-    def one_pass() -> int:
-        return sum(int(_sgd_step(w, b, x, y, loss, learning_rate, None, None)[0])
+    def one_pass() -> int:  # one SGD step per example, in order; the updates made
+        return sum(int(sgd_step(w, b, x, y, loss=loss, learning_rate=learning_rate)[0])
                    for x, y in examples)
 
     per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)

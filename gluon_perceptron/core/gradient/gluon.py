@@ -22,6 +22,8 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
+from .._arrays import context
+from .._validation import Rule, count, features, labels, real, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
@@ -80,6 +82,37 @@ class PerceptronLoss(gluon.loss.Loss):
         return F.mean(loss, axis=self._batch_axis, exclude=True)
 
 
+def _dimensions(dimensions, name: str, args: dict) -> int:
+    dimensions = _checks.positive_int(dimensions, name, maximum=2**80)
+    if dimensions > MAX_ELEMENTS:
+        raise ValueError(f"{name}={dimensions} weights is more than MXNet's limit of "
+                         f"2**31 - 1 = {MAX_ELEMENTS} elements per array; use fewer features")
+    return dimensions
+
+
+def _dtype_name(dtype, name: str, args: dict) -> str:
+    try:
+        kind = np.dtype(dtype).name
+    except TypeError:
+        kind = dtype
+    return _checks.choice(kind, name, {"float16", "float32", "float64"})
+
+
+def _gluon_rate(learning_rate, name: str, args: dict) -> float:
+    """A rate Gluon's SGD can use: MXNet passes it as float32 (:data:`_RATE_RANGE`)."""
+    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
+    if not _RATE_RANGE[0] <= learning_rate <= _RATE_RANGE[1]:
+        raise ValueError(
+            f"{name}={learning_rate} is outside what Gluon's SGD can use, "
+            f"[{_RATE_RANGE[0]:.3g}, {_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: "
+            f"smaller becomes 0, larger overflows). From w = 0, b = 0 the perceptron's rate only "
+            f"rescales (w, b), so {name}=1.0 makes the same decisions")
+    return learning_rate
+
+
+@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"),
+                 dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"),
+                 ctx=context())
 def perceptron_net(dimensions: int, dtype="float32",
                    ctx: mx.Context | None = None) -> gluon.nn.Dense:
     """``gluon.nn.Dense(1)`` with weights and bias initialized to 0 on ``ctx`` (default
@@ -87,22 +120,16 @@ def perceptron_net(dimensions: int, dtype="float32",
 
     ``dimensions`` is at most MXNet's :math:`2^{31} - 1` elements per array (the weight).
     """
-    dimensions = _checks.positive_int(dimensions, "dimensions", maximum=2**80)
-    if dimensions > MAX_ELEMENTS:
-        raise ValueError(f"dimensions={dimensions} weights is more than MXNet's limit of "
-                         f"2**31 - 1 = {MAX_ELEMENTS} elements per array; use fewer features")
-    try:
-        kind = np.dtype(dtype).name
-    except TypeError:
-        kind = dtype
-    _checks.choice(kind, "dtype", {"float16", "float32", "float64"})
     net = gluon.nn.Dense(1, in_units=dimensions, dtype=dtype, weight_initializer=init.Zero(),
                          bias_initializer=init.Zero())
-    net.initialize(ctx=mx.cpu() if ctx is None else ctx)
+    net.initialize(ctx=ctx)
     net.hybridize(static_alloc=True, static_shape=True)
     return net
 
 
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
+                 learning_rate=Rule(_gluon_rate, "real(positive=True) in float32's normal range"),
+                 threshold=real(minimum=0.0), ctx=context())
 def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                 threshold: float = 0.0, ctx: mx.Context | None = None) -> TrainResult:
     """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example
@@ -138,41 +165,23 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         For a learning rate outside float32's range, and when the weights or the margins
         overflow to inf/nan (scale the data or lower the rate).
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    if not _RATE_RANGE[0] <= learning_rate <= _RATE_RANGE[1]:
-        raise ValueError(
-            f"learning_rate={learning_rate} is outside what Gluon's SGD can use, "
-            f"[{_RATE_RANGE[0]:.3g}, {_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: "
-            f"smaller becomes 0, larger overflows). From w = 0, b = 0 the perceptron's rate only "
-            f"rescales (w, b), so learning_rate=1.0 makes the same decisions")
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    ctx = mx.cpu() if ctx is None else ctx
-    return _gluon_run(Xn, Yn, max_epochs, learning_rate, threshold, ctx)
-
-
-def _gluon_run(X, Y, max_epochs, learning_rate, threshold, ctx) -> TrainResult:
-    """Gluon's loop: record the loss, backward, ``trainer.step(1)``; a pass is one step per
-    example in order, an update a step whose bias gradient (:math:`-y` or 0) is nonzero."""
-    dtype = str(X.dtype)
-    net = perceptron_net(X.shape[1], dtype, ctx)
+    net = perceptron_net(X.shape[1], str(X.dtype), ctx)
     loss_fn = PerceptronLoss(threshold, check_inputs=False)
     loss_fn.hybridize(static_alloc=True, static_shape=True)
     trainer = gluon.Trainer(net.collect_params(), "sgd",
                             {"learning_rate": learning_rate, "momentum": 0.0, "wd": 0.0})
-    Xd, Yd = nd.array(X, dtype=dtype, ctx=ctx), nd.array(Y, dtype=dtype, ctx=ctx)
+    Xd, Yd = nd.array(X, dtype=X.dtype, ctx=ctx), nd.array(Y, dtype=X.dtype, ctx=ctx)
     examples = [(Xd[i:i + 1], Yd[i:i + 1]) for i in range(X.shape[0])]
     bias_grad = net.bias.grad(ctx)
 
-    def one_pass() -> int:
+    def one_pass() -> int:  # Gluon's loop over the examples in order; the updates made
         updates = 0
         for x, y in examples:
             with autograd.record():
                 loss = loss_fn(net(x), y)
             loss.backward()
             trainer.step(1)
-            updates += bias_grad.asscalar() != 0
+            updates += bias_grad.asscalar() != 0  # the bias gradient is -y or 0
         return int(updates)
 
     w, b = net.weight.data(ctx), net.bias.data(ctx)

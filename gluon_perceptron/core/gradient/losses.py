@@ -34,65 +34,24 @@ from collections.abc import Callable
 
 import mxnet as mx
 import numpy as np
-from mxnet import autograd, nd
+from mxnet import nd
 
 from .. import _checks
+from .._validation import Rule, validate_params
 
-_REDUCTIONS = {"none", "sum", "mean"}
+# --- the rules of (w, b, x, y, threshold): checked once, when a user calls a loss -------------
 
-
-def _shapes(w, b, x) -> tuple[tuple, tuple, tuple]:
-    """Check that ``w, b, x`` fit together; return their shapes (read once: each read costs)."""
-    for name, a in (("w", w), ("b", b), ("x", x)):
-        if not isinstance(a, nd.NDArray):
-            raise TypeError(f"{name} must be an mxnet NDArray (the losses are for autograd), got "
-                            f"{type(a).__name__}; use {name} = nd.array(...)"
-                            + (f" and {name}.attach_grad()" if name != "x" else ""))
-    ws, bs, xs = w.shape, b.shape, x.shape
-    _checks.one_float_dtype(w, b, x)
-    if len(ws) not in (1, 2):
-        raise ValueError(f"w must be 1-D (one model) or 2-D (one model per row), got {ws}")
-    if bs != ((ws[0],) if len(ws) == 2 else (1,)):
-        raise ValueError(f"b must have shape {(ws[0],) if len(ws) == 2 else (1,)} for w of "
-                         f"shape {ws} (one bias per model), got {bs}")
-    d = ws[-1]
-    if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == d) or
-            (len(xs) == 2 and xs[1] == d and (len(ws) == 1 or xs[0] == ws[0]))):
-        raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape ({d},) "
-                         f"for one example, (n, {d}) for a batch, or one row per row of w")
-    return ws, bs, xs
-
-
-def _check_threshold(threshold: float, w: nd.NDArray) -> None:
-    """Refuse a threshold the loss's dtype (``w``'s) cannot hold: it would give inf losses."""
-    top = float(np.finfo(w.dtype).max)
-    if threshold > top:
-        raise ValueError(f"threshold={threshold:g} does not fit w's dtype "
-                         f"{np.dtype(w.dtype).name} (largest {top:g}): the loss would be inf; "
-                         f"lower threshold, or use float64 w, b and x")
-
-
-def _check_result(loss: nd.NDArray, who: str) -> nd.NDArray:
-    """``loss``, or a ValueError when finite inputs overflowed it to inf (one host sync)."""
-    if not np.all(np.isfinite(loss.asnumpy())):
-        raise ValueError(f"{who} overflowed to inf in {np.dtype(loss.dtype).name}: w, b and x "
-                         f"(and threshold) are too large for the dtype; rescale x and w, or use "
-                         f"float64 w, b and x")
-    return loss
-
-
-def _check_finite(**arrays: nd.NDArray) -> None:
-    """Refuse NaN or inf in the given NDArrays (one host sync each)."""
-    for name, a in arrays.items():
-        values = a.asnumpy()
-        if not np.all(np.isfinite(values)):
-            raise ValueError(f"{name} must be finite, found NaN or inf in {name}; check it with "
-                             f"np.isfinite and restart from finite values")
+def _model(w, name: str, args: dict) -> nd.NDArray:
+    if not isinstance(w, nd.NDArray):
+        raise TypeError(f"{name} must be an mxnet NDArray (the losses are for autograd), got "
+                        f"{type(w).__name__}; use {name} = nd.array(...) and "
+                        f"{name}.attach_grad()")
+    return w
 
 
 def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
-    """``x`` as an NDArray in ``w``'s dtype (an NDArray ``x`` is kept: :func:`_dtypes` checks
-    it), or a ValueError naming ``x`` when it does not hold real numbers."""
+    """``x`` as an NDArray in ``w``'s dtype on ``w``'s context (an NDArray ``x`` is kept: its
+    dtype is checked), or a ValueError naming ``x`` when it does not hold real numbers."""
     if isinstance(x, nd.NDArray):
         return x
     values = _checks.to_numpy(x, "x")
@@ -100,16 +59,48 @@ def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
             or np.issubdtype(values.dtype, np.complexfloating):
         raise ValueError(f"x must hold real numbers (one example of shape (d,) or a batch of "
                          f"shape (n, d)), got {type(x).__name__} {x!r:.60}")
-    return nd.array(values, dtype=getattr(w, "dtype", np.float32),
-                    ctx=getattr(w, "context", None))
+    return nd.array(values, dtype=w.dtype, ctx=w.context)
 
 
-def _label(y, n: int, w: nd.NDArray, check: bool = True):
-    """``y`` as a Python float (one label) or an NDArray of ``n`` labels.
+def _finite(**arrays: nd.NDArray) -> None:
+    """Refuse NaN or inf in the given NDArrays (one host sync each)."""
+    for name, a in arrays.items():
+        if not np.all(np.isfinite(a.asnumpy())):
+            raise ValueError(f"{name} must be finite, found NaN or inf in {name}; check it with "
+                             f"np.isfinite and restart from finite values")
 
-    Labels are checked to be -1 or +1; for NDArray labels that costs a host sync, so the
-    package's trainers (which checked their labels once) pass ``check=False``.
-    """
+
+def examples(finite: bool = True) -> Rule:
+    """``x``: one example ``(d,)``, a batch ``(n, d)`` or one example per row of ``w``, as an
+    NDArray in the dtype of ``w`` and ``b``; their shapes must fit (and, when ``finite``, all
+    three hold no NaN or inf). Needs ``w`` and ``b``; ``b`` is checked here too."""
+    def check(x, name, args):
+        w, b = args["w"], args["b"]
+        x = _as_examples(w, x)
+        ws, bs, xs = w.shape, b.shape, x.shape
+        _checks.one_float_dtype(w, b, x)
+        if len(ws) not in (1, 2):
+            raise ValueError(f"w must be 1-D (one model) or 2-D (one model per row), got {ws}")
+        if bs != ((ws[0],) if len(ws) == 2 else (1,)):
+            raise ValueError(f"b must have shape {(ws[0],) if len(ws) == 2 else (1,)} for w of "
+                             f"shape {ws} (one bias per model), got {bs}")
+        d = ws[-1]
+        if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == d) or
+                (len(xs) == 2 and xs[1] == d and (len(ws) == 1 or xs[0] == ws[0]))):
+            raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "
+                             f"({d},) for one example, (n, {d}) for a batch, or one row per row "
+                             f"of w")
+        if finite:
+            _finite(w=w, b=b, x=x)
+        return x
+    return Rule(check, f"examples(finite={finite})", ("w", "b"))
+
+
+def _label(y, name: str, args: dict):
+    """``y`` as a Python float (one label) or an NDArray of one label per score, in ``w``'s
+    dtype and context; each -1 or +1."""
+    w, xs = args["w"], args["x"].shape
+    n = 1 if len(xs) == 1 else xs[0]
     if isinstance(y, numbers.Real) and not isinstance(y, bool):
         value = float(y)
         if value not in (1.0, -1.0):
@@ -118,13 +109,44 @@ def _label(y, n: int, w: nd.NDArray, check: bool = True):
     if isinstance(y, nd.NDArray):
         if y.shape != (n,):
             raise ValueError(f"y must hold one label per score, shape ({n},), got {y.shape}")
-        if check:
-            _checks.labels(y.asnumpy(), n, name="y")
+        _checks.labels(y.asnumpy(), n, name="y")
         return y.astype(w.dtype, copy=False).as_in_context(w.context)
     values = _checks.labels(y, n, name="y")
     return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype,
                                                                   ctx=w.context)
 
+
+#: ``y``: -1/+1 labels, one per score (a float for one example).
+score_labels = Rule(_label, "labels(one per score)", ("w", "x"))
+
+
+def _threshold(threshold, name: str, args: dict) -> float:
+    """A finite :math:`\\delta \\ge 0` that ``w``'s dtype can hold (else the loss is inf)."""
+    threshold = _checks.finite_float(threshold, name, minimum=0.0)
+    w = args["w"]
+    top = float(np.finfo(w.dtype).max)
+    if threshold > top:
+        raise ValueError(f"threshold={threshold:g} does not fit w's dtype "
+                         f"{np.dtype(w.dtype).name} (largest {top:g}): the loss would be inf; "
+                         f"lower threshold, or use float64 w, b and x")
+    return threshold
+
+
+def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
+    """The result rule: ``loss``, or a ValueError when finite inputs overflowed it to inf."""
+    if not np.all(np.isfinite(loss.asnumpy())):
+        raise ValueError(f"{who} overflowed to inf in {np.dtype(loss.dtype).name}: w, b and x "
+                         f"(and threshold) are too large for the dtype; rescale x and w, or use "
+                         f"float64 w, b and x")
+    return loss
+
+
+#: The rules of a loss ``(w, b, x, y)``; :func:`~.sgd_step` declares the same.
+LOSS_RULES = dict(w=Rule(_model, "ndarray(w)"), b=Rule(_model, "ndarray(b)"), x=examples(),
+                  y=score_labels)
+
+
+# --- the losses -------------------------------------------------------------------------------
 
 def _score(F, w, b, x, ws: tuple, xs: tuple):
     """:math:`f = w^\\top x + b` for one example, a batch, or one example per model."""
@@ -158,6 +180,7 @@ def _compiled(threshold: float, label: float, d: int, dtype) -> Callable:
     return lambda *wbx: op(*[wbx[i] for i in take])
 
 
+@validate_params(w=LOSS_RULES["w"], b=LOSS_RULES["b"], x=LOSS_RULES["x"])
 def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     """The score :math:`f(x) = w^\\top x + b` of one example, a batch, or one example per run.
 
@@ -176,11 +199,12 @@ def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     NDArray, shape (1,), (n,) or (r,)
         ``nd.dot(w, x) + b`` for one example, exactly the chapter's arithmetic.
     """
-    x = _as_examples(w, x)
-    ws, _, xs = _shapes(w, b, x)
-    return _score(nd, w, b, x, ws, xs)
+    return _score(nd, w, b, x, w.shape, x.shape)
 
 
+@validate_params(**LOSS_RULES, threshold=Rule(_threshold, "real(minimum=0.0), fits w's dtype",
+                                              ("w",)),
+                 returns=_finite_loss)
 def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -> nd.NDArray:
     """The threshold-:math:`\\delta` loss :math:`\\max(0, \\delta - y (w^\\top x + b))`, per
     example.
@@ -217,26 +241,12 @@ def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -
         If the shapes do not fit, ``y`` is not -1/+1, an input is NaN or inf, or the loss
         overflows the dtype (e.g. a ``threshold`` beyond float32's range).
     """
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    return _threshold_loss(w, b, x, y, threshold, check=True)
+    if x.ndim == 1 and isinstance(y, float):
+        return _compiled(float(threshold), y, w.shape[0], w.dtype)(w, b, x)
+    return hinge_of_score(nd, _score(nd, w, b, x, w.shape, x.shape), y, threshold)
 
 
-def _threshold_loss(w, b, x, y, threshold: float = 0.0, *, check: bool = False) -> nd.NDArray:
-    """:func:`threshold_loss` for callers that checked values already (``check=False``: only
-    shapes and dtypes, no host sync)."""
-    x = _as_examples(w, x)
-    ws, _, xs = _shapes(w, b, x)
-    yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
-    if check:
-        _check_finite(w=w, b=b, x=x)
-        _check_threshold(threshold, w)
-    if len(xs) == 1 and isinstance(yv, float):
-        loss = _compiled(float(threshold), yv, ws[0], w.dtype)(w, b, x)
-    else:
-        loss = hinge_of_score(nd, _score(nd, w, b, x, ws, xs), yv, threshold)
-    return _check_result(loss, "threshold_loss") if check else loss
-
-
+@validate_params(**LOSS_RULES, returns=_finite_loss)
 def perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     """The perceptron loss :math:`\\max(0, -y (w^\\top x + b))`, usable under ``autograd.record()``.
 
@@ -250,6 +260,7 @@ def perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     return threshold_loss(w, b, x, y, 0.0)
 
 
+@validate_params(**LOSS_RULES, returns=_finite_loss)
 def hinge_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     """The hinge loss :math:`\\max(0, 1 - y (w^\\top x + b))` of the margin perceptron.
 
@@ -259,6 +270,7 @@ def hinge_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     return threshold_loss(w, b, x, y, 1.0)
 
 
+@validate_params(**LOSS_RULES, returns=_finite_loss)
 def relu_perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     """The perceptron loss written with ``nd.relu``: same values, the wrong gradient at the tie.
 
@@ -266,145 +278,4 @@ def relu_perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     :math:`(-y x, -y)`. Starting from :math:`w = 0, b = 0` every margin is 0, so SGD on this
     loss never moves. Kept only to show the trap; use :func:`perceptron_loss`.
     """
-    return _relu_perceptron_loss(w, b, x, y, check=True)
-
-
-def _relu_perceptron_loss(w, b, x, y, *, check: bool = False) -> nd.NDArray:
-    x = _as_examples(w, x)
-    ws, _, xs = _shapes(w, b, x)
-    yv = _label(y, 1 if len(xs) == 1 else xs[0], w, check)
-    if check:
-        _check_finite(w=w, b=b, x=x)
-    loss = nd.relu(-(yv * _score(nd, w, b, x, ws, xs)))
-    return _check_result(loss, "relu_perceptron_loss") if check else loss
-
-
-def _unchecked(loss: Callable) -> Callable:
-    """The package's own losses without their per-call value checks, for trainers that checked
-    the data once; any other callable is returned as it is."""
-    if loss is perceptron_loss:
-        return functools.partial(_threshold_loss, threshold=0.0)
-    if loss is hinge_loss:
-        return functools.partial(_threshold_loss, threshold=1.0)
-    if loss is relu_perceptron_loss:
-        return _relu_perceptron_loss
-    if isinstance(loss, functools.partial) and loss.func is threshold_loss and not loss.args \
-            and set(loss.keywords) <= {"threshold"}:
-        threshold = _checks.finite_float(loss.keywords.get("threshold", 0.0), "threshold",
-                                         minimum=0.0)
-        return functools.partial(_threshold_loss, threshold=threshold)
-    return loss
-
-
-def _real(a, name: str) -> np.ndarray:
-    """``a`` as a finite float64 array, or a ValueError naming it."""
-    values = _checks.to_numpy(a, name)
-    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
-            or np.issubdtype(values.dtype, np.complexfloating):
-        raise ValueError(f"{name} must hold real numbers, got dtype {values.dtype}")
-    values = values.astype(np.float64)
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} must be finite, found NaN or inf in {name} (the loss and "
-                         f"its subgradient are undefined there); check it with np.isfinite")
-    return values
-
-
-def _subgradient_inputs(w, b, x, y):
-    wn = _real(w, "w")
-    bn = _real(b, "b").reshape(-1)
-    xn = _real(x, "x")
-    if wn.ndim not in (1, 2) or bn.shape != ((wn.shape[0],) if wn.ndim == 2 else (1,)):
-        raise ValueError(f"w must have shape (d,) with b of shape (1,), or (r, d) with b of "
-                         f"shape (r,); got {wn.shape} and {bn.shape}")
-    single = xn.ndim == 1
-    X = xn.reshape(1, -1) if single else xn
-    if X.ndim != 2 or X.shape[1] != wn.shape[-1] or (wn.ndim == 2 and X.shape[0] != wn.shape[0]):
-        raise ValueError(f"x of shape {xn.shape} does not fit w of shape {wn.shape}")
-    Y = _checks.labels(np.reshape(_checks.to_numpy(y, "y"), -1), X.shape[0], name="y")
-    return wn, bn, X, Y, single
-
-
-def analytic_subgradient(w, b, x, y, *, threshold: float = 0.0,
-                         reduction: str = "sum") -> tuple[np.ndarray, np.ndarray]:
-    """The closed-form subgradient of :func:`threshold_loss`, the one the perceptron uses.
-
-    For each example, :math:`g_w = -y x` and :math:`g_b = -y` when
-    :math:`y (w^\\top x + b) \\le \\delta` (the tie included), and 0 otherwise. Computed in numpy
-    float64, independently of MXNet.
-
-    Parameters
-    ----------
-    w, b, x, y
-        As in :func:`threshold_loss` (NDArrays or array-likes).
-    threshold : float
-        :math:`\\delta`: 0 for the perceptron loss, 1 for the hinge loss.
-    reduction : {"sum", "mean", "none"}
-        How to combine a batch: the gradient of ``loss.sum()``, of ``loss.mean()``, or one row
-        per example. Ignored for one example and for 2-D ``w`` (one gradient per run).
-
-    Returns
-    -------
-    grad_w : ndarray, shape like ``w`` (or (n, d) for ``"none"``)
-    grad_b : ndarray, shape like ``b`` (or (n,) for ``"none"``)
-    """
-    _checks.choice(reduction, "reduction", _REDUCTIONS)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    wn, bn, X, Y, single = _subgradient_inputs(w, b, x, y)
-    if wn.ndim == 2:
-        margins = Y * (np.sum(wn * X, axis=1) + bn)
-    else:
-        margins = Y * (X @ wn + bn[0])
-    slope = np.where(margins <= threshold, -Y, 0.0)
-    gw, gb = slope[:, None] * X, slope
-    if wn.ndim == 2 or (reduction == "none" and not single):
-        return gw, gb
-    if reduction == "mean":
-        return gw.mean(axis=0), np.array([gb.mean()])
-    return gw.sum(axis=0), np.array([gb.sum()])
-
-
-#: Three ways to write :math:`\\max(0, -z)` in MXNet; they differ only in the slope at z = 0.
-KINK_FORMS: dict[str, Callable[[nd.NDArray], nd.NDArray]] = {
-    "nd.maximum(-z, 0)": lambda z: nd.maximum(-z, 0),
-    "nd.relu(-z)": lambda z: nd.relu(-z),
-    "nd.maximum(nd.zeros_like(z), -z)": lambda z: nd.maximum(nd.zeros_like(z), -z),
-}
-
-
-def kink_gradient(form: str, z: float = 0.0) -> float:
-    """The slope autograd gives for one of :data:`KINK_FORMS` at ``z`` (default: the kink).
-
-    Returns -1.0 for ``"nd.maximum(-z, 0)"`` at ``z = 0`` and 0.0 for the other two forms.
-    """
-    _checks.choice(form, "form", set(KINK_FORMS))
-    z = nd.array([_checks.finite_float(z, "z")])
-    z.attach_grad()
-    with autograd.record():
-        loss = KINK_FORMS[form](z)
-    loss.backward()
-    return float(z.grad.asscalar()) + 0.0  # + 0.0 turns autograd's -0.0 into 0.0
-
-
-def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
-    """The average loss :math:`R(w, b) = \\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i +
-    b))` (the risk SGD minimizes).
-
-    Numpy float64, for evaluating parameters; ``w`` may be ``(d,)`` with a scalar ``b``, or hold
-    one model per row, ``(r, d)`` with ``b`` of shape ``(r,)``, giving one risk per row.
-    """
-    Xn, Yn = _checks.dataset(X, Y)
-    threshold = _checks.finite_float(threshold, "threshold", minimum=0.0)
-    wn = _real(w, "w")
-    bn = _real(b, "b").reshape(-1)
-    W = wn.reshape(1, -1) if wn.ndim == 1 else wn
-    if W.ndim != 2 or W.shape[1] != Xn.shape[1] or bn.shape[0] != W.shape[0]:
-        raise ValueError(f"w of shape {wn.shape} and b of shape {bn.shape} do not fit X with "
-                         f"{Xn.shape[1]} features")
-    with np.errstate(over="ignore", invalid="ignore"):
-        margins = Yn[None, :] * (W @ Xn.astype(np.float64).T + bn[:, None])
-        # the mean of terms divided by n first: no overflow of the sum for terms near 1e308
-        values = (np.maximum(0.0, threshold - margins) / Xn.shape[0]).sum(axis=1)
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"average_loss overflowed to inf: the margins y (w.x + b) of w, b and X "
-                         f"(or threshold={threshold:g}) exceed float64; rescale X and w")
-    return values[0] if wn.ndim == 1 else values
+    return nd.relu(-(y * _score(nd, w, b, x, w.shape, x.shape)))

@@ -8,12 +8,13 @@ The chapter's template::
         compute loss gradient g = partial_w l(y, f(x))
         w = w - eta g
 
-:func:`sgd_step` is one pass through that loop body, with the gradient taken by
+:func:`~.steps.sgd_step` is one pass through that loop body, with the gradient taken by
 ``autograd.record()`` / ``backward()`` on a loss of :mod:`.losses` (never from the closed form),
 optionally clipped to norm ``clip`` and projected back onto the ball
 :math:`\\|(w, b)\\| \\le R`. :func:`run_sgd` runs it for a number of steps with a
-learning-rate schedule (:func:`constant_rate`, :func:`inverse_sqrt_rate`) and returns the
-weighted average iterate :math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
+learning-rate schedule (:func:`~.steps.constant_rate`, :func:`~.steps.inverse_sqrt_rate`) and
+returns the weighted average iterate
+:math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
 :func:`~.train_autograd` (in :mod:`.autograd`) is the perceptron itself: SGD on
 :func:`~.perceptron_loss`, one example at a time in data order, which makes exactly the updates
 of :func:`~.train`.
@@ -34,44 +35,36 @@ on the hinge loss, whose :math:`R(\\theta^*)` is computed exactly as a linear pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import mxnet as mx
 import numpy as np
-from mxnet import autograd, nd
+from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow, _row_norms
-from .losses import _unchecked, perceptron_loss
-
-#: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
-#: value per run).
-Schedule = Callable[[int], "float | np.ndarray"]
-
-
-Loss = Callable[..., nd.NDArray]
-
-
-def constant_rate(eta: float) -> Schedule:
-    """The constant schedule :math:`\\eta_t = \\eta`."""
-    eta = _checks.finite_float(eta, "eta", strictly_positive=True)
-    return lambda t: eta
-
-
-def inverse_sqrt_rate(eta0: float) -> Schedule:
-    """The decreasing schedule :math:`\\eta_t = \\eta_0 / \\sqrt t` of the anytime bound."""
-    eta0 = _checks.finite_float(eta0, "eta0", strictly_positive=True)
-    return lambda t: eta0 / np.sqrt(t)
+from .._arrays import _overflow, _row_norms, context
+from .._validation import (
+    Rule,
+    count,
+    features,
+    function,
+    labels,
+    one_of,
+    optional,
+    progress,
+    real,
+    seed,
+    validate_params,
+)
+from .losses import perceptron_loss
+from .steps import LOSS, Loss, sgd_step
 
 
 def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
-    """:math:`\\eta_t` for ``t = 1..steps`` and every run, shape (steps, runs)."""
-    if callable(learning_rate):
-        schedule = learning_rate
-    else:
-        eta = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-        schedule = lambda t: eta  # noqa: E731 - constant_rate's schedule, named learning_rate
+    """:math:`\\eta_t` for ``t = 1..steps`` and every run, shape (steps, runs): a constant, or
+    the values of a schedule, which must be finite and >= 0."""
+    schedule = learning_rate if callable(learning_rate) else (lambda t: learning_rate)
     try:
         table = np.stack([np.broadcast_to(np.asarray(schedule(t), dtype=np.float64), (runs,))
                           for t in range(1, steps + 1)])
@@ -83,172 +76,8 @@ def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
     return table
 
 
-def _rate(learning_rate) -> float:
-    """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
-    as 1e-320 with an MXNetError deep in an operator)."""
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    if learning_rate < np.finfo(np.float64).tiny:
-        raise ValueError(f"learning_rate={learning_rate:g} is subnormal (below "
-                         f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
-                         f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
-                         f"learning_rate=1.0 makes the same decisions")
-    return learning_rate
-
-
-def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
-    """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
-    if isinstance(v, float):
-        return m if v == 1.0 else v * m  # eta = 1: skip a multiply that would change nothing
-    return nd.broadcast_mul(m, v.reshape((-1, 1))) if m.ndim == 2 else v * m
-
-
-def _check_params(w, b, names: tuple[str, str] = ("w", "b")) -> None:
-    """Raise ``TypeError`` unless ``w`` and ``b`` are NDArrays (they are updated by MXNet) of
-    one float dtype, ``ValueError`` unless their shapes fit: (d,) and (1,), or (r, d) and
-    (r,)."""
-    for name, a in zip(names, (w, b)):
-        _checks.instance(a, nd.NDArray, name, "wrap it with nd.array(...)")
-    nw, nb = names
-    dw, db = np.dtype(w.dtype), np.dtype(b.dtype)
-    if not np.issubdtype(dw, np.floating):
-        raise TypeError(f"{nw} must hold floats (float32 or float64), got {dw.name}; use "
-                        f"{nw} = {nw}.astype('float32')")
-    if db != dw:
-        raise TypeError(f"{nb} has dtype {db.name} but {nw} has {dw.name}: MXNet needs one "
-                        f"dtype; cast with {nb}.astype({nw}.dtype) (or build both in one dtype)")
-    ws, bs = w.shape, b.shape
-    if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
-        raise ValueError(f"{nw} must have shape (d,) with {nb} of shape (1,), or (r, d) with "
-                         f"{nb} of shape (r,) (one model per row); got {ws} and {bs}")
-
-
-def _check_loss(loss) -> None:
-    if not callable(loss):
-        raise TypeError(f"loss must be a function loss(w, b, x, y), e.g. perceptron_loss or "
-                        f"hinge_loss (not its name), got {type(loss).__name__} {loss!r:.40}")
-
-
-def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
-    """:math:`\\|(w, b)\\|^2` per model: shape (1,) for 1-D ``w``, (r,) for 2-D ``w``."""
-    return nd.sum(w * w, axis=-1) + b * b
-
-
-def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
-                  max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
-    """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
-    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
-    _check_params(grad_w, grad_b, ("grad_w", "grad_b"))
-    max_norm = _checks.finite_float(max_norm, "max_norm", strictly_positive=True)
-    return _clip_gradient(grad_w, grad_b, max_norm)
-
-
-def _clip_gradient(grad_w, grad_b, max_norm: float):
-    factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
-    if grad_w.ndim == 1:
-        factor = float(factor.asscalar())
-    return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
-
-
-def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
-    """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
-    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
-    _check_params(w, b)
-    radius = _checks.finite_float(radius, "radius", strictly_positive=True)
-    if not np.all(np.isfinite(_sq_norms(w, b).asnumpy())):
-        raise ValueError(f"project_to_ball needs ||(w, b)||^2 in {np.dtype(w.dtype).name}, but "
-                         f"w and b hold NaN or inf, or are too large for it to be finite; "
-                         f"rescale w and b (or use float64)")
-    _project_to_ball(w, b, radius)
-
-
-def _project_to_ball(w, b, radius: float) -> None:
-    factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
-    nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
-    nd.elemwise_mul(b, factor, out=b)
-
-
-def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
-             learning_rate=1.0, clip: float | None = None,
-             radius: float | None = None) -> np.ndarray:
-    """One step of the chapter's SGD template, with the gradient from MXNet's autograd.
-
-    Records ``loss(w, b, x, y)``, calls ``backward()`` (summing over models when ``w`` holds
-    one per row, which gives each row its own gradient), then
-
-    .. math:: g \\leftarrow g \\min(1, c/\\|g\\|), \\quad
-              \\theta \\leftarrow \\theta - \\eta g, \\quad
-              \\theta \\leftarrow \\theta \\min(1, R/\\|\\theta\\|)
-
-    with clipping and projection only when ``clip`` / ``radius`` are given. The bias gradient
-    is read once (the only host sync): for a loss of the margin :math:`z = y (w^\\top x + b)`
-    it is :math:`\\ell'(z) y`, nonzero exactly when the whole gradient is. When it is zero for
-    every model the update is skipped, which changes nothing (a zero step leaves the iterate,
-    already in the ball, where it is).
-
-    Parameters
-    ----------
-    w, b : NDArray
-        Parameters with ``attach_grad()`` called, updated in place; shapes (d,), (1,) or one
-        model per row, (r, d), (r,).
-    x, y
-        The example(s) for this step, as the loss takes them.
-    loss : callable
-        ``loss(w, b, x, y) -> NDArray`` of per-example losses, e.g. :func:`~.perceptron_loss`.
-    learning_rate : float or NDArray of shape (r,)
-        :math:`\\eta` (one per model allowed).
-    clip : float, optional
-        Largest gradient norm :math:`c` allowed.
-    radius : float, optional
-        Radius :math:`R` of the ball to project back onto.
-
-    Returns
-    -------
-    ndarray of bool, shape (1,) or (r,)
-        Where the gradient was nonzero, i.e. where this step was an update.
-    """
-    _check_params(w, b)
-    _check_loss(loss)
-    if not isinstance(learning_rate, nd.NDArray):
-        learning_rate = _rate(learning_rate)
-    elif not np.all(np.isfinite(rates := learning_rate.asnumpy())) or np.any(rates < 0):
-        raise ValueError(f"learning_rate must hold finite values >= 0 (one per model), got "
-                         f"{rates!r:.80}")
-    for name, value in (("clip", clip), ("radius", radius)):
-        if value is not None:
-            _checks.finite_float(value, name, strictly_positive=True)
-    return _sgd_step(w, b, x, y, loss, learning_rate, clip, radius)
-
-
-def _sgd_step(w, b, x, y, loss, learning_rate, clip, radius) -> np.ndarray:
-    """:func:`sgd_step` on checked arguments."""
-    grad_b = b.grad
-    if grad_b is None:
-        raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: autograd "
-                         "needs somewhere to write the gradient")
-    with autograd.record():
-        value = loss(w, b, x, y)
-    if not isinstance(value, nd.NDArray):
-        raise TypeError(f"loss must return an mxnet NDArray recorded by autograd (e.g. "
-                        f"nd.maximum(-y * f, 0)), but {getattr(loss, '__name__', loss)!r:.60} "
-                        f"returned {type(value).__name__}: a numpy value has no gradient")
-    value.backward()
-    moved = grad_b.asnumpy() != 0
-    if not moved.any():
-        return moved
-    grad_w = w.grad
-    if grad_w is None:
-        raise ValueError("call w.attach_grad() before sgd_step")
-    if clip is not None:
-        grad_w, grad_b = _clip_gradient(grad_w, grad_b, clip)
-    w -= _times_rows(learning_rate, grad_w)
-    b -= _times_rows(learning_rate, grad_b)
-    if radius is not None:
-        _project_to_ball(w, b, radius)
-    return moved
-
-
-def _parameters_like(shape_w: tuple, shape_b: tuple, dtype,
-                     ctx: mx.Context) -> tuple[nd.NDArray, nd.NDArray]:
+def parameters_like(shape_w: tuple, shape_b: tuple, dtype,
+                    ctx: mx.Context) -> tuple[nd.NDArray, nd.NDArray]:
     """Zero parameters on ``ctx`` with a gradient buffer attached."""
     w = nd.zeros(shape_w, dtype=dtype, ctx=ctx)
     b = nd.zeros(shape_b, dtype=dtype, ctx=ctx)
@@ -297,25 +126,54 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
     return np.repeat((np.arange(steps) % n)[:, None], runs, axis=1)
 
 
-def _record_steps(record_at, steps: int) -> set[int]:
+def _record_steps(record_at, name: str, args: dict) -> list[int]:
+    """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
     if record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0):
-        return set()
+        return []
+    steps = args["steps"]
     try:
-        return set(_checks.counts(record_at, "record_at", maximum=steps))
+        return _checks.counts(record_at, name, maximum=steps)
     except ValueError as exc:
         raise ValueError(f"record_at must hold step numbers between 1 and steps={steps}: "
                          f"{exc}") from exc
 
 
+def _runs(runs, name: str, args: dict) -> int:
+    """``runs``: a number of repetitions whose tables (steps x runs, runs x d) fit."""
+    runs = _checks.repeats(runs, name)
+    steps, d = args["steps"], args["X"].shape[1]
+    _checks.elements(steps * runs, f"run_sgd's table of rates and example draws (steps={steps:,}"
+                                   f" x runs={runs:,})")
+    _checks.elements(runs * d, f"run_sgd's weights (runs={runs:,} models x {d} features)")
+    return runs
+
+
+_SCHEDULE = function("t -> eta_t, e.g. inverse_sqrt_rate(0.5)")
+
+
+def _rate_or_schedule(value, name: str, args: dict):
+    """A constant rate > 0, or a schedule ``t -> eta_t`` (run as the user's code)."""
+    if callable(value):
+        return _SCHEDULE(value, name, args)
+    return _checks.finite_float(value, name, strictly_positive=True)
+
+
+@validate_params(X=features(), Y=labels(of="X"), steps=count(),
+                 runs=Rule(_runs, "repeats() whose tables fit", ("steps", "X")),
+                 order=one_of("random", "cyclic"), loss=LOSS, seed=seed(), progress=progress(),
+                 radius=optional(real(positive=True)), clip=optional(real(positive=True)),
+                 learning_rate=Rule(_rate_or_schedule, "real(positive=True) or schedule"),
+                 record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)),
+                 ctx=context())
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
-        radius: float | None = None, clip: float | None = None, order: str = "random",
-        runs: int = 1, seed: int | None = None,
-        record_at: Sequence[int] | None = None, progress=None,
-        ctx: mx.Context | None = None) -> SGDResult:
+            radius: float | None = None, clip: float | None = None, order: str = "random",
+            runs: int = 1, seed: int | None = None,
+            record_at: Sequence[int] | None = None, progress=None,
+            ctx: mx.Context | None = None) -> SGDResult:
     """Run ``steps`` steps of SGD from :math:`\\theta_1 = 0` and average the iterates.
 
     Step :math:`t` draws example :math:`i_t` (uniformly at random, or cyclically in data order)
-    and makes one :func:`sgd_step` with rate :math:`\\eta_t`; the weighted average
+    and makes one :func:`~.steps.sgd_step` with rate :math:`\\eta_t`; the weighted average
     :math:`\\bar\\theta_T = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t` is accumulated on the
     way. With ``runs > 1`` that many independent runs (each its own draws and, if the schedule
     gives one per run, its own rates) go in parallel, one model per row, through the same
@@ -329,8 +187,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     loss : callable
         ``loss(w, b, x, y)``, e.g. :func:`~.perceptron_loss` or :func:`~.hinge_loss`.
     learning_rate : float or callable
-        A constant, or a schedule ``t -> eta_t`` (:func:`constant_rate`,
-        :func:`inverse_sqrt_rate`, or one value per run).
+        A constant, or a schedule ``t -> eta_t`` (:func:`~.steps.constant_rate`,
+        :func:`~.steps.inverse_sqrt_rate`, or one value per run).
     radius : float, optional
         Project onto the ball :math:`\\|(w, b)\\| \\le R` after each step.
     clip : float, optional
@@ -340,7 +198,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     runs : int
         Independent runs.
     seed : int, optional
-        Seed of the example draws.
+        Seed of the example draws (``numpy.random.default_rng(seed)``): None draws fresh
+        randomness, an integer reproduces.
     record_at : sequence of int, optional
         Steps after which to store the iterate and the running average.
     progress : callable, optional
@@ -359,28 +218,13 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     -------
     SGDResult
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    steps = _checks.positive_int(steps, "steps")
-    runs = _checks.repeats(runs, "runs")
-    _checks.choice(order, "order", {"random", "cyclic"})
-    _check_loss(loss)
-    loss = _unchecked(loss)
-    seed = _checks.seed(seed)
-    progress = _checks.progress(progress)
-    for name, value in (("radius", radius), ("clip", clip)):
-        if value is not None:
-            _checks.finite_float(value, name, strictly_positive=True)
-    n, d = Xn.shape
-    _checks.elements(steps * runs, f"run_sgd's table of rates and example draws (steps={steps:,}"
-                                   f" x runs={runs:,})")
-    _checks.elements(runs * d, f"run_sgd's weights (runs={runs:,} models x {d} features)")
+    n, d = X.shape
     rates = _rate_table(learning_rate, steps, runs)
-    wanted = _record_steps(record_at, steps)
-    ctx = mx.cpu() if ctx is None else ctx
+    wanted = set(() if record_at is None else record_at)
     order_idx = nd.array(_example_order(order, n, steps, runs, seed), ctx=ctx)
-    Xd, Yd = nd.array(Xn, dtype=Xn.dtype, ctx=ctx), nd.array(Yn, dtype=Xn.dtype, ctx=ctx)
-    rates_nd = nd.array(rates, dtype=Xn.dtype, ctx=ctx)
-    w, b = _parameters_like((runs, d), (runs,), Xn.dtype, ctx)
+    Xd, Yd = nd.array(X, dtype=X.dtype, ctx=ctx), nd.array(Y, dtype=X.dtype, ctx=ctx)
+    rates_nd = nd.array(rates, dtype=X.dtype, ctx=ctx)
+    w, b = parameters_like((runs, d), (runs,), X.dtype, ctx)
     sums = _Averager(runs, d)
     updates = np.zeros(runs, dtype=int)
     max_grad = max_norm = 0.0
@@ -393,11 +237,11 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         max_norm = max(max_norm, float(np.max(_norms(theta_w, theta_b))))
         if not np.isfinite(max_norm):
             raise _overflow(f"the iterate (w, b) of run_sgd (or its norm) after step {t}",
-                            Xn.dtype)
+                            X.dtype)
         sums.add(rates[t], theta_w, theta_b)
         idx = order_idx[t]
-        moved = _sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss, rates_nd[t], clip,
-                          radius)
+        moved = sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss=loss,
+                         learning_rate=rates_nd[t], clip=clip, radius=radius)
         updates += moved
         if moved.any():
             max_grad = max(max_grad, float(np.max(_norms(w.grad.asnumpy(), b.grad.asnumpy()))))
@@ -409,7 +253,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     w_bar, b_bar = sums.average()
     for what, (wv, bv) in (("last iterate", (w.asnumpy(), b.asnumpy())),
                            ("average", (w_bar, b_bar))):
-        _refuse_overflow(wv, bv, Xn, Yn, f"run_sgd's {what} after step {steps}")
+        _refuse_overflow(wv, bv, X, Y, f"run_sgd's {what} after step {steps}")
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
                      updates=_squeeze(updates, runs), max_grad_norm=max_grad,

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _checks
+from .. import _validation as rule
+from .._validation import Rule, validate_params
 from ..data.synthetic import xor_data
 from ..rosenblatt.engine import fast_pass
-from ..rosenblatt.results import ItemAccess, Unpackable
+from ..rosenblatt.results import Unpackable
 from ..rosenblatt.traced import UpdatePath, update_path
 from ..rosenblatt.train import TrainResult, train
 
@@ -50,13 +52,12 @@ BOOLEAN_NAMES = ("AND", "OR", "NOT", "XOR")
 
 def boolean_inputs(arity: int) -> np.ndarray:
     """All :math:`2^k` rows of +/-1 inputs, false before true: ``(-1,-1), (-1,+1), ...``."""
-    arity = _checks.positive_int(arity, "arity")
     return np.array(list(itertools.product([-1.0, 1.0], repeat=arity)))
 
 
+@validate_params(name=rule.one_of(*BOOLEAN_NAMES))
 def boolean_data(name: str) -> tuple[np.ndarray, np.ndarray]:
     """The truth table of ``AND``, ``OR``, ``NOT`` or ``XOR`` as a dataset ``(X, Y)``."""
-    _checks.choice(name, "name", set(BOOLEAN_NAMES))
     if name == "XOR":
         return xor_data()
     X = boolean_inputs(1 if name == "NOT" else 2)
@@ -64,7 +65,7 @@ def boolean_data(name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass
-class TruthTable(ItemAccess):
+class TruthTable:
     """A perceptron evaluated on every +/-1 input row (:func:`truth_table`).
 
     Attributes
@@ -86,6 +87,29 @@ class TruthTable(ItemAccess):
 MAX_TABLE_INPUTS = 20
 
 
+def _table_weights(w, name: str, args: dict) -> np.ndarray:
+    wn = _checks.vector(w, name).astype(np.float64)
+    if wn.size > MAX_TABLE_INPUTS:
+        raise ValueError(f"w has {wn.size} entries: its table would have 2**{wn.size} rows; "
+                         f"truth_table enumerates at most {MAX_TABLE_INPUTS} inputs")
+    return wn
+
+
+def _table_bias(b, name: str, args: dict) -> float:
+    """``b``, a number; with ``w``, the largest score :math:`\\sum_i |w_i| + |b|` (reached on
+    the row :math:`x = \\operatorname{sign}(b)\\operatorname{sign}(w)`) must be a float64."""
+    b, wn = _checks.scalar(b, name), args["w"]
+    with np.errstate(over="ignore"):
+        reach = np.abs(wn).sum() + abs(b)
+    if not np.isfinite(reach):
+        raise ValueError(f"truth_table overflowed: w (largest entry {np.max(np.abs(wn)):.3g}) "
+                         f"and b={b:.3g} give scores w.x + b beyond float64; rescale w and b "
+                         f"(the table only depends on their signs' pattern, not their scale)")
+    return b
+
+
+@validate_params(w=Rule(_table_weights, f"vector(), at most {MAX_TABLE_INPUTS} entries"),
+                 b=Rule(_table_bias, "scalar(), w.x + b fits float64", ("w",)))
 def truth_table(w, b: float) -> TruthTable:
     """Evaluate :math:`\\mathrm{lin}(x) = w^\\top x + b` on every +/-1 input row.
 
@@ -95,26 +119,16 @@ def truth_table(w, b: float) -> TruthTable:
     Returns
     -------
     TruthTable
-        ``inputs``, ``lin``, ``output`` (``result["lin"]``, the dict it replaced, still works).
+        ``inputs``, ``lin``, ``output``.
     """
-    wn = _checks.vector(w, "w").astype(np.float64)
-    if wn.size > MAX_TABLE_INPUTS:
-        raise ValueError(f"w has {wn.size} entries: its table would have 2**{wn.size} rows; "
-                         f"truth_table enumerates at most {MAX_TABLE_INPUTS} inputs")
-    b = _checks.scalar(b, "b")
-    X = boolean_inputs(wn.size)
-    with np.errstate(over="ignore", invalid="ignore"):
-        lin = X @ wn + b
-    if not np.all(np.isfinite(lin)):
-        raise ValueError(f"truth_table overflowed: w (largest entry {np.max(np.abs(wn)):.3g}) "
-                         f"and b={b:.3g} give scores w.x + b beyond float64; rescale w and b "
-                         f"(the table only depends on their signs' pattern, not their scale)")
+    X = boolean_inputs(len(w))
+    lin = X @ np.asarray(w, dtype=np.float64) + b
     return TruthTable(inputs=X, lin=lin, output=np.sign(lin))
 
 
+@validate_params(name=rule.one_of(*BOOLEAN_NAMES), max_epochs=rule.count())
 def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
     """Train the chapter's perceptron (with bias) on a truth table; XOR never converges."""
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     X, Y = boolean_data(name)
     return train(X, Y, max_epochs=max_epochs)
 
@@ -143,6 +157,7 @@ class XorCycle(Unpackable):
         return self.period > 0
 
 
+@validate_params(max_epochs=rule.count())
 def xor_cycle(max_epochs: int = 50) -> XorCycle:
     """Run the perceptron on XOR and find the period of its weights, pass over pass.
 
@@ -151,7 +166,6 @@ def xor_cycle(max_epochs: int = 50) -> XorCycle:
     stops there. At most ``max_epochs`` passes are made; if no state recurs by then,
     ``period`` is 0 and :attr:`XorCycle.found` is False.
     """
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
     X, Y = xor_data()
     w, b = np.zeros(X.shape[1]), np.zeros(1)
     # pass-end (w, b) -> the pass it ended (0: the start); "+ 0.0" makes -0.0 equal to 0.0
@@ -171,6 +185,21 @@ def two_point_data() -> tuple[np.ndarray, np.ndarray]:
     return np.array([[1.0, 1.0], [2.0, 1.0]]), np.array([-1.0, 1.0])
 
 
+def _weight_grid(W, name: str, args: dict) -> np.ndarray:
+    Wn = _checks.to_numpy(W, name)
+    if not np.issubdtype(Wn.dtype, np.number) or np.issubdtype(Wn.dtype, np.complexfloating):
+        raise ValueError(f"W must hold real numbers (weight vectors), got dtype {Wn.dtype}")
+    Wn = Wn.astype(np.float64)
+    d = args["X"].shape[1]
+    if Wn.shape[-1:] != (d,):
+        raise ValueError(f"W's last axis must have {d} entries, got {Wn.shape}")
+    if not np.all(np.isfinite(Wn)):
+        raise ValueError("W must be finite; drop or replace its NaN/inf entries")
+    return Wn
+
+
+@validate_params(X=rule.features(), Y=rule.labels(of="X"),
+                 W=Rule(_weight_grid, "finite float64, last axis one per feature of X", ("X",)))
 def total_perceptron_loss(W, X, Y) -> np.ndarray:
     """Total loss :math:`\\sum_i \\max(0, -y_i\\, w^\\top x_i)` at each row of ``W``.
 
@@ -180,24 +209,14 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
         Weight vectors (any leading shape, e.g. a grid).
     X, Y : array-like
         The data, no bias (pad a constant feature for one).
+
+    Returns
+    -------
+    ndarray, shape W.shape[:-1]
     """
-    Xn, Yn = _checks.dataset(X, Y)
-    Wn = _checks.to_numpy(W, "W")
-    if not np.issubdtype(Wn.dtype, np.number) or np.issubdtype(Wn.dtype, np.complexfloating):
-        raise ValueError(f"W must hold real numbers (weight vectors), got dtype {Wn.dtype}")
-    Wn = Wn.astype(np.float64)
-    if Wn.shape[-1] != Xn.shape[1]:
-        raise ValueError(f"W's last axis must have {Xn.shape[1]} entries, got {Wn.shape}")
-    if not np.all(np.isfinite(Wn)):
-        raise ValueError("W must be finite; drop or replace its NaN/inf entries")
     with np.errstate(over="ignore", invalid="ignore"):
-        L = _total_loss(Wn, Xn, Yn)
+        L = np.maximum(0.0, -(W @ X.T) * Y).sum(axis=-1)
     if not np.all(np.isfinite(L)):
         raise ValueError("total_perceptron_loss overflowed: W and X give scores w.x beyond "
                          "float64; rescale W or X")
     return L
-
-
-def _total_loss(Wn: np.ndarray, Xn: np.ndarray, Yn: np.ndarray) -> np.ndarray:
-    """:func:`total_perceptron_loss` on checked arrays."""
-    return np.maximum(0.0, -(Wn @ Xn.T) * Yn).sum(axis=-1)

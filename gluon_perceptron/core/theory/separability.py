@@ -123,34 +123,6 @@ def _separating_point(A: np.ndarray, who: str) -> np.ndarray | None:
             raise _lp_error(who, "row generation stalled", A)
 
 
-def _hinge_lp(A: np.ndarray, threshold: float, who: str) -> tuple[np.ndarray, float]:
-    r"""Minimise :math:`\frac1n \sum_i \max(0, \delta - a_i^\top \theta)` exactly (LP).
-
-    Variables :math:`(\phi, \xi)` with :math:`\theta = \phi / c` (``c`` the column scales):
-    :math:`-(B \phi) - \xi \le -\delta`, :math:`\xi \ge 0`; the constraint matrix
-    :math:`-[B, I]` is sparse (``n d + n`` entries).
-    """
-    B, col = _column_scaled(A)
-    n, p = B.shape
-    if threshold == 0.0:  # theta = 0 meets every constraint with no slack
-        return np.zeros(p), 0.0
-    # the LP is positively homogeneous in (theta, xi, delta): solve it for delta = 1
-    cost = np.concatenate([np.zeros(p), np.full(n, 1.0 / n)])
-    constraints = -sparse.hstack([sparse.csr_matrix(B), sparse.identity(n, format="csr")],
-                                 format="csr")
-    bounds = np.vstack([np.tile([-np.inf, np.inf], (p, 1)), np.tile([0.0, np.inf], (n, 1))])
-    solved = _highs(who, constraints, -np.ones(n), cost, bounds, A)
-    if solved.status != 0:  # pragma: no cover - always feasible (large slacks), bounded by 0
-        raise _lp_error(who, solved.message, A)
-    with np.errstate(over="ignore"):
-        theta = threshold * (solved.x[:p] / col)
-        loss = threshold * max(float(solved.fun), 0.0)
-    if not (np.all(np.isfinite(theta)) and math.isfinite(loss)):
-        raise ValueError(f"{who}: threshold={threshold:g} is too large for these data: the "
-                         f"separator overflows double precision; lower threshold or rescale X")
-    return theta, loss
-
-
 @validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))
 def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The linear rule minimising the mean hinge loss, by linear programming.
@@ -176,7 +148,27 @@ def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float,
     RuntimeError
         If HiGHS cannot solve the program (features spanning too many orders of magnitude).
     """
-    theta, loss = _hinge_lp(_signed_rows(X, Y, True), threshold, "hinge_separator")
+    A = _signed_rows(X, Y, True)
+    B, col = _column_scaled(A)
+    n, p = B.shape
+    if threshold == 0.0:  # theta = 0 meets every constraint with no slack
+        return (*_split(np.zeros(p)), 0.0)
+    # variables (phi, xi), theta = phi / col: -(B phi) - xi <= -1, xi >= 0, solved for
+    # delta = 1 (the LP is positively homogeneous in (theta, xi, delta)), then scaled
+    cost = np.concatenate([np.zeros(p), np.full(n, 1.0 / n)])
+    constraints = -sparse.hstack([sparse.csr_matrix(B), sparse.identity(n, format="csr")],
+                                 format="csr")
+    bounds = np.vstack([np.tile([-np.inf, np.inf], (p, 1)), np.tile([0.0, np.inf], (n, 1))])
+    solved = _highs("hinge_separator", constraints, -np.ones(n), cost, bounds, A)
+    if solved.status != 0:  # pragma: no cover - always feasible (large slacks), bounded by 0
+        raise _lp_error("hinge_separator", solved.message, A)
+    with np.errstate(over="ignore"):
+        theta = threshold * (solved.x[:p] / col)
+        loss = threshold * max(float(solved.fun), 0.0)
+    if not (np.all(np.isfinite(theta)) and math.isfinite(loss)):
+        raise ValueError(f"hinge_separator: threshold={threshold:g} is too large for these "
+                         f"data: the separator overflows double precision; lower threshold or "
+                         f"rescale X")
     w, b = _split(theta)
     return w, b, loss
 
@@ -198,7 +190,7 @@ def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, fl
     r"""The exact minimum of the average loss :math:`R(\theta) = \frac1n\sum_i \max(0,
     \delta - y_i (w^\top x_i + b))`: the :math:`R(\theta^*)` the SGD bound is measured from.
 
-    The linear program of :func:`hinge_separator` (slacks
+    This is :func:`hinge_separator` under the name the SGD bound uses (slacks
     :math:`\xi_i \ge \delta - y_i (w^\top x_i + b)`, :math:`\xi_i \ge 0`, minimize their
     mean; exact because the objective is piecewise linear), solved by HiGHS.
 
@@ -210,6 +202,4 @@ def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, fl
     value : float
         :math:`R(\theta^*)`.
     """
-    theta, loss = _hinge_lp(_signed_rows(X, Y, True), threshold, "risk_minimum")
-    w, b = _split(theta)
-    return w, b, loss
+    return hinge_separator(X, Y, threshold=threshold)

@@ -1,0 +1,202 @@
+r"""One step of SGD by MXNet's autograd, its learning-rate schedules, clipping and projection.
+
+The chapter's template::
+
+    initialize w
+    loop over data and labels (x, y):
+        compute f(x)
+        compute loss gradient g = partial_w l(y, f(x))
+        w = w - eta g
+
+:func:`sgd_step` is one pass through that loop body, with the gradient taken by
+``autograd.record()`` / ``backward()`` on a loss of :mod:`.losses` (never from the closed form),
+optionally clipped to norm ``clip`` (:func:`clip_gradient`) and projected back onto the ball
+:math:`\|(w, b)\| \le R` (:func:`project_to_ball`). :func:`constant_rate` and
+:func:`inverse_sqrt_rate` are the schedules :func:`~.sgd.run_sgd` takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from mxnet import autograd, nd
+
+from .. import _checks
+from .._validation import Rule, function, optional, real, validate_params
+from .losses import LOSS_RULES, perceptron_loss
+
+#: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
+#: value per run).
+Schedule = Callable[[int], "float | np.ndarray"]
+
+#: A loss ``loss(w, b, x, y) -> NDArray`` of per-example losses.
+Loss = Callable[..., nd.NDArray]
+
+#: The rule of a ``loss`` argument: the package's losses run trusted; a user's loss runs
+#: checked and must return an NDArray.
+LOSS = function("loss(w, b, x, y), e.g. perceptron_loss or hinge_loss (not its name)",
+                returns=(nd.NDArray, "an mxnet NDArray recorded by autograd (e.g. "
+                                     "nd.maximum(-y * f, 0))", ": a numpy value has no gradient"))
+
+
+@validate_params(eta=real(positive=True))
+def constant_rate(eta: float) -> Schedule:
+    """The constant schedule :math:`\\eta_t = \\eta`."""
+    return lambda t: eta
+
+
+@validate_params(eta0=real(positive=True))
+def inverse_sqrt_rate(eta0: float) -> Schedule:
+    """The decreasing schedule :math:`\\eta_t = \\eta_0 / \\sqrt t` of the anytime bound."""
+    return lambda t: eta0 / np.sqrt(t)
+
+
+def normal_rate(learning_rate, name: str, args: dict) -> float:
+    """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
+    as 1e-320 with an MXNetError deep in an operator)."""
+    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
+    if learning_rate < np.finfo(np.float64).tiny:
+        raise ValueError(f"{name}={learning_rate:g} is subnormal (below "
+                         f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
+                         f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
+                         f"{name}=1.0 makes the same decisions")
+    return learning_rate
+
+
+def _step_rate(learning_rate, name: str, args: dict):
+    """A normal float rate, or an NDArray of finite rates >= 0 (one per model)."""
+    if not isinstance(learning_rate, nd.NDArray):
+        return normal_rate(learning_rate, name, args)
+    rates = learning_rate.asnumpy()
+    if not np.all(np.isfinite(rates)) or np.any(rates < 0):
+        raise ValueError(f"{name} must hold finite values >= 0 (one per model), got "
+                         f"{rates!r:.80}")
+    return learning_rate
+
+
+def _pair(first: str, needs_grad: bool = False, finite_norm: bool = False) -> Rule:
+    """The rule of the second of a pair ``(w, b)``: both NDArrays of one float dtype, shapes
+    (d,) and (1,) or (r, d) and (r,); with ``needs_grad``, both with ``attach_grad()`` called;
+    with ``finite_norm``, :math:`\\|(w, b)\\|^2` finite."""
+    def check(b, nb, args):
+        w, nw = args[first], first
+        for name, a in ((nw, w), (nb, b)):
+            _checks.instance(a, nd.NDArray, name, "wrap it with nd.array(...)")
+        dw, db = np.dtype(w.dtype), np.dtype(b.dtype)
+        if not np.issubdtype(dw, np.floating):
+            raise TypeError(f"{nw} must hold floats (float32 or float64), got {dw.name}; use "
+                            f"{nw} = {nw}.astype('float32')")
+        if db != dw:
+            raise TypeError(f"{nb} has dtype {db.name} but {nw} has {dw.name}: MXNet needs one "
+                            f"dtype; cast with {nb}.astype({nw}.dtype) (or build both in one "
+                            f"dtype)")
+        ws, bs = w.shape, b.shape
+        if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
+            raise ValueError(f"{nw} must have shape (d,) with {nb} of shape (1,), or (r, d) "
+                             f"with {nb} of shape (r,) (one model per row); got {ws} and {bs}")
+        if needs_grad and b.grad is None:
+            raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: "
+                             "autograd needs somewhere to write the gradient")
+        if needs_grad and w.grad is None:
+            raise ValueError("call w.attach_grad() before sgd_step")
+        if finite_norm and not np.all(np.isfinite(_sq_norms(w, b).asnumpy())):
+            raise ValueError(f"project_to_ball needs ||(w, b)||^2 in {dw.name}, but w and b "
+                             f"hold NaN or inf, or are too large for it to be finite; rescale "
+                             f"w and b (or use float64)")
+        return b
+    return Rule(check, f"parameters(like={first!r})", (first,))
+
+
+_ANY = Rule(lambda value, name, args: value, "checked with the second of the pair")
+
+
+def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
+    """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
+    if isinstance(v, float):
+        return m if v == 1.0 else v * m  # eta = 1: skip a multiply that would change nothing
+    return nd.broadcast_mul(m, v.reshape((-1, 1))) if m.ndim == 2 else v * m
+
+
+def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
+    """:math:`\\|(w, b)\\|^2` per model: shape (1,) for 1-D ``w``, (r,) for 2-D ``w``."""
+    return nd.sum(w * w, axis=-1) + b * b
+
+
+@validate_params(grad_w=_ANY, grad_b=_pair("grad_w"), max_norm=real(positive=True))
+def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
+                  max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
+    """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
+    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
+    factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
+    if grad_w.ndim == 1:
+        factor = float(factor.asscalar())
+    return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
+
+
+@validate_params(w=_ANY, b=_pair("w", finite_norm=True), radius=real(positive=True))
+def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
+    """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
+    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
+    factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
+    nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
+    nd.elemwise_mul(b, factor, out=b)
+
+
+@validate_params(w=_ANY, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
+                 loss=LOSS, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"),
+                 clip=optional(real(positive=True)), radius=optional(real(positive=True)))
+def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
+             learning_rate=1.0, clip: float | None = None,
+             radius: float | None = None) -> np.ndarray:
+    """One step of the chapter's SGD template, with the gradient from MXNet's autograd.
+
+    Records ``loss(w, b, x, y)``, calls ``backward()`` (summing over models when ``w`` holds
+    one per row, which gives each row its own gradient), then
+
+    .. math:: g \\leftarrow g \\min(1, c/\\|g\\|), \\quad
+              \\theta \\leftarrow \\theta - \\eta g, \\quad
+              \\theta \\leftarrow \\theta \\min(1, R/\\|\\theta\\|)
+
+    with clipping and projection only when ``clip`` / ``radius`` are given. The bias gradient
+    is read once (the only host sync): for a loss of the margin :math:`z = y (w^\\top x + b)`
+    it is :math:`\\ell'(z) y`, nonzero exactly when the whole gradient is. When it is zero for
+    every model the update is skipped, which changes nothing (a zero step leaves the iterate,
+    already in the ball, where it is).
+
+    Parameters
+    ----------
+    w, b : NDArray
+        Parameters with ``attach_grad()`` called, updated in place; shapes (d,), (1,) or one
+        model per row, (r, d), (r,).
+    x, y
+        The example(s) for this step, as the losses take them (checked as they check them).
+    loss : callable
+        ``loss(w, b, x, y) -> NDArray`` of per-example losses, e.g. :func:`~.perceptron_loss`;
+        a loss of your own runs with its calls checked, and must return an NDArray.
+    learning_rate : float or NDArray of shape (r,)
+        :math:`\\eta` (one per model allowed).
+    clip : float, optional
+        Largest gradient norm :math:`c` allowed.
+    radius : float, optional
+        Radius :math:`R` of the ball to project back onto.
+
+    Returns
+    -------
+    ndarray of bool, shape (1,) or (r,)
+        Where the gradient was nonzero, i.e. where this step was an update.
+    """
+    with autograd.record():
+        value = loss(w, b, x, y)
+    value.backward()
+    moved = b.grad.asnumpy() != 0
+    if not moved.any():
+        return moved
+    grad_w, grad_b = w.grad, b.grad
+    if clip is not None:
+        grad_w, grad_b = clip_gradient(grad_w, grad_b, clip)
+    w -= _times_rows(learning_rate, grad_w)
+    b -= _times_rows(learning_rate, grad_b)
+    if radius is not None:
+        project_to_ball(w, b, radius)
+    return moved

@@ -1,0 +1,163 @@
+r"""The perceptron loss's subgradient in closed form, autograd's slope at the kink, and the risk.
+
+:func:`analytic_subgradient` is the subgradient :math:`(-y x, -y)` on
+:math:`y (w^\top x + b) \le \delta` (0 elsewhere) in numpy float64, independent of MXNet, to
+compare with what autograd computes on :func:`~.losses.threshold_loss`. :data:`KINK_FORMS` and
+:func:`kink_gradient` measure the slope MXNet's autograd picks at the kink for three ways of
+writing :math:`\max(0, -z)`; :func:`average_loss` is the risk SGD minimises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mxnet as mx
+import numpy as np
+from mxnet import autograd, nd
+
+from .. import _checks
+from .._arrays import context
+from .._validation import (
+    Rule,
+    features,
+    labels,
+    one_of,
+    real,
+    validate_params,
+)
+
+
+def _real(a, name: str) -> np.ndarray:
+    """``a`` as a finite float64 array, or a ValueError naming it."""
+    values = _checks.to_numpy(a, name)
+    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
+            or np.issubdtype(values.dtype, np.complexfloating):
+        raise ValueError(f"{name} must hold real numbers, got dtype {values.dtype}")
+    values = values.astype(np.float64)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be finite, found NaN or inf in {name} (the loss and "
+                         f"its subgradient are undefined there); check it with np.isfinite")
+    return values
+
+
+#: A finite float64 array (``w``; ``b`` is flattened).
+_weights = Rule(lambda v, name, args: _real(v, name), "finite float64 array")
+_bias = Rule(lambda v, name, args: _real(v, name).reshape(-1), "finite float64 array, flat")
+
+
+def _examples(x, name: str, args: dict) -> np.ndarray:
+    """``x``: one example (d,) or rows (n, d) (one per row of a 2-D ``w``), fitting ``w``."""
+    w, b = args["w"], args["b"]
+    if w.ndim not in (1, 2) or b.shape != ((w.shape[0],) if w.ndim == 2 else (1,)):
+        raise ValueError(f"w must have shape (d,) with b of shape (1,), or (r, d) with b of "
+                         f"shape (r,); got {w.shape} and {b.shape}")
+    xn = _real(x, name)
+    X = xn.reshape(1, -1) if xn.ndim == 1 else xn
+    if X.ndim != 2 or X.shape[1] != w.shape[-1] or (w.ndim == 2 and X.shape[0] != w.shape[0]):
+        raise ValueError(f"x of shape {xn.shape} does not fit w of shape {w.shape}")
+    return xn
+
+
+def _labels(y, name: str, args: dict) -> np.ndarray:
+    n = 1 if args["x"].ndim == 1 else args["x"].shape[0]
+    return _checks.labels(np.reshape(_checks.to_numpy(y, name), -1), n, name=name)
+
+
+@validate_params(reduction=one_of("none", "sum", "mean"), threshold=real(minimum=0.0),
+                 w=_weights, b=_bias, x=Rule(_examples, "fits w", ("w", "b")),
+                 y=Rule(_labels, "labels(one per example)", ("x",)))
+def analytic_subgradient(w, b, x, y, *, threshold: float = 0.0,
+                         reduction: str = "sum") -> tuple[np.ndarray, np.ndarray]:
+    """The closed-form subgradient of :func:`~.losses.threshold_loss`, the one the perceptron
+    uses.
+
+    For each example, :math:`g_w = -y x` and :math:`g_b = -y` when
+    :math:`y (w^\\top x + b) \\le \\delta` (the tie included), and 0 otherwise. Computed in numpy
+    float64, independently of MXNet.
+
+    Parameters
+    ----------
+    w, b, x, y
+        As in :func:`~.losses.threshold_loss` (NDArrays or array-likes).
+    threshold : float
+        :math:`\\delta`: 0 for the perceptron loss, 1 for the hinge loss.
+    reduction : {"sum", "mean", "none"}
+        How to combine a batch: the gradient of ``loss.sum()``, of ``loss.mean()``, or one row
+        per example. Ignored for one example and for 2-D ``w`` (one gradient per run).
+
+    Returns
+    -------
+    grad_w : ndarray, shape like ``w`` (or (n, d) for ``"none"``)
+    grad_b : ndarray, shape like ``b`` (or (n,) for ``"none"``)
+    """
+    X, b = np.atleast_2d(x), np.reshape(b, -1)
+    if w.ndim == 2:
+        margins = y * (np.sum(w * X, axis=1) + b)
+    else:
+        margins = y * (X @ w + b[0])
+    slope = np.where(margins <= threshold, -y, 0.0)
+    gw, gb = slope[:, None] * X, slope
+    if w.ndim == 2 or (reduction == "none" and x.ndim == 2):
+        return gw, gb
+    if reduction == "mean":
+        return gw.mean(axis=0), np.array([gb.mean()])
+    return gw.sum(axis=0), np.array([gb.sum()])
+
+
+#: Three ways to write :math:`\\max(0, -z)` in MXNet; they differ only in the slope at z = 0.
+KINK_FORMS: dict[str, Callable[[nd.NDArray], nd.NDArray]] = {
+    "nd.maximum(-z, 0)": lambda z: nd.maximum(-z, 0),
+    "nd.relu(-z)": lambda z: nd.relu(-z),
+    "nd.maximum(nd.zeros_like(z), -z)": lambda z: nd.maximum(nd.zeros_like(z), -z),
+}
+
+
+@validate_params(form=one_of(*KINK_FORMS), z=real(), ctx=context())
+def kink_gradient(form: str, z: float = 0.0, ctx: mx.Context | None = None) -> float:
+    """The slope autograd gives for one of :data:`KINK_FORMS` at ``z`` (default: the kink),
+    computed on ``ctx`` (default ``mx.cpu()``).
+
+    Returns -1.0 for ``"nd.maximum(-z, 0)"`` at ``z = 0`` and 0.0 for the other two forms.
+    """
+    z = nd.array([z], ctx=ctx)
+    z.attach_grad()
+    with autograd.record():
+        loss = KINK_FORMS[form](z)
+    loss.backward()
+    return float(z.grad.asscalar()) + 0.0  # + 0.0 turns autograd's -0.0 into 0.0
+
+
+def _models(b, name: str, args: dict) -> np.ndarray:
+    """``b``: one bias per model of ``w`` (one model (d,), or one per row (r, d)), fitting X."""
+    w, X = args["w"], args["X"]
+    b = _real(b, name).reshape(-1)
+    W = w.reshape(1, -1) if w.ndim == 1 else w
+    if W.ndim != 2 or W.shape[1] != X.shape[1] or b.shape[0] != W.shape[0]:
+        raise ValueError(f"w of shape {w.shape} and b of shape {b.shape} do not fit X with "
+                         f"{X.shape[1]} features")
+    return b
+
+
+@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0), w=_weights,
+                 b=Rule(_models, "one bias per model of w, fitting X", ("w", "X")))
+def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
+    """The average loss :math:`R(w, b) = \\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i +
+    b))` (the risk SGD minimizes).
+
+    Numpy float64, for evaluating parameters; ``w`` may be ``(d,)`` with a scalar ``b``, or hold
+    one model per row, ``(r, d)`` with ``b`` of shape ``(r,)``, giving one risk per row.
+
+    Raises
+    ------
+    ValueError
+        When the margins overflow float64 (rescale ``X`` and ``w``).
+    """
+    W, b = np.atleast_2d(w), np.reshape(b, -1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        margins = Y[None, :] * (W @ X.astype(np.float64).T + b[:, None])
+        # the mean of terms divided by n first: no overflow of the sum for terms near 1e308
+        values = (np.maximum(0.0, threshold - margins) / X.shape[0]).sum(axis=1)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"average_loss overflowed to inf: the margins y (w.x + b) of w, b and X "
+                         f"(or threshold={threshold:g}) exceed float64; rescale X and w")
+    return values[0] if w.ndim == 1 else values
