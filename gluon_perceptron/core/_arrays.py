@@ -3,11 +3,8 @@ r"""Numpy helpers every concern shares: row norms without overflow, one vector s
 
 from __future__ import annotations
 
-import mxnet as mx
 import numpy as np
 from mxnet import nd
-
-from ._validation import Rule
 
 
 def _overflow(what: str, dtype=np.float64) -> ValueError:
@@ -41,17 +38,3 @@ def _row_norms(A: np.ndarray) -> np.ndarray:
 def _radius(A: np.ndarray) -> float:
     r""":math:`\max_i \|a_i\|` of the rows of ``A``, without overflow for huge entries."""
     return float(np.max(_row_norms(A)))
-
-
-def _context(value, name: str, args: dict) -> mx.Context:
-    if value is None:
-        return mx.cpu()
-    if not isinstance(value, mx.Context):
-        raise TypeError(f"{name} must be an mxnet Context such as mx.cpu() or mx.gpu(0), got "
-                        f"{type(value).__name__} {value!r:.60}")
-    return value
-
-
-def context():
-    """The rule of a ``ctx=`` argument: an ``mx.Context``; None means ``mx.cpu()``."""
-    return Rule(_context, "context()")

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
+import mxnet as mx
 import numpy as np
 from mxnet import nd
 
@@ -40,6 +41,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
+    "context",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -408,3 +410,16 @@ def function(hint: str, returns: tuple[type, str, str] | None = None) -> Rule:
     shown = "" if returns is None else f", returns={returns[0].__name__}"
     return Rule(check, f"function({hint!r:.40}{shown})")
 
+
+def _context(value, name: str, args: dict) -> mx.Context:
+    if value is None:
+        return mx.cpu()
+    if not isinstance(value, mx.Context):
+        raise TypeError(f"{name} must be an mxnet Context such as mx.cpu() or mx.gpu(0), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def context():
+    """The rule of a ``ctx=`` argument: an ``mx.Context``; None means ``mx.cpu()``."""
+    return Rule(_context, "context()")

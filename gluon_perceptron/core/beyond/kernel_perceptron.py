@@ -28,9 +28,10 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow, context
+from .._arrays import _overflow
 from .._validation import (
     Rule,
+    context,
     count,
     features,
     flag,

@@ -25,8 +25,7 @@ from mxnet import nd
 from scipy.special import gammainc
 
 from .. import _checks
-from .._arrays import context
-from .._validation import Rule, count, validate_params
+from .._validation import Rule, context, count, validate_params
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0

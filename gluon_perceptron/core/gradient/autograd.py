@@ -17,8 +17,8 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from .._arrays import _finite, context
-from .._validation import Rule, count, features, labels, validate_params
+from .._arrays import _finite
+from .._validation import Rule, context, count, features, labels, validate_params
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import perceptron_loss

@@ -22,8 +22,7 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
-from .._arrays import context
-from .._validation import Rule, count, features, labels, real, validate_params
+from .._validation import Rule, context, count, features, labels, real, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result

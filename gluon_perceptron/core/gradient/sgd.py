@@ -43,9 +43,10 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow, _row_norms, context
+from .._arrays import _overflow, _row_norms
 from .._validation import (
     Rule,
+    context,
     count,
     features,
     function,

@@ -16,9 +16,9 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from .._arrays import context
 from .._validation import (
     Rule,
+    context,
     features,
     labels,
     one_of,

@@ -24,8 +24,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import context
-from .._validation import Rule, count, one_of, real, validate_params
+from .._validation import Rule, context, count, one_of, real, validate_params
 from .engine import _drive, _fast_run
 from .faithful import _lockstep_epoch
 from .results import TrainResult, train_result

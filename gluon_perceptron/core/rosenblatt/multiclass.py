@@ -34,8 +34,7 @@ import mxnet as mx
 import numpy as np
 
 from .. import _checks
-from .._arrays import context
-from .._validation import Rule, count, features, instance, validate_params
+from .._validation import Rule, context, count, features, instance, validate_params
 from ..chapter.getfake import MAX_ELEMENTS
 from .batched import train_batched
 from .results import TrainResult

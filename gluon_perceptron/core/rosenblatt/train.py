@@ -32,9 +32,9 @@ from __future__ import annotations
 import mxnet as mx
 import numpy as np
 
-from .._arrays import context
 from .._validation import (
     Rule,
+    context,
     count,
     features,
     labels,
