@@ -149,8 +149,8 @@ for result in demo.schemes:
 print(f"splits where all 45 pairs are separable (exact LP): "
       f"{np.sum(runs.pairs_separable == 45)} of {n}")
 print(f"splits where the perceptron separated all 45 within 20 epochs: "
-      f"{np.sum(runs.pairs_separated == 45)} of {n}; fewest pairs separated on a split: "
-      f"{runs.pairs_separated.min()}")
+      f"{np.sum(runs.pairs_separated == 45)} of {n}")
+print(f"  fewest pairs separated on a split: {runs.pairs_separated.min()}")
 print("example visits, one-vs-one / one-vs-all, largest over the splits:",
       np.max(runs.visits[:, 1] / runs.visits[:, 0]).round(2))
 print(f"one-vs-all runs that ran all 20 epochs: {runs.ova_full_runs.min()} to "
