@@ -74,7 +74,7 @@ print("examples with alpha > 0:", dual.support.size, "of", len(Y))
 
 # %%
 demo = gp.experiments.kernel_demo(seed=0)
-fig, axes = plt.subplots(3, 2, figsize=(10, 13))
+fig, axes = plt.subplots(3, 2, figsize=(9, 12))
 for ax, key in zip(axes.ravel(), demo.runs):
     gp.plots.plot_kernel_boundary(demo.runs[key], ax)
 fig.tight_layout()
@@ -100,8 +100,9 @@ for key, run in demo.runs.items():
 for kernel in ("rbf", "poly"):
     exp = gp.experiments.kernel_bound_experiment(kernel=kernel, draws=30)
     print(f"{kernel:4s}: all converged {bool(exp.converged.all())}, updates <= bound on "
-          f"{int(np.sum(exp.updates <= exp.bound))} of {exp.updates.size} sets; "
-          f"updates/bound median {np.median(exp.ratio):.3f}, largest {exp.ratio.max():.3f}")
+          f"{int(np.sum(exp.updates <= exp.bound))} of {exp.updates.size} sets;")
+    print(f"      updates/bound median {np.median(exp.ratio):.3f}, "
+          f"largest {exp.ratio.max():.3f}")
 
 # %% [markdown]
 # ## The Forgetron: a kernel perceptron on a budget
