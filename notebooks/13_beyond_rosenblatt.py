@@ -242,9 +242,10 @@ for method in ("perceptron", "smooth", "rescaled"):
 # rescaled perceptron) only logarithmically. The measured counts sit far below their bounds,
 # and on these small problems (100 points in the plane) the medians of all three grow far
 # slower than the perceptron's worst case of $\rho^{-2}$. How fast exactly depends on the
-# draws: with 5 draws per margin, the perceptron's exponent moved between about 1.0 and 1.5
-# from one seed of the experiment to another (1.04 to 1.54 in the issue's re-run), so the
-# three exponents printed above are not a ranking. The perceptron's counts scatter the most
+# draws: with 5 draws per margin, the perceptron's exponent moved between 1.1 and 1.56 over
+# 8 other seeds of this experiment (0, 100, ..., 700; 1.04 to 1.54 in the issue's re-run on
+# other seeds), the smooth and rescaled perceptrons' between 1.04 and 1.34, so the three
+# exponents printed above are not a ranking. The perceptron's counts scatter the most
 # from draw to draw; at the smallest margins its median is the largest, and both the smooth
 # and the rescaled perceptron need fewer iterations than the plain one. The rescaled perceptron's advantage is a worst-case one: its
 # stretches only start after a phase of $N = \lceil 3m(m+1)^2/\ln 2\rceil$ updates fails
