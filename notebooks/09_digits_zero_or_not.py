@@ -117,8 +117,9 @@ print("test accuracy after each epoch:", zero.test_accuracy.round(3), sep="\n")
 # ## The same on 20 splits
 #
 # One split is one draw. `gp.experiments.learning_curves` repeats the measurement on 20 splits
-# (seeds 0 to 19) for the four digits the slides show. The tests check the direction of every
-# reading below on 40 other splits that no notebook prints.
+# (seeds 0 to 19) for the four digits the slides show (the main job, `bash run.sh chapter`,
+# draws split 0 only). The tests check the direction of every reading below on 40 other
+# splits that no notebook prints.
 
 # %%
 curves = gp.experiments.learning_curves("digits", seeds=range(20), digits=(0, 3, 5, 8),
