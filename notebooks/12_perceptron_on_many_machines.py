@@ -69,7 +69,8 @@ gp.show_source(mixing._train_parts, "_local_pass", "_mix")
 fake = gp.sample_separable(300, 5, 0.1, seed=0)
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
 with tempfile.TemporaryDirectory() as logs:
-    run = gp.distributed.train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs, timeout=300)
+    run = gp.distributed.train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs,
+                                           timeout=300)
     for role, pid in run.pids.items():
         print(f"{role:9s} pid {pid}")
     print("launch index -> rank:", run.ranks)
@@ -185,8 +186,9 @@ print(f"W=8 below W=1 on {np.sum(last[:, -1] < last[:, 0])} of {len(last)} draws
 # KVStore per process; keep `update_on_kvstore` at its default.
 
 # %%
-d = gp.distributed.train_gluon_distributed(X, Y, workers=2, batch_size=4, max_epochs=3, learning_rate=0.5)
-ref = gp.distributed.train_gluon_sharded(X, Y, shards=2, batch_size=4, max_epochs=3, learning_rate=0.5)
+sgd = dict(batch_size=4, max_epochs=3, learning_rate=0.5)
+d = gp.distributed.train_gluon_distributed(X, Y, workers=2, **sgd)
+ref = gp.distributed.train_gluon_sharded(X, Y, shards=2, **sgd)
 print("mistakes per epoch, cluster:", d.updates_per_epoch, " one process:",
       ref.updates_per_epoch)
 print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
