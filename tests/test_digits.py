@@ -156,59 +156,68 @@ def test_learning_curve_checks_once_and_trusts_the_kernel(split, monkeypatch):
     assert len(calls) == 2  # X_train and X_test, once each
 
 
-# --- notebook 9's claims, over 20 splits (moved from the notebook test) -------------------------
+# --- notebook 9's claims, on splits reserved for the tests -------------------------------------
+
+#: Splits no notebook prints (the notebooks use seeds 0 to 19).
+TEST_SPLITS = range(10_000, 10_040)
+
 
 @pytest.fixture(scope="module")
 def over_splits():
-    return exp_digits.learning_curves("digits", seeds=range(20), averaged=(0, 8))
+    return exp_digits.learning_curves("digits", seeds=TEST_SPLITS, digits=(0, 8),
+                                      averaged=(0, 8))
 
 
-def test_learning_curves_repeat_learning_curve(split, over_splits, curves):
+def test_learning_curves_repeat_learning_curve(split, curves):
     """Split seed 0 of the many-split experiment is the single-split curve, exactly."""
-    assert over_splits.seeds[0] == 0 and over_splits.side == 8
+    first = exp_digits.learning_curves("digits", seeds=[0], averaged=False)
+    assert first.seeds[0] == 0 and first.side == 8
     for d in exp_digits.SLIDE_DIGITS:
-        k = over_splits.of(d)
-        np.testing.assert_array_equal(over_splits.test_accuracy[0, k], curves[d].test_accuracy)
-        np.testing.assert_array_equal(over_splits.updates[0, k], curves[d].updates)
-        np.testing.assert_array_equal(over_splits.weights[0, k], curves[d].w)
+        k = first.of(d)
+        np.testing.assert_array_equal(first.test_accuracy[0, k], curves[d].test_accuracy)
+        np.testing.assert_array_equal(first.updates[0, k], curves[d].updates)
+        np.testing.assert_array_equal(first.weights[0, k], curves[d].w)
 
 
-def test_notebook_09_claims_over_20_splits(over_splits):
-    """Notebook 9, on 20 seeded splits of the 8x8 digits:
+def test_notebook_09_claims_on_reserved_splits(over_splits):
+    """Notebook 9's readings, in the direction and with the frequency it states, on 40 splits
+    no notebook prints (the issue's re-run found "more than 5 points after one epoch" and
+    "separated within 2 to 12 epochs" each failing on one of 40 splits, so neither is
+    claimed for every split):
 
-    * about a tenth of the test digits are zeros (6 % to 12 %), so the majority baseline is
-      about 0.9 (one minus that share, on every split);
-    * after the first epoch "0 or not 0" is more than 5 points above the majority baseline on
-      every split, and stays that far ahead in every one of 20 epochs on 18 of the 20 (an
-      epoch's updates can drag it back, on one split for an epoch even below the baseline);
-    * the training set of "0 or not 0" is separated on every split, within 2 to 12 epochs,
-      and no update follows; "8 or not 8" is separated on none, with at least 40 mistakes in
-      every epoch of every split;
-    * on "8 or not 8" the averaged perceptron's test accuracy moves less than half as much as
-      the plain one's over the last 10 epochs, on every split;
-    * the weights of 0, 3, 5 and 8 correlate with the mean-image contrast above 0.5 on every
-      split, and the centre 2x2 weights of "0 or not 0" (the hole of a 0) are all negative.
+    * about a tenth of the test digits are zeros, and the majority baseline is one minus that
+      share;
+    * after the first epoch "0 or not 0" is more than 5 points above the majority baseline
+      on most splits (at least 90 %), and a later epoch dips below the baseline on few;
+    * "0 or not 0" is separated within 20 epochs on (nearly) every split, after a handful of
+      epochs at the median, and no update follows; "8 or not 8" on none, with dozens of
+      mistakes in every epoch;
+    * the averaged perceptron moves less than half as much as the plain one over the last 10
+      epochs of "8 or not 8" on most splits (at least 80 %);
+    * the weights correlate with the mean-image contrast above 0.5, and the centre 2x2
+      weights of "0 or not 0" are negative, on nearly every split.
     """
     r = over_splits
+    n = len(r.seeds)
+    assert n == 40 and r.seeds.min() >= 10_000
     share = r.test_share[:, r.of(0)]
-    assert np.all((0.06 < share) & (share < 0.13))
+    assert np.all((0.04 < share) & (share < 0.16))
     np.testing.assert_allclose(r.majority[:, r.of(0)], 1 - share)
     lead = r.lead_over_majority(0)
-    assert np.all(lead[:, 0] > 0.05)
-    assert np.sum(np.all(lead > 0.05, axis=1)) == 18 and lead.min() > -0.02
-    assert np.sum(lead.min(axis=1) < 0) == 1  # one split dips below the baseline, once
-    assert np.sum(lead < 0) == 1
+    assert np.sum(lead[:, 0] > 0.05) >= 0.9 * n
+    assert np.sum(lead.min(axis=1) < 0) <= 0.1 * n and lead.min() > -0.05
     clean = r.first_clean_epoch(0)
-    assert np.all(r.separated(0)) and 2 <= clean.min() and clean.max() <= 12
+    assert np.sum(r.separated(0)) >= 0.95 * n and np.median(clean) <= 8
     zero_updates = r.updates[:, r.of(0)]
     for s, e in enumerate(clean):
-        assert np.all(zero_updates[s, e - 1:] == 0)
-    assert not np.any(r.separated(8)) and r.updates[:, r.of(8)].min() >= 40
+        if r.separated(0)[s]:
+            assert np.all(zero_updates[s, e - 1:] == 0)
+    assert not np.any(r.separated(8)) and r.updates[:, r.of(8)].min() >= 20
     plain, averaged = r.spread(8)
-    assert np.all(averaged < plain / 2)
-    assert np.all(r.correlation > 0.5)
+    assert np.sum(averaged < plain / 2) >= 0.8 * n
+    assert np.mean(r.correlation > 0.5) >= 0.95
     centre = r.weights[:, r.of(0)].reshape(-1, 8, 8)[:, 3:5, 3:5]
-    assert np.all(centre < 0)
+    assert np.sum(np.all(centre < 0, axis=(1, 2))) >= 0.9 * n
 
 
 def test_zero_or_not_is_linearly_separable_on_all_1797_digits():

@@ -240,42 +240,45 @@ def test_multiclass_demo_is_the_section(split, models):
     assert demo.rates.no_positive == pytest.approx(0.111, abs=5e-4)
 
 
+#: Splits no notebook prints (notebook 10 uses seeds 0 to 19).
+TEST_SPLITS = range(10_000, 10_040)
+
+
 @pytest.fixture(scope="module")
 def over_splits():
-    return mc_exp.multiclass_over_splits(range(20), max_epochs=EPOCHS)
+    return mc_exp.multiclass_over_splits(TEST_SPLITS, max_epochs=EPOCHS)
 
 
-def test_notebook_10_claims_over_20_splits(over_splits):
-    """Notebook 10, over 20 seeded splits of the 8x8 digits (moved from the notebook test,
-    which read one split's printed numbers):
+def test_notebook_10_claims_on_reserved_splits(over_splits):
+    """Notebook 10's readings, with the frequency it states, on 40 splits no notebook prints
+    (the issue's re-run found "one-vs-one above 95 % on every split" failing on 2 of 40 and
+    "misses more than twice its false alarms on every split" on 1 of 40, so neither is
+    claimed for every split):
 
-    * both schemes get about 95 % of the test digits right (one-vs-all above 0.94 on split 0,
-      as printed there, and between 0.87 and 0.975 on every split; one-vs-one above 0.95 on
-      every split), and one-vs-one is better on 19 of the 20 splits and level on the other;
-    * the 45 pairs' training sets are linearly separable on every split (exact LP), while the
-      perceptron separates all 45 within 20 epochs on only 9 of the 20 splits (and at least
-      42 on every split): "not separated within 20 epochs" is not "not separable";
+    * both schemes get about 95 % right; one-vs-one is above 0.95 on most splits (at least
+      85 %) and ahead of one-vs-all on most (at least 80 %), one-vs-all spreads wider;
+    * the 45 pairs are separable (exact LP) while the perceptron separates all 45 within 20
+      epochs on some splits only: "not separated within 20 epochs" is not "not separable";
     * one-vs-one trains 4.5 times as many perceptrons yet makes fewer than half the example
-      visits; most one-vs-all perceptrons (6 to 8 of 10) run all 20 epochs, fewer than half
-      separate;
-    * one-vs-all misses far more than it raises false alarms (more than twice as often on
-      every split, more than 3 times on 19 of 20), and 2 % to 12 % of the test digits are
-      claimed by no perceptron, on every split.
+      visits; most one-vs-all perceptrons run all 20 epochs;
+    * one-vs-all misses more than twice as often as it raises false alarms on most splits
+      (at least 85 %), and a few percent of the test digits are claimed by no perceptron.
     """
     r = over_splits
-    assert r.seeds.tolist() == list(range(20))
+    n = len(r.seeds)
+    assert n == 40 and r.seeds.min() >= 10_000
     ova, ovo = r.accuracy.T
-    assert ova[0] > 0.94 and np.all((0.87 < ova) & (ova < 0.975)) and np.all(ovo > 0.95)
-    assert np.all(ovo >= ova) and np.sum(ovo > ova) == 19
-    assert np.all(r.pairs_separable == 45)
-    assert np.sum(r.pairs_separated == 45) == 9 and np.all(r.pairs_separated >= 42)
+    assert np.all((0.85 < ova) & (ova < 0.985)) and np.all(ovo > 0.9)
+    assert np.sum(ovo > 0.95) >= 0.85 * n and np.sum(ovo > ova) >= 0.8 * n
+    assert np.ptp(ova) > np.ptp(ovo)
+    assert np.mean(r.pairs_separable == 45) >= 0.95
+    assert 0 < np.sum(r.pairs_separated == 45) < n
     assert np.all(r.pairs_separated <= r.pairs_separable)
     assert r.perceptrons.tolist() == [10, 45]
     assert np.all(r.visits[:, 1] < r.visits[:, 0] / 2)
-    assert np.all(r.ova_separated < 5) and np.all((6 <= r.ova_full_runs) & (r.ova_full_runs <= 8))
-    assert np.all(r.ova_full_runs + r.ova_separated >= 10)  # a run may separate in pass 20
-    assert np.all(r.miss > 2 * r.false_alarm) and np.sum(r.miss > 3 * r.false_alarm) >= 19
-    assert np.all((0.02 < r.no_positive) & (r.no_positive < 0.12))
+    assert np.all(r.ova_full_runs >= 5)
+    assert np.sum(r.miss > 2 * r.false_alarm) >= 0.85 * n
+    assert np.all((0.01 < r.no_positive) & (r.no_positive < 0.15))
 
 
 def test_pairs_the_perceptron_did_not_separate_go_to_the_lp(monkeypatch):

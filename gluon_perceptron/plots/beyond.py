@@ -74,8 +74,9 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
                  bounds=flag())
 def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = True) -> Axes:
     """Iterations to a separator against the margin :math:`\\rho`, log-log, every draw as a
-    dot (open where the run hit ``max_iterations``), the median as a line with its fitted
-    slope, and each algorithm's bound dashed."""
+    dot (open where the run hit ``max_iterations``), the median as a line labelled with its
+    growth :math:`\\rho^{-s}` (:math:`-s` the fitted log-log slope; the axis is reversed), and
+    each algorithm's bound dashed."""
     ax = ax if ax is not None else plt.subplots(figsize=(7, 5))[1]
     rho = np.median(result.rho, axis=1)
     for k, method in enumerate(METHODS):
@@ -85,10 +86,11 @@ def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = Tru
         ax.scatter(result.rho[ok], its[ok], s=10, color=color, alpha=0.5)
         ax.scatter(result.rho[~ok], its[~ok], s=24, facecolors="none", edgecolors=color)
         ax.plot(rho, np.maximum(np.median(result.iterations[method], axis=1), 1), "-",
-                color=color, label=f"{_LABELS[method]}: slope {result.slope(method):.2f}")
+                color=color,
+                label=f"{_LABELS[method]}: grows like rho^-{abs(result.slope(method)):.2f}")
         if bounds:
             ax.plot(rho, np.median(result.bound[method], axis=1), "--", color=color, lw=0.8,
-                    label=f"its bound: slope {result.slope(method, of='bound'):.2f}")
+                    label=f"its bound: rho^-{abs(result.slope(method, of='bound')):.2f}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.invert_xaxis()
