@@ -123,9 +123,9 @@ def shard_count(of: str) -> Rule:
 
 
 def _mixed_labels(Y, name: str, args: dict):
-    """``Y``: labels of ``X`` when ``X`` is given; else passed on (``shards`` says what is
-    missing)."""
-    return Y if args["X"] is None else labels(of="X")(Y, name, args)
+    """``Y``: labels of ``X`` when both are given; else passed on (the ``shards`` rule says
+    what is missing, or that files and ``X, Y`` were both given)."""
+    return Y if args["X"] is None or Y is None else labels(of="X")(Y, name, args)
 
 
 def _mixed_shards(shards, name: str, args: dict):
@@ -293,7 +293,7 @@ def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate
 
 
 @validate_params(X=optional(features()),
-                 Y=Rule(_mixed_labels, "labels(of='X') when X is given", ("X",)),
+                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
                  shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs, opened",
                              ("X", "Y")),
                  mixing=one_of(*MIXINGS), learning_rate=real(positive=True), max_epochs=ROUNDS)

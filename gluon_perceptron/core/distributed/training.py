@@ -142,7 +142,7 @@ def _workers(workers, name: str, args: dict) -> int:
 
 
 @validate_params(X=optional(features()),
-                 Y=Rule(_mixed_labels, "labels(of='X') when X is given", ("X",)),
+                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
                  shards=Rule(_cluster_shards, "None with X, Y; or file pairs, described",
                              ("X", "Y")),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
