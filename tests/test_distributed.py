@@ -159,6 +159,64 @@ def test_shards_cover_the_data_in_order():
 
 # ------------------------------------------------------------------------- bad input, no launch
 
+def test_every_public_function_declares_its_rules():
+    """Each public function of ``gp.distributed`` declares a rule for every parameter (checked
+    once, at the edge; nested calls trust them), and the private trusted twins are gone."""
+    import inspect
+
+    from gluon_perceptron.core.distributed import gluon
+
+    functions = {name: getattr(gp.distributed, name) for name in gp.distributed.__all__
+                 if inspect.isfunction(getattr(gp.distributed, name))}
+    assert set(functions) == {"launch_cluster", "shard_bounds", "train_distributed",
+                              "train_gluon_distributed", "train_gluon_sharded", "train_mixed"}
+    for name, function in functions.items():
+        rules = getattr(function, "__rules__", None)
+        assert rules is not None, f"{name} declares no rules (use @validate_params)"
+        assert set(rules) == set(inspect.signature(function).parameters), name
+    assert set(training.write_task.__rules__) == {"task_dir", "shards", "max_epochs", "mixing",
+                                                  "learning_rate"}
+    twins = {mixing: ("_train_mixed", "_train_mixed_files", "_train_parts", "_shard_bounds",
+                      "check_mixing_arguments", "check_shard_arguments", "_rounds_left"),
+             gluon: ("_check", "_train_gluon_sharded")}
+    for module, names in twins.items():
+        left = [n for n in names if hasattr(module, n)]
+        assert not left, f"{module.__name__} still has {left}"
+
+
+def test_nested_calls_trust_their_arguments(monkeypatch):
+    """Inside a checked call, the package's own calls run unchecked: one outer check each."""
+    from gluon_perceptron.core import _validation
+
+    calls = []
+    check = _validation._check_call
+    monkeypatch.setattr(_validation, "_check_call",
+                        lambda f, *a: calls.append(f.__name__) or check(f, *a))
+    X, Y = _data("float64", 2)
+    gp.distributed.train_mixed(X, Y, shards=3, max_epochs=5)  # calls shard_bounds inside
+    assert calls == ["train_mixed"]
+
+
+def test_one_round_is_the_mixing_update():
+    """``_mix_round`` is McDonald, Hall & Mann's update: every shard's pass from theta, then
+    the mu-weighted sum (uniform 1/S, or k_i / sum k)."""
+    from gluon_perceptron.core.rosenblatt.engine import fast_pass
+
+    X, Y = _data("float64", 5)
+    parts = [(X[a:b].copy(), Y[a:b].copy()) for a, b in gp.distributed.shard_bounds(150, 3)]
+    theta = np.zeros(X.shape[1] + 1)
+    for mix in mixing.MIXINGS:
+        rows, new, mu, k = mixing._mix_round(theta, parts, mix, 1.0)
+        thetas, ks = [], []
+        for Xs, Ys in parts:
+            w, b = np.zeros(X.shape[1]), np.zeros(1)
+            ks.append(fast_pass(Xs, Ys, w, b, 1.0, 0.0))
+            thetas.append(np.concatenate([w, b]))
+        mus = np.full(3, 1 / 3) if mix == "uniform" else np.array(ks) / sum(ks)
+        assert list(k) == ks and np.allclose(mu, mus)
+        assert np.allclose(new, sum(m * t for m, t in zip(mus, thetas)), rtol=1e-12)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     ({"workers": 0}, "workers"),
     ({"workers": 200}, "only 150 examples"),
@@ -195,14 +253,20 @@ def test_non_separable_data_needs_max_epochs(monkeypatch):
     assert not started
 
 
-def test_the_launcher_never_imports_mxnet():
+def test_the_children_never_import_mxnet_by_importing_their_modules():
+    """A scheduler or server child runs ``node`` (or ``lifeline`` then ``import mxnet``, the
+    Gluon servers) with ``DMLC_ROLE`` set, so importing MXNet there is what turns it into a
+    node: their modules must not import it on their own. (The launcher itself imports MXNet,
+    for its argument rules, in the calling process, which holds no role.)"""
     import subprocess
 
-    code = ("import sys, gluon_perceptron.core.distributed.launcher as l; "
-            "l.libmxnet_path(); print('mxnet' in sys.modules)")
+    code = ("import sys, gluon_perceptron.core.distributed.node, "
+            "gluon_perceptron.core.distributed.lifeline, "
+            "gluon_perceptron.core.distributed.worker; print('mxnet' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+    assert launcher.libmxnet_path().endswith("libmxnet.so")
     env = launcher.cluster_environment("server", port=1234, workers=2, servers=1,
                                        base={"DMLC_INTERFACE": "eth0", "PATH": "/bin"})
     assert env["DMLC_NODE_HOST"] == env["DMLC_PS_ROOT_URI"] == "127.0.0.1"

@@ -17,7 +17,7 @@ import gluon_perceptron as gp
 from gluon_perceptron.core.data import idx
 from gluon_perceptron.core.distributed import launcher, mixing, shards, training, worker
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
-from gluon_perceptron.core.distributed.mixing import check_shard_arguments, shard_bounds
+from gluon_perceptron.core.distributed.mixing import shard_bounds
 
 
 def _children() -> set[int]:
@@ -258,7 +258,7 @@ def test_a_worker_checks_its_own_shard(tmp_path):
     for i, (x, y, kind) in enumerate([(X, Yb, "npy"), (Xb, Y, "npy"), (Xc, Yc, "idx")]):
         (tmp_path / str(i)).mkdir()
         pairs = _write(tmp_path / str(i), x, y, 2, kind)
-        bad.append(check_shard_arguments(pairs, None, None, "uniform", 1.0)[0])
+        bad.append(shards.check_shards(pairs)[0])
     cases = [(bad[0], "the labels of shard 1 .*npy-y1.npy.* must hold only -1 and \\+1, "
                       "found \\[0\\]"),
              (bad[1], "the features of shard 1 .*npy-x1.npy.* must be finite"),
@@ -285,8 +285,7 @@ def test_clusters_on_shard_files_equal_the_in_memory_runs(tmp_path):
                 mix = mixing.MIXINGS[(len(jobs) + W) % 2]
                 folder = tmp_path / f"{W}-{name}"
                 folder.mkdir(exist_ok=True)
-                described = check_shard_arguments(_write(folder, X, Y, W, kind), None,
-                                                  max_epochs, mix, 1.0)[0]
+                described = shards.check_shards(_write(folder, X, Y, W, kind))[0]
                 jobs.append((described, None, max_epochs, mix))
                 refs.append(gp.distributed.train_mixed(X, Y, shards=W, max_epochs=max_epochs,
                                                        mixing=mix))

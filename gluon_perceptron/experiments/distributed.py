@@ -37,7 +37,7 @@ from ..core._validation import (
 )
 from ..core.chapter.getfake import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
-from ..core.distributed.mixing import MIXINGS, _train_mixed, check_mixing_arguments
+from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
 from ..core.rosenblatt.engine import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
@@ -206,7 +206,7 @@ def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon:
         bound = om.radius ** 2 / om.gamma ** 2
         for w in workers:
             for m in mixings:
-                r = _train_mixed(X, Y, w, None, m, 1.0)
+                r = train_mixed(X, Y, shards=w, max_epochs=None, mixing=m)
                 rows.append((w, s, m, bound, r.mixed_mistakes, r.updates,
                              int(np.count_nonzero(r.updates_per_epoch))))
     cols = list(zip(*rows))
@@ -266,8 +266,8 @@ def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
     """``max_epochs``, with the data and the largest worker count, checked by the rule shared
     with ``train_mixed``."""
     max_epochs = _checks.positive_int(max_epochs, name)
-    return check_mixing_arguments(args["X"], args["Y"], max(args["workers"]), max_epochs,
-                                  args["mixings"][0], 1.0)[3]
+    shard_count("X")(max(args["workers"]), "workers", args)
+    return max_epochs
 
 
 @validate_params(X=features(), Y=labels(of="X"),
@@ -300,7 +300,7 @@ def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int 
                         r.pass_seconds.sum(axis=0).max(),
                         np.nansum(r.exchange_seconds, axis=0).max(), r.startup_seconds)
             else:
-                r = _train_mixed(Xn, Yn, W, max_epochs, m, 1.0)
+                r = train_mixed(Xn, Yn, shards=W, max_epochs=max_epochs, mixing=m)
                 out.add(f"{m} W={W}", W, r, r.pass_seconds.sum(),
                         r.pass_seconds.sum(axis=0).max())
     return out
@@ -355,7 +355,7 @@ def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: flo
     X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
     errors, updates = [], []
     for W in track(workers, progress, desc="workers"):
-        r = _train_mixed(X, Y, W, rounds, mixing, 1.0)
+        r = train_mixed(X, Y, shards=W, max_epochs=rounds, mixing=mixing)
         path = r.history["weights"]
         errors.append(np.mean(Y[None, :] * (path[:, :-1] @ X.T + path[:, -1:]) <= 0, axis=1))
         updates.append(np.asarray(r.updates_per_epoch))

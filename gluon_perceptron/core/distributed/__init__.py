@@ -1,12 +1,13 @@
 """The perceptron on many machines, on MXNet's own parameter server (KVStore ``dist_sync``).
 
 - :mod:`.launcher`: start a scheduler, servers and workers as child processes on 127.0.0.1,
-  watch them, stop them by their PIDs; never imports MXNet.
+  watch them, stop them by their PIDs (its children never import MXNet on their own).
 - :mod:`.node`: the scheduler and server processes (MXNet's C library, loaded without Python's
   MXNet package, so a server starts in a fraction of a second).
 - :mod:`.worker`: the worker entry point, ``python -m gluon_perceptron.core.distributed.worker``.
-- :mod:`.mixing`: iterative parameter mixing (McDonald, Hall & Mann, 2010), the same rounds in
-  one process (:func:`train_mixed`) and across processes (:func:`train_distributed`).
+- :mod:`.mixing`: iterative parameter mixing (McDonald, Hall & Mann, 2010): one round
+  (``_mix_round``) and one loop of rounds, run in one process (:func:`train_mixed`) and by every
+  worker of :func:`train_distributed`.
 - :mod:`.gluon`: Gluon SGD on ``dist_sync`` and its single-process twin.
 
 Importing this package imports neither MXNet nor the launcher's children: public names load on

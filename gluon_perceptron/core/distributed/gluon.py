@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
+from .._validation import Rule, labels, one_of, optional, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
-from .launcher import ROUND_TIMEOUT
-from .mixing import _shard_bounds
+from .launcher import ROUND_TIMEOUT, SERVERS, path
+from .mixing import shard_bounds, shard_count
 
 KVSTORES = ("dist_sync", "dist_async")
 
@@ -69,8 +70,9 @@ class GluonDistributedResult(TrainResult):
 
 
 def _steps(n: int, shards: int, batch_size: int) -> int:
-    """Steps per epoch: full local batches of the smallest shard."""
-    return min(b - a for a, b in _shard_bounds(n, shards)) // batch_size
+    """Steps per epoch: full local batches of the smallest shard (``n // shards`` examples,
+    :func:`~.mixing.shard_bounds`)."""
+    return n // shards // batch_size
 
 
 #: The largest float32: the parameter servers store float32, and MXNet's optimizers take their
@@ -138,7 +140,7 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> di
     from mxnet import nd
 
     rank, W, B = kv.rank, kv.num_workers, job["batch_size"]
-    a, _ = _shard_bounds(X.shape[0], W)[rank]
+    a, _ = shard_bounds(X.shape[0], W)[rank]
     steps = _steps(X.shape[0], W, B)
     Xd = nd.array(X[a:a + steps * B], dtype="float32")
     Yd = nd.array(Y[a:a + steps * B], dtype="float32")
@@ -149,34 +151,59 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> di
             "k": k[:, 0]}
 
 
-def _check(X, Y, workers, batch_size, max_epochs, learning_rate, name):
-    Xn, Yn = _checks.dataset(X, Y)
-    n = Xn.shape[0]
-    workers = _checks.positive_int(workers, name)
-    if workers > n:
-        raise ValueError(f"{name}={workers:,} but there are only {n} examples: every shard "
-                         f"needs at least one; use {name} <= {n}")
-    batch_size = _checks.positive_int(batch_size, "batch_size")
-    if _steps(n, workers, batch_size) < 1:
-        raise ValueError(f"{name}={workers} shards of {n} examples hold fewer than "
-                         f"batch_size={batch_size} examples each; use a smaller batch_size or "
-                         f"fewer {name}")
-    max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    _checks.elements(max_epochs * workers, f"the mistake counts per epoch and shard "
-                                           f"(max_epochs={max_epochs:,} x {name}={workers})")
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    if learning_rate > _FLOAT32_MAX:
-        raise ValueError(f"learning_rate must be at most {_FLOAT32_MAX:.4g}, the largest "
-                         f"float32 (MXNet's SGD takes its rate as a float32), got "
-                         f"{learning_rate:g}")
+# --- the rules of the arguments (``of``: the parameter that counts the shards) ----------------
+
+def _float32_features(X, name: str, args: dict) -> np.ndarray:
+    """``X`` as float32, the parameter servers' dtype; refused if a value does not fit."""
+    Xn = _checks.features(X, name)
     X32 = Xn.astype(np.float32)
     if not np.all(np.isfinite(X32)):
         raise ValueError(f"X must fit in float32 (the parameter servers store float32), but "
                          f"its largest value is {np.max(np.abs(Xn)):.3g} and float32 ends at "
                          f"{_FLOAT32_MAX:.3g}; rescale X")
-    return X32, Yn.astype(np.float32), workers, batch_size, max_epochs, learning_rate
+    return X32
 
 
+def _batch(of: str) -> Rule:
+    """``batch_size``: a count, and at least one full batch in the smallest shard."""
+    def check(batch_size, name, args):
+        batch_size = _checks.positive_int(batch_size, name)
+        n, shards = args["X"].shape[0], args[of]
+        if _steps(n, shards, batch_size) < 1:
+            raise ValueError(f"{of}={shards} shards of {n} examples hold fewer than "
+                             f"batch_size={batch_size} examples each; use a smaller "
+                             f"batch_size or fewer {of}")
+        return batch_size
+    return Rule(check, f"count(), a full batch in every shard of {of}", ("X", of))
+
+
+def _epochs_fit(of: str) -> Rule:
+    """``max_epochs``: a count whose mistake counts per epoch and shard fit in memory."""
+    def check(max_epochs, name, args):
+        max_epochs = _checks.positive_int(max_epochs, name)
+        _checks.elements(max_epochs * args[of], f"the mistake counts per epoch and shard "
+                                                f"(max_epochs={max_epochs:,} x {of}={args[of]})")
+        return max_epochs
+    return Rule(check, f"count(), max_epochs x {of} counts fit", (of,))
+
+
+def _float32_rate(learning_rate, name: str, args: dict) -> float:
+    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
+    if learning_rate > _FLOAT32_MAX:
+        raise ValueError(f"learning_rate must be at most {_FLOAT32_MAX:.4g}, the largest "
+                         f"float32 (MXNet's SGD takes its rate as a float32), got "
+                         f"{learning_rate:g}")
+    return learning_rate
+
+
+#: ``X`` (as float32) and ``Y`` of both trainers, and their ``learning_rate``.
+X32 = Rule(_float32_features, "features(dtype=float32), values fit float32")
+Y32 = labels(of="X")
+RATE = Rule(_float32_rate, "real(positive=True) <= the largest float32")
+
+
+@validate_params(X=X32, Y=Y32, shards=shard_count("X"), batch_size=_batch("shards"),
+                 max_epochs=_epochs_fit("shards"), learning_rate=RATE)
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
                         learning_rate: float = 1.0) -> GluonDistributedResult:
     r"""Single-process Gluon SGD over the global batches a ``shards``-worker run would use.
@@ -202,21 +229,16 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
     -------
     GluonDistributedResult
     """
-    Xn, Yn, W, B, max_epochs, learning_rate = _check(X, Y, shards, batch_size, max_epochs,
-                                                     learning_rate, "shards")
-    return _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate)
-
-
-def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistributedResult:
     from mxnet import nd
 
     start = time.perf_counter()
-    steps = _steps(Xn.shape[0], W, B)
-    starts = [a for a, _ in _shard_bounds(Xn.shape[0], W)]
+    W, B = shards, batch_size
+    steps = _steps(X.shape[0], W, B)
+    starts = [a for a, _ in shard_bounds(X.shape[0], W)]
     order = np.concatenate([np.arange(a + t * B, a + (t + 1) * B)
                             for t in range(steps) for a in starts])
-    Xd, Yd = nd.array(Xn[order], dtype="float32"), nd.array(Yn[order], dtype="float32")
-    net, loss_fn, trainer = _setup(Xn.shape[1], learning_rate, None)
+    Xd, Yd = nd.array(X[order], dtype="float32"), nd.array(Y[order], dtype="float32")
+    net, loss_fn, trainer = _setup(X.shape[1], learning_rate, None)
     k = _epochs(net, loss_fn, trainer, Xd, Yd, steps=steps, rows=W * B, global_batch=W * B,
                 parts=W, max_epochs=max_epochs)
     w, b = net.weight.data().asnumpy().reshape(-1), net.bias.data().asscalar()
@@ -227,6 +249,10 @@ def _train_gluon_sharded(Xn, Yn, W, B, max_epochs, learning_rate) -> GluonDistri
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
 
+@validate_params(X=X32, Y=Y32, workers=shard_count("X"), servers=SERVERS,
+                 batch_size=_batch("workers"), max_epochs=_epochs_fit("workers"),
+                 learning_rate=RATE, kvstore=one_of(*KVSTORES), timeout=real(positive=True),
+                 log_dir=optional(path()), round_timeout=real(positive=True))
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,
@@ -262,19 +288,11 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     -------
     GluonDistributedResult
     """
-    from .launcher import check_cluster_size
     from .training import run_cluster
 
-    Xn, Yn, W, B, max_epochs, learning_rate = _check(X, Y, workers, batch_size, max_epochs,
-                                                     learning_rate, "workers")
-    servers = _checks.positive_int(servers, "servers")
-    check_cluster_size(W, servers)
-    _checks.choice(kvstore, "kvstore", set(KVSTORES))
-    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
-    round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
     start = time.perf_counter()
-    job = {"batch_size": B, "max_epochs": max_epochs, "learning_rate": learning_rate}
-    run, results, _ = run_cluster("gluon", [(job, Xn, Yn)], workers=W, servers=servers,
+    job = {"batch_size": batch_size, "max_epochs": max_epochs, "learning_rate": learning_rate}
+    run, results, _ = run_cluster("gluon", [(job, X, Y)], workers=workers, servers=servers,
                                   timeout=timeout, log_dir=log_dir, kvstore=kvstore,
                                   python_servers=True, round_timeout=round_timeout)
     k = np.stack([r["0/k"] for r in results], axis=1)
@@ -282,7 +300,8 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     if not (np.all(np.isfinite(w)) and np.isfinite(b)):
         raise _overflow(learning_rate)
     base = train_result(w, b, k.sum(axis=1))
-    return GluonDistributedResult(**vars(base), workers=W, batch_size=B, kvstore=kvstore,
+    return GluonDistributedResult(**vars(base), workers=workers, batch_size=batch_size,
+                                  kvstore=kvstore,
                                   shard_updates=k,
                                   startup_seconds=max(float(r["connected"]) for r in results),
                                   wall_seconds=time.perf_counter() - start)

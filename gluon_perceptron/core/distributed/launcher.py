@@ -25,9 +25,11 @@ kernel's parent-death signal, a watchdog on the parent's PID in every node and w
 process group per cluster). At most :data:`MAX_PROCESSES_PER_CORE` times ``os.cpu_count()``
 servers and workers run on one host (:func:`check_cluster_size`, before anything starts).
 
-This module imports no MXNet: importing MXNet with ``DMLC_ROLE=server`` in
-the environment turns the importer into a server, so the roles live only in the children's
-environments. MXNet's own ``tools/launch.py`` picks a non-loopback address and calls
+The roles live only in the children's environments, never in this process's: importing
+MXNet with ``DMLC_ROLE=server`` in the environment turns the importer into a server. (This
+module imports MXNet, for the argument rules of :func:`launch_cluster`; the children never
+import it.) MXNet's own
+``tools/launch.py`` picks a non-loopback address and calls
 ``Thread.isAlive`` (gone since Python 3.9), so it is not used.
 """
 
@@ -45,6 +47,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import _checks
+from .._validation import Rule, count, flag, function, optional, real, validate_params
 from . import lifeline
 
 #: The only address any process of a cluster binds or connects to.
@@ -77,6 +81,37 @@ def check_cluster_size(workers: int, servers: int) -> None:
             f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
             f"servers, or run on several hosts (start the scheduler, servers and workers "
             f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
+
+
+def _path(value, name: str, args: dict):
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder's path (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def path() -> Rule:
+    """The rule of a folder argument (``log_dir``, ``cwd``): a str or ``os.PathLike``."""
+    return Rule(_path, "path()")
+
+
+def _servers(servers, name: str, args: dict) -> int:
+    servers = _checks.positive_int(servers, name)
+    check_cluster_size(args["workers"], servers)
+    return servers
+
+
+#: The rule of ``servers`` (after ``workers``): a count, and ``workers + servers`` within one
+#: host's cap (:func:`check_cluster_size`), checked before any process starts.
+SERVERS = Rule(_servers, "count(), workers + servers <= max_processes()", ("workers",))
+
+
+def _command(value, name: str, args: dict) -> list:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
+            or not all(isinstance(part, (str, os.PathLike)) for part in value):
+        raise TypeError(f"{name} must be a non-empty list of strings (a command line such as "
+                        f"[sys.executable, '-m', 'my.worker']), got {value!r:.60}")
+    return list(value)
 
 
 class DistributedError(RuntimeError):
@@ -231,6 +266,14 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
                  "lifeline.watch_parent(); import mxnet")
 
 
+# The user's worker_command is data here: it runs in other processes (each with its own, unset
+# trusted flag), never in this one, so the default skip_nested suits; on_started is the one
+# callable of the user's run here, and the function() rule runs it checked (untrusted).
+@validate_params(worker_command=Rule(_command, "a non-empty list of str"), workers=count(),
+                 servers=SERVERS, timeout=real(positive=True), log_dir=path(),
+                 python_servers=flag(), cwd=optional(path()),
+                 on_started=optional(function("called with role -> PID once all have started")),
+                 poll=real(positive=True), round_timeout=optional(real(positive=True)))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,
                    on_started: Callable[[dict], None] | None = None,
@@ -285,7 +328,6 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
         ``timeout`` passed, or a worker stalled past ``round_timeout``; every child is
         stopped first.
     """
-    check_cluster_size(workers, servers)
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     port = free_port()

@@ -23,9 +23,10 @@ With uniform mixing the left side is the total number of mistakes over :math:`S`
 :math:`\sum_i k_{i,n}^2 / \sum_i k_{i,n} \ge 1`, so at most :math:`R^2/\gamma^2` rounds make
 mistakes. One shard is the perceptron itself, and the bound is Novikoff's.
 
-Exactness: a shard's pass is :func:`~gluon_perceptron.core.rosenblatt.engine.fast_pass`, one pass of
-``train``'s fast engine, and the mixture is summed in shard order in the data's dtype by
-:func:`_mix`, the one function both :func:`train_mixed` and the distributed workers call. So
+Exactness: one round is :func:`_mix_round`, which both :func:`train_mixed` and the
+distributed workers run (through the one loop :func:`_run_rounds`): a shard's pass is
+:func:`~gluon_perceptron.core.rosenblatt.engine.fast_pass`, one pass of ``train``'s fast
+engine, and the mixture is summed in shard order in the data's dtype by :func:`_mix`. So
 ``train_mixed(shards=1)`` equals ``train`` bit for bit, and a distributed run with :math:`W`
 workers equals ``train_mixed(shards=W)`` bit for bit.
 """
@@ -34,11 +35,13 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import _checks
+from .._validation import Rule, count, features, labels, one_of, optional, real, validate_params
 from ..rosenblatt.engine import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
 
@@ -99,20 +102,86 @@ class DistributedResult(TrainResult):
         return float(np.sum(self.mixing_weights * k))
 
 
+# --- the rules of the arguments (checked once, at the public edge) ----------------------------
+
+def _too_many_shards(name: str, shards: int, n: int) -> ValueError:
+    """The one message for more shards (or workers) than examples."""
+    return ValueError(f"{name}={shards:,} but there are only {n:,} examples: every shard needs "
+                      f"at least one; use {name} <= {n:,}")
+
+
+def shard_count(of: str) -> Rule:
+    """The rule of a number of shards (or workers): an integer in ``1 .. n``, ``n`` the rows
+    of the argument ``of`` (an array, or that integer itself)."""
+    def check(value, name, args):
+        value = _checks.positive_int(value, name)
+        n = args[of] if isinstance(args[of], int) else args[of].shape[0]
+        if value > n:
+            raise _too_many_shards(name, value, n)
+        return value
+    return Rule(check, f"count() <= rows of {of}", (of,))
+
+
+def _mixed_labels(Y, name: str, args: dict):
+    """``Y``: labels of ``X`` when both are given; else passed on (the ``shards`` rule says
+    what is missing, or that files and ``X, Y`` were both given)."""
+    return Y if args["X"] is None or Y is None else labels(of="X")(Y, name, args)
+
+
+def _mixed_shards(shards, name: str, args: dict):
+    """``shards`` of :func:`train_mixed`: a number (``1 .. n``, with ``X, Y``), or file pairs
+    (without ``X, Y``), opened here (values checked) as one ``(X_i, Y_i)`` per shard."""
+    from .shards import check_shards, open_shard
+
+    X, Y = args["X"], args["Y"]
+    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
+        if X is not None or Y is not None:
+            raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
+                             "shards=[(features, labels), ...] of files, not both; drop X, Y")
+        described, _, _ = check_shards(shards, name)
+        return [open_shard(shard, i) for i, shard in enumerate(described)]
+    if X is None or Y is None:
+        raise ValueError("train_mixed needs the data: X and Y with shards=<a number>, or "
+                         "shards=[(features, labels), ...] of files")
+    return shard_count("X")(shards, name, args)
+
+
+def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -> None:
+    """Refuse ``max_epochs=None`` on rows no hyperplane separates (the separability LP)."""
+    from ..theory.separability import _separating_point, _signed_rows
+
+    if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
+        raise ValueError(f"max_epochs=None runs until a round makes no mistake, which never "
+                         f"happens here: {what} is not linearly separable; pass "
+                         f"max_epochs=<a number of rounds>")
+
+
+def _rounds(max_epochs, name: str, args: dict) -> int | None:
+    """``max_epochs``: a count, or None on separable rows only (the LP, after the cheap
+    checks) of ``X, Y`` or of the opened shards. Shard *descriptions* (a cluster's files,
+    whose rows this process never reads) pass None on: each worker checks its own shard."""
+    if max_epochs is not None:
+        return _checks.positive_int(max_epochs, name)
+    if args["X"] is not None:
+        _require_separable(args["X"], args["Y"])
+    elif isinstance(args["shards"][0], tuple):
+        parts = args["shards"]
+        _require_separable(np.concatenate([Xs for Xs, _ in parts]),
+                           np.concatenate([Ys for _, Ys in parts]), "the shards' data")
+    return None
+
+
+#: ``max_epochs`` of the mixing trainers (see :func:`_rounds`); declared after the cheap rules.
+ROUNDS = Rule(_rounds, "optional(count()), None on separable data only", ("X", "Y", "shards"))
+
+
+# --- the algorithm -----------------------------------------------------------------------------
+
+@validate_params(n=count(), shards=shard_count("n"))
 def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     """Contiguous shards of ``n`` examples in data order, as ``(start, stop)``; the first
     ``n % shards`` shards hold one example more (as ``np.array_split``). Every shard holds at
     least one example: ``1 <= shards <= n``."""
-    n = _checks.positive_int(n, "n")
-    shards = _checks.positive_int(shards, "shards")
-    if shards > n:
-        raise ValueError(f"shards={shards:,} but there are only n={n:,} examples: every shard "
-                         f"needs at least one; use shards <= n")
-    return _shard_bounds(n, shards)
-
-
-def _shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
-    """:func:`shard_bounds` on checked arguments."""
     sizes = [n // shards + (i < n % shards) for i in range(shards)]
     stops = np.cumsum(sizes)
     return [(int(s - size), int(s)) for s, size in zip(stops, sizes)]
@@ -154,6 +223,30 @@ def _mix(rows: np.ndarray, mixing: str) -> tuple[np.ndarray | None, np.ndarray, 
     return theta, mu, k
 
 
+def _mix_round(theta: np.ndarray, shards: list, mixing: str, learning_rate: float,
+               exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
+    r"""One round of iterative parameter mixing (McDonald, Hall & Mann 2010, Figure 3).
+
+    Every shard :math:`i` makes one perceptron pass from the mixed
+    :math:`\theta^{(n-1)} = (w, b)`, ending at :math:`\theta_i` after :math:`k_{i,n}`
+    mistakes; the new weights are
+
+    .. math:: \theta^{(n)} = \sum_{i=1}^{S} \mu_{i,n}\, \theta_i, \qquad
+              \mu_{i,n} = \frac{1}{S} \ \text{(uniform)} \quad\text{or}\quad
+              \frac{k_{i,n}}{\sum_j k_{j,n}} \ \text{(weighted)},
+
+    summed in shard order by :func:`_mix`; a round without a mistake keeps :math:`\theta`.
+    ``shards`` are the ``(X_i, Y_i)`` this process holds: all of them in one process, its own
+    in a cluster, where ``exchange(rows)`` (the parameter server's push and pull) returns every
+    shard's row in rank order. Returns ``(rows, theta, mu, k)``; ``theta`` is None when no shard
+    made a mistake.
+    """
+    rows = np.stack([_local_pass(Xs, Ys, theta, learning_rate)[0] for Xs, Ys in shards])
+    if exchange is not None:
+        rows = exchange(rows)
+    return (rows, *_mix(rows, mixing))
+
+
 class _Rounds:
     """What the rounds did, appended round by round, then turned into a result."""
 
@@ -162,121 +255,48 @@ class _Rounds:
         self.k: list[np.ndarray] = []
         self.mu: list[np.ndarray] = []
         self.passes: list[np.ndarray] = []
-        self.exchanges: list[np.ndarray] = []
+        self.exchanges: list[np.ndarray] = []  # none in one process: zeros
         self.thetas: list[np.ndarray] = []
 
-    def add(self, rows: np.ndarray, mixing: str, exchange_seconds) -> bool:
-        """Mix one round's rows; return True when the rounds are over (no mistake)."""
-        theta, mu, k = _mix(rows, mixing)
+    def add(self, rows: np.ndarray, theta: np.ndarray | None, mu: np.ndarray,
+            k: np.ndarray) -> None:
+        """Record one round (``theta`` None: no mistake, the weights are kept)."""
         if theta is not None:
             self.theta = theta
         self.k.append(k)
         self.mu.append(mu)
         self.passes.append(rows[:, -1].astype(np.float64))
-        self.exchanges.append(np.asarray(exchange_seconds, dtype=np.float64))
         self.thetas.append(self.theta)
-        return theta is None
 
     def result(self, mixing: str, **extra) -> DistributedResult:
         k = np.array(self.k, dtype=np.int64)
         history = {"weights": np.array(self.thetas)} if self.thetas else {}
+        exchanges = np.array(self.exchanges) if self.exchanges else np.zeros(k.shape)
         base = train_result(self.theta[:-1].copy(), self.theta[-1], k.sum(axis=1), history)
         return DistributedResult(**vars(base), workers=k.shape[1], mixing=mixing,
                                  shard_updates=k, mixing_weights=np.array(self.mu),
                                  pass_seconds=np.array(self.passes),
-                                 exchange_seconds=np.array(self.exchanges), **extra)
+                                 exchange_seconds=exchanges, **extra)
 
 
-def _rounds_left(done: int, max_epochs: int | None) -> bool:
-    return max_epochs is None or done < max_epochs
-
-
-def _train_mixed(X: np.ndarray, Y: np.ndarray, shards: int, max_epochs: int | None,
-                 mixing: str, learning_rate: float) -> DistributedResult:
-    """:func:`train_mixed` on checked arguments."""
-    start = time.perf_counter()
-    parts = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
-             for a, b in _shard_bounds(X.shape[0], shards)]
-    return _train_parts(parts, max_epochs, mixing, learning_rate, start)
-
-
-def _train_parts(parts: list[tuple[np.ndarray, np.ndarray]], max_epochs: int | None,
-                 mixing: str, learning_rate: float, start: float) -> DistributedResult:
-    """The rounds on given shards ``(Xs, Ys)`` (checked, one dtype), in shard order."""
-    rec = _Rounds(parts[0][0].shape[1], parts[0][0].dtype)
-    while _rounds_left(len(rec.k), max_epochs):
-        rows = np.stack([_local_pass(Xs, Ys, rec.theta, learning_rate)[0] for Xs, Ys in parts])
-        if rec.add(rows, mixing, np.zeros(len(parts))):
+def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate: float,
+                exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> _Rounds:
+    """Rounds of :func:`_mix_round` until one makes no mistake or ``max_epochs`` are done: the
+    loop of :func:`train_mixed` and of every distributed worker."""
+    rec = _Rounds(shards[0][0].shape[1], shards[0][0].dtype)
+    while max_epochs is None or len(rec.k) < max_epochs:
+        rows, theta, mu, k = _mix_round(rec.theta, shards, mixing, learning_rate, exchange)
+        rec.add(rows, theta, mu, k)
+        if theta is None:
             break
-    return rec.result(mixing, wall_seconds=time.perf_counter() - start)
+    return rec
 
 
-def check_mixing_arguments(X, Y, workers, max_epochs, mixing, learning_rate, name="workers",
-                           servers: int | None = None):
-    """Validate the arguments shared by :func:`train_mixed` and ``train_distributed``.
-
-    Returns ``(X, Y, workers, max_epochs, mixing, learning_rate)`` checked; ``max_epochs=None``
-    is allowed only for linearly separable data (decided by the separability LP, after the
-    cheap checks). With ``servers`` (checked), ``workers + servers`` is held to one host's cap
-    (:func:`.launcher.check_cluster_size`).
-    """
-    Xn, Yn = _checks.dataset(X, Y)
-    workers = _checks.positive_int(workers, name)
-    if workers > Xn.shape[0]:
-        raise ValueError(f"{name}={workers} but there are only {Xn.shape[0]} examples: every "
-                         f"shard needs at least one; use {name} <= {Xn.shape[0]}")
-    if servers is not None:
-        from .launcher import check_cluster_size
-
-        check_cluster_size(workers, servers)
-    _checks.choice(mixing, "mixing", set(MIXINGS))
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    if max_epochs is None:
-        _require_separable(Xn, Yn)
-    else:
-        max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    return Xn, Yn, workers, max_epochs, mixing, learning_rate
-
-
-def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -> None:
-    """Refuse ``max_epochs=None`` on rows no hyperplane separates (the separability LP)."""
-    from ..theory.separability import _separating_point, _signed_rows
-
-    if _separating_point(_signed_rows(Xn, Yn, True), "train_mixed") is None:
-        raise ValueError(f"max_epochs=None runs until a round makes no mistake, which never "
-                         f"happens here: {what} is not linearly separable; pass "
-                         f"max_epochs=<a number of rounds>")
-
-
-def check_shard_arguments(shards, workers, max_epochs, mixing, learning_rate,
-                          servers: int | None = None, name: str = "shards"):
-    """:func:`check_mixing_arguments` for shard files: headers only, no row is read.
-
-    Returns ``(descriptions, workers, max_epochs, mixing, learning_rate)``; ``workers`` (None,
-    or the number of shards) becomes the number of shards. ``max_epochs=None`` is passed on:
-    the rows are not here to decide separability (see :func:`.shards.check_shards`).
-    """
-    from .shards import check_shards
-
-    described, _, _ = check_shards(shards, name)
-    if workers is not None:
-        workers = _checks.positive_int(workers, "workers")
-        if workers != len(described):
-            raise ValueError(f"workers={workers} but {name} lists {len(described)} shards: "
-                             f"each worker opens one shard; leave workers out (it follows "
-                             f"{name})")
-    workers = len(described)
-    if servers is not None:
-        from .launcher import check_cluster_size
-
-        check_cluster_size(workers, servers)
-    _checks.choice(mixing, "mixing", set(MIXINGS))
-    learning_rate = _checks.finite_float(learning_rate, "learning_rate", strictly_positive=True)
-    if max_epochs is not None:
-        max_epochs = _checks.positive_int(max_epochs, "max_epochs")
-    return described, workers, max_epochs, mixing, learning_rate
-
-
+@validate_params(X=optional(features()),
+                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
+                 shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs, opened",
+                             ("X", "Y")),
+                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True), max_epochs=ROUNDS)
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:
     r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.
@@ -310,31 +330,12 @@ def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
     DistributedResult
         ``converged`` when the last round made no mistake on any shard.
     """
-    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
-        if X is not None or Y is not None:
-            raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
-                             "shards=[(features, labels), ...] of files, not both; drop X, Y")
-        return _train_mixed_files(shards, max_epochs, mixing, learning_rate)
-    if X is None or Y is None:
-        raise ValueError("train_mixed needs the data: X and Y with shards=<a number>, or "
-                         "shards=[(features, labels), ...] of files")
-    Xn, Yn, shards, max_epochs, mixing, learning_rate = check_mixing_arguments(
-        X, Y, shards, max_epochs, mixing, learning_rate, name="shards")
-    return _train_mixed(Xn, Yn, shards, max_epochs, mixing, learning_rate)
-
-
-def _train_mixed_files(shards, max_epochs, mixing, learning_rate) -> DistributedResult:
-    """:func:`train_mixed` on shard files: every shard is opened (and checked) here."""
-    from .shards import open_shard
-
     start = time.perf_counter()
-    described, _, max_epochs, mixing, learning_rate = check_shard_arguments(
-        shards, None, max_epochs, mixing, learning_rate)
-    parts = [open_shard(shard, i) for i, shard in enumerate(described)]
-    if max_epochs is None:
-        _require_separable(np.concatenate([p[0] for p in parts]),
-                           np.concatenate([p[1] for p in parts]), "the shards' data")
-    return _train_parts(parts, max_epochs, mixing, learning_rate, start)
+    if not isinstance(shards, list):  # a number; else the shards' rows, opened by the rule
+        shards = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
+                  for a, b in shard_bounds(X.shape[0], shards)]
+    rec = _run_rounds(shards, max_epochs, mixing, learning_rate)
+    return rec.result(mixing, wall_seconds=time.perf_counter() - start)
 
 
 def encode_rows(rows: np.ndarray) -> np.ndarray:

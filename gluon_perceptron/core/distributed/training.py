@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import _checks
+from .._validation import Rule, count, features, one_of, optional, real, validate_params
 from . import lifeline
-from .launcher import ROUND_TIMEOUT, ClusterRun, DistributedError, launch_cluster
-from .mixing import DistributedResult, _Rounds, check_mixing_arguments, check_shard_arguments
+from .launcher import ROUND_TIMEOUT, SERVERS, ClusterRun, DistributedError, launch_cluster, path
+from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, shard_count
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
@@ -106,6 +107,48 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
                       pids=dict(run.pids))
 
 
+# --- the rules of train_distributed's arguments ----------------------------------------------
+
+def _described(shards, name: str, args: dict) -> list[dict]:
+    from .shards import check_shards
+
+    return check_shards(shards, name)[0]
+
+
+def _cluster_shards(shards, name: str, args: dict):
+    """``shards``: None with ``X, Y``; else file pairs (and no ``X, Y``), described from their
+    headers (:func:`.shards.check_shards`): no row is read here."""
+    X, Y = args["X"], args["Y"]
+    if shards is not None:
+        if X is not None or Y is not None:
+            raise ValueError("train_distributed takes either X, Y (in memory) or "
+                             "shards=[(features, labels), ...] (files), not both; drop one")
+        return _described(shards, name, args)
+    if X is None or Y is None:
+        raise ValueError("train_distributed needs the data: X and Y in memory, or "
+                         "shards=[(features, labels), ...] of files")
+    return None
+
+
+def _workers(workers, name: str, args: dict) -> int:
+    """``workers``: one per shard file (None follows ``shards``), or ``1 .. n`` (default 2)."""
+    shards = args["shards"]
+    if shards is None:
+        return shard_count("X")(2 if workers is None else workers, name, args)
+    if workers is not None and _checks.positive_int(workers, name) != len(shards):
+        raise ValueError(f"workers={workers} but shards lists {len(shards)} shards: each worker "
+                         f"opens one shard; leave workers out (it follows shards)")
+    return len(shards)
+
+
+@validate_params(X=optional(features()),
+                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
+                 shards=Rule(_cluster_shards, "None with X, Y; or file pairs, described",
+                             ("X", "Y")),
+                 workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
+                 servers=SERVERS, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+                 max_epochs=ROUNDS, timeout=real(positive=True), log_dir=optional(path()),
+                 round_timeout=real(positive=True))
 def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
                       servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
@@ -189,24 +232,7 @@ def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None
     FileNotFoundError
         A shard file does not exist (before any process starts).
     """
-    servers = _checks.positive_int(servers, "servers")
-    timeout = _checks.finite_float(timeout, "timeout", strictly_positive=True)
-    round_timeout = _checks.finite_float(round_timeout, "round_timeout", strictly_positive=True)
-    if shards is not None:
-        if X is not None or Y is not None:
-            raise ValueError("train_distributed takes either X, Y (in memory) or "
-                             "shards=[(features, labels), ...] (files), not both; drop one")
-        data, workers, max_epochs, mixing, learning_rate = check_shard_arguments(
-            shards, workers, max_epochs, mixing, learning_rate, servers=servers)
-        job = (data, None, max_epochs, mixing)
-    else:
-        if X is None or Y is None:
-            raise ValueError("train_distributed needs the data: X and Y in memory, or "
-                             "shards=[(features, labels), ...] of files")
-        Xn, Yn, workers, max_epochs, mixing, learning_rate = check_mixing_arguments(
-            X, Y, 2 if workers is None else workers, max_epochs, mixing, learning_rate,
-            servers=servers)
-        job = (Xn, Yn, max_epochs, mixing)
+    job = (X, Y, max_epochs, mixing) if shards is None else (shards, None, max_epochs, mixing)
     return _train_distributed([job], workers=workers, servers=servers,
                               learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
                               round_timeout=round_timeout)[0]
@@ -216,13 +242,14 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
                        timeout: float = 600.0, log_dir=None, fault: dict | None = None,
                        on_started=None, round_timeout: float | None = ROUND_TIMEOUT
                        ) -> list[DistributedResult]:
-    """:func:`train_distributed` on checked arguments, for several jobs in one cluster.
+    """Several mixing jobs in one cluster, which starts once and runs them in turn (one
+    KVStore key each): what :func:`train_distributed` runs for its one job, and what tests and
+    benchmarks that compare many datasets call.
 
     ``jobs`` is a list of ``(X, Y, max_epochs, mixing)``, or ``(shards, None, max_epochs,
-    mixing)`` with the shard descriptions of :func:`.mixing.check_shard_arguments` (one per
-    worker); the cluster starts once and runs them in turn (one KVStore key each), which is
-    what tests and benchmarks that compare many datasets want. ``fault`` and ``on_started``
-    are test hooks (see :mod:`.worker`).
+    mixing)`` with the descriptions of :func:`.shards.check_shards` (one per worker), already
+    checked: this is no public edge. ``fault`` and ``on_started`` are test hooks (see
+    :mod:`.worker`).
     """
     start = time.perf_counter()
     tasks = []
@@ -239,6 +266,9 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
 
 
+@validate_params(task_dir=path(), shards=Rule(_described, "file pairs, described"),
+                 max_epochs=optional(count()), mixing=one_of(*MIXINGS),
+                 learning_rate=real(positive=True))
 def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
                learning_rate: float = 1.0) -> Path:
     """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.
@@ -255,13 +285,11 @@ def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str =
     Path
         The ``task.json`` written.
     """
-    described, _, max_epochs, mixing, learning_rate = check_shard_arguments(
-        shards, None, max_epochs, mixing, learning_rate)
     task_dir = Path(task_dir)
     task_dir.mkdir(parents=True, exist_ok=True)
     task = {"kind": "mixing", "kvstore": "dist_sync", "fault": None,
             "jobs": [{"max_epochs": max_epochs, "mixing": mixing,
-                      "learning_rate": learning_rate, "shards": described}]}
+                      "learning_rate": learning_rate, "shards": shards}]}
     path = task_dir / "task.json"
     path.write_text(json.dumps(task, indent=1))
     return path

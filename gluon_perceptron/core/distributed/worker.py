@@ -43,7 +43,8 @@ def _log(message: str) -> None:
 
 
 def _fault(fault: dict | None, rank: int, round_: int) -> None:
-    """Test hook: fail on purpose on ``fault["rank"]`` in round ``fault["round"]``."""
+    """Test hook: fail on purpose on ``fault["rank"]`` in round ``fault["round"]`` (after its
+    pass, before its exchange)."""
     if not fault or fault["rank"] != rank or fault["round"] != round_:
         return
     how = fault["how"]
@@ -57,42 +58,41 @@ def _fault(fault: dict | None, rank: int, round_: int) -> None:
 
 def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
                 fault: dict | None) -> dict:
-    """Iterative parameter mixing over the KVStore: one pass, one push+pull, one mix a round.
+    """Iterative parameter mixing over the KVStore: the rounds of ``train_mixed``
+    (:func:`~.mixing._run_rounds`) on this rank's shard ``Xs, Ys``, each round's rows
+    exchanged through the servers.
 
     Each rank writes its row ``(w, b, k, seconds)`` into its own row of a ``(W, d + 3)``
     array of zeros and pushes it; the server sums the W arrays, so the pull returns every row,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
-    (:func:`~.mixing._mix`), so all hold the same weights and stop on the same round.
-    ``Xs, Ys`` are this rank's shard.
+    (:func:`~.mixing._mix_round`), so all hold the same weights and stop on the same round.
     """
-    from .mixing import _local_pass, _Rounds, _rounds_left, decode_rows, encode_rows
+    from .mixing import _run_rounds, decode_rows, encode_rows
 
     rank, W = kv.rank, kv.num_workers
-    dtype = Xs.dtype
-    d = Xs.shape[1]
-    width = encode_rows(np.zeros((1, d + 3), dtype=dtype)).shape[1]
+    width = encode_rows(np.zeros((1, Xs.shape[1] + 3), dtype=Xs.dtype)).shape[1]
     kv.init(key, nd.zeros((W, width)))
     pulled = nd.zeros((W, width))
-    rec = _Rounds(d, dtype)
-    while _rounds_left(len(rec.k), job["max_epochs"]):
-        _fault(fault, rank, len(rec.k))
-        row, _ = _local_pass(Xs, Ys, rec.theta, job["learning_rate"])
+    seconds: list[float] = []  # this rank's exchange, round by round
+
+    def exchange(rows: np.ndarray) -> np.ndarray:
+        _fault(fault, rank, len(seconds))
         mine = np.zeros((W, width), dtype=np.float32)
-        mine[rank] = encode_rows(row[None, :])[0]
+        mine[rank] = encode_rows(rows)[0]
         t = time.perf_counter()
         kv.push(key, nd.array(mine))  # a fresh array: a pull may write into the pushed one
         lifeline.report()
         kv.pull(key, out=pulled)
-        rows = decode_rows(pulled.asnumpy(), dtype)
-        seconds = time.perf_counter() - t
-        if not np.array_equal(rows[rank].view(np.uint8), row.view(np.uint8)):
+        every = decode_rows(pulled.asnumpy(), Xs.dtype)
+        seconds.append(time.perf_counter() - t)
+        if not np.array_equal(every[rank].view(np.uint8), rows[0].view(np.uint8)):
             raise RuntimeError(f"rank {rank}: the pulled row differs from the pushed one")
-        mine_seconds = np.full(W, np.nan)
-        mine_seconds[rank] = seconds
-        if rec.add(rows, job["mixing"], mine_seconds):
-            break
+        return every
+
+    rec = _run_rounds([(Xs, Ys)], job["max_epochs"], job["mixing"], job["learning_rate"],
+                      exchange)
     return {"theta": rec.theta, "k": np.array(rec.k), "mu": np.array(rec.mu),
-            "passes": np.array(rec.passes), "exchanges": np.array(rec.exchanges)[:, rank]}
+            "passes": np.array(rec.passes), "exchanges": np.array(seconds)}
 
 
 def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
@@ -104,12 +104,12 @@ def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
 
 def _my_shard(task_dir: Path, j: int, job: dict, rank: int, workers: int):
     """This rank's rows of job ``j``: its block of the job's data, or its own shard files."""
-    from .mixing import _require_separable, _shard_bounds
+    from .mixing import _require_separable, shard_bounds
 
     if "shards" not in job:
         with np.load(task_dir / f"data-{j}.npz") as data:
             X, Y = data["X"], data["Y"]
-        a, b = _shard_bounds(X.shape[0], workers)[rank]
+        a, b = shard_bounds(X.shape[0], workers)[rank]
         return np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b])
     from .shards import open_shard
 
