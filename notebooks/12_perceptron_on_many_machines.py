@@ -30,17 +30,15 @@ from gluon_perceptron.core.distributed import mixing
 # %% [markdown]
 # ## One round, from the source
 #
-# The package has no function that is exactly one round: the rounds are the loop of
-# `_train_parts`, and each pass through its body is one round. That loop, the local pass and
-# the mixing are:
+# One round of parameter mixing is `_mix_round`; the local pass and the mixing it calls are:
 
 # %%
-gp.show_source(mixing._train_parts, "_local_pass", "_mix")
+gp.show_source(mixing._mix_round, "_local_pass", "_mix")
 
 # %% [markdown]
-# * `_train_parts`: each round stacks one row per shard, `_local_pass` from the same mixed
-#   weights `rec.theta`; `rec.add` mixes the rows (with `_mix`), stores the new
-#   $\theta^{(n)}$ and says whether the round made no mistake, which ends the loop.
+# * `_mix_round`: every shard makes `_local_pass` from the same mixed weights
+#   $\theta^{(n-1)}$ and returns one row; in a cluster, `exchange` is the parameter server's push
+#   and pull, which hands back every worker's row in rank order; then `_mix` mixes the rows.
 # * `_local_pass`: copies $\theta^{(n-1)} = (w, b)$ and makes **one** pass of `gp.train`'s fast
 #   engine over the shard (`fast_pass` updates `w` and `b` in place and returns the number of
 #   mistakes $k_{i,n}$). The row it returns is $(w_i, b_i, k_{i,n}, \text{seconds})$.
@@ -48,9 +46,9 @@ gp.show_source(mixing._train_parts, "_local_pass", "_mix")
 #   $\sum_i \mu_{i,n} \theta_i$, shard 0 first, in the data's dtype. A round without mistakes
 #   mixes nothing (`None`): the weights already separate every shard.
 #
-# The cluster's workers call the same `_local_pass` and `_mix` on the rows they pull from the
-# server, which is why a cluster run and {py:func}`gluon_perceptron.core.distributed.mixing.train_mixed`
-# agree bit for bit.
+# `train_mixed` and every worker of the cluster repeat `_mix_round` until a round makes no
+# mistake, which is why a cluster run and
+# {py:func}`gluon_perceptron.core.distributed.mixing.train_mixed` agree bit for bit.
 
 # %% [markdown]
 # ## The launcher at work: roles, ranks, logs
