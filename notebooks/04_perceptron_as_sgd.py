@@ -241,7 +241,8 @@ print(f"largest gradient norm seen {result.max_grad_norm:.3f} (<= L),  "
       f"largest ||theta_t|| {result.max_norm:.4f} (<= R):  {result.assumptions_hold}")
 print("    T   gap (constant)  bound R L/sqrt T   gap (1/sqrt t)  its bound")
 for i, T in enumerate(result.horizons):
-    constant, anytime = result.constant_gap[:, i].mean(), result.anytime_gap[:, i].mean()
+    constant = result.constant_gap[:, i].mean()
+    anytime = result.anytime_gap[:, i].mean()
     print(f"{T:5d}   {constant:14.4f}  {result.constant_bound[i]:16.4f}"
           f"   {anytime:14.4f}  {result.anytime_bound[i]:9.4f}")
 _ = gp.plots.plot_sgd_bound_experiment(result)
@@ -257,11 +258,14 @@ for name, gap, bound in (("constant", result.constant_gap, result.constant_bound
                          ("1/sqrt t", result.anytime_gap, result.anytime_bound)):
     mean = gap.mean(axis=0)
     ratios[name] = bound / mean
-    print(f"{name:9s} mean gap under the bound at every T: {bool(np.all(mean <= bound))}")
-    print(f"{'':9s} bound / gap at T = {list(result.horizons)}: {np.round(ratios[name], 1)}")
-T, last = result.horizons[-1], -1
-print(f"at T = {T}: the 1/sqrt t bound is {ratios['1/sqrt t'][last]:.1f} times its gap, "
-      f"the constant rate's {ratios['constant'][last]:.1f} times")
+    under = bool(np.all(mean <= bound))
+    print(f"{name:9s} mean gap under the bound at every T: {under}")
+    print(f"{'':9s} bound / gap at T = {list(result.horizons)}:",
+          np.round(ratios[name], 1))
+T = result.horizons[-1]
+anytime, constant = ratios["1/sqrt t"][-1], ratios["constant"][-1]
+print(f"at T = {T}: the 1/sqrt t bound is {anytime:.1f} times its gap, "
+      f"the constant rate's {constant:.1f} times")
 
 # %% [markdown]
 # With the constant rate tuned to the horizon, $\eta = R/(L\sqrt T)$, the bound stays within
