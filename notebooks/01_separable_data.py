@@ -1,8 +1,9 @@
 # %% [markdown]
 # # 1. A separable classification problem
 #
-# This notebook follows the chapter **"The Perceptron"** of *Deep Learning - The Straight Dope*
-# (MXNet), its first section, **"A Separable Classification Problem"**: the data generator
+# This notebook follows the chapter
+# [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
+# of *Deep Learning - The Straight Dope* {cite:p}`straightdope` (MXNet), its first section, **"A Separable Classification Problem"**: the data generator
 # `getfake` and the two plotting helpers `plotdata` and `plotscore`.
 #
 # The perceptron looks for a linear score $f(x) = w^\top x + b$ whose sign agrees with every
@@ -10,6 +11,8 @@
 # that certainly does: pick a random hyperplane first, then label points by the side they fall on.
 
 # %%
+import textwrap
+
 import mxnet as mx
 import numpy as np
 
@@ -20,14 +23,16 @@ mx.random.seed(1)  # the original notebook's seed
 # %% [markdown]
 # ## The chapter's `getfake`, as the package runs it
 #
-# Below is the package's code, shown from its source (not a copy). `getfake` checks its
-# arguments, then runs the chapter's lines: `_draw_plane` draws the random unit `wfake` and
+# Below is the package's code, shown from its source (not a copy).
+# {py:func}`gp.getfake <gluon_perceptron.core.chapter.getfake.getfake>` declares the checks of
+# its arguments in the decorator above it, then runs the chapter's lines: `_draw_plane` draws the random unit `wfake` and
 # `bfake`, and `_sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
 # Where ours differs from the chapter: the arguments are checked first (`samples`,
 # `dimensions`, `epsilon`, and at most $2^{31} - 1$ elements, MXNet's limit), an `epsilon` no
 # point can reach is refused at once, the loop gives up after `max_attempts` candidates instead
 # of looping forever, and `shape=(dimensions,)` is written as a tuple. The random draws are the
-# chapter's, in the chapter's order.
+# chapter's, in the chapter's order. (The same sampler in MXNet's NumPy interface is in
+# [notebook 02's appendix](02_perceptron_algorithm.ipynb#appendix-numpy).)
 
 # %%
 gp.show_source(gp.getfake, "_draw_plane", "_sample_faithful")
@@ -64,11 +69,13 @@ gp.show_source(gp.plotdata)
 
 # %%
 ax = gp.plotdata(X, Y)
-ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1): red is +1, blue is -1")
+_ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1): red is +1, blue is -1")
 
 # %% [markdown]
 # `getfake` keeps the chapter's signature and returns only `(X, Y)`. To check the margin we
-# need the plane too: `sample_separable(..., engine="faithful")` runs the same sampler and also
+# need the plane too:
+# {py:func}`~gluon_perceptron.core.data.synthetic.sample_separable` with `engine="faithful"`
+# runs the same sampler and also
 # returns `wfake`, `bfake` and how many candidates it drew.
 
 # %%
@@ -98,7 +105,7 @@ gp.show_source(gp.plotscore)
 # %%
 ax = gp.plotscore(fake.wfake, fake.bfake)
 gp.plotdata(fake.X, fake.Y, ax=ax)
-ax.set_title("the generating plane's score f(x) = w*.x + b*")
+_ = ax.set_title("the generating plane's score f(x) = w*.x + b*")
 
 # %% [markdown]
 # ## The chapter's sampler and a faster one
@@ -109,7 +116,8 @@ ax.set_title("the generating plane's score f(x) = w*.x + b*")
 # tests, so the points follow the same distribution. It is a *different random stream*, though:
 # under one seed the two engines give the same plane but different points.
 #
-# One draw cannot show "the same distribution", so `compare_samplers` draws both under 10 seeds
+# One draw cannot show "the same distribution", so
+# {py:func}`~gluon_perceptron.experiments.chapter.compare_samplers` draws both under 10 seeds
 # and compares the quartiles of the margins $y (w^{*\top} x + b^*)$ and the share of +1 labels,
 # averaged over the seeds (with their spread over seeds).
 
@@ -120,12 +128,15 @@ print(f"same plane in {cmp.same_plane.sum()} of {cmp.seeds.size} seeds, "
 for engine in ("faithful", "fast"):
     q, share = cmp.quartiles[engine], cmp.positive_share[engine]
     print(f"{engine:9s} margin quartiles {q.mean(axis=0).round(2)} "
-          f"(spread over seeds {q.std(axis=0).round(2)}), "
-          f"share of +1 labels {share.mean():.2f} +- {share.std():.2f}")
-print(f"largest gap between the mean quartiles: {cmp.largest_quartile_gap:.3f}")
+          f"(spread over seeds {q.std(axis=0).round(2)}),")
+    print(f"{'':9s} share of +1 labels {share.mean():.2f} +- {share.std():.2f}")
+spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
+print(f"largest gap between the mean quartiles: {cmp.largest_quartile_gap:.3f}; "
+      f"smallest spread over seeds: {spread:.3f}")
 
 # %% [markdown]
-# The mean quartiles of the two samplers differ by less than their spread from seed to seed.
+# Whether the mean quartiles of the two samplers differ by less than their spread from seed to
+# seed is printed above; `tests/test_chapter.py` checks it on 10 seeds no notebook uses.
 #
 # ## When the request cannot be met
 #
@@ -139,7 +150,8 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
     try:
         gp.sample_separable(*args, max_attempts=5000)
     except ValueError as err:
-        print(f"sample_separable{args}: {type(err).__name__}: {err}\n")
+        message = f"sample_separable{args}: {type(err).__name__}: {err}"
+        print(textwrap.fill(message, 88, subsequent_indent="    "), end="\n\n")
 
 
 # %% [markdown]

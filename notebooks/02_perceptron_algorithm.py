@@ -1,11 +1,14 @@
 # %% [markdown]
 # # 2. The perceptron algorithm
 #
-# This notebook follows the chapter **"The Perceptron"** of *Deep Learning - The Straight Dope*
-# (MXNet), the part of **"A Separable Classification Problem"** that defines `perceptron` and
-# runs it once over `getfake(50, 2, 0.3)`, printing every update.
+# This notebook follows the chapter
+# [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
+# of *Deep Learning - The Straight Dope* {cite:p}`straightdope` (MXNet), the part of
+# **"A Separable Classification Problem"** that defines `perceptron` and runs it once over
+# `getfake(50, 2, 0.3)`, printing every update. The data come from
+# [notebook 01](01_separable_data.ipynb).
 #
-# Rosenblatt's rule is the simplest learner there is. Start from $w = 0$, $b = 0$ and look at
+# Rosenblatt's rule {cite:p}`rosenblatt1958` is the simplest learner there is. Start from $w = 0$, $b = 0$ and look at
 # the examples one by one. When an example is on the wrong side, or exactly on the boundary,
 # that is when $y\,(w^\top x + b) \le 0$, nudge the parameters towards it:
 #
@@ -27,8 +30,9 @@ mx.random.seed(1)  # the original notebook's seed
 # %% [markdown]
 # ## The chapter's step, as the package runs it
 #
-# `gp.perceptron(w, b, x, y)` is the chapter's step, shown from the package's source: its
-# arguments are checked at the edge, then its body does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
+# {py:func}`gp.perceptron(w, b, x, y) <gluon_perceptron.core.chapter.step.perceptron>` is the
+# chapter's step, shown from the package's source: the decorator above it declares the checks
+# of its arguments, then its body does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
 # in-place updates. Where ours differs from the chapter: the input checks (NDArrays, shapes, a
 # label of -1 or +1), the optional `learning_rate` $\eta$ and `threshold` $\delta$ (the chapter's
 # are 1 and 0), a refusal when the margin is NaN or inf, and the `return 0` of the chapter's
@@ -44,14 +48,16 @@ gp.show_source(gp.perceptron)
 
 # %%
 w, b = nd.zeros(shape=(2,)), nd.zeros(shape=(1,))
-print("tie at zero  ->", gp.perceptron(w, b, nd.array([1.0, 2.0]), 1), w.asnumpy(), b.asscalar())
-print("correct point ->", gp.perceptron(w, b, nd.array([2.0, 1.0]), 1), w.asnumpy(), b.asscalar())
-print("mistake      ->", gp.perceptron(w, b, nd.array([1.0, 1.0]), -1), w.asnumpy(), b.asscalar())
+for name, x, y in [("tie at zero", [1.0, 2.0], 1), ("correct point", [2.0, 1.0], 1),
+                   ("mistake", [1.0, 1.0], -1)]:
+    updated = gp.perceptron(w, b, nd.array(x), y)
+    print(f"{name:13s} -> {updated}, w = {w.asnumpy()}, b = {b.asscalar()}")
 
 # %% [markdown]
 # ## The chapter's run
 #
-# Fifty points with margin 0.3 and a single pass in data order. `gp.demo` runs the chapter's
+# Fifty points with margin 0.3 and a single pass in data order.
+# {py:func}`gp.demo <gluon_perceptron.experiments.chapter.demo>` runs the chapter's
 # loop and returns every update; `run.trace` is the text the chapter's loop prints. With
 # `mx.random.seed(1)` this is exactly what the original notebook prints today on MXNet 1.9.1:
 # five updates, the first on `[-0.3469252 -0.22134334]`, label 1.
@@ -66,8 +72,9 @@ print(run.trace)
 # ## The chapter's printed trace (2017)
 #
 # The chapter's own printout shows four updates on other points: it was made in 2017 with an
-# older MXNet, whose random number generator produced a different stream for the same seed, so
-# `mx.random.seed(1)` no longer draws those points. The trace can still be checked: it lists
+# older MXNet, whose `nd.random_normal` drew a different stream for the same seed, so
+# `mx.random.seed(1)` no longer draws those points with the chapter's NDArray code (MXNet's
+# NumPy interface still does: see [the appendix](#appendix-numpy)). The trace can still be checked: it lists
 # each point that caused an update and the parameters after it, and since the perceptron only
 # changes $(w, b)$ on an update, feeding those four points to `perceptron` from zero must give
 # the printed weights.
@@ -76,27 +83,34 @@ print(run.trace)
 replay = gp.experiments.replay_printed_trace()
 for x, y, pw, pb, rw, rb in zip(replay.x, replay.y, replay.printed_w, replay.printed_b,
                                 replay.replayed_w, replay.replayed_b):
-    print(f"data {x}, label {y:+.0f}:  printed w {pw}, b {pb:+.0f}   replayed w {rw}, b {rb:+.0f}")
-print("every point updated and every printed weight reproduced:", replay.reproduces,
-      f"(largest difference {replay.max_difference:.1e}, float32 rounding of the print)")
+    print(f"data {x}, label {y:+.0f}:")
+    print(f"    printed w {pw}, b {pb:+.0f};  replayed w {rw}, b {rb:+.0f}")
+print("every point updated and every printed weight reproduced:", replay.reproduces)
+print(f"largest difference {replay.max_difference:.1e} (float32 rounding of the print)")
 
 # %% [markdown]
 # ## Each update, drawn
+#
+# One panel per update of the pass, in order: the score of the weights *after* the update
+# (bold: its zero contour, the decision boundary), the data (red $+1$, blue $-1$) and the point
+# that caused the update, ringed in green.
 
 # %%
 updates = run.updates
-cols = min(4, len(updates))
+cols = min(3, len(updates))
 rows = -(-len(updates) // cols)
-fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.2 * rows), squeeze=False)
-for ax, update in zip(axes.flat, updates):
-    gp.plots.plot_update(X, Y, update, ax=ax)
-    ax.title.set_fontsize(7)
+fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.8 * rows), squeeze=False)
+for k, (ax, u) in enumerate(zip(axes.flat, updates), start=1):
+    gp.plots.plot_update(X, Y, u, ax=ax)
+    ax.set_title(f"update {k}, on example {u.index}\n"
+                 f"w = [{u.w[0]:.2f}, {u.w[1]:.2f}], b = {u.b:g}", fontsize=12)
 for ax in axes.flat[len(updates):]:
-    ax.axis("off")
+    fig.delaxes(ax)  # no empty panels
 fig.tight_layout()
 
 # %% [markdown]
-# The first update always happens on the first example (the tie at zero). Each update drags the
+# The first update happens on the first example, on every draw: from $w = 0, b = 0$ its score
+# is the tie 0. Each update drags the
 # bold zero contour towards the offending point (ringed in green). After the single pass the
 # weights are the signed sum of the updated examples, as the rule says:
 
@@ -104,29 +118,33 @@ fig.tight_layout()
 signed_sum = sum(u.y * u.x for u in updates)
 print("w from the run:      ", run.w.asnumpy())
 print("sum of y*x, mistakes:", signed_sum)
-print("training error after one pass:", gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y))
+error = gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y)
+print("training error after one pass:", error)
 
 # %% [markdown]
 # ## One pass over many draws
 #
 # How typical is this draw? `demo_statistics` repeats the chapter's run (`getfake(50, 2, 0.3)`
 # and one pass from zero) under 50 seeds.
+# ({py:func}`~gluon_perceptron.experiments.chapter.demo_statistics`)
 
 # %%
 stats = gp.experiments.demo_statistics(range(50))
-print(f"updates in one pass: mean {stats.updates.mean():.1f}, std {stats.updates.std():.1f}, "
-      f"range {stats.updates.min()} to {stats.updates.max()}")
+u = stats.updates
+print(f"updates in one pass: mean {u.mean():.1f}, std {u.std():.1f}, "
+      f"range {u.min()} to {u.max()}")
 print(f"first update on the first example in {np.sum(stats.first_update == 0)} of "
       f"{stats.seeds.size} draws")
 print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} draws; "
       f"mean training error after it {stats.training_error.mean():.3f}")
 
 # %% [markdown]
-# So one pass need not separate the data: it fails to in a sizeable share of the draws.
+# So one pass need not separate the data: it fails to on the draws counted above.
 #
 # ## Until it separates: `train`
 #
-# `gp.train` repeats passes until one makes no update (`converged=True`) or a bound on passes
+# {py:func}`gp.train <gluon_perceptron.core.rosenblatt.train.train>` repeats passes until one
+# makes no update (`converged=True`) or a bound on passes
 # is reached; the bound is required, since on data that cannot be separated the rule never
 # stops on its own. Two engines make exactly the same updates: `engine="faithful"` calls the
 # chapter's NDArray step per example, while the default `engine="fast"` runs the same loop
@@ -136,12 +154,12 @@ print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} d
 slow = gp.train(X, Y, max_epochs=100, engine="faithful")
 fast = gp.train(X, Y, max_epochs=100)
 print("updates per pass:", fast.updates_per_epoch, "converged:", fast.converged)
-print("identical runs:", slow.updates_per_epoch == fast.updates_per_epoch
-      and np.array_equal(slow.w, fast.w) and slow.b == fast.b)
+same = slow.updates_per_epoch == fast.updates_per_epoch
+print("identical runs:", same and np.array_equal(slow.w, fast.w) and slow.b == fast.b)
 ax = gp.plotscore(fast.w, fast.b)
 gp.plotdata(X, Y, ax=ax)
-ax.set_title(f"after {fast.epochs} passes: training error "
-             f"{gp.error_rate(fast.w, fast.b, X, Y):.0%}")
+_ = ax.set_title(f"after {fast.epochs} passes: training error "
+                 f"{gp.error_rate(fast.w, fast.b, X, Y):.0%}")
 
 # %% [markdown]
 # On XOR, four points no line can separate, the same call stops at its bound and says so:
@@ -150,6 +168,69 @@ ax.set_title(f"after {fast.epochs} passes: training error "
 Xx, Yx = gp.xor_data()
 r = gp.train(Xx, Yx, max_epochs=20)
 print("converged:", r.converged, "| updates per pass:", r.updates_per_epoch[:8], "...")
+
+# %% [markdown]
+# (appendix-numpy)=
+# ## Appendix: the chapter in today's MXNet
+#
+# The chapter was written for MXNet's `nd` (NDArray) interface. MXNet today is written, as in
+# [*Dive into Deep Learning*](https://d2l.ai), with its NumPy interface:
+# `from mxnet import np, npx` and `npx.set_np()`. The package has the chapter's two functions
+# in it too, {py:func}`~gluon_perceptron.core.chapter.numpy_interface.getfake_np` and
+# {py:func}`~gluon_perceptron.core.chapter.numpy_interface.perceptron_np`:
+
+# %%
+gp.show_source(gp.chapter.getfake_np, "_draw_plane_np", "_sample_np")
+
+# %% [markdown]
+# Line for line the chapter's `getfake`: `np.random.normal(size=...)` for
+# `nd.random_normal(shape=...)`, `np.linalg.norm` for `nd.norm`, `.item()` for `.asscalar()`.
+# The step:
+
+# %%
+gp.show_source(gp.chapter.perceptron_np)
+
+# %% [markdown]
+# * `@use_np` (from `mxnet.util`) turns the NumPy semantics on for the call only, and restores
+#   the caller's mode on return. `npx.set_np()` switches them on for the whole thread, and
+#   NDArray code after it can change behaviour (a reduction then has shape `()`, not `(1,)`),
+#   so the package does not call it: these functions work whether or not you did;
+# * `(np.dot(w, x) + b).item()` is the score as a Python float, and `w += ...`, `b += ...`
+#   update the `mxnet.numpy` arrays in place, as in the NDArray step.
+#
+# Fed the same data, the two steps make the same updates and the same weights, to the last
+# bit (`tests/test_chapter.py` checks it on data no notebook uses). Here on this notebook's
+# data:
+
+# %%
+Xn, Yn = X.as_np_ndarray(), Y.as_np_ndarray()
+w_nd, b_nd = nd.zeros(2), nd.zeros(1)
+w_np, b_np = mx.np.zeros(2), mx.np.zeros(1)
+steps = [(gp.perceptron(w_nd, b_nd, X[i], Y[i]),
+          gp.chapter.perceptron_np(w_np, b_np, Xn[i], Yn[i])) for i in range(len(Y))]
+print("same update at every step:", all(a == b for a, b in steps),
+      "| updates:", sum(a for a, _ in steps))
+print("same weights:", np.array_equal(w_nd.asnumpy(), w_np.asnumpy()),
+      np.array_equal(b_nd.asnumpy(), b_np.asnumpy()))
+
+# %% [markdown]
+# The sampler is another matter. Both samplers draw from MXNet's one generator, but MXNet's
+# NumPy `normal` uses both numbers of each pair its Gaussian sampler makes, where
+# `nd.random_normal` (in MXNet 1.9) uses one. The NumPy stream turns out to be the one the
+# chapter's 2017 MXNet drew: after `mx.random.seed(1)`, `getfake_np(50, 2, 0.3)` and one pass
+# of `perceptron_np` make the four updates the chapter printed, which the NDArray code no
+# longer does.
+
+# %%
+mx.random.seed(1)
+Xp, Yp = gp.chapter.getfake_np(50, 2, 0.3)
+w_np, b_np = mx.np.zeros(2), mx.np.zeros(1)
+for x, y in zip(Xp, Yp):
+    if gp.chapter.perceptron_np(w_np, b_np, x, y):
+        print("data", x.asnumpy(), "label", y.item(),
+              "-> w", w_np.asnumpy(), "b", b_np.item())
+print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[-1][2],
+      "b", gp.chapter.PRINTED_TRACE[-1][3])
 
 
 # %% [markdown]

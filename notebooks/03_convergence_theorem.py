@@ -1,14 +1,23 @@
 # %% [markdown]
 # # 3. The perceptron convergence theorem
 #
-# This notebook follows the chapter **"The Perceptron"** of *Deep Learning - The Straight Dope*
-# (MXNet), section **"The Perceptron Convergence Theorem"**: its experiment (updates against the
-# margin), the theorem and its proof with a bias.
+# This notebook follows the chapter
+# [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
+# of *Deep Learning - The Straight Dope* {cite:p}`straightdope` (MXNet), section
+# **"The Perceptron Convergence Theorem"** {cite:p}`novikoff1962`: its experiment (updates
+# against the margin), the theorem and its proof with a bias.
 #
-# **Theorem.** Suppose every example has $\|x_i\| \le R$ and some $(w^*, b^*)$ with
-# $\|w^*\| \le 1$ and $b^{*2} \le 1$ classifies every example with margin
-# $y_i (w^{*\top} x_i + b^*) \ge \epsilon$. Then the perceptron makes at most
-# $2 (R^2 + 1) / \epsilon^2$ updates.
+# :::{prf:theorem} Convergence with a bias (the chapter's form of Novikoff's theorem)
+# :label: thm-chapter-convergence
+# Suppose every example has $\|x_i\| \le R$ and some $(w^*, b^*)$ with $\|w^*\| \le 1$ and
+# $b^{*2} \le 1$ classifies every example with margin $y_i (w^{*\top} x_i + b^*) \ge \epsilon$.
+# Then the perceptron, started from $w = 0, b = 0$, makes at most $2 (R^2 + 1) / \epsilon^2$
+# updates, whatever the order of the examples.
+# :::
+#
+# The proof is [at the end of this page](#proof-chapter-convergence), with the general form
+# for any $(w^*, b^*)$; [notebook 06](06_convergence_bounds.ipynb) measures both halves of it
+# along a run.
 #
 # The bound depends neither on the dimension nor on the number of examples, only on how wide
 # the gap between the classes is compared with the size of the data. We first run the chapter's
@@ -30,13 +39,14 @@ mx.random.seed(1)  # the original notebook's seed
 # points and counts the updates of **one pass**, averaged over trials. Two things in its code
 # do not match the theorem:
 #
-# 1. `w, b` are never reset: the first dataset starts from the weights the demo of notebook 2
-#    left, and every later one from whatever the previous dataset left behind, so each count
+# 1. `w, b` are never reset: the first dataset starts from the weights the demo of
+#    [notebook 02](02_perceptron_algorithm.ipynb) left, and every later one from whatever the previous dataset left behind, so each count
 #    measures a warm-started pass on a *different* problem;
 # 2. one pass need not converge, so the count is not "the number of updates until the data is
 #    separated", which is what the theorem bounds.
 #
-# `margin_experiment_faithful` keeps both slips on purpose. As in the chapter, we first rerun
+# {py:func}`~gluon_perceptron.experiments.chapter.margin_experiment_faithful` keeps both slips
+# on purpose. As in the chapter, we first rerun
 # the demo (same seed, same data, same weights) and hand its `w, b` and the random stream it
 # left to the experiment. At the chapter's sizes it takes one to two minutes (the
 # one-point-at-a-time sampler); here we use 2 trials of 200 points, so its curve is not
@@ -46,14 +56,15 @@ mx.random.seed(1)  # the original notebook's seed
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)
 print("starting from the demo's weights:", demo_run.w.asnumpy(), demo_run.b.asscalar())
-faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200, w=demo_run.w, b=demo_run.b)
+faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200,
+                                                     w=demo_run.w, b=demo_run.b)
 print(np.round(faithful.updates, 1))
-gp.plots.plot_faithful_experiment(faithful)
+_ = gp.plots.plot_faithful_experiment(faithful)
 
 # %% [markdown]
 # ## The corrected experiment
 #
-# `margin_experiment` starts each dataset from $w = 0, b = 0$ and trains until a pass makes no
+# {py:func}`~gluon_perceptron.experiments.chapter.margin_experiment` starts each dataset from $w = 0, b = 0$ and trains until a pass makes no
 # update. For every dataset it also computes a bound that is guaranteed to hold for that
 # dataset: its radius $R$, the margin $\gamma$ its generating plane really achieves (at least
 # $\epsilon$) and the plane's size $\|(w^*, b^*)\|^2 = 1 + b^{*2}$.
@@ -64,19 +75,21 @@ print("all runs converged:", result.converged.all())
 print("every run within its own bound:", bool(np.all(result.updates <= result.bound)))
 mean, std = result.updates.mean(axis=0), result.updates.std(axis=0)
 for i in (0, 4, 8, 16):
+    median_bound = np.median(result.bound[:, i])
     print(f"epsilon {result.epsilons[i]:.3f}: updates {mean[i]:5.1f} +- {std[i]:4.1f} "
-          f"over {result.updates.shape[0]} trials, median bound {np.median(result.bound[:, i]):.0f}")
+          f"over {result.updates.shape[0]} trials, median bound {median_bound:.0f}")
 print(f"largest updates / bound over all {result.updates.size} runs: "
       f"{np.max(result.updates / result.bound):.3f}")
+print(f"mean count, narrowest margin / widest: {mean[0] / mean[-1]:.1f} times")
 fig, ax = plt.subplots(figsize=(8, 5))
 gp.plots.plot_margin_experiment(result, ax=ax)
-ax.set_title("the corrected experiment: 10 trials x 1000 points per margin", fontsize=9)
+_ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 
 # %% [markdown]
-# Over the ten trials per margin, the mean count falls as the margin widens (more than
-# fivefold from the narrowest margin to the widest, with a large spread between trials), and
-# every one of the 170 runs stays far below its bound: the theorem is a worst case over all data and all orders, and our
-# Gaussian clouds are nowhere near it.
+# Over the ten trials per margin, the mean count falls as the margin widens (by the factor
+# printed above, with a large spread between trials), and every run stays below its bound, as
+# the theorem says it must, by the margin printed above: the theorem is a worst case over all
+# data and all orders, and our Gaussian clouds are nowhere near it.
 #
 # ## When the chapter's assumption fails
 #
@@ -93,11 +106,13 @@ ax.set_title("the corrected experiment: 10 trials x 1000 points per margin", fon
 # %%
 broken = ~result.chapter_assumptions
 print(f"{broken.mean():.0%} of the planes have b*^2 > 1")
-print("bound with the true ||(w*, b*)|| never exceeded:", bool(np.all(result.updates <= result.bound)))
+print("bound with the true ||(w*, b*)|| never exceeded:",
+      bool(np.all(result.updates <= result.bound)))
 print("where b*^2 <= 1 the chapter's own bound holds:",
       bool(np.all(result.updates[~broken] <= result.chapter_bound[~broken])))
 
 # %% [markdown]
+# (proof-chapter-convergence)=
 # ## The proof in two lines
 #
 # Write $\theta_t = (w_t, b_t)$ and $u = (w^*, b^*)$. Each update adds $y\,(x, 1)$ to
@@ -110,7 +125,16 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 #   $y (w_t^\top x + b_t) \le 0$.
 #
 # A quantity that grows like $t$ cannot stay below one that grows like $\sqrt t$ for long, which
-# caps $t$. Notebook 6 plots both halves along a run.
+# caps $t$:
+#
+# :::{prf:proof}
+# With $\|u\| \le \sqrt 2$ (from $\|w^*\| \le 1$, $b^{*2} \le 1$), $\gamma \ge \epsilon$ and the
+# two halves, $t \epsilon \le u^\top \theta_t \le \|u\|\,\|\theta_t\| \le
+# \sqrt 2 \sqrt{t (R^2 + 1)}$, so $t \le 2 (R^2 + 1) / \epsilon^2$. For any $(w^*, b^*)$ the same
+# lines give $t \le (R^2 + 1)(1 + b^{*2}) / \gamma^2$.
+# :::
+#
+# [Notebook 06](06_convergence_bounds.ipynb) plots both halves along a run.
 #
 # ## What the bound does and does not depend on
 #
@@ -122,12 +146,14 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 # the seeds, just never past the bound.
 
 #
-# `updates_by_size` measures it over 20 seeds per size (mean with its standard deviation):
+# {py:func}`~gluon_perceptron.experiments.chapter.updates_by_size` measures it over 20 seeds
+# per size (mean with its standard deviation):
 
 # %%
 sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
 for (samples, dims), counts, ratios in zip(sizes.configs, sizes.updates, sizes.ratios):
-    print(f"{samples:5d} points, {dims:2d} dimensions: mean updates {counts.mean():6.1f} "
+    print(f"{samples:5d} points, {dims:2d} dimensions: "
+          f"mean updates {counts.mean():6.1f} "
           f"+- {counts.std():5.1f}, largest updates/bound {ratios.max():.3f}")
 
 

@@ -32,6 +32,7 @@ import tracemalloc
 # pyplot and SciPy's optimizers are imported here, not inside a measured call: under
 # tracemalloc their import takes seconds and counts against the call that first needs them
 import matplotlib.pyplot as plt
+import mxnet as mx
 import numpy as np
 import pytest
 import scipy.optimize  # noqa: F401
@@ -190,6 +191,10 @@ VALID = {
     # the Forgetron's bound is infinite (the theorem does not apply) below a budget of 83
     ("forgetron_experiment", "budgets"): lambda: (100,), ("forgetron_bound", "budget"): lambda: 100,
     ("bias_bound", "b"): lambda: 0.5, ("truth_table", "b"): lambda: -0.5,
+    # the step in MXNet's NumPy interface takes mxnet.numpy arrays
+    ("perceptron_np", "w"): lambda: mx.np.array([1.0, 0.0]),
+    ("perceptron_np", "b"): lambda: mx.np.zeros(1),
+    ("perceptron_np", "x"): lambda: mx.np.array(_X[0], dtype="float32"),
 }
 
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
