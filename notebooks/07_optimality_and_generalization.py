@@ -138,11 +138,15 @@ scaled = curve.scaled("bound")
 print("(N+1) x bound, growth per doubling of N:",
       [f"{100 * (r - 1):+.0f} %" for r in scaled[1:] / scaled[:-1]])
 
+# %% [markdown]
+# Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
+
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
 gp.plots.plot_scaled_bound(curve, axes[1])
-axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=10)
+axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=12)
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]
