@@ -1,16 +1,51 @@
 # %% [markdown]
 # # 6. Convergence bounds, measured
 #
-# The convergence theorem promises that on separable data the perceptron stops after a
+# The convergence theorem ([notebook 03](03_convergence_theorem.ipynb), from the
+# [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
+# {cite:p}`straightdope`) promises that on separable data the perceptron stops after a
 # number of updates fixed by two numbers only: how far the points reach from the origin
 # (the radius R) and how wide a gap some separating plane leaves (the margin gamma). This
 # notebook puts every version of that promise next to real update counts:
 #
-# * Novikoff's R²/γ² for a perceptron without bias,
+# * Novikoff's R²/γ² for a perceptron without bias ({prf:ref}`thm-novikoff`),
 # * the chapter's 2(R²+1)/ε² with a bias, which the chapter states for a separator with
 #   ‖w*‖ ≤ 1 and b*² ≤ 1,
-# * the lecture notes' general bound (1.4), for any starting point and threshold δ,
+# * the lecture notes' general bound (1.4), for any starting point and threshold δ
+#   ({prf:ref}`thm-general-bound`),
 # * the best of all of them, from the optimal margin γ₂ (a hard-margin SVM problem).
+#
+# :::{prf:theorem} Novikoff's bound
+# :label: thm-novikoff
+# Let $\|a_i\| \le R$ for every example and let a unit vector $u$ separate them with margin
+# $\gamma > 0$: $a_i^\top u \ge \gamma$. Then the perceptron without bias, from $\theta_0 = 0$,
+# makes at most $R^2/\gamma^2$ updates, in any order of the examples
+# {cite:p}`novikoff1962,block1962`. With a bias, pad $x$ with a constant 1 (below: it is the
+# same run): $a_i = y_i(x_i, 1)$, $R^2 \to R^2 + 1$ and $u = (w^*, b^*)$, which gives
+# $(R^2 + 1)(\|w^*\|^2 + b^{*2})/\gamma^2$ for a separator of margin $\gamma$.
+# :::
+#
+# The proof is watched update by update in [The proof, live](#the-proof-live) below.
+#
+# :::{prf:theorem} The general bound (1.4)
+# :label: thm-general-bound
+# Let $\|a_i\| \le R_a$ and $a_i^\top u \ge s > 0$ for some $u$. The perceptron that starts
+# at $\theta_0$ and updates whenever $\langle \theta, a_i \rangle \le \delta$ ($\delta \ge 0$)
+# makes at most
+# $$t \le \frac{(2\delta + R_a^2)\|u\|^2 + 2 s \|u\| \|\theta_0\|}{s^2}$$
+# updates.
+# :::
+#
+# :::{prf:proof}
+# Each update adds $a_i^\top u \ge s$ to $u^\top \theta$, so
+# $u^\top \theta_t \ge -\|u\|\|\theta_0\| + t s$. It adds
+# $2\langle \theta, a_i\rangle + \|a_i\|^2 \le 2\delta + R_a^2$ to $\|\theta\|^2$, so
+# $\|\theta_t\|^2 \le \|\theta_0\|^2 + t(2\delta + R_a^2)$. Cauchy-Schwarz,
+# $u^\top \theta_t \le \|u\|\|\theta_t\|$, joins the two; squaring and solving for $t$ gives
+# the bound (with $\theta_0 = 0$, $\delta = 0$ and $\|u\| = 1$, $s = \gamma$:
+# {prf:ref}`thm-novikoff`). Measured below in
+# [The general bound (1.4)](#the-general-bound-14-a-start-and-a-threshold).
+# :::
 #
 # Then we watch the proof happen along one run, check that padding a constant feature is the
 # same thing as a bias, and see what rescaling or moving the data does.
@@ -26,10 +61,18 @@ mx.random.seed(0)
 np.random.seed(0)
 
 # %% [markdown]
+# The package computes each bound with one line of arithmetic (`_finite_bound` only refuses
+# a bound that overflowed to infinity):
+
+# %%
+gp.show_source(gp.theory.novikoff_bound, "chapter_bound", "bias_bound", "_bias_bound",
+               "general_bound")
+
+# %% [markdown]
 # ## Bounds against counts on many datasets
 #
-# `bound_experiment` draws getfake datasets over a grid of dimensions, sizes and margins, 8
-# per cell, and records, for each, the updates of the perceptron with bias (trained from zero
+# {py:func}`~gluon_perceptron.experiments.convergence.bound_experiment` draws getfake
+# datasets over a grid of dimensions, sizes and margins, 8 per cell, and records, for each, the updates of the perceptron with bias (trained from zero
 # until a pass makes no update) and of the perceptron without bias (on the same data moved so
 # that the generating plane passes through the origin), next to each bound.
 
@@ -38,11 +81,12 @@ rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1
                                       epsilons=(0.1, 0.3), trials=8)
 ok = rec.b ** 2 <= 1
 print("datasets:", rec.updates.size, " all converged:", rec.converged.all())
-for name, count, bound, sel in [("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", slice(None)),
-                                ("(R^2+1)/gamma_2^2", "updates", "optimal_bound", slice(None)),
-                                ("2(R^2+1)/eps^2, b*^2<=1", "updates", "chapter_bound", ok),
-                                ("Novikoff, no bias", "homogeneous_updates", "novikoff_bound",
-                                 slice(None))]:
+every = slice(None)
+for name, count, bound, sel in [
+        ("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", every),
+        ("(R^2+1)/gamma_2^2", "updates", "optimal_bound", every),
+        ("2(R^2+1)/eps^2, b*^2<=1", "updates", "chapter_bound", ok),
+        ("Novikoff, no bias", "homogeneous_updates", "novikoff_bound", every)]:
     r = rec[count][sel] / rec[bound][sel]
     print(f"{name:26s} exceeded: {bool((r > 1).any())}   largest count/bound: {r.max():.3f}")
 print(f"planes with b*^2 > 1: {int((~ok).sum())} of {ok.size}; the chapter's bound exceeded "
@@ -60,18 +104,34 @@ print("median d = 10 / median d = 2:", round(medians[2] / medians[0], 2),
       "  median d = 20 / median d = 10:", round(medians[3] / medians[2], 2))
 
 # %% [markdown]
-# Every point sits above the diagonal: no count ever reached its bound, and the bounds are
-# loose, often by one or two orders of magnitude. On the right, the count and the bound are
-# plotted against the dimension. Neither bound has d or n in its formula. With getfake every
-# point has norm below 3 and margin above ε, so the chapter's bound stays the same whatever d
-# and n are. The measured counts are another matter: over 32 datasets per dimension the median
-# count grows from d = 2 to d = 10 (two- to threefold) and then stops growing (at d = 20 it
-# is about the same as at d = 10, or lower); the spread within each dimension, shown by the quartiles, is as large
-# as the change between dimensions, so one dataset per cell could not show this. All counts
-# stay far below every bound.
+# Every point sits above the diagonal: no count reached its bound (as the theorems say), and
+# the bounds are loose (the largest count/bound ratios are printed above). On the right, the
+# count and the bound are plotted against the dimension. Neither bound has d or n in its
+# formula. With getfake every point has norm below 3 and margin above ε, so the chapter's
+# bound stays the same whatever d and n are. The measured counts are another matter: over 32
+# datasets per dimension the median count grows from d = 2 to d = 10, by the factor printed
+# above, and from d = 10 to d = 20 much less, if at all (the second factor). The spread within
+# each dimension, shown by the quartiles, is as large as the change between dimensions, so one
+# dataset per cell could not show this.
+#
+# The factor between d = 2 and d = 10 is itself a random number. `dimension_growth` redraws the
+# grid's d = 2 and d = 10 datasets (8 per cell, 32 per dimension) for 40 seeds, only training
+# (no bounds), and gives its spread:
+
+# %%
+growth = gp.experiments.dimension_growth(40, dimensions=(2, 10))
+ratios = growth.ratios(10)
+print(f"median count at d = 10 / at d = 2 over {ratios.size} grids: median "
+      f"{np.median(ratios):.2f}, quartiles {np.percentile(ratios, [25, 75]).round(2)}, "
+      f"range {ratios.min():.2f} to {ratios.max():.2f}")
+
+# %% [markdown]
+# So the growth from d = 2 to d = 10 is real on every one of these grids, but its size is
+# anywhere between the smallest and largest factor printed: roughly two- to fourfold, not a
+# fixed number.
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from
-# `gp.theory.optimal_margin`, which solves the hard-margin SVM quadratic program
+# {py:func}`~gluon_perceptron.core.theory.margins.optimal_margin`, which solves the hard-margin SVM quadratic program
 # min ‖θ‖² subject to y_i (w·x_i + b) ≥ 1. `tests/test_margins.py` checks the answer
 # independently: the KKT conditions, random perturbations and a brute-force search over
 # directions.
@@ -90,7 +150,7 @@ print(f"measured updates: {run.updates}")
 # %% [markdown]
 # ## The proof, live
 #
-# The proof tracks two numbers along the run, for any separator u:
+# The proof of {prf:ref}`thm-novikoff` tracks two numbers along the run, for any separator u:
 #
 # * **Part 1**: each update adds at least s = minᵢ yᵢ u·(xᵢ, 1) to u·θ_t, so
 #   u·θ_t ≥ t s;
@@ -104,7 +164,8 @@ print(f"measured updates: {run.updates}")
 
 # %%
 fake = gp.sample_separable(200, 2, 0.05)
-trace = gp.experiments.proof_trace(fake.X, fake.Y, gp.theory.optimal_margin(fake.X, fake.Y).theta)
+best = gp.theory.optimal_margin(fake.X, fake.Y).theta
+trace = gp.experiments.proof_trace(fake.X, fake.Y, best)
 print(f"{trace.path.updates} updates, bound {trace.bound:.0f}")
 print("Part 1 at every update:", bool(np.all(trace.progress >= trace.lower - 1e-9)))
 print("Part 2 at every update:", bool(np.all(trace.norm2 <= trace.upper + 1e-9)))
@@ -130,7 +191,7 @@ print("same parameters after every update:", np.array_equal(with_bias.thetas, pa
 # ## The general bound (1.4): a start and a threshold
 #
 # Start the run at θ₀ ≠ 0 or update whenever the margin is below δ > 0, and the bound has to
-# grow: (1.4) adds 2δ to R² and a term 2 s‖u‖‖θ₀‖. The plain bound (θ₀ = 0, δ = 0) is then
+# grow: (1.4) ({prf:ref}`thm-general-bound`) adds 2δ to R² and a term 2 s‖u‖‖θ₀‖. The plain bound (θ₀ = 0, δ = 0) is then
 # no longer valid: for a large enough δ, or a start far enough on the wrong side, the
 # measured count goes past it, while (1.4) still holds.
 
@@ -160,8 +221,9 @@ for m in (10.0, 1000.0):
 X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
 run = gp.train(X1, Y1, max_epochs=100_000)
 print("updates:", run.updates)
-print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.theory.chapter_bound(gp.theory.radius(X1), 10.0))
-print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.theory.bias_bound(gp.theory.radius(X1), 10.0, 1.0, -20.0))
+R1 = gp.theory.radius(X1)
+print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.theory.chapter_bound(R1, 10.0))
+print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.theory.bias_bound(R1, 10.0, 1.0, -20.0))
 
 # %% [markdown]
 # ## Data normalization (Exercise 1.29)
@@ -180,9 +242,10 @@ print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.theory.bias_bound(gp.theor
 # %%
 fake = gp.sample_separable(200, 2, 0.1)
 Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
+scaled_runs = [gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s)
+               for s in (0.01, 1.0, 100.0)]
 print("no bias, data through the origin, updates for lambda = 0.01, 1, 100:",
-      [gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s).homogeneous_updates
-       for s in (0.01, 1.0, 100.0)])
+      [r.homogeneous_updates for r in scaled_runs])
 scales = np.logspace(-1.5, 1.5, 9)
 runs = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
         for s in scales]

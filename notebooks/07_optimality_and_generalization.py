@@ -3,11 +3,43 @@
 #
 # Two more theorems about the perceptron, each run rather than just quoted:
 #
-# * **Theorem 1.34** (optimality): no deterministic learner can promise fewer than
-#   min(1/γ², d) mistakes on data with margin γ. The perceptron's R²/γ² matches that when
+# * **Theorem 1.34** (optimality, {prf:ref}`thm-adversary`): no deterministic learner can
+#   promise fewer than min(1/γ², d) mistakes on data with margin γ. The perceptron's R²/γ²
+#   ({prf:ref}`thm-novikoff` in [notebook 06](06_convergence_bounds.ipynb)) matches that when
 #   the dimension is large.
-# * **Theorem 2.6** (Vapnik–Chervonenkis): trained to convergence on N random points, the
-#   perceptron errs on a new point with probability at most E[R²/γ²]/(N+1).
+# * **Theorem 2.6** (Vapnik–Chervonenkis, {prf:ref}`thm-loo`): trained to convergence on N
+#   random points, the perceptron errs on a new point with probability at most
+#   E[R²/γ²]/(N+1).
+#
+# :::{prf:theorem} An adversary forces min(1/γ², d) mistakes (notes, Theorem 1.34)
+# :label: thm-adversary
+# For every deterministic online learner in $\mathbb{R}^d$ and every $0 < \gamma \le 1$ there
+# is a sequence of $n = \min(\lfloor 1/\gamma^2 \rfloor, d)$ examples with $\|x_i\| = 1$,
+# separable by a unit vector with margin at least $\gamma$, on which the learner errs every
+# time.
+# :::
+#
+# :::{prf:proof}
+# Show $e_1, \dots, e_n$ and label each the opposite of the learner's prediction. Whatever the
+# labels, $u = \sum_i y_i e_i / \sqrt n$ has $\|u\| = 1$ and margin $1/\sqrt n \ge \gamma$ on
+# every example. Played below against the perceptron and another learner (and
+# {ref}`an exercise <ex-07-adversary>` asks for the details).
+# :::
+#
+# :::{prf:theorem} Leave-one-out bound (notes, Theorem 2.6)
+# :label: thm-loo
+# Draw $N + 1$ examples i.i.d. from a distribution with a separating plane and train the
+# perceptron (with bias) to convergence on the first $N$. Its probability of error on the last
+# one is at most $\mathbb{E}[R_a^2/\gamma^2]/(N + 1)$, the expectation over samples of $N + 1$
+# points {cite:p}`vapnik1998`.
+# :::
+#
+# :::{prf:proof}
+# The leave-one-out error of the $N + 1$ points is an unbiased estimate of that probability;
+# it is at most $|I|/(N+1)$ (below, and {ref}`an exercise <ex-07-loo>`), and $|I|$ is at most the
+# number of updates, which {prf:ref}`thm-novikoff` bounds by $R_a^2/\gamma^2$. Measured below
+# over 100 draws per $N$.
+# :::
 
 # %%
 import matplotlib.pyplot as plt
@@ -25,8 +57,17 @@ np.random.seed(0)
 # The adversary shows the basis vectors e₁, e₂, … one at a time. After the learner has
 # predicted a label, the adversary announces the opposite one. Every round is a mistake. The
 # data is still separable with margin γ: the vector w* = γ Σ yᵢ eᵢ has norm γ√n ≤ 1 and gives
-# every example the margin γ. `adversary_run` plays this against the chapter's perceptron
-# step (or against any object with `predict` and `update`).
+# every example the margin γ.
+# {py:func}`~gluon_perceptron.experiments.optimality.adversary_run` plays this against the
+# chapter's perceptron step (or against any object with `predict` and `update`):
+
+# %%
+gp.show_source(gp.experiments.adversary_run)
+
+# %% [markdown]
+# Each round builds the basis vector $e_i$, asks the learner for its prediction, reveals the
+# opposite label, counts the mistake (every round, by construction) and lets the learner
+# update. The only sizes are $n$ rounds of one vector of length $d$.
 
 # %%
 for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
@@ -61,7 +102,8 @@ class AlwaysPositive:
         pass
 
 
-print(gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes, "mistakes out of 16")
+lost = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
+print(lost.mistakes, "mistakes out of", lost.n)
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -70,7 +112,8 @@ print(gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes,
 # the set of points the run ever updated on. A point outside I can be held out without
 # changing the run, and the final weights classify it correctly. So the number of
 # leave-one-out errors is at most |I|. |I| is at most the number of mistakes, which is at
-# most R²/γ². `leave_one_out` retrains only for the points in I; `tests/test_theory.py`
+# most R²/γ². {py:func}`~gluon_perceptron.experiments.optimality.leave_one_out` retrains only
+# for the points in I; `tests/test_theory.py`
 # checks that this gives the same answer as retraining N+1 times.
 #
 # `generalization_experiment` repeats this over many random draws. It also trains on the
@@ -82,31 +125,44 @@ print(gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive()).mistakes,
 # mean comes with its standard error.
 
 # %%
-curve = gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5, test_points=200)
+curve = gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5,
+                                            test_points=200)
 print("   N   leave-one-out      fresh points       |I|/(N+1)   bound          (N+1) x bound")
 for n, s in zip(curve.sizes, curve.runs):
     print(f"{n:4d}   {s.mean('loo'):.4f} +- {s.sem('loo'):.4f}   "
           f"{s.mean('test'):.4f} +- {s.sem('test'):.4f}   {s.mean('support'):9.4f}   "
           f"{s.mean('bound'):.3f} +- {s.sem('bound'):.3f}   "
           f"{(n + 1) * s.mean('bound'):5.1f} +- {(n + 1) * s.sem('bound'):.1f}")
-print("(N+1) x leave-one-out error:", curve.scaled("loo").round(2).tolist())
+loo = curve.scaled("loo")
+print("(N+1) x leave-one-out error:", loo.round(2).tolist(),
+      f"(N = 400 / N = 25: {loo[-1] / loo[0]:.2f})")
+scaled = curve.scaled("bound")
+print("(N+1) x bound, growth per doubling of N:",
+      [f"{100 * (r - 1):+.0f} %" for r in scaled[1:] / scaled[:-1]])
+
+# %% [markdown]
+# Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
+fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
 gp.plots.plot_scaled_bound(curve, axes[1])
-axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=10)
+axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=12)
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]
 # (± is one standard error over the 100 draws.) The theorem holds in every row: the
 # leave-one-out error is below |I|/(N+1), which is below the bound (in every single draw, not
 # only on average). The bound is loose: about 1 for N = 25, where it says nothing. It falls as
-# N grows, at first more slowly than 1/N: (N+1) × bound = E[R_a²/γ₂²] rises from N = 25 to
-# N = 200, because larger samples leave smaller margins; then it levels off, since getfake
-# never puts a point closer to the plane than ε, so the margin cannot shrink further, and the
-# bound falls like 1/N. The measured errors fall faster than 1/N: (N+1) × the leave-one-out
-# error (printed under the table) goes down, to less than half its N = 25 value at N = 400.
+# N grows, but more slowly than 1/N: (N+1) × bound = E[R_a²/γ₂²] rises at every doubling of N
+# in the table (the growth per doubling is printed under it), because larger samples leave
+# smaller margins. On the log scale of the right-hand panel the later rises look small, but they
+# do not stop: getfake never puts a point closer to the plane than ε, so the margin cannot
+# shrink below ε and the growth must end eventually, but not by N = 400. The measured errors
+# fall faster than 1/N: (N+1) × the leave-one-out error (printed under the table) goes down,
+# not at every step (it is noisy), but by N = 400 to about half its N = 25 value or less
+# (here to the fraction printed below).
 # The leave-one-out and fresh-point columns estimate the same expectation and agree within two
 # or three standard errors.
 

@@ -1,8 +1,12 @@
 # %% [markdown]
 # # 8. Expressivity and the loss surface
 #
-# A single perceptron can compute AND, OR and NOT, but not XOR. And its training rule is a
-# subgradient step on a piecewise-linear loss, which we can draw for a two-point example.
+# A single perceptron can compute AND, OR and NOT, but not XOR {cite:p}`minskypapert1969`. And
+# its training rule is a subgradient step on a piecewise-linear loss
+# ([notebook 04](04_perceptron_as_sgd.ipynb)), which we can draw for a two-point example.
+# The XOR run of the [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
+# {cite:p}`straightdope` is in [notebook 02](02_perceptron_algorithm.ipynb); what the
+# perceptron does on data no line separates is [notebook 05](05_black_and_white.ipynb).
 
 # %%
 import matplotlib.pyplot as plt
@@ -23,7 +27,13 @@ for name in gp.theory.BOOLEAN_PERCEPTRONS:
 
 # %% [markdown]
 # No score is ever 0, so each table is unambiguous. The perceptron rule also *finds* weights
-# for these functions when trained on their truth tables:
+# for these functions when trained on their truth tables.
+# {py:func}`~gluon_perceptron.core.theory.expressivity.learn_boolean` is the chapter's
+# perceptron (`gp.train`, with bias, passes in order from zero) on the table's four (or two)
+# rows:
+
+# %%
+gp.show_source(gp.theory.learn_boolean)
 
 # %%
 for name in ("AND", "OR", "NOT"):
@@ -37,8 +47,16 @@ for name in ("AND", "OR", "NOT"):
 #
 # XOR wants lin < 0 at (−1,−1) and (+1,+1), and lin > 0 at (−1,+1) and (+1,−1). Add the
 # first two conditions: 2b < 0. Add the last two: 2b > 0. No (w, b) can do both (Minsky and
-# Papert). A linear program (`gp.theory.is_separable`) agrees. The perceptron never stops
-# updating: every pass makes a mistake, and its weights go around a cycle.
+# Papert). A linear program
+# ({py:func}`~gluon_perceptron.core.theory.separability.is_separable`) agrees. The perceptron
+# never stops updating: every pass makes a mistake, and its weights go around a cycle.
+# {py:func}`~gluon_perceptron.core.theory.expressivity.xor_cycle` finds the cycle: it runs one
+# pass of `train` at a time, remembers every pass-end $(w, b)$, and stops at the first one it
+# has seen before. The rule is deterministic, so from there the run repeats for ever, and the
+# distance between the two visits is the period:
+
+# %%
+gp.show_source(gp.theory.xor_cycle)
 
 # %%
 X, Y = gp.xor_data()
@@ -47,8 +65,8 @@ run = gp.theory.learn_boolean("XOR", max_epochs=1000)
 path, period = gp.theory.xor_cycle()
 print(f"after {run.epochs} passes: converged={run.converged}, updates per pass "
       f"{sorted(set(run.updates_per_epoch))}")
-print(f"the weights at the end of a pass repeat every {period} pass(es); largest |weight| "
-      f"seen: {np.abs(path.thetas).max():g}")
+print(f"the weights at the end of a pass repeat every {period} pass(es); "
+      f"largest |weight| seen: {np.abs(path.thetas).max():g}")
 
 # %% [markdown]
 # ## The loss surface of a two-point example
@@ -59,13 +77,21 @@ print(f"the weights at the end of a pass repeat every {period} pass(es); largest
 # L(w) = max(0, w₁ + w₂) + max(0, −2w₁ − w₂).
 #
 # It is zero on the cone w₁ + w₂ ≤ 0 ≤ 2w₁ + w₂ (shaded below) and rises linearly
-# elsewhere (level sets 1, 2, …). From w = 0 the perceptron updates on every example with
+# elsewhere (level sets 1, 2, …). The package evaluates it on a whole grid of weights at once
+# ({py:func}`~gluon_perceptron.core.theory.expressivity.total_perceptron_loss`):
+
+# %%
+gp.show_source(gp.theory.total_perceptron_loss)
+
+# %% [markdown]
+# From w = 0 the perceptron updates on every example with
 # y w·x ≤ 0, and the path zig-zags into the zero-loss cone.
 
 # %%
-path = gp.rosenblatt.update_path(*gp.theory.two_point_data(), max_epochs=100, bias=False)
+X2, Y2 = gp.theory.two_point_data()
+path = gp.rosenblatt.update_path(X2, Y2, max_epochs=100, bias=False)
 print(f"{path.updates} updates, converged={path.converged}, final w = {path.w}, "
-      f"loss there = {gp.theory.total_perceptron_loss(path.w, *gp.theory.two_point_data())}")
+      f"loss there = {gp.theory.total_perceptron_loss(path.w, X2, Y2)}")
 gp.plots.plot_loss_surface(path=path)
 plt.show()
 

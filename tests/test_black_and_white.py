@@ -328,24 +328,27 @@ def test_bad_input_is_named(call, match):
 
 # --- the experiments the notebook and the main job share ---------------------------------------
 
-PART1_SEEDS = range(5)
+#: Seeds reserved for the tests: no notebook prints a draw from them.
+TEST_SEEDS = range(10_000, 10_040)
+PART1_SEEDS = TEST_SEEDS[:5]
 
 
 @pytest.fixture(scope="module")
 def part1_draws():
-    """Part 1 on 5 seeds (seed 0 is the notebook's and the main job's draw)."""
+    """Part 1 on 5 reserved seeds (the notebook and the main job draw seed 0)."""
     return [exp_black_and_white.nonseparable_experiment(300, seed=s) for s in PART1_SEEDS]
 
 
 def test_part1_over_draws(part1_draws):
     """Notebook 05, part 1, on 5 draws: no set is separable, the plain rule updates in every one
-    of its 300 passes, its norm levels off, and the theorem's ceiling is loose by millions."""
+    of its 300 passes, its running maximum grows little after the first tenth, and the
+    theorem's ceiling is loose by millions."""
     for part1 in part1_draws:
         assert list(part1.separable.values()) == [False, False, False]
         for name, res in part1.traces.items():
             assert not res.converged and res.epochs == 300 and min(res.updates_per_epoch) >= 1
             first, total = part1.norm_maxima(name)
-            assert total <= 1.25 * first                     # the running maximum levels off
+            assert total <= 1.5 * first                      # grows little after pass 30
             assert total <= part1.bounds[name]
         for name in ("20% label noise", "overlapping Gaussians"):
             total = part1.norm_maxima(name)[1]
@@ -356,6 +359,31 @@ def test_part1_over_draws(part1_draws):
         X, Y = part1.data["20% label noise"]
         margins = gp.generating_margins(X, Y, part1.noisy.wfake, part1.noisy.bfake)
         np.testing.assert_array_equal(margins < 0, part1.noisy.flipped)
+
+
+@pytest.fixture(scope="module")
+def norm_growth():
+    return exp_black_and_white.norm_growth_over_seeds(TEST_SEEDS, 300)
+
+
+def test_running_maximum_grows_little_but_late(norm_growth):
+    """Notebook 05: the running maximum of ||(w, b)|| does not stop after a few dozen passes
+    (its last new maximum comes after pass 30 in most draws, at a median pass past 50), but over
+    300 passes it ends only a few per cent above the first tenth's (median below 1.1, every
+    draw below 1.5)."""
+    G = norm_growth
+    assert G.draws == len(TEST_SEEDS)
+    for name in G.last_new_max:
+        assert np.all((1 <= G.last_new_max[name]) & (G.last_new_max[name] <= 300))
+        assert G.late(name, 30) >= 0.6 * G.draws
+        assert np.median(G.last_new_max[name]) > 50
+        growth = G.growth(name)
+        assert np.all(growth >= 1.0) and np.median(growth) < 1.1 and growth.max() < 1.5
+    # the first seed's draw is part 1's draw on that seed
+    part1 = exp_black_and_white.nonseparable_experiment(300, seed=TEST_SEEDS[0])
+    norms = np.asarray(part1.traces["20% label noise"].history["norm"])
+    assert G.last_new_max["20% label noise"][0] == int(np.argmax(norms)) + 1
+    assert G.total_max["20% label noise"][0] == pytest.approx(norms.max())
 
 
 def test_part1_is_the_old_draw(seed):
@@ -408,7 +436,7 @@ def test_the_default_draw_is_worse_than_a_coin_and_the_majority(default_draw):
     assert R.majority_error == pytest.approx(np.mean(R.test[1] != -1.0))  # majority is -1 here
 
 
-def test_the_default_draw_as_notebook_5_reports_it(default_draw, part1_draws):
+def test_the_default_draw_as_notebook_5_reports_it(default_draw):
     """Notebook 05's own draw, over the last 50 passes as it prints them."""
     R = default_draw
     plain = R.tail("plain", 50)
@@ -418,8 +446,6 @@ def test_the_default_draw_as_notebook_5_reports_it(default_draw, part1_draws):
         assert stats.std < plain.std / 3 and stats.mean <= R.plane_error + 0.08
     assert R.tail("decaying", 50).spread > 0.05
     assert R.tail("projected", 50).mean > R.plane_error + 0.1
-    for name in ("20% label noise", "overlapping Gaussians"):   # "norms near 3" on this draw
-        assert part1_draws[0].norm_maxima(name)[1] < 4
 
 
 def test_order_effect_explains_the_default_draw(default_draw):
@@ -443,13 +469,14 @@ def test_order_effect_refuses_a_shuffled_run():
 
 # --- many draws: what the notebook and the section say about the remedies ----------------------
 
-SEEDS = 40
+SEEDS = len(TEST_SEEDS)
 
 
 @pytest.fixture(scope="module")
 def over_seeds():
-    """The notebook's and the section's summary: seeds 0-39, 150 + 150 points, 200 passes."""
-    return exp_black_and_white.remedies_over_seeds(SEEDS, 150, epochs=200, last=100)
+    """The notebook's summary (150 + 150 points, 200 passes) on 40 seeds reserved for the
+    tests; the notebook prints seeds 0-39."""
+    return exp_black_and_white.remedies_over_seeds(TEST_SEEDS, 150, epochs=200, last=100)
 
 
 def test_plain_over_many_draws(over_seeds):
@@ -480,7 +507,7 @@ def test_shuffling_removes_the_lottery_not_the_problem(over_seeds):
 def test_decaying_and_projected_are_no_better_than_plain(over_seeds):
     S = over_seeds
     assert abs(S.median("decaying") - S.median("plain")) < 0.03
-    assert S.median("projected") >= S.median("plain")
+    assert S.median("projected") >= S.median("plain") - 0.02     # no better
     assert np.sum(S.tail["projected"] > S.plane + 0.1) >= SEEDS // 2   # far above the best line
     assert np.median(S.tail_spread["decaying"]) > 0.05        # the boundary still moves
 

@@ -348,12 +348,16 @@ def test_adversary_curve_matches_the_theorem():
 
 # --- notebook 06's claims, on the objects and over many draws --------------------------------
 
+#: Seeds reserved for the tests: no notebook prints a draw from them.
+TEST_SEEDS = range(10_000, 10_040)
+
+
 def test_count_grows_with_dimension_then_levels_off(seed):
     """Notebook 06: over 32 datasets per dimension (8 per cell of n in {100, 1000}, eps in
-    {0.1, 0.3}) the median count grows two- to fourfold from d = 2 to d = 10 and is no higher
-    at d = 20 (within 10 %); the spread within a dimension is as large as that change. Checked
-    on 3 independent grids (seeds 0, 1, 2)."""
-    for master in (0, 1, 2):
+    {0.1, 0.3}) the median count grows from d = 2 to d = 10 and much less, if at all, from
+    d = 10 to d = 20; the spread within a dimension is as large as that change. Checked on 2
+    grids from the reserved seeds."""
+    for master in TEST_SEEDS[:2]:
         seed(master)
         rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
                                   epsilons=(0.1, 0.3), trials=8)
@@ -365,14 +369,29 @@ def test_count_grows_with_dimension_then_levels_off(seed):
             assert np.all(getattr(rec, count) <= getattr(rec, bound) * (1 + 1e-6)), bound
         dims, med = rec.median_by_dimension("updates")
         assert dims.tolist() == [2, 5, 10, 20]
-        assert 2.0 <= med[2] / med[0] <= 4.0
-        assert med[1] > med[0] and med[3] <= 1.1 * med[2]
+        assert 1.5 <= med[2] / med[0] <= 5.0
+        assert med[1] > med[0] and med[3] <= 1.5 * med[2]
+        assert med[3] / med[2] < med[2] / med[0]            # much less growth after d = 10
         q = rec.quartiles_by_dimension("updates")
         assert q[2, 2] - q[2, 0] >= med[2] - med[0]
         # the bounds do not grow with d: the optimal-margin bound's median falls
         _, bound = rec.median_by_dimension("optimal_bound")
         assert bound[-1] < bound[0]
         assert rec["updates"] is rec.updates                 # the old dict access still works
+
+
+def test_dimension_growth_over_many_grids():
+    """Notebook 06: the median count at d = 10 over that at d = 2 is a random number, roughly
+    two- to fourfold: on 20 reserved grids every ratio is between 1.5 and 5 and the median
+    between 2.3 and 3.6 (on the notebook's 40 grids: 1.8 to 3.9, median 2.95)."""
+    growth = gp.experiments.dimension_growth(TEST_SEEDS[:20], dimensions=(2, 10))
+    ratios = growth.ratios(10)
+    assert ratios.shape == (20,) and growth.medians.shape == (20, 2)
+    assert np.all((1.5 <= ratios) & (ratios <= 5.0))
+    assert 2.3 <= np.median(ratios) <= 3.6
+    assert np.ptp(ratios) > 0.5                          # it does vary from grid to grid
+    with pytest.raises(ValueError, match="dimension"):
+        growth.ratios(5)
 
 
 def test_optimal_margin_gives_the_smallest_bound(seed):
@@ -412,9 +431,9 @@ def test_shift_along_the_normal_grows_the_bias_by_the_distance(seed):
 
 @pytest.fixture(scope="module")
 def curves():
-    """Notebook 07's table on 2 independent runs: 100 draws for each N in 25 ... 400."""
+    """Notebook 07's table on 2 runs from reserved seeds: 100 draws for each N in 25 ... 400."""
     out = []
-    for master in (0, 1):
+    for master in TEST_SEEDS[:2]:
         import mxnet as mx
 
         mx.random.seed(master)
@@ -424,9 +443,10 @@ def curves():
 
 
 def test_generalization_curve_over_many_draws(curves):
-    """Notebook 07: the theorem in every draw; a bound about 1 at N = 25 that falls, at first
-    more slowly than 1/N ((N+1) x bound rises to N = 200) and then like 1/N (it levels off);
-    measured errors falling faster than 1/N; leave-one-out and fresh points agreeing."""
+    """Notebook 07: the theorem in every draw; a bound about 1 at N = 25 that falls more slowly
+    than 1/N over the whole range ((N+1) x bound = E[R_a^2 / gamma_2^2] rises at every doubling
+    of N, by 3 to 60 %); measured errors falling faster than 1/N; leave-one-out and fresh
+    points agreeing."""
     for curve in curves:
         for run in curve.runs:
             assert run.draws == 100
@@ -435,10 +455,11 @@ def test_generalization_curve_over_many_draws(curves):
         bound = curve.means("bound")
         assert 0.8 < bound[0] < 1.5 and np.all(np.diff(bound) < 0)
         scaled = curve.scaled("bound")
-        assert scaled[3] > 1.5 * scaled[0]                 # more slowly than 1/N at first
-        assert scaled[4] < 1.25 * scaled[3]                # ... then it levels off
+        assert scaled[3] > 1.5 * scaled[0]                 # more slowly than 1/N
+        steps = scaled[1:] / scaled[:-1]                    # per doubling of N
+        assert np.all(steps > 1.03) and np.all(steps < 1.6)   # it keeps rising: no levelling
         loo = curve.scaled("loo")
-        assert loo[4] < 0.5 * loo[0]                       # the errors fall faster than 1/N
+        assert loo[4] <= 0.55 * loo[0]            # the errors fall faster than 1/N (0.23-0.5)
         assert max(loo[3], loo[4]) < min(loo[0], loo[1])
         diff = np.abs(curve.means("loo") - curve.means("test"))
         assert np.all(diff <= 3 * np.hypot(curve.sems("loo"), curve.sems("test")))

@@ -21,13 +21,13 @@ __all__, __getattr__, __dir__ = export(__name__, {
     ),
     "black_and_white": (
         "boundary_turns", "broken_rules_experiment", "BrokenRules", "heldout_errors",
-        "horizon_maxima", "nonseparable_experiment", "NonseparableRuns", "order_effect",
-        "OrderEffect", "Remedies", "remedies_experiment", "remedies_over_seeds",
-        "RemediesOverSeeds", "step_errors", "tail_stats", "TailStats",
+        "horizon_maxima", "nonseparable_experiment", "NonseparableRuns", "norm_growth_over_seeds",
+        "NormGrowth", "order_effect", "OrderEffect", "Remedies", "remedies_experiment",
+        "remedies_over_seeds", "RemediesOverSeeds", "step_errors", "tail_stats", "TailStats",
     ),
     "convergence": (
-        "bound_experiment", "BoundExperiment", "proof_trace", "ProofTrace", "transformed_run",
-        "TransformedRun",
+        "bound_experiment", "BoundExperiment", "dimension_growth", "DimensionGrowth",
+        "proof_trace", "ProofTrace", "transformed_run", "TransformedRun",
     ),
     "optimality": (
         "adversary_curve", "AdversaryCurve", "adversary_run", "AdversaryRun",

@@ -289,6 +289,85 @@ def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: floa
         gauss=gauss, epochs=epochs)
 
 
+@dataclass
+class NormGrowth:
+    """When the plain rule's running maximum of :math:`\\|(w, b)\\|` stops growing, over draws.
+
+    Attributes
+    ----------
+    seeds : ndarray of int
+        The MXNet seed of each draw.
+    epochs : int
+        Passes of each run.
+    last_new_max : dict of str to ndarray of int
+        Per dataset (``"20% label noise"``, ``"overlapping Gaussians"``), per draw: the pass
+        (from 1) at which :math:`\\|(w, b)\\|` after a pass reached its largest value.
+    first_max, total_max : dict of str to ndarray
+        Per dataset, per draw: the largest norm over the first tenth of the passes, and over
+        all of them.
+    """
+
+    seeds: np.ndarray
+    epochs: int
+    last_new_max: dict
+    first_max: dict
+    total_max: dict
+
+    def growth(self, name: str) -> np.ndarray:
+        """Per draw, the largest norm over all passes over that of the first tenth (>= 1)."""
+        _checks.choice(name, "name", set(self.total_max))
+        return self.total_max[name] / self.first_max[name]
+
+    def late(self, name: str, after: int) -> int:
+        """In how many draws the last new maximum comes after pass ``after``."""
+        _checks.choice(name, "name", set(self.last_new_max))
+        return int(np.sum(self.last_new_max[name] > _checks.positive_int(after, "after")))
+
+    @property
+    def draws(self) -> int:
+        """Number of draws."""
+        return self.seeds.size
+
+
+@validate_params(seeds=seeds(), epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
+                 samples=count(minimum=2), flip=fraction(), separation=SEPARATION,
+                 progress=progress())
+def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
+                           flip: float = 0.2, separation: float = 2.0,
+                           progress: Progress | None = None) -> NormGrowth:
+    """Part 1's two random datasets, drawn once per seed, and where the plain rule's norm peaks.
+
+    Each draw seeds MXNet with its seed and draws what :func:`nonseparable_experiment` draws
+    (:func:`getfake_noisy`, then :func:`gaussian_classes`), then runs :func:`train_traced`
+    for ``epochs`` passes on each (without the Amaldi-Hauser bound, which is slow).
+
+    Parameters
+    ----------
+    seeds : int or sequence of int
+        ``n`` for the seeds ``0, ..., n - 1``, or the seeds themselves.
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over draws.
+    """
+    names = ("20% label noise", "overlapping Gaussians")
+    last = {name: [] for name in names}
+    first = {name: [] for name in names}
+    total = {name: [] for name in names}
+    tenth = max(epochs // 10, 1)
+    for draw in track(seeds, progress, desc="norm growth over seeds"):
+        noisy = getfake_noisy(samples, 2, 0.0, flip, seed=draw)
+        gauss = gaussian_classes(samples, 2, separation)
+        for name, (X, Y) in zip(names, ((noisy.X, noisy.Y), (gauss.X, gauss.Y))):
+            norms = np.asarray(train_traced(*numpy_pair(X, Y), max_epochs=epochs)
+                               .history["norm"])
+            last[name].append(int(np.argmax(norms)) + 1)
+            first[name].append(float(norms[:tenth].max()))
+            total[name].append(float(norms.max()))
+    return NormGrowth(seeds=np.array(seeds), epochs=epochs,
+                      last_new_max={k: np.array(v) for k, v in last.items()},
+                      first_max={k: np.array(v) for k, v in first.items()},
+                      total_max={k: np.array(v) for k, v in total.items()})
+
+
 # --- part 2: rules without the mistake test --------------------------------------------------
 
 @dataclass

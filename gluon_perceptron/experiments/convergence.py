@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+import mxnet as mx
 import numpy as np
 
 from ..core import _checks
@@ -22,6 +23,7 @@ from ..core._validation import (
     progress,
     real,
     repeats,
+    seeds,
     validate_params,
     vector,
 )
@@ -280,6 +282,69 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
                      optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
                      novikoff_bound(radius(Xh), info.gamma)))
     return BoundExperiment(**{k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))})
+
+
+@dataclass
+class DimensionGrowth:
+    """How much the median count grows with the dimension, on many independent grids.
+
+    Attributes
+    ----------
+    seeds : ndarray of int
+        The MXNet seed of each grid.
+    dimensions : ndarray of int
+        The dimensions compared (the first is the reference).
+    medians : ndarray, shape (grids, len(dimensions))
+        Per grid, the median updates over the datasets of each dimension.
+    """
+
+    seeds: np.ndarray
+    dimensions: np.ndarray
+    medians: np.ndarray
+
+    def ratios(self, dimension: int) -> np.ndarray:
+        """Per grid, the median count at ``dimension`` over that at the first dimension."""
+        _checks.choice(dimension, "dimension", set(self.dimensions.tolist()))
+        column = int(np.flatnonzero(self.dimensions == dimension)[0])
+        return self.medians[:, column] / self.medians[:, 0]
+
+
+@validate_params(seeds=seeds(), dimensions=counts(), trials=repeats(), max_epochs=count(),
+                 samples=counts(),
+                 epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
+                               ("dimensions", "samples", "trials")),
+                 progress=progress())
+def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons=(0.1, 0.3),
+                     *, trials: int = 8, max_epochs: int = 10_000,
+                     progress: Progress | None = None) -> DimensionGrowth:
+    """The median updates per dimension of :func:`bound_experiment`'s grid, on many grids.
+
+    Each grid seeds MXNet with its seed and draws ``trials`` datasets per cell
+    ``(d, n, epsilon)``, as :func:`bound_experiment` does, but only trains (no bounds, no
+    quadratic programs), so many grids are cheap. One grid's ratio of medians is a random
+    number; this gives its spread.
+
+    Parameters
+    ----------
+    seeds : int or sequence of int
+        ``k`` for the seeds ``0, ..., k - 1``, or the seeds themselves.
+    progress : callable, optional
+        A tqdm-like wrapper for the loop over grids.
+    """
+    medians = []
+    for grid in track(seeds, progress, desc="grids"):
+        mx.random.seed(grid)
+        counts_ = {d: [] for d in dimensions}
+        for d in dimensions:
+            for n in samples:
+                for eps in epsilons:
+                    for _ in range(trials):
+                        fake = sample_separable(n, d, float(eps))
+                        counts_[d].append(train(fake.X.asnumpy(), fake.Y.asnumpy(),
+                                                max_epochs=max_epochs).updates)
+        medians.append([np.median(counts_[d]) for d in dimensions])
+    return DimensionGrowth(seeds=np.array(seeds), dimensions=np.array(dimensions),
+                           medians=np.array(medians, dtype=np.float64))
 
 
 # --- data normalization (Exercise 1.29) -------------------------------------------------------
