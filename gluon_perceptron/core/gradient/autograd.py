@@ -4,7 +4,10 @@ SGD on :func:`~.perceptron_loss` with :math:`\eta` constant, one example per ste
 order, from :math:`w = 0, b = 0`: each step is :func:`~.sgd_step`, which makes exactly the
 update :math:`w \mathrel{+}= \eta y x, b \mathrel{+}= \eta y` of :func:`~.train` when
 :math:`y (w^\top x + b) \le 0` (the loss's gradient there is :math:`(-y x, -y)`) and nothing
-otherwise. Passes repeat through the one driver,
+otherwise. Where the package's threshold losses are flat (margin above :math:`\delta`,
+gradient 0) that step would change nothing; the chapter's margin test (:func:`_flat_test`)
+finds those examples first and the trainer skips them, which keeps it at about the chapter's
+speed and changes no bit. Passes repeat through the one driver,
 :func:`~gluon_perceptron.core.rosenblatt.engine._drive`, which stops after a pass without an
 update and refuses weights or margins that left the floats.
 """
@@ -114,7 +117,8 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     :math:`y f(x) \\le 0`. With the same data (same dtype) this gives exactly the weights, bias
     and updates per epoch of :func:`~.train` (both engines), for any ``learning_rate``: the
     gradient :math:`(-y x, -y)` is exact and :math:`w - \\eta (-y x)` rounds like
-    :math:`w + \\eta y x`.
+    :math:`w + \\eta y x`. Examples on which a threshold loss is flat (margin above
+    :math:`\\delta`) skip the step after the chapter's margin test: it would change nothing.
 
     Parameters
     ----------

@@ -13,6 +13,9 @@ Gluon's usual training loop, with nothing perceptron-specific but the loss::
 
 learns exactly what :func:`~.train` learns, update for update, when the weights start at 0,
 the examples come one at a time in data order and :math:`\\eta` is the same.
+:func:`train_gluon` runs that loop, and skips the step (forward, backward, ``Trainer.step``)
+on the examples where the loss is flat, found by the chapter's margin test: there the
+gradient is 0 and the step would change nothing.
 """
 
 from __future__ import annotations
@@ -159,6 +162,9 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     gradient (:math:`-y` or 0) is read once per example to count it. ``Trainer.step(1)`` then does
     :math:`\\theta \\leftarrow \\theta - \\eta g` (SGD without momentum or weight decay), which
     on a zero gradient changes nothing, so the run makes the same updates as :func:`~.train`.
+    Where the margin is above :math:`\\delta` the loss is flat and the step is skipped after
+    the chapter's margin test (:func:`_flat_test`): the same bits at a fraction of the cost;
+    the trainer's step count is then the number of steps taken.
 
     Parameters
     ----------
