@@ -5,7 +5,7 @@ order, from :math:`w = 0, b = 0`: each step is :func:`~.sgd_step`, which makes e
 update :math:`w \mathrel{+}= \eta y x, b \mathrel{+}= \eta y` of :func:`~.train` when
 :math:`y (w^\top x + b) \le 0` (the loss's gradient there is :math:`(-y x, -y)`) and nothing
 otherwise. Where the package's threshold losses are flat (margin above :math:`\delta`,
-gradient 0) that step would change nothing; the chapter's margin test (:func:`_flat_test`)
+gradient 0) that step would change nothing; the chapter's margin test (``_flat_test``)
 finds those examples first and the trainer skips them, which keeps it at about the chapter's
 speed and changes no bit. Passes repeat through the one driver,
 :func:`~gluon_perceptron.core.rosenblatt.engine._drive`, which stops after a pass without an
@@ -76,7 +76,7 @@ def _flat_test(loss: Loss, w: nd.NDArray, b: nd.NDArray) -> Callable[[nd.NDArray
     :math:`y (w^\\top x + b) > \\delta`) its gradient is 0. Testing the margin first costs the
     chapter's own test, ``(nd.dot(w, x) + b).asscalar()``, the same operators the loss scores
     with, so the bits of every step taken are unchanged. The test is only ever True above
-    :func:`~.losses._flat_margin`; for a loss of unknown shape (:func:`_flat_threshold` gives
+    ``losses._flat_margin``; for a loss of unknown shape (``_flat_threshold`` gives
     None) it is never True and every step is taken.
     """
     delta = _flat_threshold(loss)

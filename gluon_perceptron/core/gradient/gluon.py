@@ -142,7 +142,7 @@ def _flat_test(net: gluon.nn.Dense, threshold: float,
     and the step would leave the weights as they are (SGD without momentum or weight decay).
     The test is the chapter's: one ``FullyConnected``, the operator ``Dense(1)`` scores with
     (so the bits of every step taken are unchanged), and one host sync. It is only ever True
-    above :func:`~.losses._flat_margin`. The trainer's step count then counts the steps taken.
+    above ``losses._flat_margin``. The trainer's step count then counts the steps taken.
     """
     weight, bias = net.weight.data(ctx), net.bias.data(ctx)
     above = _flat_margin(threshold, weight.dtype)
@@ -163,7 +163,7 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     :math:`\\theta \\leftarrow \\theta - \\eta g` (SGD without momentum or weight decay), which
     on a zero gradient changes nothing, so the run makes the same updates as :func:`~.train`.
     Where the margin is above :math:`\\delta` the loss is flat and the step is skipped after
-    the chapter's margin test (:func:`_flat_test`): the same bits at a fraction of the cost;
+    the chapter's margin test (``_flat_test``): the same bits at a fraction of the cost;
     the trainer's step count is then the number of steps taken.
 
     Parameters
