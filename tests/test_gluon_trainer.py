@@ -106,3 +106,22 @@ def test_sizes_beyond_mxnets_limit_and_overflow_are_refused():
     X, Y = _dataset(1, True)
     with pytest.raises(ValueError, match="overflowed"):
         gp.train_gluon(X * np.float32(1e37), Y, max_epochs=3, learning_rate=1e3)
+
+
+@pytest.mark.parametrize("seed, dtype", [(0, np.float16), (1, np.float32), (2, np.float64)])
+def test_skipping_the_steps_where_the_loss_is_flat_changes_no_bit(seed, dtype, monkeypatch):
+    """train_gluon skips the step where PerceptronLoss is flat (margin above the threshold):
+    Gluon's plain loop, a step on every example, ends with the same bits, ties included."""
+    from gluon_perceptron.core.gradient import gluon as module
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(40, 3)).astype(dtype)  # integer margins: many ties
+    Y = rng.choice([-1.0, 1.0], 40).astype(dtype)
+    runs = [dict(threshold=0.0), dict(threshold=0.0, learning_rate=0.5), dict(threshold=1.0),
+            dict(threshold=0.1)]  # 0.1: not exact in any dtype
+    skipping = [gp.train_gluon(X, Y, max_epochs=4, **kw) for kw in runs]
+    monkeypatch.setattr(module, "_flat_test", lambda *args: lambda x, y: False)
+    for kw, a in zip(runs, skipping, strict=True):
+        for b in (gp.train_gluon(X, Y, max_epochs=4, **kw), gp.train(X, Y, max_epochs=4, **kw)):
+            assert a.updates_per_epoch == b.updates_per_epoch
+            np.testing.assert_array_equal(a.w, b.w)
+            assert a.b == b.b and a.updates > 0

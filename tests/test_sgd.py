@@ -330,3 +330,76 @@ def test_run_sgd_refuses_margins_beyond_the_floats():
     Y = np.where(X[:, 0] + 0.1 > 0, 1.0, -1.0)
     with pytest.raises(ValueError, match="training overflowed"):
         gp.run_sgd(X * 1e307, Y, steps=3, seed=0)
+
+
+def _tie_data(seed: int, dtype=np.float32, n: int = 60, d: int = 3):
+    """Small integer features and random labels: margins are integers, so ties y f(x) = delta
+    (an update for the threshold losses, none for the relu trap) come up in every pass."""
+    rng = np.random.default_rng(seed)
+    return (rng.integers(-2, 3, size=(n, d)).astype(dtype),
+            rng.choice([-1.0, 1.0], n).astype(dtype))
+
+
+def _every_step(loss):
+    """``loss`` as a user's function: nothing is known about where it is flat, so
+    train_autograd takes every step."""
+    return lambda w, b, x, y: loss(w, b, x, y)
+
+
+@pytest.mark.parametrize("seed, dtype", [(0, np.float16), (1, np.float32), (2, np.float64)])
+def test_skipping_the_steps_where_the_loss_is_flat_changes_no_bit(seed, dtype):
+    """train_autograd skips the step where a threshold loss is flat (margin above delta): the
+    same run taking every step, and train, end with the same bits, ties included."""
+    half = functools.partial(gp.threshold_loss, threshold=0.5)
+    tenth = functools.partial(gp.threshold_loss, threshold=0.1)  # not exact in any dtype
+    cases = [(perceptron_loss, 0.0, 1.0), (perceptron_loss, 0.0, 0.5), (gp.hinge_loss, 1.0, 1.0),
+             (half, 0.5, 1.0), (tenth, 0.1, 1.0)]
+    X, Y = _tie_data(seed, dtype, n=40)
+    for loss, delta, rate in cases:
+        skipping = gp.train_autograd(X, Y, max_epochs=4, loss=loss, learning_rate=rate)
+        assert skipping.updates > 0
+        _same(skipping, gp.train_autograd(X, Y, max_epochs=4, loss=_every_step(loss),
+                                          learning_rate=rate))
+        _same(skipping, gp.train(X, Y, max_epochs=4, threshold=delta, learning_rate=rate))
+    trap = gp.train_autograd(X, Y, max_epochs=2, loss=gp.relu_perceptron_loss)
+    _same(trap, gp.train_autograd(X, Y, max_epochs=2,
+                                  loss=_every_step(gp.relu_perceptron_loss)))
+
+
+def test_the_steps_skipped_are_those_on_a_flat_loss(monkeypatch):
+    """A pass over separated data takes no SGD step at all; a loss of unknown shape takes a
+    step on every example."""
+    from gluon_perceptron.core.gradient import autograd as module
+    steps = []
+
+    def counting(*args, **kwargs):
+        steps.append(1)
+        return sgd_step(*args, **kwargs)
+
+    sgd_step = module.sgd_step
+    monkeypatch.setattr(module, "sgd_step", counting)
+    X, Y = DATASETS[0]
+    result = gp.train_autograd(X, Y, max_epochs=20)
+    assert result.converged and result.epochs >= 2
+    assert result.updates <= len(steps) < len(X) * (result.epochs - 1)  # none in the last pass
+    steps.clear()
+    gp.train_autograd(X, Y, max_epochs=result.epochs, loss=_every_step(perceptron_loss))
+    assert len(steps) == len(X) * result.epochs
+
+
+def test_only_the_package_threshold_losses_are_known_to_be_flat():
+    from gluon_perceptron.core.gradient.autograd import _flat_threshold
+    from gluon_perceptron.core.gradient.steps import LOSS
+
+    def seen(loss):  # as train_autograd's body receives it
+        return _flat_threshold(LOSS(loss, "loss", {}))
+
+    assert seen(perceptron_loss) == 0.0 and seen(gp.relu_perceptron_loss) == 0.0
+    assert seen(gp.hinge_loss) == 1.0
+    assert seen(functools.partial(gp.threshold_loss, threshold=0.25)) == 0.25
+    assert seen(_every_step(perceptron_loss)) is None
+    # a user's loss that merely wraps the package's (functools.wraps) may do anything else
+    assert seen(functools.wraps(perceptron_loss)(lambda w, b, x, y: 0 * w.sum())) is None
+    assert seen(functools.partial(gp.threshold_loss, threshold=float("inf"))) is None
+    assert seen(functools.partial(gp.threshold_loss, threshold="0.5")) is None
+    assert seen(functools.partial(perceptron_loss)) is None

@@ -4,13 +4,18 @@ SGD on :func:`~.perceptron_loss` with :math:`\eta` constant, one example per ste
 order, from :math:`w = 0, b = 0`: each step is :func:`~.sgd_step`, which makes exactly the
 update :math:`w \mathrel{+}= \eta y x, b \mathrel{+}= \eta y` of :func:`~.train` when
 :math:`y (w^\top x + b) \le 0` (the loss's gradient there is :math:`(-y x, -y)`) and nothing
-otherwise. Passes repeat through the one driver,
+otherwise. Where the package's threshold losses are flat (margin above :math:`\delta`,
+gradient 0) that step would change nothing; the chapter's margin test (``_flat_test``)
+finds those examples first and the trainer skips them, which keeps it at about the chapter's
+speed and changes no bit. Passes repeat through the one driver,
 :func:`~gluon_perceptron.core.rosenblatt.engine._drive`, which stops after a pass without an
 update and refuses weights or margins that left the floats.
 """
 
 from __future__ import annotations
 
+import functools
+import numbers
 from collections.abc import Callable
 
 import mxnet as mx
@@ -21,9 +26,64 @@ from .._arrays import _finite
 from .._validation import Rule, context, count, features, labels, validate_params
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
-from .losses import perceptron_loss
+from .losses import (
+    _flat_margin,
+    hinge_loss,
+    perceptron_loss,
+    relu_perceptron_loss,
+    threshold_loss,
+)
 from .sgd import parameters_like
 from .steps import LOSS, Loss, normal_rate, sgd_step
+
+#: The code of the wrappers :data:`~.steps.LOSS` puts around a loss it does not know (a
+#: ``functools.partial`` of :func:`~.threshold_loss` among them), to look through them.
+_CHECKING_WRAPPERS = frozenset(
+    getattr(f, "__code__", None)
+    for f in (LOSS(functools.partial(threshold_loss, threshold=0.0), "loss", {}),)
+    for f in (f, f.__wrapped__))
+
+
+def _flat_threshold(loss: Loss) -> float | None:
+    """The :math:`\\delta` beyond which ``loss`` is known to be flat, or None.
+
+    The package's threshold losses :math:`\\max(0, \\delta - y f(x))` have gradient 0 wherever
+    the margin :math:`y f(x) > \\delta`, so an SGD step there changes nothing: 0 for
+    :func:`~.perceptron_loss` and :func:`~.relu_perceptron_loss`, 1 for :func:`~.hinge_loss`,
+    ``delta`` for ``functools.partial(threshold_loss, threshold=delta)`` (finite, >= 0). Any
+    other loss gives None: nothing is known about its gradient.
+    """
+    while getattr(loss, "__code__", None) in _CHECKING_WRAPPERS:
+        loss = loss.__wrapped__
+    for known, delta in ((perceptron_loss, 0.0), (relu_perceptron_loss, 0.0), (hinge_loss, 1.0)):
+        if loss is known:
+            return delta
+    if isinstance(loss, functools.partial) and loss.func is threshold_loss and not loss.args \
+            and set(loss.keywords) == {"threshold"}:
+        delta = loss.keywords["threshold"]
+        if isinstance(delta, numbers.Real) and not isinstance(delta, bool) \
+                and 0.0 <= float(delta) < np.inf:
+            return float(delta)
+    return None
+
+
+def _flat_test(loss: Loss, w: nd.NDArray, b: nd.NDArray) -> Callable[[nd.NDArray, float], bool]:
+    """``flat(x, y)``: True where the SGD step on ``(x, y)`` at the current ``(w, b)`` is known
+    to change nothing, so that the trainer can skip it.
+
+    Why: a step is a recorded forward pass, a backward pass and a host sync, about twice the
+    chapter's whole step, while on the examples a threshold loss already classifies (margin
+    :math:`y (w^\\top x + b) > \\delta`) its gradient is 0. Testing the margin first costs the
+    chapter's own test, ``(nd.dot(w, x) + b).asscalar()``, the same operators the loss scores
+    with, so the bits of every step taken are unchanged. The test is only ever True above
+    ``losses._flat_margin``; for a loss of unknown shape (``_flat_threshold`` gives
+    None) it is never True and every step is taken.
+    """
+    delta = _flat_threshold(loss)
+    if delta is None:
+        return lambda x, y: False
+    above = _flat_margin(delta, w.dtype)
+    return lambda x, y: y * float((nd.dot(w, x) + b).asscalar()) > above
 
 
 def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
@@ -57,7 +117,8 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     :math:`y f(x) \\le 0`. With the same data (same dtype) this gives exactly the weights, bias
     and updates per epoch of :func:`~.train` (both engines), for any ``learning_rate``: the
     gradient :math:`(-y x, -y)` is exact and :math:`w - \\eta (-y x)` rounds like
-    :math:`w + \\eta y x`.
+    :math:`w + \\eta y x`. Examples on which a threshold loss is flat (margin above
+    :math:`\\delta`) skip the step after the chapter's margin test: it would change nothing.
 
     Parameters
     ----------
@@ -88,10 +149,11 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     w, b = parameters_like((X.shape[1],), (1,), X.dtype, ctx)
     Xd = nd.array(X, dtype=X.dtype, ctx=ctx)
     examples = [(Xd[i], float(Y[i])) for i in range(X.shape[0])]
+    flat = _flat_test(loss, w, b)  # where the loss is flat, the step would change nothing
 
     def one_pass() -> int:  # one SGD step per example, in order; the updates made
         return sum(int(sgd_step(w, b, x, y, loss=loss, learning_rate=learning_rate)[0])
-                   for x, y in examples)
+                   for x, y in examples if not flat(x, y))
 
     per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)
     return train_result(w.asnumpy(), float(b.asscalar()), per_epoch)

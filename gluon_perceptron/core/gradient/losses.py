@@ -279,3 +279,21 @@ def relu_perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     loss never moves. Kept only to show the trap; use :func:`perceptron_loss`.
     """
     return nd.relu(-(y * _score(nd, w, b, x, w.shape, x.shape)))
+
+
+# --- where a loss is flat: the steps SGD can skip ---------------------------------------------
+
+def _flat_margin(threshold: float, dtype) -> float:
+    """A margin above which :math:`\\max(0, \\delta - m)` is flat *as MXNet computes it* in
+    ``dtype``: one ulp above :math:`\\delta` rounded to ``dtype``.
+
+    MXNet rounds the scalar :math:`\\delta` to the data's dtype (through float32 for float16,
+    which may land on the other neighbour) and takes the gradient of ``maximum(delta - m, 0)``
+    as nonzero exactly when :math:`m \\le \\delta` in that dtype. A margin read from the same
+    score (an exact float; :math:`y = \\pm 1`) that is above this bound is therefore flat for
+    every rounding of :math:`\\delta`; between :math:`\\delta` and the bound the step is simply
+    taken, and the gradient decides.
+    """
+    kind = np.dtype(dtype).type
+    with np.errstate(over="ignore"):
+        return float(np.nextafter(kind(threshold), kind(np.inf)))
