@@ -54,6 +54,18 @@ setup_extra() {  # setup_extra NAME: the extra NAME of setup.cfg, installed on f
     echo "$want" > "$stamp"
 }
 
+lab_settings() {  # a double click opens a notebook's .py source as a notebook (jupytext)
+    local dir=.venv/share/jupyter/lab/settings
+    mkdir -p "$dir"
+    if [ ! -e "$dir/overrides.json" ]; then
+        printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin":' \
+            '  {"defaultViewers": {"python": "Jupytext Notebook"}}}' > "$dir/overrides.json"
+    elif ! grep -q 'Jupytext Notebook' "$dir/overrides.json"; then
+        echo "run.sh: $dir/overrides.json is yours and left as is; to open .py notebooks" \
+             "with a double click, add \"defaultViewers\": {\"python\": \"Jupytext Notebook\"}" >&2
+    fi
+}
+
 browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, when root can
     command -v chromium-headless-shell >/dev/null 2>&1 && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -71,9 +83,16 @@ case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
     test)    setup; browser; exec .venv/bin/python -m pytest -n 2 "$@" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
-    notebooks) setup; setup_extra notebooks
+    notebooks) setup; setup_extra notebooks; lab_settings
              root=(); [ "$(id -u)" != 0 ] || root=(--allow-root)  # Jupyter refuses root else
-             exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks \
+             # One entry per notebook: the .py sources (opened as notebooks by jupytext); the
+             # .ipynb built from them are hidden, with what Jupyter hides anyway.
+             hide=()
+             for glob in __pycache__ '*.pyc' '*.pyo' .DS_Store '*.so' '*.dylib' '*~' \
+                         '*.ipynb' .ipynb_checkpoints; do
+                 hide+=(--ContentsManager.hide_globs="$glob")
+             done
+             exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks "${hide[@]}" \
                  ${root[@]+"${root[@]}"} "$@" ;;
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
