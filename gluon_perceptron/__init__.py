@@ -47,15 +47,15 @@ from .core._lazy import export
 __version__ = "0.2.0"
 
 #: The top level: where each of its names lives (module -> names). Each name is also public in
-#: its subpackage, except those whose module has their name (``train``, ``getfake``).
+#: its subpackage, except ``show_source`` (``core/source.py``, in no subpackage).
 _MODULES: dict[str, tuple[str, ...]] = {
-    "core.chapter.getfake": ("getfake", "SamplingError"),
+    "core.chapter.sampler": ("getfake", "SamplingError"),
     "core.chapter.step": ("perceptron",),
     "core.source": ("show_source",),
     "plots.chapter": ("plotdata", "plotscore"),
     "experiments.chapter": ("demo",),
     "core.data.synthetic": ("generating_margins", "sample_separable", "xor_data"),
-    "core.rosenblatt.train": ("error_rate", "predict", "train"),
+    "core.rosenblatt.training": ("error_rate", "predict", "train"),
     "core.rosenblatt.results": ("TrainResult",),
     "core.rosenblatt.batched": ("train_batched",),
     "core.rosenblatt.variants": ("train_averaged", "train_pocket"),

@@ -24,7 +24,7 @@ mx.random.seed(1)  # the original notebook's seed
 # ## The chapter's `getfake`, as the package runs it
 #
 # Below is the package's code, shown from its source (not a copy).
-# {py:func}`gp.getfake <gluon_perceptron.core.chapter.getfake.getfake>` declares the checks of
+# {py:func}`gp.getfake <gluon_perceptron.core.chapter.sampler.getfake>` declares the checks of
 # its arguments in the decorator above it, then runs the chapter's lines: `_draw_plane` draws the random unit `wfake` and
 # `bfake`, and `_sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
 # Where ours differs from the chapter: the arguments are checked first (`samples`,

@@ -143,7 +143,7 @@ print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} d
 #
 # ## Until it separates: `train`
 #
-# {py:func}`gp.train <gluon_perceptron.core.rosenblatt.train.train>` repeats passes until one
+# {py:func}`gp.train <gluon_perceptron.core.rosenblatt.training.train>` repeats passes until one
 # makes no update (`converged=True`) or a bound on passes
 # is reached; the bound is required, since on data that cannot be separated the rule never
 # stops on its own. Two engines make exactly the same updates: `engine="faithful"` calls the

@@ -28,9 +28,8 @@ MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.part
 SUBPACKAGES = gluon_perceptron._SUBPACKAGES
 #: The aliases that are not a layer's own folder (gluon_perceptron.theory is core.theory).
 ALIASES = set(SUBPACKAGES) - set(LAYERS)
-#: Public at the top level only: their module has their name (a package exporting the function
-#: under it would shadow the module), or they live outside every subpackage (core/source.py).
-TOP_LEVEL_ONLY = {"train", "getfake", "show_source"}
+#: Public at the top level only: it lives outside every subpackage (core/source.py).
+TOP_LEVEL_ONLY = {"show_source"}
 
 
 def _layer(path: Path) -> str | None:
@@ -197,7 +196,7 @@ def test_subpackages_are_attributes_and_importable(alias):
 
 
 def test_no_public_name_is_a_module_name():
-    """``gp.rosenblatt.train`` would be the module core/rosenblatt/train.py once it is imported,
+    """A module named ``train`` would hide ``gp.rosenblatt.train`` once it is imported,
     not the function: a subpackage exports no name that one of its modules has."""
     bad = []
     for label, package in _packages().items():

@@ -334,7 +334,7 @@ def test_counts_grow_with_size_and_dimension_over_20_seeds():
 
 
 def test_a_plane_that_cannot_fill_the_request_is_refused_before_sampling(monkeypatch):
-    from gluon_perceptron.core.chapter import getfake as module
+    from gluon_perceptron.core.chapter import sampler as module
 
     drawn = []
     original = nd.random_normal
@@ -349,7 +349,7 @@ def test_a_plane_that_cannot_fill_the_request_is_refused_before_sampling(monkeyp
 
 
 def test_the_acceptance_rate_is_exact():
-    from gluon_perceptron.core.chapter.getfake import _acceptance
+    from gluon_perceptron.core.chapter.sampler import _acceptance
 
     rng = np.random.default_rng(0)
     for d, eps, b in [(2, 0.3, 0.5), (5, 1.0, -0.7), (2, 3.5, 0.8)]:

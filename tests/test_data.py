@@ -199,7 +199,7 @@ def test_too_many_samples_names_samples_not_max_attempts(call):
 
 
 def test_the_default_bound_at_the_largest_size_fits():
-    from gluon_perceptron.core.chapter.getfake import MAX_SAMPLES, _default_attempts
+    from gluon_perceptron.core.chapter.sampler import MAX_SAMPLES, _default_attempts
 
     assert _default_attempts(10) == 11_000
     assert _default_attempts(MAX_SAMPLES) == 10**9

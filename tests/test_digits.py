@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gluon_perceptron.core.data import real as datasets
-from gluon_perceptron.core.rosenblatt.train import train
+from gluon_perceptron.core.rosenblatt.training import train
 from gluon_perceptron.experiments import digits as exp_digits
 from gluon_perceptron.plots import digits as plt_digits
 

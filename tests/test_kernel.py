@@ -296,8 +296,7 @@ def test_a_trainer_checks_its_data_once(trainer, monkeypatch):
     original = _checks.features
     monkeypatch.setattr(_checks, "features", lambda X, *a: calls.append(1) or original(X, *a))
     X, Y = _data(15, n=100, d=2)
-    # gp.train is top level only (its module core/rosenblatt/train.py has its name)
-    (gp.train if trainer == "train" else getattr(gp.rosenblatt, trainer))(X, Y, max_epochs=10)
+    getattr(gp.rosenblatt, trainer)(X, Y, max_epochs=10)
     assert len(calls) == 1  # at the edge; the package's own calls (error_rate, ...) trust it
 
 

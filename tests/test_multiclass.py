@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gluon_perceptron.core.rosenblatt import multiclass
-from gluon_perceptron.core.rosenblatt.train import train
+from gluon_perceptron.core.rosenblatt.training import train
 from gluon_perceptron.experiments import multiclass as mc_exp
 
 EPOCHS = 20

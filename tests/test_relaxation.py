@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gluon_perceptron.core.data import real as datasets
-from gluon_perceptron.core.rosenblatt.train import error_rate
+from gluon_perceptron.core.rosenblatt.training import error_rate
 from gluon_perceptron.core.theory.relaxation import (
     RULES,
     max_violation,

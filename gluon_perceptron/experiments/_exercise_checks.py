@@ -358,7 +358,7 @@ def check_padded_run(solution: Callable) -> ExerciseCheck:
     Cases: separable data in d = 1 to 5, copies of a point with both labels, XOR (a run that
     stops at ``max_epochs``), in integer-valued floats, so that ties are exact.
     """
-    from ..core.rosenblatt.train import train
+    from ..core.rosenblatt.training import train
 
     def cases() -> Iterator:
         for X, Y, what in _datasets(np.random.default_rng(6)):

@@ -38,7 +38,7 @@ from ..core.beyond.separation import (
     smooth_bound,
 )
 from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
-from ..core.chapter.getfake import _check_sampler_args
+from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.rosenblatt.engine import fast_pass
 from ._progress import Progress, track

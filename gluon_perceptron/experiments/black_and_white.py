@@ -36,7 +36,7 @@ from ..core.data.synthetic import (
     xor_data,
 )
 from ..core.rosenblatt.traced import OnlineRun, notes_sequence, run_online, train_traced
-from ..core.rosenblatt.train import TrainResult, error_rate
+from ..core.rosenblatt.training import TrainResult, error_rate
 from ..core.rosenblatt.variants import (
     train_aggressive,
     train_averaged,

@@ -30,11 +30,11 @@ from ..core._validation import (
     unchecked,
     validate_params,
 )
-from ..core.chapter.getfake import PRINTED_TRACE, _check_sampler_args, getfake
+from ..core.chapter.sampler import PRINTED_TRACE, _check_sampler_args, getfake
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
-from ..core.rosenblatt.train import train
+from ..core.rosenblatt.training import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
 from ._arrays import numpy_draw, numpy_pair
 from ._progress import Progress, track

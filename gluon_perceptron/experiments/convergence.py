@@ -27,11 +27,11 @@ from ..core._validation import (
     validate_params,
     vector,
 )
-from ..core.chapter.getfake import _check_sampler_args
+from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
-from ..core.rosenblatt.train import train
+from ..core.rosenblatt.training import train
 from ..core.theory.bounds import (
     chapter_bound,
     general_bound,

@@ -35,7 +35,7 @@ from ..core._validation import (
     seed,
     validate_params,
 )
-from ..core.chapter.getfake import _check_sampler_args
+from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
 from ..core.rosenblatt.engine import _fast_run

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..core._validation import count, one_of, validate_params
 from ..core.data.synthetic import xor_data
 from ..core.rosenblatt.traced import UpdatePath, update_path
-from ..core.rosenblatt.train import TrainResult
+from ..core.rosenblatt.training import TrainResult
 from ..core.theory.expressivity import (
     BOOLEAN_PERCEPTRONS,
     XorCycle,

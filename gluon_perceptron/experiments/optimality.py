@@ -25,7 +25,7 @@ from ..core._validation import (
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.traced import update_path
-from ..core.rosenblatt.train import error_rate, train
+from ..core.rosenblatt.training import error_rate, train
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 

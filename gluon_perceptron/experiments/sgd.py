@@ -34,7 +34,7 @@ from ..core.gradient.subgradients import (
     kink_gradient,
 )
 from ..core.rosenblatt.results import TrainResult
-from ..core.rosenblatt.train import error_rate, train
+from ..core.rosenblatt.training import error_rate, train
 from ..core.theory.bounds import constant_rate_optimum, sgd_bound
 from ..core.theory.separability import _signed_rows, risk_minimum
 from ._progress import Progress, track

@@ -10,7 +10,7 @@ from matplotlib.axes import Axes
 from ..core import _checks
 from ..core._validation import Rule, count, optional, real, validate_params
 from ..core.rosenblatt.traced import OnlineRun
-from ..core.rosenblatt.train import TrainResult
+from ..core.rosenblatt.training import TrainResult
 from ..experiments.black_and_white import (
     REMEDY_METHODS,
     OrderEffect,

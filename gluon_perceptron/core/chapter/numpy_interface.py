@@ -34,9 +34,9 @@ from mxnet import np
 from mxnet.util import use_np
 
 from .. import _validation
-from .._arrays import _finite, _overflow, context
-from .._validation import Rule, count, validate_params
-from .getfake import RADIUS, _default_attempts, _dimensions, _epsilon, _give_up, _refuse_hopeless
+from .._arrays import _finite, _overflow
+from .._validation import Rule, context, count, validate_params
+from .sampler import RADIUS, _default_attempts, _dimensions, _epsilon, _give_up, _refuse_hopeless
 
 _IN_PLACE = "perceptron_np updates w and b in place"
 

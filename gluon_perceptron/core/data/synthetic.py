@@ -21,7 +21,7 @@ from mxnet import nd
 from .. import _checks
 from .. import _validation as rule
 from .._validation import Rule, validate_params
-from ..chapter.getfake import (
+from ..chapter.sampler import (
     RADIUS,
     _check_shape,
     _default_attempts,

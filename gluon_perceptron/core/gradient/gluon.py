@@ -28,7 +28,7 @@ from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
 from .._validation import Rule, context, count, features, labels, real, validate_params
-from ..chapter.getfake import MAX_ELEMENTS
+from ..chapter.sampler import MAX_ELEMENTS
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _checked_pass

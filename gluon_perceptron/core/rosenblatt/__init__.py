@@ -1,14 +1,13 @@
 """Rosenblatt's perceptron: the one pass engine and its driver, the trainers built on it
 (plain, batched, the variants, multiclass) and their results.
 
-Public names load on first use; ``train`` itself is reached as ``gp.train`` (the module
-:mod:`.train` has its name, so the package cannot export the function under it).
+Public names load on first use.
 """
 
 from .._lazy import export
 
 __all__, __getattr__, __dir__ = export(__name__, {
-    "train": ("error_rate", "predict"),
+    "training": ("error_rate", "predict", "train"),
     "results": ("TrainResult",),
     "batched": ("train_batched",),
     "variants": ("train_aggressive", "train_averaged", "train_pocket", "train_projected"),

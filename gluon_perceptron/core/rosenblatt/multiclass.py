@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _checks
 from .._validation import Rule, context, count, features, instance, validate_params
-from ..chapter.getfake import MAX_ELEMENTS
+from ..chapter.sampler import MAX_ELEMENTS
 from .batched import train_batched
 from .results import TrainResult
 

@@ -24,7 +24,7 @@ from .._arrays import _row_norms
 from .._validation import count, features, flag, labels, real, seed
 from .engine import _drive, _numpy_epoch
 from .results import TrainResult, train_result
-from .train import error_rate
+from .training import error_rate
 
 #: The rules of the arguments every trainer here takes first.
 PASS_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count(),

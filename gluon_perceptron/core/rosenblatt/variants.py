@@ -18,7 +18,7 @@ from .._arrays import _split
 from .._validation import Rule, flag, real, validate_params
 from .results import TrainResult
 from .stepping import PASS_RULES, RUN_RULES, _float64, _Pass, _stepwise
-from .train import error_rate
+from .training import error_rate
 
 
 def _record_fits(record, name: str, args: dict) -> bool:

@@ -27,7 +27,7 @@ from ..data.synthetic import xor_data
 from ..rosenblatt.engine import fast_pass
 from ..rosenblatt.results import Unpackable
 from ..rosenblatt.traced import UpdatePath, update_path
-from ..rosenblatt.train import TrainResult, train
+from ..rosenblatt.training import TrainResult, train
 
 #: Example 2.2's perceptrons, ``name -> (w, b)``.
 BOOLEAN_PERCEPTRONS: dict[str, tuple[tuple[float, ...], float]] = {

@@ -10,7 +10,7 @@ import mxnet as mx
 import numpy as np
 from tqdm import tqdm
 
-from ...core.chapter.getfake import getfake
+from ...core.chapter.sampler import getfake
 from ...experiments.chapter import (
     CHAPTER_SEED,
     demo,
