@@ -34,6 +34,8 @@ environments. MXNet's own ``tools/launch.py`` picks a non-loopback address and c
 from __future__ import annotations
 
 import importlib.util
+import math
+import numbers
 import os
 import signal
 import socket
@@ -231,6 +233,72 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
                  "lifeline.watch_parent(); import mxnet")
 
 
+def _positive_number(value, name: str, integer: bool = False):
+    """``value`` when it is a positive integer (``integer``) or a positive finite real."""
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise TypeError(f"{name} must be a positive {'integer' if integer else 'number'}, got "
+                        f"{type(value).__name__} {value!r:.40}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a positive {'integer' if integer else 'finite number'}"
+                         f", got {value!r}")
+    return int(value) if integer else float(value)
+
+
+def _check_launch(worker_command, workers, servers, timeout, log_dir, python_servers, cwd,
+                  on_started, poll, round_timeout) -> tuple[list[str], Path, Path | None]:
+    """:func:`launch_cluster`'s arguments, refused by name before anything starts (plain
+    Python: the launcher never imports MXNet, nor the package's rules that do)."""
+    if isinstance(worker_command, (str, bytes)) or not isinstance(worker_command, Sequence) \
+            or not worker_command or not all(isinstance(part, (str, os.PathLike))
+                                             for part in worker_command):
+        raise TypeError(f"worker_command must be a non-empty list of str, e.g. "
+                        f"[sys.executable, '-m', 'my.worker'], got {worker_command!r:.60}")
+    _positive_number(workers, "workers", integer=True)
+    _positive_number(servers, "servers", integer=True)
+    _positive_number(timeout, "timeout")
+    if _positive_number(poll, "poll") > 60:
+        raise ValueError(f"poll must be at most 60 seconds between two looks at the children, "
+                         f"got {poll!r}")
+    if round_timeout is not None:
+        _positive_number(round_timeout, "round_timeout")
+    if not isinstance(python_servers, bool):
+        raise TypeError(f"python_servers must be True or False, got {python_servers!r:.40}")
+    if on_started is not None and not callable(on_started):
+        raise TypeError(f"on_started must be None or a function of role -> PID, got "
+                        f"{type(on_started).__name__} {on_started!r:.40}")
+    log_dir = _folder(log_dir, "log_dir")
+    if cwd is not None:
+        cwd = _folder(cwd, "cwd")
+        if not cwd.is_dir():
+            raise ValueError(f"cwd {str(cwd)!r} is not an existing folder")
+    return [os.fspath(part) for part in worker_command], log_dir, cwd
+
+
+def _folder(value, name: str) -> Path:
+    """``value`` as a Path, refused when it is no folder name or names a file."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder name (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.40}")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} {str(path)!r} is a file, not a folder")
+    return path
+
+
+def prepare_log_dir(log_dir) -> Path:
+    """The folder ``log_dir``, made if needed; a ``TypeError``/``ValueError`` naming it when it
+    is no folder name or cannot be made."""
+    log_dir = _folder(log_dir, "log_dir")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"log_dir {str(log_dir)!r} cannot be made a folder "
+                         f"({exc.strerror or type(exc).__name__}); give a folder you can "
+                         f"write to") from exc
+    return log_dir
+
+
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,
                    on_started: Callable[[dict], None] | None = None,
@@ -284,10 +352,14 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
     DistributedTimeout
         ``timeout`` passed, or a worker stalled past ``round_timeout``; every child is
         stopped first.
+    TypeError, ValueError
+        A bad argument, named (nothing is started).
     """
+    worker_command, log_dir, cwd = _check_launch(
+        worker_command, workers, servers, timeout, log_dir, python_servers, cwd, on_started,
+        poll, round_timeout)
     check_cluster_size(workers, servers)
-    log_dir = Path(log_dir)
-    log_dir.mkdir(parents=True, exist_ok=True)
+    log_dir = prepare_log_dir(log_dir)
     port = free_port()
     node = ([sys.executable, "-c", PYTHON_SERVER] if python_servers else
             [sys.executable, "-m", "gluon_perceptron.core.distributed.node", libmxnet_path()])
