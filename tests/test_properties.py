@@ -529,6 +529,23 @@ OTHERS = sorted(set(PUBLIC) - set(FUNCTIONS))
 #: turns to XPASS, which fails, so its entry must then go. Empty: every case passes.
 KNOWN: dict[tuple[str, str], str] = {}
 
+#: Cases that fail only on values the fuzz profile generates (so they cannot be strict: a run
+#: may not draw the value), found by ``bash run.sh fuzz`` (issue 20) and not fixed yet:
+#: (function, argument) -> the failing value and what goes wrong. Marked xfail (non-strict)
+#: under the fuzz profile only; the ci profile runs them as plain cases.
+FUZZ_KNOWN: dict[tuple[str, str], str] = {
+    ("project_to_ball", "radius"): "a subnormal radius (2.2e-309) raises MXNetError 'Out of "
+                                   "range value for scalar' (core/gradient/steps.py)",
+    ("proof_trace", "b0"): "b0=1.3e154 (b0**2 overflows): general_bound's overflow error "
+                           "names radius_a, s, u_norm, w0_norm, threshold but not b0",
+    ("separation_experiment", "gammas"): "a margin of 6e-55: 'the data is not linearly "
+                                         "separable by a plane through the origin', without "
+                                         "naming gammas",
+    ("sgd_bound_experiment", "threshold"): "threshold=1.3e153: 'sgd_bound overflowed for "
+                                           "these radius, lipschitz and learning_rates', "
+                                           "without naming threshold",
+}
+
 
 def test_every_public_function_has_a_generator():
     """A new public function needs a parameter of a known kind, or an EXEMPT entry."""
@@ -645,6 +662,8 @@ def _params(case):
     marks = []
     if case in KNOWN:
         marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[case]))
+    if case in FUZZ_KNOWN and PROFILE == "fuzz":
+        marks.append(pytest.mark.xfail(strict=False, reason=FUZZ_KNOWN[case]))
     return pytest.param(name, arg, marks=marks, id=f"{name}-{arg}")
 
 
@@ -732,6 +751,11 @@ def failure(function_name: str, argument: str, bad) -> str | None:
     except _TooMuchMemory as exc:
         return f"{call} {exc}"
     except Exception as exc:  # noqa: BLE001 - any other exception is the failure reported
+        # a valid value that needs more than the small budget CHEAP gave (e.g. a run that does
+        # not converge within max_epochs=5), refused with an error saying to raise that budget
+        if any(f"raise {name}" in str(exc) for name in kwargs
+               if name in CHEAP and name != argument):
+            return None
         return f"{call} raised {type(exc).__name__}: {str(exc)[:300]}"
     finally:
         plt.close("all")
