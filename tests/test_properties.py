@@ -544,6 +544,10 @@ FUZZ_KNOWN: dict[tuple[str, str], str] = {
     ("sgd_bound_experiment", "threshold"): "threshold=1.3e153: 'sgd_bound overflowed for "
                                            "these radius, lipschitz and learning_rates', "
                                            "without naming threshold",
+    ("hinge_loss", "x"): "an empty x (shape (0, 2)) raises MXNetError 'Operator dot inferring "
+                         "shapes failed' (core/gradient)",
+    ("generalization_curve", "epsilon"): "epsilon=0 takes about 10 s, the time budget, on a "
+                                         "loaded 2-core machine (flaky: passes on the retry)",
 }
 
 
