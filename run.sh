@@ -8,6 +8,7 @@
 #   bash run.sh book                the book: every notebook executed, as HTML in docs/_build/html
 #   bash run.sh notebooks           JupyterLab on the notebooks
 #   bash run.sh fuzz [pytest args]  generated bad input at every public function, large budget
+#   bash run.sh mutate [mutmut args]  mutation testing of core/ with mutmut (slow, not in CI)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
@@ -97,5 +98,11 @@ case "$what" in
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
                  tests/test_properties.py "$@" ;;
+    mutate)  setup; setup_extra mutation
+             # mutmut edits core/ in place while it runs: keep the tree untouched until it ends
+             export PATH="$PWD/.venv/bin:$PATH"  # the runner's `python` (setup.cfg [mutmut])
+             status=0; mutmut run "$@" || status=$?
+             mutmut results || true
+             exit "$status" ;;
     *)       usage ;;
 esac

@@ -101,3 +101,82 @@ def test_fast_equals_scikit_learn_in_float64(backend, kind):
         w, b = _sklearn_perceptron(X, Y, 6)
         np.testing.assert_array_equal(ours.w, w)
         assert ours.b == b
+
+
+def _tie_at(n: int, p: int):
+    """``n`` rows whose row ``p`` is a tie from ``w = (1, 0), b = 0`` (margin exactly 0) and
+    every other row is right by a margin of at least 1, before and after the tie's update."""
+    X = np.array([[2.0, 0.0]] * n)
+    X[p] = [0.0, 1.0]  # y (w.x + b) = 0: a tie, an update; then w = (1, 1), b = 1
+    return X, np.ones(n)
+
+
+# the compiled loop decides rows four at a time and the last n mod 4 rows one by one: ties in
+# each of those tail positions (every row for n < 4, the fifth row for n = 5)
+@pytest.mark.parametrize("n, p", [(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2), (5, 4)])
+def test_a_tie_in_the_tail_rows_is_an_update(backend, n, p):
+    X, Y = _tie_at(n, p)
+    start = dict(max_epochs=1, w0=np.array([1.0, 0.0]), b0=0.0)
+    fast = gp.train(X, Y, **start)
+    faithful = gp.train(X, Y, engine="faithful", **start)
+    assert faithful.updates_per_epoch == [1]
+    np.testing.assert_array_equal(faithful.w, [1.0, 1.0])
+    assert faithful.b == 1.0
+    _assert_same(fast, faithful)
+
+
+def test_a_tie_in_the_tail_rows_is_an_update_in_the_compiled_loop_itself():
+    if perceptron_module.numba is None:
+        pytest.skip("numba is not installed: no compiled loop")
+    for n, p in [(1, 0), (2, 1), (3, 2), (5, 4), (6, 5), (7, 4)]:
+        X, Y = _tie_at(n, p)
+        w, b = np.array([1.0, 0.0]), np.zeros(1)
+        rows = np.arange(n, dtype=np.int64)
+        assert perceptron_module._compiled_epoch(X, Y, rows, w, b, 1.0, 0.0) == 1, (n, p)
+        np.testing.assert_array_equal(w, [1.0, 1.0])
+        assert b[0] == 1.0
+        wn, bn = np.array([1.0, 0.0]), np.zeros(1)
+        assert perceptron_module._numpy_epoch(X, Y, wn, bn, 1.0, 0.0) == 1
+        np.testing.assert_array_equal(wn, w)
+
+
+def test_drive_never_asks_for_more_than_the_budget_left():
+    """A driver asking one pass too many would hang the compiled engine (a budget of 0 makes no
+    pass, so the record never grows): the fake passes fail at once instead."""
+    asked = []
+
+    def passes(budget):
+        assert 1 <= budget <= 7 - sum(len(m) for m in asked), f"asked for {budget} passes"
+        made = [1] * min(budget, 3)  # never converges; at most three passes a call
+        asked.append(made)
+        return made
+
+    assert perceptron_module._drive(passes, 7, (np.zeros(2), np.zeros(1))) == [1] * 7
+    assert [len(m) for m in asked] == [3, 3, 1]
+
+
+@pytest.mark.parametrize("max_epochs", [1, 2, 5, 40])
+def test_drive_asks_the_real_passes_for_the_budget_left(backend, monkeypatch, max_epochs):
+    """The engine's own passes, spied on: every budget is what is left, and no pass is made
+    beyond ``max_epochs`` on data that never converges (XOR)."""
+    real = perceptron_module._plain_passes
+    budgets, made = [], []
+
+    def spied(*args, **kwargs):
+        passes = real(*args, **kwargs)
+
+        def spy(budget):
+            assert 1 <= budget == max_epochs - sum(made), (budget, max_epochs, sum(made))
+            budgets.append(budget)
+            out = passes(budget)
+            assert 1 <= len(out) <= budget
+            made.append(len(out))
+            return out
+
+        return spy
+
+    monkeypatch.setattr(perceptron_module, "_plain_passes", spied)
+    X, Y = gp.xor_data()
+    result = gp.train(X, Y, max_epochs=max_epochs)
+    assert not result.converged
+    assert len(result.updates_per_epoch) == sum(made) == max_epochs

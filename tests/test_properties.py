@@ -21,13 +21,19 @@ shapes, dtypes and magnitudes; integers and floats over their range).
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
+import gzip
 import inspect
 import math
 import os
 import signal
+import subprocess
+import sys
+import tempfile
 import tracemalloc
+from pathlib import Path
 
 # pyplot and SciPy's optimizers are imported here, not inside a measured call: under
 # tracemalloc their import takes seconds and counts against the call that first needs them
@@ -122,6 +128,117 @@ def _attached(value):
     return value
 
 
+class Fresh:
+    """A value built anew for each call (a file in a fresh folder, a new array): ``build(d)``
+    with ``d`` a new empty folder of the test's temporary directory; ``label`` is its repr."""
+
+    def __init__(self, label: str, build):
+        self.label, self.build = label, build
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+#: The fresh folder of the current case (under pytest's tmp_path), set by the test.
+_TMP: list[Path] = []
+
+
+def _new_folder() -> Path:
+    return Path(tempfile.mkdtemp(dir=_TMP[-1] if _TMP else None))
+
+
+def fresh(value):
+    """A copy of ``value`` no earlier call can have changed, nor a later one see changed:
+    arrays and NDArrays are copied, result objects deep-copied, :class:`Fresh` values built.
+    (Three failures of the large budget once came from a shared ``w`` made non-finite by an
+    earlier call.)"""
+    if isinstance(value, Fresh):
+        return value.build(_new_folder())
+    if isinstance(value, nd.NDArray):
+        copied = value.copy()
+        if value.grad is not None:  # a copy has no gradient buffer: give it one as well
+            copied.attach_grad()
+        return copied
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (str, bytes, int, float, complex, bool, type(None))) or callable(value):
+        return value
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 - an object that cannot be copied is passed as it is
+        return value
+
+
+def _tiny_idx(folder: Path, name: str, array: np.ndarray) -> Path:
+    return gp.data.write_idx(folder / name, array)
+
+
+def _mnist_folder(folder: Path) -> Path:
+    """A tiny MNIST folder: 6 train and 4 test images of 28 x 28, digits 0..9."""
+    rng = np.random.default_rng(0)
+    for part, n in (("train", 6), ("test", 4)):
+        images, labels = _MNIST_NAMES[part]
+        _tiny_idx(folder, images, rng.integers(0, 256, size=(n, 28, 28)).astype(np.uint8))
+        _tiny_idx(folder, labels, np.arange(n, dtype=np.uint8))
+    return folder
+
+
+_MNIST_NAMES = {"train": ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+                "test": ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")}
+
+
+def _under_a_file(d: Path) -> Path:
+    (d / "file").write_text("x")
+    return d / "file" / "x.idx"
+
+
+def _truncated_idx(d: Path) -> Path:
+    path = _tiny_idx(d, "cut.idx", np.arange(24, dtype=np.uint8).reshape(2, 3, 4))
+    path.write_bytes(path.read_bytes()[:-5])
+    return path
+
+
+def _not_gzip(d: Path) -> Path:
+    (d / "bad.gz").write_bytes(b"this is not gzip")
+    return d / "bad.gz"
+
+
+def _truncated_gzip(d: Path) -> Path:
+    (d / "cut.gz").write_bytes(gzip.compress(b"\x00\x00\x08\x01" + bytes(400))[:30])
+    return d / "cut.gz"
+
+
+def _empty_file(d: Path) -> Path:
+    (d / "empty").write_bytes(b"")
+    return d / "empty"
+
+
+def _broken_mnist(d: Path) -> Path:
+    """A MNIST folder whose train images are one row short of the labels."""
+    _mnist_folder(d)
+    images = d / _MNIST_NAMES["train"][0]
+    gp.data.write_idx(images, gp.data.read_idx(images)[:-1])
+    return d
+
+
+def _tiny_cluster(function: str) -> dict:
+    """Valid arguments for a process starter: 2 workers, 1 server, 8 rows, short deadlines,
+    logs in a fresh folder."""
+    X = np.array([[1.0, 0.5], [2.0, -1.0], [1.5, 0.2], [0.5, 1.0],
+                  [-1.0, 0.5], [-2.0, -1.0], [-1.5, 0.2], [-0.5, -1.0]])
+    Y = np.array([1.0, 1, 1, 1, -1, -1, -1, -1])
+    common = {"workers": 2, "servers": 1, "timeout": 60.0, "round_timeout": 30.0,
+              "log_dir": _new_folder()}
+    if function == "launch_cluster":
+        return {**common, "worker_command": [sys.executable, "-c", "pass"]}
+    return {**common, "X": X, "Y": Y, "max_epochs": 3}
+
+
+#: The functions that start processes: their arguments come from :func:`_tiny_cluster`, and
+#: their bad values are the listed ones only (each accepted value starts a real cluster).
+PROCESS_STARTERS = {"launch_cluster", "train_distributed", "train_gluon_distributed"}
+
+
 #: Valid values for one function's parameter where the name-wide POOL value does not fit it
 #: (factories: called for each call, cached where building is slow).
 VALID = {
@@ -195,43 +312,44 @@ VALID = {
     ("perceptron_np", "w"): lambda: mx.np.array([1.0, 0.0]),
     ("perceptron_np", "b"): lambda: mx.np.zeros(1),
     ("perceptron_np", "x"): lambda: mx.np.array(_X[0], dtype="float32"),
+    # readers and writers: files in a fresh folder of pytest's tmp_path
+    ("write_idx", "path"): lambda: _new_folder() / "a.idx",
+    ("write_idx", "array"): lambda: np.arange(6, dtype=np.uint8).reshape(2, 3),
+    ("read_idx", "path"): lambda: _tiny_idx(_new_folder(), "a.idx", np.eye(3)),
+    ("load_mnist", "folder"): lambda: _mnist_folder(_new_folder()),
+    ("mnist_split", "folder"): lambda: _mnist_folder(_new_folder()),
+    ("show_source", "obj"): lambda: gp.perceptron,
+    ("PerceptronLearner", "dimensions"): lambda: 2,
 }
 
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
           "shards", "draws", "runs", "seeds", "epochs", "max_iter", "max_attempts", "workers",
-          "horizon", "last", "xor_epochs", "short", "long"}
+          "horizon", "last", "xor_epochs", "short", "long", "servers", "batch_size",
+          "batch_axis"}
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
-          "tol", "noise", "margin"}
+          "tol", "noise", "margin", "timeout", "round_timeout", "poll"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
            "scales", "shifts", "epsilons", "gammas", "learning_rates"}
 SCALARS = {"b", "bfake", "b0"}
 FEATURES = {"X", "A", "M"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
-NAMES = {"name", "form", "engine", "order", "kernel"}
-FLAGS = {"scale", "bias", "shuffle"}
+NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part"}
+FLAGS = {"scale", "bias", "shuffle", "compress", "python_servers", "docstring", "check_inputs"}
+PATHS = {"path", "folder", "log_dir", "cwd"}
+COMMANDS = {"worker_command"}
+ARRAYS = {"array"}
+CALLBACKS = {"on_started"}
 PROGRESS = {"progress"}
 SEEDS = {"seed"}
 OBJECTS = {"result", "model", "split", "curve", "run", "trace", "rec", "remedies", "check",
            "trap", "exp", "effect", "speedup", "update", "table", "curves", "traces", "plain",
            "aggressive", "unguarded", "results", "fig"}
 
-#: Public functions without a generated case, and why.
+#: Public functions without a generated case, and why (the functions of no argument have the
+#: case NO_ARGUMENTS: called, they must return finite numbers no call can change).
 EXEMPT = {
-    "launch_cluster": "starts worker processes; its arguments are checked in test_distributed",
-    "train_distributed": "starts a scheduler, servers and workers; bad input is refused before "
-                         "any process starts, tested in test_distributed",
-    "train_gluon_distributed": "starts a scheduler, servers and workers; bad input is tested in "
-                               "test_distributed",
-    "show_source": "prints a function's source; takes any object",
-    "write_idx": "writes files; its bad arguments are in test_datasets",
-    "read_idx": "reads files; bad files and paths are in test_datasets",
-    "load_mnist": "reads a folder; bad folders are in test_datasets",
-    "mnist_split": "reads a folder; bad folders are in test_datasets",
-    "replay_printed_trace": "takes no arguments",
-    "two_point_data": "takes no arguments",
-    "xor_data": "takes no arguments",
     # the exercise checkers call the reader's function on their own cases: their argument is any
     # callable (a non-callable is a TypeError, tested in test_exercises); check_gate takes no
     # function and is fuzzed like any other
@@ -252,6 +370,23 @@ BAD_NAMES = [None, 3, "nope", "", ["AND"]]
 BAD_FLAGS = ["no", 0.5, None, "yes", 2]
 BAD_SEEDS = [-1, True, "3", 2.5, float("nan"), -(2**70), 2**70]
 BAD_PROGRESS = ["no", 0.5, 3, [1]]
+#: Files and folders: built in a fresh folder for each call (pytest's tmp_path; the call runs
+#: with that folder as its working directory, so "" names it and nothing lands in the project).
+BAD_PATHS = [None, 3, b"bytes", ["a"], "",
+             Fresh("<missing>", lambda d: d / "missing" / "x"),
+             Fresh("<a folder>", lambda d: d),
+             Fresh("<under a regular file>", _under_a_file),
+             Fresh("</proc/x>", lambda d: Path("/proc/gluon-perceptron-missing/x")),
+             Fresh("<an empty file>", _empty_file),
+             Fresh("<a truncated IDX file>", _truncated_idx),
+             Fresh("<not gzip>", _not_gzip),
+             Fresh("<a truncated gzip>", _truncated_gzip),
+             Fresh("<MNIST one image short>", _broken_mnist)]
+BAD_COMMANDS = [None, "", [], "python", [3], [None], [[sys.executable]], (sys.executable, 2)]
+BAD_ARRAYS = [None, np.array(["a", "b"]), np.array([1 + 2j]), np.array([None], dtype=object),
+              [[1], [1, 2]], np.zeros(3, dtype=np.float16), np.zeros(3, dtype=np.int64),
+              np.array([np.nan, 1.0]), np.array(3.0)]
+BAD_CALLBACKS = [3, "f", [print]]
 
 
 def _bad_features_list(n: int = 4) -> list:
@@ -276,11 +411,13 @@ BAD_LABELS = _bad_labels_list()
 KINDS = ((FEATURES, BAD_FEATURES), (LABELS, BAD_LABELS), (COUNTS, BAD_COUNTS),
          (FLOATS, BAD_FLOATS), (VECTORS, BAD_VECTORS), (SCALARS, BAD_SCALARS),
          (OBJECTS, BAD_OBJECTS), (NAMES, BAD_NAMES), (SEEDS, BAD_SEEDS), (FLAGS, BAD_FLAGS),
-         (PROGRESS, BAD_PROGRESS))
+         (PROGRESS, BAD_PROGRESS), (PATHS, BAD_PATHS), (COMMANDS, BAD_COMMANDS),
+         (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS))
 
 
 #: Parameters whose name says one kind but which hold another: (function, parameter) -> kind.
-KIND_OF = {("plot_nonseparable", "steps"): OBJECTS, ("plot_nonseparable", "bounds"): OBJECTS}
+KIND_OF = {("plot_nonseparable", "steps"): OBJECTS, ("plot_nonseparable", "bounds"): OBJECTS,
+           ("show_source", "obj"): OBJECTS, ("PerceptronLoss", "weight"): FLOATS}
 
 
 def bad_values(name: str, function: str | None = None) -> list | None:
@@ -319,7 +456,9 @@ def _kind(name: str, function: str | None = None):
     if values is None:
         return None
     listed = st.sampled_from(values)
-    extra = GENERATED.get(id(values)) if PROFILE == "fuzz" else None
+    # a process starter gets the listed values only: each value it accepts starts a cluster
+    extra = GENERATED.get(id(values)) if PROFILE == "fuzz" and \
+        function not in PROCESS_STARTERS else None
     return listed if extra is None else listed | extra
 
 
@@ -327,15 +466,35 @@ def _kind(name: str, function: str | None = None):
 PACKAGES = (gp, *(getattr(gp, alias) for alias in gp._SUBPACKAGES))
 
 
-def _functions():
-    """Every public function, from the union of the packages' ``__all__``, by name (a name is
-    one function wherever it is public: the tables below are keyed by it)."""
+def _public_names() -> dict:
+    """Every public name, the union of the packages' ``__all__``: name -> object."""
     out = {}
     for package in PACKAGES:
         for name in package.__all__:
             value = getattr(package, name)
-            if inspect.isfunction(value):
-                assert out.setdefault(name, value) is value, f"{name} names two functions"
+            assert out.setdefault(name, value) is value, f"{name} names two objects"
+    return out
+
+
+PUBLIC = _public_names()
+
+
+def _is_record(value) -> bool:
+    """A result type (a dataclass the package fills in) or an exception class: built by the
+    package, never from a user's input, so no bad input to throw at it."""
+    return isinstance(value, type) and (dataclasses.is_dataclass(value)
+                                        or issubclass(value, BaseException))
+
+
+def _functions():
+    """Every public function, and every public class a user builds (``PerceptronLoss``,
+    ``PerceptronLearner``), from the union of the packages' ``__all__``, by name (a name is
+    one function wherever it is public: the tables below are keyed by it)."""
+    out = {}
+    for name, value in PUBLIC.items():
+        if inspect.isfunction(value) or (isinstance(value, type) and not _is_record(value)
+                                          and not inspect.isabstract(value)):
+            out[name] = value
     # one fixed order, by name: the first calls of a trainer compile its engine (numba), which
     # must not fall inside the time budget of a case that runs before every other trainer
     return dict(sorted(out.items(), key=lambda item: item[0].lower()))
@@ -344,14 +503,17 @@ def _functions():
 FUNCTIONS = _functions()
 
 
+def _parameters(function) -> list:
+    return [p for p in inspect.signature(function).parameters.values()
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
 def _cases():
     cases = []
     for name, function in FUNCTIONS.items():
         if name in EXEMPT:
             continue
-        for param in inspect.signature(function).parameters.values():
-            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                continue
+        for param in _parameters(function):
             if _kind(param.name, name) is not None:
                 cases.append((name, param.name))
     return cases
@@ -359,18 +521,103 @@ def _cases():
 
 CASES = _cases()
 
+#: The functions of no argument: each is called, and must return finite numbers that are its
+#: own (changing them changes nothing a later call returns).
+NO_ARGUMENTS = sorted(name for name, f in FUNCTIONS.items()
+                      if name not in EXEMPT and not _parameters(f))
+
+#: The public names that are neither functions nor classes a user builds: the result types and
+#: exceptions (:func:`_is_record`) and the constants (:func:`test_public_constants_are_read_only`).
+OTHERS = sorted(set(PUBLIC) - set(FUNCTIONS))
+
 #: Cases known to fail, with the reason: (function, argument) -> reason. Strict: a fixed case
 #: turns to XPASS, which fails, so its entry must then go. Empty: every case passes.
 KNOWN: dict[tuple[str, str], str] = {}
 
+#: Cases that fail only on values the fuzz profile generates (so they cannot be strict: a run
+#: may not draw the value), found by ``bash run.sh fuzz`` (issue 20) and not fixed yet:
+#: (function, argument) -> the failing value and what goes wrong. Marked xfail (non-strict)
+#: under the fuzz profile only; the ci profile runs them as plain cases.
+FUZZ_KNOWN: dict[tuple[str, str], str] = {
+    ("project_to_ball", "radius"): "a subnormal radius (2.2e-309) raises MXNetError 'Out of "
+                                   "range value for scalar' (core/gradient/steps.py)",
+    ("proof_trace", "b0"): "b0=1.3e154 (b0**2 overflows): general_bound's overflow error "
+                           "names radius_a, s, u_norm, w0_norm, threshold but not b0",
+    ("separation_experiment", "gammas"): "a margin of 6e-55: 'the data is not linearly "
+                                         "separable by a plane through the origin', without "
+                                         "naming gammas",
+    ("sgd_bound_experiment", "threshold"): "threshold=1.3e153: 'sgd_bound overflowed for "
+                                           "these radius, lipschitz and learning_rates', "
+                                           "without naming threshold",
+    ("hinge_loss", "x"): "an empty x (shape (0, 2)) raises MXNetError 'Operator dot inferring "
+                         "shapes failed' (core/gradient)",
+    ("generalization_curve", "epsilon"): "epsilon=0 takes about 10 s, the time budget, on a "
+                                         "loaded 2-core machine (flaky: passes on the retry)",
+}
+
 
 def test_every_public_function_has_a_generator():
     """A new public function needs a parameter of a known kind, or an EXEMPT entry."""
-    covered = {name for name, _ in CASES}
+    covered = {name for name, _ in CASES} | set(NO_ARGUMENTS)
     missing = sorted(set(FUNCTIONS) - covered - set(EXEMPT))
     assert not missing, (f"public functions without a bad-input generator: {missing}; name "
                          f"their parameters' kinds in tests/test_properties.py or exempt them")
     assert set(EXEMPT) <= set(FUNCTIONS), "EXEMPT lists names that are no longer public"
+    # the only exempt names are the exercise checkers, which call the reader's own code
+    assert all(name.startswith("check_") for name in EXEMPT), sorted(EXEMPT)
+
+
+def test_every_public_name_is_covered():
+    """Every name of every ``__all__`` is fuzzed (a function or a class a user builds), or is a
+    result type, an exception or a constant (checked read-only below); nothing else."""
+    assert set(PUBLIC) == set(FUNCTIONS) | set(OTHERS)
+    for name in OTHERS:
+        value = PUBLIC[name]
+        assert _is_record(value) or inspect.isabstract(value) or not callable(value), name
+    assert {"launch_cluster", "train_distributed", "train_gluon_distributed", "read_idx",
+            "write_idx", "load_mnist", "mnist_split"} <= {name for name, _ in CASES}
+
+
+def _arrays_of(value, depth=0):
+    """The numpy arrays reachable in ``value`` (tuples, lists, dicts, dataclasses)."""
+    if isinstance(value, np.ndarray):
+        yield value
+    elif depth >= 3:
+        return
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _arrays_of(v, depth + 1)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _arrays_of(v, depth + 1)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from _arrays_of(getattr(value, f.name), depth + 1)
+
+
+@pytest.mark.parametrize("name", [n for n in OTHERS if not callable(PUBLIC[n])])
+def test_public_constants_are_read_only(name):
+    """A constant (``EPSILONS``, ``PRINTED_TRACE``, ...) cannot be changed through a result
+    that hands it out: its arrays are read-only."""
+    for array in _arrays_of(PUBLIC[name]):
+        assert not array.flags.writeable, f"{name} holds a writable array"
+
+
+@pytest.mark.parametrize("name", NO_ARGUMENTS)
+def test_functions_of_no_argument_return_fresh_finite_results(name):
+    """``f()`` returns finite numbers, and arrays of its own: writing into one result changes
+    nothing the next call returns."""
+    function = FUNCTIONS[name]
+    first = _call(function, {})
+    assert _finite(first), f"{name}() returned non-finite numbers: {first!r:.300}"
+    expected = [a.copy() for a in _arrays_of(function())]
+    for array in _arrays_of(first):
+        if array.flags.writeable and array.dtype.kind in "biuf":
+            array[...] = ~array if array.dtype.kind == "b" else array + 1
+    again = list(_arrays_of(function()))
+    assert len(again) == len(expected)
+    for a, b in zip(again, expected):
+        np.testing.assert_array_equal(a, b, err_msg=f"{name}() shares arrays between calls")
 
 
 class _Timeout(Exception):
@@ -405,9 +652,9 @@ def _finite(value, depth=0) -> bool:
     return True
 
 
-def _call(function, kwargs):
+def _call(function, kwargs, seconds: int = SECONDS):
     signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(SECONDS)
+    signal.alarm(seconds)
     tracemalloc.start()
     try:
         return function(**kwargs)
@@ -424,6 +671,8 @@ def _params(case):
     marks = []
     if case in KNOWN:
         marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[case]))
+    if case in FUZZ_KNOWN and PROFILE == "fuzz":
+        marks.append(pytest.mark.xfail(strict=False, reason=FUZZ_KNOWN[case]))
     return pytest.param(name, arg, marks=marks, id=f"{name}-{arg}")
 
 
@@ -432,15 +681,18 @@ def valid_arguments(function, argument: str) -> dict:
     required ones, CHEAP's (small sizes) for the optional ones it names, so that a bad value
     the function wrongly accepts costs a small run, not a full experiment."""
     kwargs = {}
-    for param in inspect.signature(function).parameters.values():
-        if param.name == argument or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+    name = function.__name__
+    cluster = _tiny_cluster(name) if name in PROCESS_STARTERS else {}
+    for param in _parameters(function):
+        if param.name == argument:
             continue
-        if (function.__name__, param.name) in VALID:
-            kwargs[param.name] = VALID[function.__name__, param.name]()
+        if param.name in cluster:
+            kwargs[param.name] = cluster[param.name]
+        elif (name, param.name) in VALID:
+            kwargs[param.name] = fresh(VALID[name, param.name]())
         elif param.default is inspect.Parameter.empty:
-            if param.name not in POOL:
-                pytest.skip(f"no valid value in POOL for {param.name!r}")
-            kwargs[param.name] = POOL[param.name]
+            assert param.name in POOL, f"no valid value in POOL for {param.name!r} of {name}"
+            kwargs[param.name] = fresh(POOL[param.name])
         elif param.name in CHEAP and isinstance(param.default, (int, tuple, list, range)):
             kwargs[param.name] = _like(param.default, CHEAP[param.name])
     return kwargs
@@ -456,25 +708,63 @@ def _like(default, cheap):
     return cheap
 
 
+#: Processes started by the calls of this test process (every ``subprocess.Popen``).
+STARTED: list = []
+
+
+class _CountedPopen(subprocess.Popen):
+    def __init__(self, *args, **kwargs):
+        STARTED.append(args[0] if args else kwargs.get("args"))
+        super().__init__(*args, **kwargs)
+
+
+def _names_the_file(exc: Exception, path, argument: str) -> bool:
+    """Whether ``exc`` (a bad file's error) names the file or folder ``path`` it is about."""
+    if argument not in PATHS or not isinstance(path, (str, os.PathLike)):
+        return False
+    return any(repr(str(p))[1:-1] in str(exc) for p in (Path(path), Path(path).absolute()))
+
+
 def failure(function_name: str, argument: str, bad) -> str | None:
-    """Why calling ``function_name`` with ``argument=bad`` breaks the contract, or None."""
+    """Why calling ``function_name`` with ``argument=bad`` breaks the contract, or None.
+
+    ``bad`` is used as given (a :class:`Fresh` one is built first); the other arguments are
+    fresh (:func:`valid_arguments`). A process starter must refuse a bad value before it starts
+    any process (``subprocess.Popen`` is counted), unless the refusal is of what the run
+    produced (the weights overflowed)."""
     function = FUNCTIONS[function_name]
     kwargs = valid_arguments(function, argument)
-    kwargs[argument] = bad
     call = f"{function_name}({argument}={bad!r:.60})"
+    kwargs[argument] = fresh(bad)
+    started = len(STARTED)
+    seconds = 120 if function_name in PROCESS_STARTERS else SECONDS
     try:
-        result = _call(function, kwargs)
+        result = _call(function, kwargs, seconds)
     except (ValueError, TypeError) as exc:
         message = str(exc)
+        if len(STARTED) > started and "overflow" not in message:
+            return (f"{call} started {len(STARTED) - started} processes before refusing it: "
+                    f"{exc!r:.300}")
         if argument in message or (argument in LABELS and "Y" in message) or \
-                (argument in FEATURES and "X" in message):
+                (argument in FEATURES and "X" in message) or \
+                _names_the_file(exc, kwargs[argument], argument):
             return None
         return f"{call} raised {exc!r:.300} without naming it"
+    except FileNotFoundError as exc:
+        # a reader's documented error for a file or folder that is not there, naming it
+        if _names_the_file(exc, kwargs[argument], argument):
+            return None
+        return f"{call} raised {exc!r:.300}"
     except _Timeout:
-        return f"{call} ran over {SECONDS} s"
+        return f"{call} ran over {seconds} s"
     except _TooMuchMemory as exc:
         return f"{call} {exc}"
     except Exception as exc:  # noqa: BLE001 - any other exception is the failure reported
+        # a valid value that needs more than the small budget CHEAP gave (e.g. a run that does
+        # not converge within max_epochs=5), refused with an error saying to raise that budget
+        if any(f"raise {name}" in str(exc) for name in kwargs
+               if name in CHEAP and name != argument):
+            return None
         return f"{call} raised {type(exc).__name__}: {str(exc)[:300]}"
     finally:
         plt.close("all")
@@ -483,9 +773,34 @@ def failure(function_name: str, argument: str, bad) -> str | None:
     return None
 
 
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    """Each call's files go under pytest's tmp_path, which is also the working directory (a
+    relative path such as "" names it); every process a call starts is counted."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(subprocess, "Popen", _CountedPopen)
+    _TMP.append(tmp_path)
+    yield tmp_path
+    _TMP.remove(tmp_path)
+
+
 @pytest.mark.parametrize("function_name, argument", [_params(c) for c in CASES])
 @given(data=st.data())
-def test_bad_input_gives_a_named_error_or_a_finite_result(function_name, argument, data):
+def test_bad_input_gives_a_named_error_or_a_finite_result(function_name, argument, data,
+                                                           workspace):
     bad = data.draw(_kind(argument, function_name), label=argument)
     problem = failure(function_name, argument, bad)
     assert problem is None, problem
+
+
+@pytest.mark.parametrize("function_name", sorted(PROCESS_STARTERS))
+def test_process_starters_run_the_tiny_cluster(function_name, workspace):
+    """The valid arguments the process starters' cases build on: a real cluster (2 workers,
+    1 server) that finishes, with finite numbers and its logs in the fresh folder."""
+    function = FUNCTIONS[function_name]
+    kwargs = valid_arguments(function, "")
+    started = len(STARTED)
+    result = _call(function, kwargs, 120)
+    assert _finite(result)
+    assert len(STARTED) - started >= 4  # the scheduler, a server, two workers
+    assert (kwargs["log_dir"] / "scheduler.log").exists()

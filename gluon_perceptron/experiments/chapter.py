@@ -39,8 +39,10 @@ from ..core.theory.bounds import chapter_bound, generating_plane_bound
 from ._arrays import numpy_draw, numpy_pair
 from ._progress import Progress, track
 
-#: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425.
+#: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425
+#: (read-only: a constant of the package, never changed through a result or a user's code).
 EPSILONS = np.arange(0.025, 0.45, 0.025)
+EPSILONS.setflags(write=False)
 
 #: The original notebook's seed: ``mx.random.seed(1)``.
 CHAPTER_SEED = 1

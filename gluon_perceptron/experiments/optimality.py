@@ -265,7 +265,7 @@ def _two_examples(X, name: str, args: dict) -> np.ndarray:
     X = _checks.features(X, name)
     if X.shape[0] < 2:
         raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
-                         f"to train on), got {X.shape[0]}")
+                         f"to train on), got {X.shape[0]} in {name}")
     return X
 
 

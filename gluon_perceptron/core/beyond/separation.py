@@ -116,7 +116,11 @@ def perceptron_separation_bound(rho: float) -> float:
 def smooth_bound(rho: float, n: int) -> int:
     """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
     :math:`n = 1`: the single row itself is a solution)."""
-    return max(0, math.ceil(2 * math.sqrt(2 * math.log(n)) / rho - 1))
+    value = 2 * math.sqrt(2 * math.log(n)) / rho - 1
+    if not math.isfinite(value):
+        raise ValueError(f"smooth_bound overflowed: rho={rho:g} gives 2 sqrt(2 ln n)/rho = "
+                         f"{value}, beyond float64; a margin this small bounds nothing: check rho")
+    return max(0, math.ceil(value))
 
 
 @validate_params(rho=_RHO, n=count(), m=count(), phase=optional(count()))
@@ -124,7 +128,10 @@ def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
     """The rescaled perceptron's bound :math:`(\\lfloor 2m\\log_2(2/\\rho)\\rfloor + 1)(N + n)`
     updates, with :math:`N` = ``phase`` (default :func:`phase_length`)."""
     phase = phase_length(m) if phase is None else phase
-    return (math.floor(2 * m * math.log2(2 / rho)) + 1) * (phase + n)
+    ratio = 2 / rho
+    # log2(2 / rho) = 1 - log2(rho): finite also when 2 / rho overflows (a subnormal rho)
+    log = math.log2(ratio) if math.isfinite(ratio) else 1 - math.log2(rho)
+    return (math.floor(2 * m * log) + 1) * (phase + n)
 
 
 @validate_params(A=unit_rows("separation_margin"))

@@ -208,11 +208,22 @@ def write_idx(path, array, *, compress: bool | None = None) -> Path:
     is None, when the name ends .gz).
 
     The inverse of :func:`read_idx`; handy to store a subset of MNIST, or to make test files.
+
+    Raises
+    ------
+    ValueError
+        ``path`` cannot be written (a folder holds its name, its folder is missing or is a
+        file, no permission): the message names it and the system's reason.
     """
     code = _CODES[array.dtype.newbyteorder("=")]
     raw = (bytes([0, 0, code, array.ndim]) + struct.pack(f">{array.ndim}I", *array.shape)
            + array.astype(IDX_DTYPES[code]).tobytes())
     if compress is None:
         compress = path.suffix == ".gz"
-    path.write_bytes(gzip.compress(raw) if compress else raw)
+    try:
+        path.write_bytes(gzip.compress(raw) if compress else raw)
+    except OSError as exc:
+        raise ValueError(f"path {str(path)!r} cannot be written to "
+                         f"({exc.strerror or type(exc).__name__}); give a file name in an "
+                         f"existing folder you can write to") from exc
     return path

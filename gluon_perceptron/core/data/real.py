@@ -104,8 +104,8 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
         raise IDXError(f"{label_path}: labels must have 1 dimension, got shape {labels.shape}")
     if images.shape[0] != labels.shape[0]:
         raise IDXError(f"mismatched counts: {image_path.name} holds {images.shape[0]} images "
-                       f"but {label_path.name} holds {labels.shape[0]} labels; the two files "
-                       f"must come from the same part of MNIST")
+                       f"but {label_path.name} holds {labels.shape[0]} labels (in "
+                       f"{str(folder)!r}); the two files must come from the same part of MNIST")
     if labels.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(labels) | (labels != np.round(labels)))
         if bad.size:

@@ -266,6 +266,30 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
                  "lifeline.watch_parent(); import mxnet")
 
 
+def _folder(value, name: str) -> Path:
+    """``value`` as a Path, refused when it is no folder name or names a file."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder name (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.40}")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} {str(path)!r} is a file, not a folder")
+    return path
+
+
+def prepare_log_dir(log_dir) -> Path:
+    """The folder ``log_dir``, made if needed; a ``TypeError``/``ValueError`` naming it when it
+    is no folder name or cannot be made."""
+    log_dir = _folder(log_dir, "log_dir")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"log_dir {str(log_dir)!r} cannot be made a folder "
+                         f"({exc.strerror or type(exc).__name__}); give a folder you can "
+                         f"write to") from exc
+    return log_dir
+
+
 # The user's worker_command is data here: it runs in other processes (each with its own, unset
 # trusted flag), never in this one, so the default skip_nested suits; on_started is the one
 # callable of the user's run here, and the function() rule runs it checked (untrusted).
@@ -327,9 +351,10 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
     DistributedTimeout
         ``timeout`` passed, or a worker stalled past ``round_timeout``; every child is
         stopped first.
+    TypeError, ValueError
+        A bad argument, named (nothing is started).
     """
-    log_dir = Path(log_dir)
-    log_dir.mkdir(parents=True, exist_ok=True)
+    log_dir = prepare_log_dir(log_dir)
     port = free_port()
     node = ([sys.executable, "-c", PYTHON_SERVER] if python_servers else
             [sys.executable, "-m", "gluon_perceptron.core.distributed.node", libmxnet_path()])

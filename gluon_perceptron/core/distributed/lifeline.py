@@ -54,6 +54,11 @@ TASK_PREFIX = "gluon_perceptron-dist-"
 #: The marker file a task folder's owner writes into it: ``{"pid": ..., "started": ...}``.
 OWNER_FILE = ".gluon_perceptron-owner.json"
 
+#: A worker whose training overflowed writes the error's message in this file of the task
+#: folder (the message starts with OVERFLOWED); the parent raises it as a ValueError.
+OVERFLOW_FILE = "overflow.txt"
+OVERFLOWED = "training overflowed"
+
 _PR_SET_PDEATHSIG = 1
 
 

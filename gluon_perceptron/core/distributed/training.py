@@ -24,7 +24,15 @@ import numpy as np
 from .. import _checks
 from .._validation import Rule, count, features, one_of, optional, real, validate_params
 from . import lifeline
-from .launcher import ROUND_TIMEOUT, SERVERS, ClusterRun, DistributedError, launch_cluster, path
+from .launcher import (
+    ROUND_TIMEOUT,
+    SERVERS,
+    ClusterRun,
+    DistributedError,
+    launch_cluster,
+    path,
+    prepare_log_dir,
+)
 from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, shard_count
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -44,6 +52,8 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
     temporary logs are then deleted after a success and kept after a failure).
     """
     keep = log_dir is not None
+    if keep:  # a bad folder is refused before any process (the janitor first) starts
+        log_dir = prepare_log_dir(log_dir)
     lifeline.reclaim_task_folders()
     task_dir = lifeline.make_task_folder()
     janitor = lifeline.start_janitor(task_dir)
@@ -63,7 +73,12 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
         for rank in range(workers):
             with np.load(task_dir / f"result-{rank}.npz") as f:
                 results.append({name: f[name] for name in f.files})
-    except BaseException:
+    except BaseException as exc:
+        overflow = task_dir / lifeline.OVERFLOW_FILE
+        if isinstance(exc, DistributedError) and overflow.is_file():
+            message = overflow.read_text()
+            shutil.rmtree(task_dir, ignore_errors=True)
+            raise ValueError(message) from exc
         if keep or not (task_dir / "logs").is_dir():
             shutil.rmtree(task_dir, ignore_errors=True)
         else:  # keep the temporary logs the error points at; drop the data

@@ -167,8 +167,12 @@ def main(argv: list[str]) -> None:
     lifeline.watch_parent()
     try:
         run(Path(argv[0]))
-    except BaseException:  # noqa: BLE001 - any failure must end this process, not hang it
+    except BaseException as exc:  # noqa: BLE001 - any failure must end this process, not hang it
         traceback.print_exc()
+        if isinstance(exc, ValueError) and str(exc).startswith(lifeline.OVERFLOWED):
+            # what the data and the learning rate did, not a fault of the cluster: the parent
+            # raises it as the ValueError a one-process trainer raises
+            (Path(argv[0]) / lifeline.OVERFLOW_FILE).write_text(str(exc))
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(1)
