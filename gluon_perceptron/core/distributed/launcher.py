@@ -91,8 +91,24 @@ def _path(value, name: str, args: dict):
 
 
 def path() -> Rule:
-    """The rule of a folder argument (``log_dir``, ``cwd``): a str or ``os.PathLike``."""
+    """The rule of a folder argument (``log_dir``): a str or ``os.PathLike``."""
     return Rule(_path, "path()")
+
+
+def _existing_folder(value, name: str, args: dict) -> Path:
+    folder = Path(_path(value, name, args))
+    if not str(value) or not folder.is_dir():
+        raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
+                         f"workers start in")
+    return folder
+
+
+def _poll(value, name: str, args: dict) -> float:
+    value = _checks.finite_float(value, name, strictly_positive=True)
+    if value > 60:
+        raise ValueError(f"{name} must be at most 60 seconds between two looks at the children, "
+                         f"got {value!r}")
+    return value
 
 
 def _servers(servers, name: str, args: dict) -> int:
@@ -295,9 +311,11 @@ def prepare_log_dir(log_dir) -> Path:
 # callable of the user's run here, and the function() rule runs it checked (untrusted).
 @validate_params(worker_command=Rule(_command, "a non-empty list of str"), workers=count(),
                  servers=SERVERS, timeout=real(positive=True), log_dir=path(),
-                 python_servers=flag(), cwd=optional(path()),
+                 python_servers=flag(),
+                 cwd=optional(Rule(_existing_folder, "an existing folder")),
                  on_started=optional(function("called with role -> PID once all have started")),
-                 poll=real(positive=True), round_timeout=optional(real(positive=True)))
+                 poll=Rule(_poll, "real(positive=True) <= 60"),
+                 round_timeout=optional(real(positive=True)))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,
                    on_started: Callable[[dict], None] | None = None,
