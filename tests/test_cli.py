@@ -181,3 +181,31 @@ def test_save_figure_never_leaves_half_a_file(tmp_path):
         save_figure(fig, tmp_path, "a")
     assert path.read_bytes() == whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png"]
+
+
+def test_an_interrupt_dropped_in_a_weakref_callback_stops_the_job_at_the_next_section():
+    """Python prints and drops an exception raised in a weakref callback; a Ctrl-C landing there
+    must still stop the job (at the next section boundary), with no traceback printed."""
+    import gc
+    import io
+    import signal
+    import weakref
+    from contextlib import redirect_stderr
+
+    from gluon_perceptron.main.job import _Interrupt
+
+    class Thing:
+        pass
+
+    err = io.StringIO()
+    with redirect_stderr(err), _Interrupt.installed():
+        assert signal.getsignal(signal.SIGINT) == _Interrupt.handler
+        thing = Thing()
+        ref = weakref.ref(thing, lambda _: _Interrupt.handler(signal.SIGINT, None))
+        del thing
+        gc.collect()  # the callback raised KeyboardInterrupt, and Python dropped it
+        assert ref() is None and _Interrupt.seen
+        with pytest.raises(KeyboardInterrupt):
+            _Interrupt.check()
+    assert "Traceback" not in err.getvalue()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

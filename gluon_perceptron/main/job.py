@@ -14,12 +14,16 @@ make. A file no manifest listed (a user's) is never deleted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import signal
+import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,6 +201,51 @@ def _merge(earlier: dict[str, dict], loose: list[str], new: dict[str, dict],
     return sections, kept_loose, list(dict.fromkeys(stale))
 
 
+class _Interrupt:
+    """Ctrl-C that is not lost. Python prints and drops an exception raised inside a weakref
+    callback or a ``__del__``, so a ``KeyboardInterrupt`` delivered there would vanish and the
+    job would run to the end; the handler also sets a flag, which the next section boundary
+    turns into the ``KeyboardInterrupt`` again."""
+
+    seen = False
+
+    @classmethod
+    def handler(cls, signum, frame) -> None:
+        cls.seen = True
+        raise KeyboardInterrupt
+
+    @classmethod
+    @contextlib.contextmanager
+    def installed(cls) -> Iterator[None]:
+        """The handler, where Python's own is in place (not where SIGINT is ignored, nor off the
+        main thread), and a hook that keeps a dropped interrupt from printing a traceback; the
+        previous ones afterwards."""
+        cls.seen = False
+        own = (threading.current_thread() is threading.main_thread()
+               and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        if not own:
+            yield
+            return
+        previous = sys.unraisablehook
+
+        def hook(unraisable) -> None:
+            if not issubclass(unraisable.exc_type, KeyboardInterrupt):  # ours: flagged already
+                previous(unraisable)
+
+        signal.signal(signal.SIGINT, cls.handler)
+        sys.unraisablehook = hook
+        try:
+            yield
+        finally:
+            sys.unraisablehook = previous
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    @classmethod
+    def check(cls) -> None:
+        if cls.seen:
+            raise KeyboardInterrupt
+
+
 def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     """Run the sections (all, or those whose name contains one of ``only``); return the PNGs.
 
@@ -215,7 +264,7 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     ran: list[str] = []
     new: dict[str, dict] = {}
     complete = False
-    with recording() as paths:
+    with recording() as paths, _Interrupt.installed():
         try:
             for name, section in _sections():
                 if only and not any(word.lower() in name.lower() for word in only):
@@ -232,6 +281,7 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
                 finally:
                     entry["files"] = list(dict.fromkeys(p.name for p in paths[before:]))
                     entry["seconds"] = round(time.perf_counter() - start, 3)
+                _Interrupt.check()
                 entry["complete"] = True
                 print(f"   {len(paths) - before} figure(s) in {entry['seconds']:.1f} s",
                       flush=True)
