@@ -686,9 +686,10 @@ _LOCKSTEP_MAX_P = 8
 def _project_rows(theta: np.ndarray, ball: np.ndarray, hit: np.ndarray) -> None:
     """``_project`` on every run (column of ``theta``) that ``hit`` updated: the sum of
     squares left to right, as numpy's dot of a short vector, then the same scaling."""
-    sq = theta[0] * theta[0]
-    for j in range(1, theta.shape[0]):
-        sq += theta[j] * theta[j]
+    squares = theta * theta
+    sq = squares[0] + squares[1]
+    for j in range(2, theta.shape[0]):
+        sq += squares[j]
     norm = np.sqrt(sq)
     shrink = hit & (norm > ball)
     if shrink.any():
