@@ -923,6 +923,14 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
+    return _over_seeds(seeds, samples, flip, epochs, last, shuffle, progress)[0]
+
+
+def _over_seeds(seeds, samples: int, flip: float, epochs: int, last: int, shuffle: bool,
+                progress: Progress | None, extra: Sequence[_Job] = ()
+                ) -> tuple[RemediesOverSeeds, list[Remedies]]:
+    """:func:`remedies_over_seeds` on checked arguments; the ``extra`` jobs (other draws of
+    the same shape) are trained in the same lockstep computation and returned beside it."""
     tail = {m: [] for m in REMEDY_METHODS}
     tail_std = {m: [] for m in REMEDY_METHODS}
     tail_spread = {m: [] for m in REMEDY_METHODS}
@@ -940,7 +948,7 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
             jobs.append(_prepare(data, samples, epochs, flip, radius=fixed.radius,
                                  shuffle=True, order_seed=draw, methods=LAST_ITERATE))
             jobs[-1].refs = fixed.refs = _references(fixed)  # same halves, same references
-    done = _finish(jobs)
+    done = _finish(jobs + list(extra))
     per_draw = 2 if shuffle else 1
     for k in range(0, len(jobs), per_draw):
         fixed, data = done[k], jobs[k].data
@@ -958,10 +966,24 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
         refs["plane_train"].append(error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()),
                                               *fixed.train))
         refs["pocket_train"].append(fixed.results["pocket"].history["error"][-1])
-    return RemediesOverSeeds(
+    spread = RemediesOverSeeds(
         seeds=np.array(seeds), last=last,
         tail={m: np.array(v) for m, v in tail.items()},
         tail_std={m: np.array(v) for m, v in tail_std.items()},
         tail_spread={m: np.array(v) for m, v in tail_spread.items()},
         shuffled={m: np.array(v) for m, v in shuffled.items()},
         **{k: np.array(v) for k, v in refs.items()}, flip=float(flip))
+    return spread, done[len(jobs):]
+
+
+def _remedies_and_spread(samples: int, epochs: int, seeds, last: int,
+                        progress: Progress | None = None) -> tuple[Remedies, RemediesOverSeeds]:
+    """``remedies_experiment(samples, epochs=epochs)`` (drawn first, from MXNet's current
+    state) and ``remedies_over_seeds(seeds, samples, epochs=epochs, last=last)``, with every
+    step-by-step run of both in one lockstep computation: the same results as the two calls.
+    For the main job, whose arguments are constants (not checked here)."""
+    data = getfake_noisy(2 * samples, 2, 0.0, 0.2, seed=None)
+    job = _prepare(data, samples, epochs, 0.2, radius=None, shuffle=False, order_seed=0)
+    spread, (one,) = _over_seeds(seeds, samples, 0.2, epochs, last, True, progress, [job])
+    return one, spread
+
