@@ -3,9 +3,6 @@
 A section is a function ``section(opts: Options) -> list[Path]`` living next to the code it
 illustrates; :func:`_sections` lists them in the chapter's order. :func:`run` seeds the random
 generators before each section, so a section's figures do not depend on which ran before it.
-Figures are drawn by forked children while the job computes on
-(:func:`~.figures.saving_in_background`); a section's ``seconds`` is the time it held the job,
-and its files are listed once they are on disk.
 
 Each run leaves a manifest ``out/index.json`` that lists the PNG files of the folder section by
 section (``by_section``: files, seconds, seed, version, finished or not), merging in the
