@@ -62,38 +62,24 @@ class _Background:
         self.pending: collections.deque = collections.deque()
 
     def submit(self, fig, handle: int, tmp: str, path: Path, records: list) -> None:
-        """Fork a child that draws ``fig`` into ``handle`` (the open ``tmp``); from here on
-        the figure is this object's: it renames ``tmp`` or removes it."""
         try:
             while len(self.pending) >= self.limit:
                 self.finish_one()
+            pid = os.fork()
         except BaseException:
             os.close(handle)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
             raise
-        # SIGINT is held back over the fork: Python runs its fork hooks there, and an
-        # interrupt raised inside them is printed and lost; delivered after, it finds the
-        # child in the queue
-        with _sigint_held():
+        if pid == 0:  # pragma: no cover - the child: draw, and leave without Python's exit
+            code = 1
             try:
-                pid = os.fork()
-            except BaseException:
-                os.close(handle)
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-            if pid == 0:  # pragma: no cover - the child: draw, leave without Python's exit
-                code = 1
-                try:
-                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C waits for it
-                    with os.fdopen(handle, "wb") as stream:
-                        _draw(fig, stream)
-                    code = 0
-                finally:
-                    os._exit(code)
-            os.close(handle)
-            self.pending.append((pid, fig, tmp, path, records))
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C waits for the figure
+                with os.fdopen(handle, "wb") as stream:
+                    _draw(fig, stream)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(handle)
+        self.pending.append((pid, fig, tmp, path, records))
         plt.close(fig)  # out of pyplot's figures now (plt.gcf() is not it); drawable still
 
     def finish_one(self) -> None:
@@ -278,16 +264,9 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
     _CALLS[0] += 1
     try:
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; a PNG is not
-    except BaseException:
-        os.close(handle)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        plt.close(fig)
-        raise
-    if _BACKGROUND:
-        _BACKGROUND[-1].submit(fig, handle, tmp, path, list(_RECORDS))
-        return path
-    try:
+        if _BACKGROUND:
+            _BACKGROUND[-1].submit(fig, handle, tmp, path, list(_RECORDS))
+            return path
         with os.fdopen(handle, "wb") as stream:
             _draw(fig, stream)
         _publish(tmp, path, list(_RECORDS))
