@@ -4,17 +4,10 @@ A figure is drawn into a temporary file in the destination folder and renamed in
 (``os.replace``, atomic on one file system), so an interrupted run never leaves half a PNG.
 While :func:`recording` is active, every saved path is appended to its list, with SIGINT held
 back between the rename and the append, so the list is exactly the figures on disk.
-
-Inside :func:`saving_in_background` (the main job), :func:`save_figure` draws each PNG in a
-forked copy of the process, so the job computes its next figure while the last one is drawn
-(on two cores, drawing is a third of the job); the rename and the recording still happen in
-this process, in the order of the calls, and the block does not end before every figure it
-started is on disk.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import os
 import signal
@@ -31,8 +24,6 @@ class FigureError(ValueError):
 
 
 _RECORDS: list[list[Path]] = []
-_BACKGROUND: list[_Background] = []
-_CALLS = [0]  # calls of save_figure so far (drawn or still being drawn)
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -44,111 +35,8 @@ def recording() -> Iterator[list[Path]]:
     _RECORDS.append(paths)
     try:
         yield paths
-    finally:  # by identity: two recordings may hold equal lists
-        del _RECORDS[next(k for k, r in enumerate(_RECORDS) if r is paths)]
-
-
-def calls() -> int:
-    """How many figures :func:`save_figure` was asked to save so far in this process."""
-    return _CALLS[0]
-
-
-class _Background:
-    """The figures being drawn by forked children: ``(pid, fig, tmp, path, records)`` each, in
-    the order they were saved."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.pending: collections.deque = collections.deque()
-
-    def submit(self, fig, handle: int, tmp: str, path: Path, records: list) -> None:
-        try:
-            while len(self.pending) >= self.limit:
-                self.finish_one()
-            pid = os.fork()
-        except BaseException:
-            os.close(handle)
-            raise
-        if pid == 0:  # pragma: no cover - the child: draw, and leave without Python's exit
-            code = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C waits for the figure
-                with os.fdopen(handle, "wb") as stream:
-                    _draw(fig, stream)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(handle)
-        self.pending.append((pid, fig, tmp, path, records))
-        plt.close(fig)  # out of pyplot's figures now (plt.gcf() is not it); drawable still
-
-    def finish_one(self) -> None:
-        """Wait for the oldest figure, then rename it into place and record it; if its child
-        failed, draw it here (which raises what went wrong)."""
-        pid, fig, tmp, path, records = self.pending[0]
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:  # already reaped
-            status = 1
-        self.pending.popleft()
-        try:
-            if os.waitstatus_to_exitcode(status) != 0:
-                with open(tmp, "wb") as stream:
-                    _draw(fig, stream)
-            _publish(tmp, path, records)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-
-    def finish(self) -> None:
-        while self.pending:
-            self.finish_one()
-
-    def abandon(self) -> None:
-        """Stop the children still drawing and remove their temporary files."""
-        while self.pending:
-            pid, _, tmp, _, _ = self.pending.popleft()
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-@contextlib.contextmanager
-def saving_in_background(limit: int = 2) -> Iterator[None]:
-    """Inside the block, :func:`save_figure` draws each figure in a forked child (at most
-    ``limit`` at once) and returns at once; the block ends when every figure is on disk and
-    recorded, in the order of the calls, also when it ends by an exception (a second Ctrl-C
-    while waiting stops the children and removes their temporary files). Where ``os.fork``
-    is missing, or outside the main thread, figures are drawn in place as usual."""
-    if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    background = _Background(limit)
-    _BACKGROUND.append(background)
-    try:
-        try:
-            yield
-        finally:
-            _BACKGROUND.remove(background)
-            background.finish()
     finally:
-        background.abandon()
-
-
-def _draw(fig, stream) -> None:
-    fig.savefig(stream, format="png", dpi=90, bbox_inches="tight")
-
-
-def _publish(tmp: str, path: Path, records: list) -> None:
-    """Rename the whole PNG into place and record it, SIGINT held back in between."""
-    with _sigint_held():
-        os.replace(tmp, path)
-        for paths in records:
-            paths.append(path)
+        _RECORDS.remove(paths)
 
 
 @contextlib.contextmanager
@@ -261,19 +149,18 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
     except OSError as exc:
         raise FigureError(f"out_dir {str(out)!r} cannot be written to ({_reason(exc)}): "
                           f"{_FIX}") from exc
-    _CALLS[0] += 1
     try:
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; a PNG is not
-        if _BACKGROUND:
-            _BACKGROUND[-1].submit(fig, handle, tmp, path, list(_RECORDS))
-            return path
         with os.fdopen(handle, "wb") as stream:
-            _draw(fig, stream)
-        _publish(tmp, path, list(_RECORDS))
+            fig.savefig(stream, format="png", dpi=90, bbox_inches="tight")
+        with _sigint_held():
+            os.replace(tmp, path)
+            for paths in _RECORDS:
+                paths.append(path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        plt.close(fig)
         raise
-    plt.close(fig)
+    finally:
+        plt.close(fig)
     return path

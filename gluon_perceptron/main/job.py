@@ -208,40 +208,35 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     it listed that this run did not make). A file no manifest listed is never removed.
     """
     from .. import __version__
-    from .figures import calls, recording, saving_in_background
+    from .figures import recording
 
     out = Path(opts.out)
     earlier, loose = _earlier(out)
     ran: list[str] = []
     new: dict[str, dict] = {}
-    saved: dict[str, list[Path]] = {}  # per section, the figures on disk (filled as drawn)
     complete = False
     with recording() as paths:
         try:
-            # figures are drawn while the job computes on; the block ends when all are on disk
-            with saving_in_background():
-                for name, section in _sections():
-                    if only and not any(word.lower() in name.lower() for word in only):
-                        continue
-                    ran.append(name)
-                    print(f"\n== {name} ==", flush=True)
-                    entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
-                                         "version": __version__, "complete": False}
-                    start = time.perf_counter()
-                    before = calls()
-                    with recording() as saved[name]:
-                        try:
-                            opts.seed_all()
-                            section(opts)
-                        finally:
-                            entry["seconds"] = round(time.perf_counter() - start, 3)
-                    entry["complete"] = True
-                    print(f"   {calls() - before} figure(s) in {entry['seconds']:.1f} s",
-                          flush=True)
+            for name, section in _sections():
+                if only and not any(word.lower() in name.lower() for word in only):
+                    continue
+                ran.append(name)
+                print(f"\n== {name} ==", flush=True)
+                entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
+                                     "version": __version__, "complete": False}
+                start = time.perf_counter()
+                before = len(paths)
+                try:
+                    opts.seed_all()
+                    section(opts)
+                finally:
+                    entry["files"] = list(dict.fromkeys(p.name for p in paths[before:]))
+                    entry["seconds"] = round(time.perf_counter() - start, 3)
+                entry["complete"] = True
+                print(f"   {len(paths) - before} figure(s) in {entry['seconds']:.1f} s",
+                      flush=True)
             complete = True
         finally:
-            for name, files in saved.items():
-                new[name]["files"] = list(dict.fromkeys(p.name for p in files))
             made = list(dict.fromkeys(paths))
             full = complete and len(ran) == len(section_names())
             sections, loose, stale = _merge(earlier, loose, new, full)
