@@ -249,6 +249,53 @@ def remedies():
     return exp_black_and_white.remedies_experiment(150, epochs=150)
 
 
+def _same_result(got, want, name):
+    assert np.array_equal(got.w, want.w) and got.b == want.b, name
+    assert got.updates_per_epoch == want.updates_per_epoch, name
+    assert got.converged == want.converged, name
+    assert got.history["error"] == want.history["error"], name
+    assert got.history["norm"] == want.history["norm"], name
+    for (wg, bg), (ww, bw) in zip(got.history["weights"], want.history["weights"], strict=True):
+        assert np.array_equal(wg, ww) and bg == bw, name
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_remedies_trained_in_lockstep_equal_the_trainers_bit_for_bit(shuffle):
+    """The experiment steps every method's run together; each equals its own trainer."""
+    got = exp_black_and_white.remedies_experiment(80, epochs=60, seed=3, shuffle=shuffle)
+    X, Y = got.train
+    order = {"shuffle": True, "seed": 3} if shuffle else {}
+    run = {"max_epochs": 60, "record": True, **order}
+    want = {
+        "plain": traced.train_traced(X, Y, **run),
+        "pocket": variants.train_pocket(X, Y, **run),
+        "averaged": variants.train_averaged(X, Y, **run),
+        "decaying": traced.train_traced(X, Y, decay=1.0, **run),
+        "decaying + margin": traced.train_traced(X, Y, decay=1.0, threshold=1.0, **run),
+        "projected": variants.train_projected(X, Y, radius=got.radius, **run),
+    }
+    assert got.radius == 0.5 * max(want["plain"].history["norm"])
+    assert list(got.results) == list(want)
+    for name, result in want.items():
+        _same_result(got.results[name], result, name)
+
+
+def test_remedies_over_seeds_equal_one_draw_at_a_time():
+    """All draws in one lockstep computation: each draw's numbers are its own experiment's."""
+    spread = exp_black_and_white.remedies_over_seeds([4, 9], 60, epochs=40, last=10)
+    for k, seed in enumerate([4, 9]):
+        one = exp_black_and_white.remedies_experiment(60, epochs=40, seed=seed)
+        for name in exp_black_and_white.REMEDY_METHODS:
+            assert spread.tail[name][k] == exp_black_and_white.tail_stats(
+                one.errors[name], 10).mean, (seed, name)
+        assert spread.hinge[k] == one.hinge_error and spread.plane[k] == one.plane_error
+        mixed = exp_black_and_white.remedies_experiment(60, epochs=40, seed=seed, shuffle=True,
+                                                        radius=one.radius)
+        for name in exp_black_and_white.LAST_ITERATE:
+            assert spread.shuffled[name][k] == exp_black_and_white.tail_stats(
+                mixed.errors[name], 10).mean, (seed, name)
+
+
 def test_pocket_and_averaged_settle_where_plain_does_not(remedies):
     plain = exp_black_and_white.tail_stats(remedies.errors["plain"], 50)
     # notebook 5: plain is far above the best line and jumps by tens of points between passes

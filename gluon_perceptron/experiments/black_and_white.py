@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import _checks
-from ..core._arrays import _row_norms
+from ..core._arrays import _row_norms, _split
 from ..core._validation import (
     Rule,
     count,
@@ -35,7 +35,15 @@ from ..core.data.synthetic import (
     getfake_noisy,
     xor_data,
 )
-from ..core.rosenblatt.traced import OnlineRun, notes_sequence, run_online, train_traced
+from ..core.rosenblatt.results import train_result
+from ..core.rosenblatt.stepping import _project
+from ..core.rosenblatt.traced import (
+    OnlineRun,
+    _step_size,
+    notes_sequence,
+    run_online,
+    train_traced,
+)
 from ..core.rosenblatt.training import TrainResult, error_rate
 from ..core.rosenblatt.variants import (
     train_aggressive,
@@ -514,18 +522,107 @@ def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 
                      order_seed=0 if seed is None else seed, progress=progress)
 
 
-def _trainers(epochs: int, order: dict) -> dict:
-    """Each method of :data:`REMEDY_METHODS` but ``projected``, as ``train(X, Y) -> result``,
-    recording the weights after every pass."""
-    def traced(**rule):
-        return lambda X, Y: train_traced(X, Y, max_epochs=epochs, record=True, **rule, **order)
-    return {
-        "plain": traced(),
-        "pocket": lambda X, Y: train_pocket(X, Y, max_epochs=epochs, record=True, **order),
-        "averaged": lambda X, Y: train_averaged(X, Y, max_epochs=epochs, record=True, **order),
-        "decaying": traced(decay=1.0),
-        "decaying + margin": traced(decay=1.0, threshold=1.0),
-    }
+#: The methods of :data:`REMEDY_METHODS` as runs of :func:`_lockstep_runs`: the step's decay,
+#: the margin threshold, and what the method returns after each pass (the running weights,
+#: their average over every step, or the pocket). ``projected`` is ``plain`` with its ball.
+_RUNS = {
+    "plain": (0.0, 0.0, "running"),
+    "decaying": (1.0, 0.0, "running"),
+    "decaying + margin": (1.0, 1.0, "running"),
+    "pocket": (0.0, 0.0, "pocket"),
+    "averaged": (0.0, 0.0, "averaged"),
+    "projected": (0.0, 0.0, "running"),
+}
+
+
+@dataclass
+class _Job:
+    """One :func:`remedies_experiment` draw on its way: the data, the methods already trained,
+    and what the others still need (the projection's radius, the visiting orders)."""
+
+    data: NoisyData
+    samples: int
+    epochs: int
+    flip: float
+    shuffle: bool
+    order_seed: int
+    methods: Sequence[str]
+    train: tuple
+    test: tuple
+    results: dict
+    radius: float | None
+    refs: dict | None = None  # plane, hinge, majority errors: the same for the same halves
+
+
+def _prepare(data: NoisyData, samples: int, epochs: int, flip: float, *,
+             radius: float | None, shuffle: bool, order_seed: int,
+             methods: Sequence[str] = REMEDY_METHODS) -> _Job:
+    """Split ``data`` and settle the projection's radius: half the largest norm of the plain
+    run (:func:`train_traced`, compiled), which needs that run first; a larger ball is never
+    reached. The other methods wait for :func:`_finish`."""
+    X, Y = _numpy_xy(data.X, data.Y)
+    train_xy, test_xy = (X[:samples], Y[:samples]), (X[samples:], Y[samples:])
+    results = {}
+    if "projected" in methods and radius is None:
+        order = {"shuffle": True, "seed": order_seed} if shuffle else {}
+        plain = train_traced(*train_xy, max_epochs=epochs, record=True, **order)
+        radius = 0.5 * max(plain.history["norm"])
+        if "plain" in methods:
+            results["plain"] = plain
+    return _Job(data, samples, epochs, flip, shuffle, order_seed, methods, train_xy, test_xy,
+                results, radius)
+
+
+def _finish(jobs: list[_Job], progress: Progress | None = None) -> list[Remedies]:
+    """Train what the jobs still need, all runs stepped together (:func:`_lockstep_runs`; the
+    pocket and the averaged perceptron watch one plain run), then score every method on its
+    job's held-out half."""
+    runs = []  # (job, {method: what it keeps}, decay, threshold, radius)
+    for job in jobs:
+        todo = [m for m in REMEDY_METHODS if m in job.methods and m not in job.results]
+        watched = {m: _RUNS[m][2] for m in todo if m in ("pocket", "averaged")}
+        if "plain" in todo:
+            watched["plain"] = "running"
+        if watched:
+            runs.append((job, watched, 0.0, 0.0, np.inf))
+        for m in todo:
+            if m in ("decaying", "decaying + margin"):
+                runs.append((job, {m: "running"}, *_RUNS[m][:2], np.inf))
+            elif m == "projected":
+                runs.append((job, {m: "running"}, 0.0, 0.0, float(job.radius)))
+    if runs:
+        trained = _lockstep_runs(
+            [job.train for job, *_ in runs], [job.epochs for job, *_ in runs],
+            keep=[watched for _, watched, *_ in runs],
+            decay=np.array([run[2] for run in runs]),
+            threshold=np.array([run[3] for run in runs]),
+            radius=np.array([run[4] for run in runs]),
+            orders=[job.order_seed if job.shuffle else None for job, *_ in runs],
+            progress=progress)
+        for (job, *_), made in zip(runs, trained):
+            job.results.update(made)
+    out = []
+    for job in jobs:
+        results = {m: job.results[m] for m in REMEDY_METHODS if m in job.results}
+        errors = {name: heldout_errors(r, *job.test) for name, r in results.items()}
+        refs = job.refs if job.refs is not None else _references(job)
+        out.append(Remedies(errors=errors, results=results, flip=float(job.flip),
+                            radius=float(job.radius) if job.radius is not None else float("nan"),
+                            train=job.train, test=job.test,
+                            train_flipped=np.asarray(job.data.flipped[:job.samples]),
+                            shuffle=job.shuffle, **refs))
+    return out
+
+
+def _references(job: _Job) -> dict:
+    """The errors every method is compared with: the generating plane, the hinge LP and the
+    majority label, on the job's held-out half."""
+    train_xy, test_xy = job.train, job.test
+    w, b, _ = hinge_separator(*train_xy)
+    plane = error_rate(job.data.wfake.asnumpy(), float(job.data.bfake.asscalar()), *test_xy)
+    majority = 1.0 if np.mean(train_xy[1] > 0) >= 0.5 else -1.0
+    return dict(plane_error=plane, hinge_error=error_rate(w, b, *test_xy),
+                majority_error=float(np.mean(test_xy[1] != majority)))
 
 
 def _remedies(data: NoisyData, samples: int, epochs: int, flip: float, *,
@@ -533,29 +630,195 @@ def _remedies(data: NoisyData, samples: int, epochs: int, flip: float, *,
               shuffle: bool, order_seed: int, progress: Progress | None = None,
               methods: Sequence[str] = REMEDY_METHODS) -> Remedies:
     """Train ``methods`` on the first ``samples`` points of ``data``, score them on the rest."""
-    X, Y = _numpy_xy(data.X, data.Y)
-    train_xy, test_xy = (X[:samples], Y[:samples]), (X[samples:], Y[samples:])
-    order = {"shuffle": True, "seed": order_seed} if shuffle else {}
-    trainers = _trainers(epochs, order)
-    results = {name: trainers[name](*train_xy)
-               for name in track([m for m in methods if m in trainers], progress,
-                                 desc="remedies")}
-    if "projected" in methods:
-        if radius is None:  # half the plain run's largest norm: a larger ball is never reached
-            plain = results.get("plain") or trainers["plain"](*train_xy)
-            radius = 0.5 * max(plain.history["norm"])
-        results["projected"] = train_projected(*train_xy, max_epochs=epochs, radius=radius,
-                                               record=True, **order)
-    errors = {name: heldout_errors(r, *test_xy) for name, r in results.items()}
-    w, b, _ = hinge_separator(*train_xy)
-    plane = error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()), *test_xy)
-    majority = 1.0 if np.mean(train_xy[1] > 0) >= 0.5 else -1.0
-    return Remedies(errors=errors, results=results, flip=float(flip),
-                    plane_error=plane, hinge_error=error_rate(w, b, *test_xy),
-                    radius=float(radius) if radius is not None else float("nan"),
-                    train=train_xy, test=test_xy,
-                    majority_error=float(np.mean(test_xy[1] != majority)),
-                    train_flipped=np.asarray(data.flipped[:samples]), shuffle=shuffle)
+    job = _prepare(data, samples, epochs, flip, radius=radius, shuffle=shuffle,
+                   order_seed=order_seed, methods=methods)
+    return _finish([job], progress)[0]
+
+
+def _lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
+                   decay: np.ndarray, threshold: np.ndarray, radius: np.ndarray, orders: list,
+                   progress: Progress | None = None) -> list[dict]:
+    """Several perceptron runs from :math:`\\theta = 0`, stepped together one example a step.
+
+    Run ``r`` is what :func:`train_traced` (step :math:`1/e^{\\text{decay}}` in pass
+    :math:`e`, margin ``threshold``), ``train_pocket``, ``train_averaged`` or, with a finite
+    ``radius[r]``, ``train_projected`` compute on ``train[r]`` with ``record=True`` for
+    ``epochs[r]`` passes, visiting the examples in data order (``orders[r]`` None) or in
+    ``default_rng(orders[r])``'s fresh order every pass. ``keep[r]`` names the results the run
+    gives and what each returns after a pass: ``"running"`` (the weights themselves),
+    ``"averaged"`` (their average over every step so far) or ``"pocket"`` (Gallant's pocket
+    with ratchet); the pocket and the averaged perceptron watch the same plain run.
+
+    Each trainer drives its own Python loop over the updates; here one numpy computation
+    decides step ``t`` for every run at once and updates the runs that err. A margin is summed
+    left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
+    weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
+    projection, whose norm numpy's dot also sums left to right for such short vectors), and
+    the pocket's ratchet computes the trainers' ``error_rate``, so the results are the
+    trainers' bit for bit. (The pocket, averaged and projected trainers sum margins with BLAS,
+    which can differ in the last bit: a decision could only differ for a margin within
+    rounding of 0, never seen on these continuous draws; the tests compare with the trainers.)
+    """
+    R = len(train)
+    Xs = [np.asarray(X, dtype=np.float64) for X, _ in train]
+    Ys = [np.asarray(Y, dtype=np.float64) for _, Y in train]
+    n, p = Xs[0].shape[0], Xs[0].shape[1] + 1
+    if any(X.shape != Xs[0].shape for X in Xs) or p > _LOCKSTEP_MAX_P:
+        return [_one_by_one(*args) for args in zip(train, epochs, keep, decay, threshold,
+                                                       radius, orders)]
+    # each example as a = (x, 1), so that theta = (w, b) moves by eta y a; runs along the
+    # last axis, so that step t is one row per coordinate
+    A = np.stack([np.hstack([X, np.ones((n, 1))]) for X in Xs])      # (R, n, p)
+    Y = np.stack(Ys)                                                # (R, n)
+    theta = np.zeros((p, R))
+    rngs = [None if o is None else np.random.default_rng(o) for o in orders]
+    projected = np.isfinite(radius)
+    any_projected = bool(projected.any())
+    ball = np.where(projected, radius, np.inf)
+    pocket = np.array(["pocket" in k.values() for k in keep])
+    rows = np.arange(R)[:, None]
+    limit = np.asarray(epochs)
+    # per pass: the running theta at its end, the averaged and the pocket predictor, updates
+    ends, means, pockets, made_per_pass = [], [], [], []
+    total = np.zeros((p, R))   # sum of theta after every step so far (the averaged predictor)
+    steps = 0
+    never = np.iinfo(np.int64).max
+    best_run = np.zeros(R, dtype=np.int64)  # the pocket's ratchet state, as train_pocket's
+    due_after = np.where(pocket, 0, never)   # streak beyond which the ratchet is tried
+    perr = np.ones(R)
+    streak = np.zeros(R, dtype=np.int64)
+    ptheta = np.zeros((p, R))
+    active = np.ones(R, dtype=bool)
+    passes = np.zeros(R, dtype=np.int64)
+    margin, hit, step = np.empty(R), np.empty(R, dtype=bool), np.empty(R)
+    bad = np.zeros(R, dtype=bool)
+    for e in track(range(1, max(epochs) + 1), progress, desc="remedies"):
+        active &= passes < limit
+        if not active.any():
+            break
+        eta = np.array([_step_size(1.0, e, float(d)) for d in decay])
+        order = np.stack([np.arange(n) if g is None else g.permutation(n) for g in rngs])
+        At = np.ascontiguousarray(A[rows, order].transpose(1, 2, 0))  # (n, p, R)
+        Yt = np.ascontiguousarray(Y[rows, order].T)                    # (n, R)
+        made = np.zeros(R, dtype=np.int64)
+        psum = np.zeros((p, R))
+        with np.errstate(over="ignore", invalid="ignore"):  # refused after the pass
+            for t in range(n):
+                a, y = At[t], Yt[t]
+                np.multiply(a[0], theta[0], out=margin)
+                for j in range(1, p - 1):
+                    margin += a[j] * theta[j]
+                margin += theta[-1]
+                margin *= y
+                np.greater(margin, threshold, out=hit)
+                bad |= margin == np.inf  # inf would count as correct; NaN is a hit
+                np.logical_not(hit, out=hit)
+                hit &= active
+                np.multiply(y, hit, out=step)  # y on a mistake, 0 elsewhere: theta + 0 a = theta
+                step *= eta
+                theta += a * step
+                made += hit
+                if any_projected:
+                    _project_rows(theta, ball, hit)
+                streak += active
+                streak[hit] = 0
+                np.copyto(due_after, best_run, where=hit & pocket)  # new weights: not tried yet
+                due = streak > due_after
+                if due.any():
+                    for r in np.flatnonzero(due):
+                        due_after[r] = never  # one try per weights
+                        err = _training_error(theta[:-1, r], theta[-1, r], Xs[r], Ys[r])
+                        if err < perr[r]:
+                            ptheta[:, r], best_run[r], perr[r] = theta[:, r], best_run[r] + 1, err
+                psum += theta
+        if bad.any() or not np.isfinite(theta).all() or np.isnan(psum).any():
+            # a margin or the weights left the floats: the trainers say where, with their error
+            return [_one_by_one(*args) for args in zip(train, epochs, keep, decay, threshold,
+                                                           radius, orders)]
+        total = total + psum
+        steps += n
+        ends.append(theta.T.copy())
+        means.append((total / steps).T)
+        pockets.append(ptheta.T.copy())
+        made_per_pass.append(np.where(active, made, -1))
+        passes += active
+        active &= made > 0
+    out = []
+    for r in range(R):
+        counts = [int(m[r]) for m in made_per_pass if m[r] >= 0]
+        k = len(counts)
+        running = np.array([ends[e][r] for e in range(k)])
+        kinds = {"running": running,
+                 "averaged": lambda r=r, k=k: np.array([means[e][r] for e in range(k)]),
+                 "pocket": lambda r=r, k=k: np.array([pockets[e][r] for e in range(k)])}
+        out.append({name: _as_result(running if kind == "running" else kinds[kind](), running,
+                                     counts, Xs[r], Ys[r])
+                    for name, kind in keep[r].items()})
+    return out
+
+
+#: The largest :math:`d + 1` :func:`_lockstep_runs` steps together: up to there numpy's dot
+#: of two such vectors (the projection's norm) is the sum left to right that it computes.
+_LOCKSTEP_MAX_P = 8
+
+
+def _project_rows(theta: np.ndarray, ball: np.ndarray, hit: np.ndarray) -> None:
+    """``_project`` on every run (column of ``theta``) that ``hit`` updated: the sum of
+    squares left to right, as numpy's dot of a short vector, then the same scaling."""
+    squares = theta * theta
+    sq = squares[0] + squares[1]
+    for j in range(2, theta.shape[0]):
+        sq += squares[j]
+    norm = np.sqrt(sq)
+    shrink = hit & (norm > ball)
+    if shrink.any():
+        cols = np.flatnonzero(shrink)
+        if not np.isfinite(norm[cols]).all():  # the sum of squares overflowed: _project's way
+            for r in cols:
+                column = theta[:, r].copy()
+                _project(column, ball[r])
+                theta[:, r] = column
+            return
+        theta[:, cols] *= ball[cols] / norm[cols]
+
+
+def _training_error(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
+    """``error_rate(w, b, X, Y)``, the pocket's ratchet test, without its checks (the weights
+    here are finite and so are their scores: the run would have stopped otherwise)."""
+    scores = X @ np.ascontiguousarray(w) + b
+    if not np.isfinite(scores).all():
+        return error_rate(np.ascontiguousarray(w), float(b), X, Y)
+    return np.count_nonzero(Y * scores <= 0) / Y.size
+
+
+def _as_result(predictors: np.ndarray, running: np.ndarray, counts: list[int], X: np.ndarray,
+               Y: np.ndarray) -> TrainResult:
+    """The :class:`TrainResult` the trainers build with ``record=True``: per pass the norm of
+    the running :math:`\\theta`, and the training error and weights of the predictor."""
+    history = {"error": [_training_error(th[:-1], th[-1], X, Y) for th in predictors],
+               "norm": [float(v) for v in _row_norms(running)] if len(running) else [],
+               "weights": [(th[:-1].copy(), float(th[-1])) for th in predictors]}
+    w, b = _split(predictors[-1])
+    return train_result(w, b, counts, history)
+
+
+def _one_by_one(train_xy: tuple, epochs: int, keep: dict, decay: float, threshold: float,
+                radius: float, order_seed) -> dict:
+    """What :func:`_lockstep_runs` computes for one run, by the trainers themselves (for data
+    of different shapes, or margins that leave the floats: the trainers raise on those)."""
+    order = {} if order_seed is None else {"shuffle": True, "seed": order_seed}
+    made = {}
+    for name, kind in keep.items():
+        if np.isfinite(radius):
+            made[name] = train_projected(*train_xy, max_epochs=epochs, radius=float(radius),
+                                         record=True, **order)
+        elif kind == "running":
+            made[name] = train_traced(*train_xy, max_epochs=epochs, record=True,
+                                      decay=float(decay), threshold=float(threshold), **order)
+        else:
+            trainer = train_pocket if kind == "pocket" else train_averaged
+            made[name] = trainer(*train_xy, max_epochs=epochs, record=True, **order)
+    return made
 
 
 # --- why the last iterate depends on the order ------------------------------------------------
@@ -739,35 +1002,67 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
+    return _over_seeds(seeds, samples, flip, epochs, last, shuffle, progress)[0]
+
+
+def _over_seeds(seeds, samples: int, flip: float, epochs: int, last: int, shuffle: bool,
+                progress: Progress | None, extra: Sequence[_Job] = ()
+                ) -> tuple[RemediesOverSeeds, list[Remedies]]:
+    """:func:`remedies_over_seeds` on checked arguments; the ``extra`` jobs (other draws of
+    the same shape) are trained in the same lockstep computation and returned beside it."""
     tail = {m: [] for m in REMEDY_METHODS}
     tail_std = {m: [] for m in REMEDY_METHODS}
     tail_spread = {m: [] for m in REMEDY_METHODS}
     shuffled = {m: [] for m in LAST_ITERATE} if shuffle else {}
     refs = {k: [] for k in ("majority", "plane", "hinge", "plane_train", "pocket_train")}
+    # every draw's whole-pass methods first (they settle the projection's radius), then the
+    # step-by-step methods of all draws in one lockstep computation (:func:`_finish`)
+    jobs = []
     for draw in track(seeds, progress, desc="remedies over seeds"):
         data = getfake_noisy(2 * samples, 2, 0.0, flip, seed=draw)
-        fixed = _remedies(data, samples, epochs, flip, radius=None, shuffle=False,
-                          order_seed=draw)
+        jobs.append(_prepare(data, samples, epochs, flip, radius=None, shuffle=False,
+                             order_seed=draw))
+        if shuffle:
+            fixed = jobs[-1]
+            jobs.append(_prepare(data, samples, epochs, flip, radius=fixed.radius,
+                                 shuffle=True, order_seed=draw, methods=LAST_ITERATE))
+            jobs[-1].refs = fixed.refs = _references(fixed)  # same halves, same references
+    done = _finish(jobs + list(extra))
+    per_draw = 2 if shuffle else 1
+    for k in range(0, len(jobs), per_draw):
+        fixed, data = done[k], jobs[k].data
         for m in REMEDY_METHODS:
             stats = tail_stats(fixed.errors[m], last)
             tail[m].append(stats.mean)
             tail_std[m].append(stats.std)
             tail_spread[m].append(stats.spread)
         if shuffle:
-            mixed = _remedies(data, samples, epochs, flip, radius=fixed.radius, shuffle=True,
-                              order_seed=draw, methods=LAST_ITERATE)
             for m in LAST_ITERATE:
-                shuffled[m].append(tail_stats(mixed.errors[m], last).mean)
+                shuffled[m].append(tail_stats(done[k + 1].errors[m], last).mean)
         refs["majority"].append(fixed.majority_error)
         refs["plane"].append(fixed.plane_error)
         refs["hinge"].append(fixed.hinge_error)
         refs["plane_train"].append(error_rate(data.wfake.asnumpy(), float(data.bfake.asscalar()),
                                               *fixed.train))
         refs["pocket_train"].append(fixed.results["pocket"].history["error"][-1])
-    return RemediesOverSeeds(
+    spread = RemediesOverSeeds(
         seeds=np.array(seeds), last=last,
         tail={m: np.array(v) for m, v in tail.items()},
         tail_std={m: np.array(v) for m, v in tail_std.items()},
         tail_spread={m: np.array(v) for m, v in tail_spread.items()},
         shuffled={m: np.array(v) for m, v in shuffled.items()},
         **{k: np.array(v) for k, v in refs.items()}, flip=float(flip))
+    return spread, done[len(jobs):]
+
+
+def _remedies_and_spread(samples: int, epochs: int, seeds, last: int,
+                        progress: Progress | None = None) -> tuple[Remedies, RemediesOverSeeds]:
+    """``remedies_experiment(samples, epochs=epochs)`` (drawn first, from MXNet's current
+    state) and ``remedies_over_seeds(seeds, samples, epochs=epochs, last=last)``, with every
+    step-by-step run of both in one lockstep computation: the same results as the two calls.
+    For the main job, whose arguments are constants (not checked here)."""
+    data = getfake_noisy(2 * samples, 2, 0.0, 0.2, seed=None)
+    job = _prepare(data, samples, epochs, 0.2, radius=None, shuffle=False, order_seed=0)
+    spread, (one,) = _over_seeds(seeds, samples, 0.2, epochs, last, True, progress, [job])
+    return one, spread
+

@@ -36,7 +36,8 @@ def recording() -> Iterator[list[Path]]:
     try:
         yield paths
     finally:
-        _RECORDS.remove(paths)
+        # by identity: list.remove compares by value, and two recordings may hold equal lists
+        del _RECORDS[next(i for i, r in enumerate(_RECORDS) if r is paths)]
 
 
 @contextlib.contextmanager

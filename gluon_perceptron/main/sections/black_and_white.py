@@ -8,14 +8,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tqdm import tqdm
 
+from ...core import _checks
 from ...core._arrays import _split
 from ...experiments.black_and_white import (
     LAST_ITERATE,
+    _remedies_and_spread,
     broken_rules_experiment,
     nonseparable_experiment,
     order_effect,
-    remedies_experiment,
-    remedies_over_seeds,
 )
 from ...plots.black_and_white import (
     plot_aggressive,
@@ -86,7 +86,9 @@ def black_and_white_section(opts) -> list:
     print(f"        unguarded rule on the noisy data: ||(w,b)|| after {SECTION_EPOCHS} passes "
           f"{unguarded.history['norm'][-1]:.0f} (plain: {plain_norm:.2f})")
 
-    remedies = remedies_experiment(150, epochs=200, progress=progress)
+    # the single draw of part 3 and the many-seed summary, their step-by-step runs together
+    remedies, spread = _remedies_and_spread(150, 200, _checks.seeds(SEEDS, "seeds"), 100,
+                                            progress)
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
     plot_remedies(remedies, axes)
     fig.suptitle("20% label noise, 150 training / 150 held-out points")
@@ -111,7 +113,6 @@ def black_and_white_section(opts) -> list:
           f"on flipped labels; held-out error at the end of a pass {effect.end_errors.mean():.3f}"
           f", averaged over every step of a pass {effect.mean_errors.mean():.3f}")
 
-    spread = remedies_over_seeds(SEEDS, 150, epochs=200, last=100, progress=progress)
     fig, ax = plt.subplots(figsize=(11, 4.6))
     plot_remedies_over_seeds(spread, ax)
     paths.append(save_figure(fig, opts.out, "05_remedies_over_seeds"))
