@@ -44,7 +44,7 @@ import warnings
 
 from .core._lazy import export
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: The top level: where each of its names lives (module -> names). Each name is also public in
 #: its subpackage, except ``show_source`` (``core/source.py``, in no subpackage).
