@@ -255,3 +255,10 @@ def test_analytic_subgradient_refuses_nan_weights():
     for w, b in (([float("nan"), 0.0], [0.0]), ([0.0, 0.0], [float("nan")])):
         with pytest.raises(ValueError, match="must be finite"):
             gp.analytic_subgradient(w, b, [1.0, 1.0], 1)
+
+
+def test_an_empty_batch_is_refused_by_name():
+    """An x of shape (0, d) reached MXNet's dot and failed inside it (the fuzz profile found it)."""
+    w, b = nd.zeros(2), nd.zeros(1)
+    with pytest.raises(ValueError, match=r"x must hold at least one example, got shape \(0, 2\)"):
+        gp.hinge_loss(w, b, np.zeros((0, 2)), 1.0)

@@ -539,18 +539,6 @@ KNOWN: dict[tuple[str, str], str] = {}
 #: (function, argument) -> the failing value and what goes wrong. Marked xfail (non-strict)
 #: under the fuzz profile only; the ci profile runs them as plain cases.
 FUZZ_KNOWN: dict[tuple[str, str], str] = {
-    ("project_to_ball", "radius"): "a subnormal radius (2.2e-309) raises MXNetError 'Out of "
-                                   "range value for scalar' (core/gradient/steps.py)",
-    ("proof_trace", "b0"): "b0=1.3e154 (b0**2 overflows): general_bound's overflow error "
-                           "names radius_a, s, u_norm, w0_norm, threshold but not b0",
-    ("separation_experiment", "gammas"): "a margin of 6e-55: 'the data is not linearly "
-                                         "separable by a plane through the origin', without "
-                                         "naming gammas",
-    ("sgd_bound_experiment", "threshold"): "threshold=1.3e153: 'sgd_bound overflowed for "
-                                           "these radius, lipschitz and learning_rates', "
-                                           "without naming threshold",
-    ("hinge_loss", "x"): "an empty x (shape (0, 2)) raises MXNetError 'Operator dot inferring "
-                         "shapes failed' (core/gradient)",
     ("generalization_curve", "epsilon"): "epsilon=0 takes about 10 s, the time budget, on a "
                                          "loaded 2-core machine (flaky: passes on the retry)",
 }

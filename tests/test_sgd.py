@@ -403,3 +403,10 @@ def test_only_the_package_threshold_losses_are_known_to_be_flat():
     assert seen(functools.partial(gp.threshold_loss, threshold=float("inf"))) is None
     assert seen(functools.partial(gp.threshold_loss, threshold="0.5")) is None
     assert seen(functools.partial(perceptron_loss)) is None
+
+
+def test_a_subnormal_radius_is_refused_by_name():
+    """MXNet refuses a subnormal scalar from inside ('Out of range value for scalar')."""
+    w, b = nd.ones(2), nd.ones(1)
+    with pytest.raises(ValueError, match="radius must be at least .* subnormal"):
+        gp.gradient.project_to_ball(w, b, 2.2e-309)

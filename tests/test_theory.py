@@ -541,3 +541,15 @@ def test_scale_invariant_bounds_do_not_move_with_the_unit(c):
     assert bounds.general_bound(2.0 * c, 0.5 * c, 3.0) == pytest.approx(144.0, rel=1e-13)
     assert bounds.sgd_bound(2.0 * c, 3.0, [c, c / 2])[0] == pytest.approx(
         bounds.sgd_bound(2.0, 3.0, [1.0, 0.5])[0] * c, rel=1e-13)
+
+
+def test_values_whose_squares_overflow_the_bounds_are_refused_by_name():
+    """The fuzz profile found errors that named the bound's inner arguments, not the caller's."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 1.0]])
+    Y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="b0 must be at most 1e150"):
+        gp.experiments.proof_trace(X, Y, [1.0, 1.0, 0.0], b0=1.3e154)
+    with pytest.raises(ValueError, match="threshold must be at most 1e150"):
+        gp.experiments.sgd_bound_experiment(X, Y, threshold=1.3e153)
+    with pytest.raises(ValueError, match="gammas must be at least 1e-10"):
+        gp.experiments.separation_experiment(gammas=[6e-55])

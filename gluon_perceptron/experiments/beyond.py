@@ -396,6 +396,9 @@ def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:
     if np.any(gammas >= 1):
         raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
                          f"{gammas.tolist()!r:.60}")
+    if np.any(gammas < 1e-10):
+        raise ValueError(f"gammas must be at least 1e-10: a smaller margin between unit rows is "
+                         f"lost in double precision, got {gammas.tolist()!r:.60}")
     return gammas
 
 

@@ -85,6 +85,8 @@ def examples(finite: bool = True) -> Rule:
             raise ValueError(f"b must have shape {(ws[0],) if len(ws) == 2 else (1,)} for w of "
                              f"shape {ws} (one bias per model), got {bs}")
         d = ws[-1]
+        if 0 in xs:
+            raise ValueError(f"x must hold at least one example, got shape {xs}")
         if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == d) or
                 (len(xs) == 2 and xs[1] == d and (len(ws) == 1 or xs[0] == ws[0]))):
             raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "

@@ -134,7 +134,16 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
     return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
 
 
-@validate_params(w=_ANY, b=_pair("w", finite_norm=True), radius=real(positive=True))
+def _normal_radius(radius, name: str, args: dict) -> float:
+    radius = _checks.finite_float(radius, name, strictly_positive=True)
+    if radius < np.finfo(np.float64).tiny:  # MXNet refuses a subnormal scalar from inside
+        raise ValueError(f"{name} must be at least {np.finfo(np.float64).tiny:.3g} (smaller "
+                         f"numbers are subnormal), got {radius!r}")
+    return radius
+
+
+@validate_params(w=_ANY, b=_pair("w", finite_norm=True),
+                 radius=Rule(_normal_radius, "real(positive=True), not subnormal"))
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
