@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import launcher, lifeline, training
+from gluon_perceptron.core.distributed import launcher, lifeline, limits, training
 from gluon_perceptron.core.distributed.gluon import train_gluon_distributed
 from gluon_perceptron.core.distributed.launcher import DistributedTimeout
 
@@ -219,11 +219,11 @@ def test_too_many_processes_are_refused_before_any_starts(monkeypatch):
         raise _Started(args)
 
     monkeypatch.setattr(launcher.subprocess, "Popen", popen)
-    cap = launcher.max_processes()
-    assert cap == launcher.MAX_PROCESSES_PER_CORE * os.cpu_count()
-    launcher.check_cluster_size(cap - 1, 1)
+    cap = limits.max_processes()
+    assert cap == limits.MAX_PROCESSES_PER_CORE * os.cpu_count()
+    limits.check_cluster_size(cap - 1, 1)
     with pytest.raises(ValueError, match="several hosts"):
-        launcher.check_cluster_size(cap, 1)
+        limits.check_cluster_size(cap, 1)
     X, Y = _noisy(20_000)
     with pytest.raises(ValueError, match=r"workers=20,000 \+ servers=1 .*MAX_PROCESSES_PER_CORE"):
         gp.distributed.train_distributed(X, Y, workers=len(X), max_epochs=3)

@@ -2,6 +2,10 @@
 
 - :mod:`.launcher`: start a scheduler, servers and workers as child processes on 127.0.0.1,
   watch them, stop them by their PIDs (its children never import MXNet on their own).
+- :mod:`.limits`: how many processes one host runs, the per-round deadline, and the rules of
+  the launcher's arguments, checked before anything starts.
+- :mod:`.lifeline`: what makes every child die with its parent, and the task folder's janitor.
+- :mod:`.shards`: shard files (``.npy``, memory-mapped, IDX), read by their headers only.
 - :mod:`.node`: the scheduler and server processes (MXNet's C library, loaded without Python's
   MXNet package, so a server starts in a fraction of a second).
 - :mod:`.worker`: the worker entry point, ``python -m gluon_perceptron.core.distributed.worker``.

@@ -36,7 +36,7 @@ import numpy as np
 from .. import _checks
 from .._validation import Rule, labels, one_of, optional, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
-from .launcher import ROUND_TIMEOUT, SERVERS, path
+from .limits import ROUND_TIMEOUT, SERVERS, path
 from .mixing import shard_bounds, shard_count
 
 KVSTORES = ("dist_sync", "dist_async")

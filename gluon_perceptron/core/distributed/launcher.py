@@ -22,8 +22,9 @@ process group. The error names the role that failed and points at its log.
 
 The children die with the launcher even when it dies by SIGKILL (:mod:`.lifeline`: the
 kernel's parent-death signal, a watchdog on the parent's PID in every node and worker, and one
-process group per cluster). At most :data:`MAX_PROCESSES_PER_CORE` times ``os.cpu_count()``
-servers and workers run on one host (:func:`check_cluster_size`, before anything starts).
+process group per cluster). At most :data:`.limits.MAX_PROCESSES_PER_CORE` times ``os.cpu_count()``
+servers and workers run on one host (:func:`.limits.check_cluster_size`, before anything
+starts).
 
 The roles live only in the children's environments, never in this process's: importing
 MXNet with ``DMLC_ROLE=server`` in the environment turns the importer into a server. (This
@@ -47,87 +48,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import _checks
 from .._validation import Rule, count, flag, function, optional, real, validate_params
 from . import lifeline
+from .limits import (
+    SERVERS,
+    _command,
+    _existing_folder,
+    _poll,
+    path,
+    prepare_log_dir,
+)
 
 #: The only address any process of a cluster binds or connects to.
 HOST = "127.0.0.1"
-
-#: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
-#: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
-MAX_PROCESSES_PER_CORE = 4
-
-#: The default per-round deadline of the trainers (seconds): a worker that reports no exchange
-#: for this long while another is ahead is named in a :class:`DistributedTimeout`.
-ROUND_TIMEOUT = 60.0
-
-
-def max_processes() -> int:
-    """The most servers + workers one host runs: :data:`MAX_PROCESSES_PER_CORE` x cores."""
-    return MAX_PROCESSES_PER_CORE * (os.cpu_count() or 1)
-
-
-def check_cluster_size(workers: int, servers: int) -> None:
-    """Refuse a one-host cluster of more than :func:`max_processes` servers + workers.
-
-    Called before any process starts; ``workers`` and ``servers`` are positive integers.
-    """
-    cap = max_processes()
-    if workers + servers > cap:
-        raise ValueError(
-            f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
-            f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
-            f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
-            f"servers, or run on several hosts (start the scheduler, servers and workers "
-            f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
-
-
-def _path(value, name: str, args: dict):
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a folder's path (str or pathlib.Path), got "
-                        f"{type(value).__name__} {value!r:.60}")
-    return value
-
-
-def path() -> Rule:
-    """The rule of a folder argument (``log_dir``): a str or ``os.PathLike``."""
-    return Rule(_path, "path()")
-
-
-def _existing_folder(value, name: str, args: dict) -> Path:
-    folder = Path(_path(value, name, args))
-    if not str(value) or not folder.is_dir():
-        raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
-                         f"workers start in")
-    return folder
-
-
-def _poll(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, strictly_positive=True)
-    if value > 60:
-        raise ValueError(f"{name} must be at most 60 seconds between two looks at the children, "
-                         f"got {value!r}")
-    return value
-
-
-def _servers(servers, name: str, args: dict) -> int:
-    servers = _checks.positive_int(servers, name)
-    check_cluster_size(args["workers"], servers)
-    return servers
-
-
-#: The rule of ``servers`` (after ``workers``): a count, and ``workers + servers`` within one
-#: host's cap (:func:`check_cluster_size`), checked before any process starts.
-SERVERS = Rule(_servers, "count(), workers + servers <= max_processes()", ("workers",))
-
-
-def _command(value, name: str, args: dict) -> list:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
-            or not all(isinstance(part, (str, os.PathLike)) for part in value):
-        raise TypeError(f"{name} must be a non-empty list of strings (a command line such as "
-                        f"[sys.executable, '-m', 'my.worker']), got {value!r:.60}")
-    return list(value)
 
 
 class DistributedError(RuntimeError):
@@ -282,30 +215,6 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
                  "lifeline.watch_parent(); import mxnet")
 
 
-def _folder(value, name: str) -> Path:
-    """``value`` as a Path, refused when it is no folder name or names a file."""
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a folder name (str or pathlib.Path), got "
-                        f"{type(value).__name__} {value!r:.40}")
-    path = Path(value)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{name} {str(path)!r} is a file, not a folder")
-    return path
-
-
-def prepare_log_dir(log_dir) -> Path:
-    """The folder ``log_dir``, made if needed; a ``TypeError``/``ValueError`` naming it when it
-    is no folder name or cannot be made."""
-    log_dir = _folder(log_dir, "log_dir")
-    try:
-        log_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"log_dir {str(log_dir)!r} cannot be made a folder "
-                         f"({exc.strerror or type(exc).__name__}); give a folder you can "
-                         f"write to") from exc
-    return log_dir
-
-
 # The user's worker_command is data here: it runs in other processes (each with its own, unset
 # trusted flag), never in this one, so the default skip_nested suits; on_started is the one
 # callable of the user's run here, and the function() rule runs it checked (untrusted).
@@ -362,7 +271,7 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
     Raises
     ------
     ValueError
-        More than :func:`max_processes` servers + workers (nothing is started).
+        More than :func:`.limits.max_processes` servers + workers (nothing is started).
     DistributedError
         A worker exited non-zero, or a server or the scheduler died before the workers were
         done; every child is stopped before this is raised.

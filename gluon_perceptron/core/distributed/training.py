@@ -24,15 +24,8 @@ import numpy as np
 from .. import _checks
 from .._validation import Rule, count, features, one_of, optional, real, validate_params
 from . import lifeline
-from .launcher import (
-    ROUND_TIMEOUT,
-    SERVERS,
-    ClusterRun,
-    DistributedError,
-    launch_cluster,
-    path,
-    prepare_log_dir,
-)
+from .launcher import ClusterRun, DistributedError, launch_cluster
+from .limits import ROUND_TIMEOUT, SERVERS, path, prepare_log_dir
 from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, shard_count
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"

@@ -1,0 +1,112 @@
+"""The limits of a cluster on one host and the rules of the launcher's arguments: at most
+:data:`MAX_PROCESSES_PER_CORE` servers and workers per core, a per-round deadline, and folders
+and commands checked by name before any process starts."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import _checks
+from .._validation import Rule
+
+#: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
+#: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
+MAX_PROCESSES_PER_CORE = 4
+
+
+#: The default per-round deadline of the trainers (seconds): a worker that reports no exchange
+#: for this long while another is ahead is named in a :class:`DistributedTimeout`.
+ROUND_TIMEOUT = 60.0
+
+
+def max_processes() -> int:
+    """The most servers + workers one host runs: :data:`MAX_PROCESSES_PER_CORE` x cores."""
+    return MAX_PROCESSES_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_cluster_size(workers: int, servers: int) -> None:
+    """Refuse a one-host cluster of more than :func:`max_processes` servers + workers.
+
+    Called before any process starts; ``workers`` and ``servers`` are positive integers.
+    """
+    cap = max_processes()
+    if workers + servers > cap:
+        raise ValueError(
+            f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
+            f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
+            f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
+            f"servers, or run on several hosts (start the scheduler, servers and workers "
+            f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
+
+
+def _path(value, name: str, args: dict):
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder's path (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def path() -> Rule:
+    """The rule of a folder argument (``log_dir``): a str or ``os.PathLike``."""
+    return Rule(_path, "path()")
+
+
+def _existing_folder(value, name: str, args: dict) -> Path:
+    folder = Path(_path(value, name, args))
+    if not str(value) or not folder.is_dir():
+        raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
+                         f"workers start in")
+    return folder
+
+
+def _poll(value, name: str, args: dict) -> float:
+    value = _checks.finite_float(value, name, strictly_positive=True)
+    if value > 60:
+        raise ValueError(f"{name} must be at most 60 seconds between two looks at the children, "
+                         f"got {value!r}")
+    return value
+
+
+def _servers(servers, name: str, args: dict) -> int:
+    servers = _checks.positive_int(servers, name)
+    check_cluster_size(args["workers"], servers)
+    return servers
+
+
+#: The rule of ``servers`` (after ``workers``): a count, and ``workers + servers`` within one
+#: host's cap (:func:`check_cluster_size`), checked before any process starts.
+SERVERS = Rule(_servers, "count(), workers + servers <= max_processes()", ("workers",))
+
+
+def _command(value, name: str, args: dict) -> list:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
+            or not all(isinstance(part, (str, os.PathLike)) for part in value):
+        raise TypeError(f"{name} must be a non-empty list of strings (a command line such as "
+                        f"[sys.executable, '-m', 'my.worker']), got {value!r:.60}")
+    return list(value)
+
+
+def _folder(value, name: str) -> Path:
+    """``value`` as a Path, refused when it is no folder name or names a file."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder name (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.40}")
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} {str(path)!r} is a file, not a folder")
+    return path
+
+
+def prepare_log_dir(log_dir) -> Path:
+    """The folder ``log_dir``, made if needed; a ``TypeError``/``ValueError`` naming it when it
+    is no folder name or cannot be made."""
+    log_dir = _folder(log_dir, "log_dir")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"log_dir {str(log_dir)!r} cannot be made a folder "
+                         f"({exc.strerror or type(exc).__name__}); give a folder you can "
+                         f"write to") from exc
+    return log_dir
