@@ -82,7 +82,7 @@ browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, wh
 
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
-    test)    setup; browser; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    test)    setup; browser; exec .venv/bin/python -m pytest -n 2 --durations=10 "$@" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
     notebooks) setup; setup_extra notebooks; lab_settings
              root=(); [ "$(id -u)" != 0 ] || root=(--allow-root)  # Jupyter refuses root else
