@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import tempfile
-import threading
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -24,21 +23,12 @@ from ..figures import save_figure
 
 
 def distributed_section(opts) -> list:
-    """One small cluster on 127.0.0.1; mixing against one perceptron; the bound; noise.
-
-    The cluster's processes take seconds to start (each imports MXNet) while this process
-    waits, so the cluster runs in a thread while the one-process experiments compute; the
-    section prints in the same order as if they ran one after the other.
-    """
+    """One small cluster on 127.0.0.1; mixing against one perceptron; the bound; noise."""
     progress = functools.partial(tqdm, disable=not opts.progress)
     fake = sample_separable(200, 5, 0.1, seed=opts.seed)
     X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
-    # the cluster may still be writing its logs when an interrupt unwinds this block
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as logs:
-        cluster = _in_background(train_distributed, X, Y, workers=2, mixing="uniform",
-                                 log_dir=logs, timeout=300)
-        paths, report = _one_process(opts, progress)
-        run = cluster()
+    with tempfile.TemporaryDirectory() as logs:
+        run = train_distributed(X, Y, workers=2, mixing="uniform", log_dir=logs, timeout=300)
         same = train_mixed(X, Y, shards=2, mixing="uniform")
         print(f"cluster on 127.0.0.1: {', '.join(f'{r} (pid {p})' for r, p in run.pids.items())}")
         print(f"  ranks (launch index -> rank): {run.ranks}; logs: "
@@ -49,43 +39,12 @@ def distributed_section(opts) -> list:
         print(f"  start-up {run.startup_seconds:.1f} s, exchanges "
               f"{1e3 * np.nanmean(run.exchange_seconds):.2f} ms each, whole call "
               f"{run.wall_seconds:.1f} s")
-    print("\n".join(report))
-    return paths
 
-
-def _in_background(fn, *args, **kwargs):
-    """Start ``fn(*args, **kwargs)`` in a daemon thread (an interrupt of the job does not wait
-    for it; the cluster's children die with the process); return a function that waits for it
-    and returns its result or raises its exception."""
-    box: dict = {}
-
-    def target() -> None:
-        try:
-            box["result"] = fn(*args, **kwargs)
-        except BaseException as exc:  # handed to the caller
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, name="cluster", daemon=True)
-    thread.start()
-
-    def wait():
-        thread.join()
-        if "error" in box:
-            raise box["error"]
-        return box["result"]
-
-    return wait
-
-
-def _one_process(opts, progress) -> tuple[list, list[str]]:
-    """The section's one-process experiments and figures; returns the paths and the lines to
-    print."""
-    lines = []
     Xh, Yh = hard_separable(4000, 200, 0.1, seed=opts.seed)
     speed = mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000, progress=progress)
-    lines.append("passes to separate a hard 4,000 x 200 set (margin 0.1), in one process:")
+    print("passes to separate a hard 4,000 x 200 set (margin 0.1), in one process:")
     for m, p, u in zip(speed.method, speed.passes, speed.updates):
-        lines.append(f"  {m:14s} {p:5d} passes {u:7d} mistakes")
+        print(f"  {m:14s} {p:5d} passes {u:7d} mistakes")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     plot_mixing_speedup(speed, axes)
     axes[0].set_title("uniform mixing needs fewer passes as W grows", fontsize=10)
@@ -93,21 +52,21 @@ def _one_process(opts, progress) -> tuple[list, list[str]]:
     paths = [save_figure(fig, opts.out, "12_mixing_passes")]
 
     bound = mixing_bound_experiment(trials=4, seed=opts.seed, progress=progress)
-    lines.append("McDonald et al.'s Theorem 3, sum mu k <= R^2/gamma^2, on getfake data:")
+    print("McDonald et al.'s Theorem 3, sum mu k <= R^2/gamma^2, on getfake data:")
     for w in (1, 2, 4):
         for m in ("uniform", "weighted"):
             sel = (bound.workers == w) & (bound.mixing == m)
-            lines.append(f"  W={w} {m:8s} largest measured/bound = {bound.ratio[sel].max():.3f}")
+            print(f"  W={w} {m:8s} largest measured/bound = {bound.ratio[sel].max():.3f}")
     fig, ax = plt.subplots(figsize=(5.5, 4.2))
     plot_mixing_bound(bound, ax)
     paths.append(save_figure(fig, opts.out, "12_mixing_bound"))
 
     noisy = nonseparable_mixing(seed=opts.seed, progress=progress)
-    lines.append("non-separable data (10% labels flipped), training error of the mixed weights, "
-                 "mean of the last 10 rounds:")
+    print("non-separable data (10% labels flipped), training error of the mixed weights, "
+          "mean of the last 10 rounds:")
     for w, err in zip(noisy.workers, noisy.error):
-        lines.append(f"  W={w}: {err[-10:].mean():.3f}")
+        print(f"  W={w}: {err[-10:].mean():.3f}")
     fig, ax = plt.subplots(figsize=(6, 4))
     plot_nonseparable_mixing(noisy, ax)
     paths.append(save_figure(fig, opts.out, "12_mixing_nonseparable"))
-    return paths, lines
+    return paths
