@@ -28,6 +28,13 @@ from ...plots.black_and_white import (
 )
 from ..figures import save_figure
 
+#: What this section runs smaller than its notebook, so that the main job takes seconds
+#: (printed under the section's title and kept in index.json).
+SMALLER_THAN_THE_BOOK = (
+    "the many-seed summary of the remedies over 12 seeds (notebook 05: 40)",
+    "the norm's running maximum over 40 seeds is in notebook 05 only",
+)
+
 #: Passes used in part 1 (horizons: the first tenth, and all of them).
 SECTION_EPOCHS = 300
 #: Draws of the many-seed summary (each seeds MXNet with 0, 1, ...; it runs last).

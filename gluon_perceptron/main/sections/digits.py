@@ -18,6 +18,12 @@ from ...plots.digits import (
 )
 from ..figures import save_figure
 
+#: What this section runs smaller than its notebook, so that the main job takes seconds
+#: (printed under the section's title and kept in index.json).
+SMALLER_THAN_THE_BOOK = (
+    "the 20-split learning curves of the 8x8 digits are in notebook 09 only",
+)
+
 #: Splits of the 5,000 MNIST digits the section measures "0 or not 0" on.
 MNIST_SPLITS = 5
 

@@ -8,6 +8,12 @@ from ...experiments.relaxation import digits_relaxation, wedge_demo
 from ...plots.relaxation import plot_rule_comparison, plot_wedge_paths
 from ..figures import save_figure
 
+#: What this section runs smaller than its notebook, so that the main job takes seconds
+#: (printed under the section's title and kept in index.json).
+SMALLER_THAN_THE_BOOK = (
+    "split 0 only (notebook 11 also repeats the table on 10 splits)",
+)
+
 
 def relaxation_section(opts) -> list:
     """Projections against reflections on a thin wedge; rules and eta on "0 or not 0"."""
