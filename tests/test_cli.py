@@ -24,6 +24,16 @@ def test_main_job_writes_every_figure(tmp_path):
     assert "--faithful-experiment" in proc.stdout
     for line in PINNED:
         assert line in proc.stdout, f"the main job no longer prints, for seed 0: {line!r}"
+    # what it runs smaller than the book is said under the section's title and kept
+    import json
+
+    manifest = json.loads((out / "index.json").read_text())["by_section"]
+    assert manifest["The perceptron, step by step"]["smaller_than_the_book"] == []
+    for section in ("Black & White", "Beyond Rosenblatt", "The perceptron on many machines"):
+        said = manifest[section]["smaller_than_the_book"]
+        assert said and all("notebook 1" in s or "notebook 0" in s for s in said)
+        block = proc.stdout.split(f"== {section} ==")[1]
+        assert all(f"(smaller than the book: {s})" in block.split("==")[0] for s in said)
 
 
 #: Lines the main job printed for seed 0 before the package was split into layers (0.1.0);

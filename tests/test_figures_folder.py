@@ -321,3 +321,77 @@ def test_build_main_prints_no_success_line_on_failure(tmp_path, monkeypatch, cap
     captured = capsys.readouterr()
     assert "The book:" not in captured.out + captured.err
     assert "The book was not built: 1 notebook(s) failed (notebooks/02_raises)" in captured.err
+
+
+# --- figures drawn by the drawer process while the job computes on ---------------------------
+
+
+def _figure(title="a figure"):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1, 2], [0, 1, 4], label="y = x^2")
+    ax.set_title(title)
+    ax.legend()
+    return fig
+
+
+def test_the_drawer_draws_the_same_png_as_this_process(tmp_path):
+    from gluon_perceptron.main.figures import recording, saving_in_background
+
+    here = save_figure(_figure(), tmp_path / "here", "f")
+    with recording() as paths, saving_in_background():
+        there = save_figure(_figure(), tmp_path / "there", "f")
+        second = save_figure(_figure("another"), tmp_path / "there", "g")
+    assert paths == [there, second]  # on disk and recorded, in the order of the calls
+    assert there.read_bytes() == here.read_bytes()
+    assert not list((tmp_path / "there").glob(".*.part"))
+
+
+def test_a_figure_that_does_not_pickle_is_drawn_here(tmp_path):
+    from gluon_perceptron.main.figures import saving_in_background
+
+    fig = _figure()
+    fig.axes[0].xaxis.set_major_formatter(lambda x, pos: f"{x:.1f}!")  # a lambda: no pickle
+    with saving_in_background():
+        path = save_figure(fig, tmp_path, "lambda")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+DRAWER_HOLDER = """
+import sys, time
+import matplotlib
+matplotlib.use("Agg")
+from gluon_perceptron.main import figures
+with figures.saving_in_background():
+    print(figures._BACKGROUND[-1].process.pid, flush=True)
+    time.sleep(120)
+"""
+
+
+def test_the_drawer_dies_with_the_job_even_on_sigkill(tmp_path):
+    import signal
+    import time
+
+    job = subprocess.Popen([sys.executable, "-c", DRAWER_HOLDER], stdout=subprocess.PIPE,
+                           text=True, cwd=Path(__file__).resolve().parents[1])
+    try:
+        drawer = int(job.stdout.readline())
+        os.kill(drawer, 0)  # alive while the job is
+        job.kill()
+        job.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                os.kill(drawer, 0)
+            except ProcessLookupError:
+                break
+            with open(f"/proc/{drawer}/stat") as stat:  # a zombie is dead, not yet reaped
+                if stat.read().split(") ")[1].startswith("Z"):
+                    break
+            time.sleep(0.1)
+        else:
+            os.kill(drawer, signal.SIGKILL)
+            pytest.fail(f"the drawer (pid {drawer}) outlived the job it drew for")
+    finally:
+        if job.poll() is None:
+            job.kill()
+            job.wait()

@@ -4,13 +4,24 @@ A figure is drawn into a temporary file in the destination folder and renamed in
 (``os.replace``, atomic on one file system), so an interrupted run never leaves half a PNG.
 While :func:`recording` is active, every saved path is appended to its list, with SIGINT held
 back between the rename and the append, so the list is exactly the figures on disk.
+
+Inside :func:`saving_in_background` (the main job), :func:`save_figure` hands each figure,
+pickled, to one drawer process (:mod:`~gluon_perceptron.main.drawer`) and returns at once, so
+the job computes its next figure while the last one is drawn (on two cores, drawing is a third
+of the job). The rename and the recording still happen in this process, in the order of the
+calls, and the block does not end before every figure it was handed is on disk. A figure that
+does not pickle, or that the drawer fails on, is drawn here as before.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
+import pickle
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -24,6 +35,10 @@ class FigureError(ValueError):
 
 
 _RECORDS: list[list[Path]] = []
+_BACKGROUND: list[_Background] = []
+_CALLS = [0]  # calls of save_figure so far (drawn or still being drawn)
+#: How figures are drawn: the same in this process and in the drawer.
+_SAVEFIG = {"format": "png", "dpi": 90, "bbox_inches": "tight"}
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
@@ -38,6 +53,116 @@ def recording() -> Iterator[list[Path]]:
     finally:
         # by identity: list.remove compares by value, and two recordings may hold equal lists
         del _RECORDS[next(i for i, r in enumerate(_RECORDS) if r is paths)]
+
+
+def calls() -> int:
+    """How many figures :func:`save_figure` was asked to save so far in this process."""
+    return _CALLS[0]
+
+
+def _draw(fig, file: str) -> None:
+    with open(file, "wb") as stream:
+        fig.savefig(stream, **_SAVEFIG)
+
+
+def _publish(tmp: str, path: Path, records: list) -> None:
+    """Rename the whole PNG into place and record it, SIGINT held back in between."""
+    with _sigint_held():
+        os.replace(tmp, path)
+        for paths in records:
+            paths.append(path)
+
+
+class _Background:
+    """One drawer process and the figures handed to it, ``(fig, tmp, path, records)`` each, in
+    the order they were saved; at most ``limit`` wait at once."""
+
+    def __init__(self, limit: int):
+        from ..core.distributed.lifeline import die_with_parent
+        from . import drawer
+
+        root = str(Path(__file__).resolve().parents[2])
+        code = (f"import sys; sys.path.insert(0, {root!r}); "
+                "from gluon_perceptron.main.drawer import main; sys.exit(main())")
+        self.limit = limit
+        self.pending: collections.deque = collections.deque()
+        self.header = drawer.HEADER
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env={**os.environ, "MPLBACKEND": "Agg"}, close_fds=True,
+            preexec_fn=die_with_parent(os.getpid()))
+
+    def submit(self, fig, tmp: str, path: Path, records: list) -> bool:
+        """Hand ``fig`` to the drawer; False if it cannot go (it does not pickle, the drawer is
+        gone): then the caller draws it."""
+        while len(self.pending) >= self.limit:
+            self.finish_one()
+        try:
+            payload = pickle.dumps((fig, tmp, _SAVEFIG), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a figure holding something that does not pickle
+            return False
+        try:
+            self.process.stdin.write(self.header.pack(len(payload)) + payload)
+            self.process.stdin.flush()
+        except OSError:  # the drawer died: draw here from now on
+            return False
+        self.pending.append((fig, tmp, path, records))
+        plt.close(fig)  # out of pyplot's figures now (plt.gcf() is not it); drawable still
+        return True
+
+    def finish_one(self) -> None:
+        """Wait for the oldest figure, then rename it into place and record it; if the drawer
+        failed on it, draw it here (which raises what went wrong)."""
+        fig, tmp, path, records = self.pending.popleft()
+        try:
+            if self.process.stdout.readline().strip() != b"ok":
+                _draw(fig, tmp)
+            _publish(tmp, path, records)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def finish(self) -> None:
+        while self.pending:
+            self.finish_one()
+
+    def stop(self) -> None:
+        """End the drawer (by its PID if it does not end at the end of its input) and remove
+        the temporary files of figures it did not finish."""
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=0 if self.pending else 10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
+        while self.pending:
+            with contextlib.suppress(OSError):
+                os.unlink(self.pending.popleft()[1])
+
+
+@contextlib.contextmanager
+def saving_in_background(limit: int = 2) -> Iterator[None]:
+    """Inside the block, :func:`save_figure` hands each figure to a drawer process (at most
+    ``limit`` waiting) and returns at once; the block ends when every figure is on disk and
+    recorded, in the order of the calls, also when it ends by an exception (a second Ctrl-C
+    while waiting stops the drawer and removes its temporary files). Outside the main thread,
+    figures are drawn in place as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    background = _Background(limit)
+    _BACKGROUND.append(background)
+    try:
+        try:
+            yield
+        finally:
+            _BACKGROUND.remove(background)
+            background.finish()
+    finally:
+        background.stop()
 
 
 @contextlib.contextmanager
@@ -150,14 +275,14 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
     except OSError as exc:
         raise FigureError(f"out_dir {str(out)!r} cannot be written to ({_reason(exc)}): "
                           f"{_FIX}") from exc
+    _CALLS[0] += 1
     try:
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; a PNG is not
-        with os.fdopen(handle, "wb") as stream:
-            fig.savefig(stream, format="png", dpi=90, bbox_inches="tight")
-        with _sigint_held():
-            os.replace(tmp, path)
-            for paths in _RECORDS:
-                paths.append(path)
+        os.close(handle)
+        if _BACKGROUND and _BACKGROUND[-1].submit(fig, tmp, path, list(_RECORDS)):
+            return path
+        _draw(fig, tmp)
+        _publish(tmp, path, list(_RECORDS))
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

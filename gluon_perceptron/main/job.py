@@ -97,6 +97,13 @@ def _sections() -> list[tuple[str, Callable[[Options], list[Path]]]]:
     ]
 
 
+def smaller_than_the_book(section: Callable[[Options], list[Path]]) -> tuple[str, ...]:
+    """What a section runs smaller than its notebook (its module's ``SMALLER_THAN_THE_BOOK``):
+    the main job keeps to seconds, the notebooks measure over more draws."""
+    module = sys.modules.get(getattr(section, "__module__", ""), None)
+    return tuple(getattr(module, "SMALLER_THAN_THE_BOOK", ()))
+
+
 def section_names() -> list[str]:
     """Names of the main job's sections, in the order they run."""
     return [name for name, _ in _sections()]
@@ -257,36 +264,49 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     it listed that this run did not make). A file no manifest listed is never removed.
     """
     from .. import __version__
-    from .figures import recording
+    from .figures import calls, recording, saving_in_background
 
     out = Path(opts.out)
     earlier, loose = _earlier(out)
     ran: list[str] = []
     new: dict[str, dict] = {}
+    saved: dict[str, list[Path]] = {}  # per section, the figures on disk (filled as drawn)
+    asked: dict[str, int] = {}  # per section, the figures it saved (drawn or handed over)
     complete = False
     with recording() as paths, _Interrupt.installed():
         try:
-            for name, section in _sections():
-                if only and not any(word.lower() in name.lower() for word in only):
-                    continue
-                ran.append(name)
-                print(f"\n== {name} ==", flush=True)
-                entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
-                                     "version": __version__, "complete": False}
-                start = time.perf_counter()
-                before = len(paths)
-                try:
-                    opts.seed_all()
-                    section(opts)
-                finally:
-                    entry["files"] = list(dict.fromkeys(p.name for p in paths[before:]))
-                    entry["seconds"] = round(time.perf_counter() - start, 3)
-                _Interrupt.check()
-                entry["complete"] = True
-                print(f"   {len(paths) - before} figure(s) in {entry['seconds']:.1f} s",
-                      flush=True)
+            # figures are drawn while the job computes on; the block ends when all are on disk
+            with saving_in_background():
+                for name, section in _sections():
+                    if only and not any(word.lower() in name.lower() for word in only):
+                        continue
+                    ran.append(name)
+                    print(f"\n== {name} ==", flush=True)
+                    smaller = smaller_than_the_book(section)
+                    for line in smaller:
+                        print(f"   (smaller than the book: {line})", flush=True)
+                    entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
+                                         "version": __version__, "complete": False,
+                                         "smaller_than_the_book": list(smaller)}
+                    start = time.perf_counter()
+                    before = calls()
+                    with recording() as saved[name]:
+                        try:
+                            opts.seed_all()
+                            section(opts)
+                        finally:
+                            entry["seconds"] = round(time.perf_counter() - start, 3)
+                            asked[name] = calls() - before
+                    _Interrupt.check()
+                    entry["complete"] = True
+                    print(f"   {asked[name]} figure(s) in {entry['seconds']:.1f} s",
+                          flush=True)
             complete = True
         finally:
+            for name, files in saved.items():
+                new[name]["files"] = list(dict.fromkeys(p.name for p in files))
+                if len(files) < asked.get(name, 0):  # a figure handed over was never drawn
+                    new[name]["complete"] = False
             made = list(dict.fromkeys(paths))
             full = complete and len(ran) == len(section_names())
             sections, loose, stale = _merge(earlier, loose, new, full)
