@@ -10,7 +10,7 @@
 #
 # * Novikoff's R²/γ² for a perceptron without bias ({prf:ref}`thm-novikoff`),
 # * the chapter's 2(R²+1)/ε² with a bias, which the chapter states for a separator with
-#   ‖w*‖ ≤ 1 and b*² ≤ 1,
+#   ‖w\*‖ ≤ 1 and b\*² ≤ 1,
 # * the lecture notes' general bound (1.4), for any starting point and threshold δ
 #   ({prf:ref}`thm-general-bound`),
 # * the best of all of them, from the optimal margin γ₂ (a hard-margin SVM problem).
@@ -54,6 +54,7 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -80,39 +81,59 @@ gp.show_source(gp.theory.novikoff_bound, "chapter_bound", "bias_bound", "_bias_b
 rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
                                       epsilons=(0.1, 0.3), trials=8)
 ok = rec.b ** 2 <= 1
-print("datasets:", rec.updates.size, " all converged:", rec.converged.all())
+glue("datasets", rec.updates.size, display=False)
+glue("converged", int(rec.converged.sum()), display=False)
 every = slice(None)
-for name, count, bound, sel in [
-        ("(R^2+1)(1+b*^2)/gamma^2", "updates", "bias_bound", every),
-        ("(R^2+1)/gamma_2^2", "updates", "optimal_bound", every),
-        ("2(R^2+1)/eps^2, b*^2<=1", "updates", "chapter_bound", ok),
-        ("Novikoff, no bias", "homogeneous_updates", "novikoff_bound", every)]:
+for key, count, bound, sel in [("bias", "updates", "bias_bound", every),
+                               ("optimal", "updates", "optimal_bound", every),
+                               ("chapter", "updates", "chapter_bound", ok),
+                               ("novikoff", "homogeneous_updates", "novikoff_bound", every)]:
     r = rec[count][sel] / rec[bound][sel]
-    print(f"{name:26s} exceeded: {bool((r > 1).any())}   largest count/bound: {r.max():.3f}")
-print(f"planes with b*^2 > 1: {int((~ok).sum())} of {ok.size}; the chapter's bound exceeded "
-      f"on them: {int((rec.updates[~ok] > rec.chapter_bound[~ok]).sum())}")
+    glue(f"{key}_exceeded", int((r > 1).sum()), display=False)
+    glue(f"{key}_largest", r.max(), display=False)
+glue("far_planes", int((~ok).sum()), display=False)
+glue("far_exceeded", int((rec.updates[~ok] > rec.chapter_bound[~ok]).sum()), display=False)
 
-# %%
+# %% [markdown]
+# All {glue:text}`converged` of the {glue:text}`datasets` runs converged, and no count reached
+# its bound, as the theorems say: the count went past the bias bound
+# (R²+1)(1+b\*²)/γ² on {glue:text}`bias_exceeded` datasets, past the optimal-margin bound
+# (R²+1)/γ₂² on {glue:text}`optimal_exceeded`, past Novikoff's bound without bias on
+# {glue:text}`novikoff_exceeded`, and past the chapter's 2(R²+1)/ε² on
+# {glue:text}`chapter_exceeded` of the datasets its condition b\*² ≤ 1 covers. The bounds are
+# loose: the largest ratio count/bound is {glue:text}`bias_largest:.2f`,
+# {glue:text}`optimal_largest:.2f`, {glue:text}`novikoff_largest:.2f` and
+# {glue:text}`chapter_largest:.2f` for these four. {glue:text}`far_planes` of the planes have
+# b\*² > 1, outside the chapter's condition; its bound was exceeded on
+# {glue:text}`far_exceeded` of them. Left below, every bound against every count; right, the
+# medians against the dimension.
+
+# %% mystnb={"figure": {"caption": "Left: each bound against the measured count, one point per dataset; all lie above the diagonal. Right: median counts and bounds against the dimension; the bounds stay flat."}}
 gp.plots.plot_bound_experiment(rec)
 plt.show()
+
+# %% [markdown]
+# On the right, the count and the bound are plotted against the dimension. Neither bound has
+# d or n in its formula. With getfake every point has norm below 3 and margin above ε, so the
+# chapter's bound stays the same whatever d and n are. The measured counts are another
+# matter. Their quartiles per dimension:
+
+# %%
 dims, medians = rec.median_by_dimension("updates")
 print("updates per dimension, quartiles [25% 50% 75%] over", int(rec.updates.size / dims.size),
       "datasets each:")
 for d, q in zip(dims, rec.quartiles_by_dimension("updates")):
     print(f"  d = {d:2d}: {q}")
-print("median d = 10 / median d = 2:", round(medians[2] / medians[0], 2),
-      "  median d = 20 / median d = 10:", round(medians[3] / medians[2], 2))
+glue("per_dim", int(rec.updates.size / dims.size), display=False)
+glue("growth_2_10", medians[2] / medians[0], display=False)
+glue("growth_10_20", medians[3] / medians[2], display=False)
 
 # %% [markdown]
-# Every point sits above the diagonal: no count reached its bound (as the theorems say), and
-# the bounds are loose (the largest count/bound ratios are printed above). On the right, the
-# count and the bound are plotted against the dimension. Neither bound has d or n in its
-# formula. With getfake every point has norm below 3 and margin above ε, so the chapter's
-# bound stays the same whatever d and n are. The measured counts are another matter: over 32
-# datasets per dimension the median count grows from d = 2 to d = 10, by the factor printed
-# above, and from d = 10 to d = 20 much less, if at all (the second factor). The spread within
-# each dimension, shown by the quartiles, is as large as the change between dimensions, so one
-# dataset per cell could not show this.
+# Over {glue:text}`per_dim` datasets per dimension the median count grows from d = 2 to
+# d = 10, by a factor of {glue:text}`growth_2_10:.2f`, and from d = 10 to d = 20 much less, if
+# at all (a factor of {glue:text}`growth_10_20:.2f`). The spread within each dimension, shown
+# by the quartiles, is as large as the change between dimensions, so one dataset per cell
+# could not show this.
 #
 # The factor between d = 2 and d = 10 is itself a random number. `dimension_growth` redraws the
 # grid's d = 2 and d = 10 datasets (8 per cell, 32 per dimension) for 40 seeds, only training
@@ -121,14 +142,21 @@ print("median d = 10 / median d = 2:", round(medians[2] / medians[0], 2),
 # %%
 growth = gp.experiments.dimension_growth(40, dimensions=(2, 10))
 ratios = growth.ratios(10)
-print(f"median count at d = 10 / at d = 2 over {ratios.size} grids: median "
-      f"{np.median(ratios):.2f}, quartiles {np.percentile(ratios, [25, 75]).round(2)}, "
-      f"range {ratios.min():.2f} to {ratios.max():.2f}")
+glue("grids", ratios.size, display=False)
+glue("grids_grow", int(np.sum(ratios > 1)), display=False)
+glue("ratio_median", np.median(ratios), display=False)
+glue("ratio_q25", np.percentile(ratios, 25), display=False)
+glue("ratio_q75", np.percentile(ratios, 75), display=False)
+glue("ratio_min", ratios.min(), display=False)
+glue("ratio_max", ratios.max(), display=False)
 
 # %% [markdown]
-# So the growth from d = 2 to d = 10 is real on every one of these grids, but its size is
-# anywhere between the smallest and largest factor printed: roughly two- to fourfold, not a
-# fixed number.
+# So the growth from d = 2 to d = 10 is real, on {glue:text}`grids_grow` of the
+# {glue:text}`grids` grids, but its size varies: the factor has median
+# {glue:text}`ratio_median:.2f`, quartiles {glue:text}`ratio_q25:.2f` and
+# {glue:text}`ratio_q75:.2f`, and ranges from {glue:text}`ratio_min:.2f` to
+# {glue:text}`ratio_max:.2f`: roughly two- to fourfold, not a fixed number
+# (`tests/test_theory.py` checks this range on 20 grids no notebook prints).
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from
 # {py:func}`~gluon_perceptron.core.theory.margins.optimal_margin`, which solves the hard-margin SVM quadratic program
@@ -141,12 +169,19 @@ fake = gp.sample_separable(300, 2, 0.1)
 opt = gp.theory.optimal_margin(fake.X, fake.Y)
 info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
 run = gp.train(fake.X, fake.Y, max_epochs=10_000)
-print(f"generating plane: margin {info.gamma / np.sqrt(1 + info.b**2):.4f} "
-      f"(per unit (w*, b*)), bound {info.bound:.0f}")
-print(f"optimal margin gamma_2 = {opt.gamma:.4f}, bound {opt.bound:.0f}, "
-      f"support vectors {opt.support.tolist()}")
-print(f"measured updates: {run.updates}")
+glue("plane_margin", info.gamma / np.sqrt(1 + info.b**2), display=False)
+glue("plane_bound", info.bound, display=False)
+glue("opt_margin", opt.gamma, display=False)
+glue("opt_bound", opt.bound, display=False)
+glue("opt_support", len(opt.support), display=False)
+glue("opt_updates", run.updates, display=False)
 
+# %% [markdown]
+# On 300 getfake points in the plane with ε = 0.1, the generating plane has margin
+# {glue:text}`plane_margin:.4f` per unit (w\*, b\*) and bound {glue:text}`plane_bound:.0f`; the
+# optimal plane, held up by {glue:text}`opt_support` support vectors, has margin γ₂ =
+# {glue:text}`opt_margin:.4f` and bound {glue:text}`opt_bound:.0f`. The perceptron needed
+# {glue:text}`opt_updates` updates.
 # %% [markdown]
 # ## The proof, live
 #
@@ -162,16 +197,23 @@ print(f"measured updates: {run.updates}")
 # `proof_trace` replays the rule update by update (`update_path`, the same updates as
 # `train`) and records both quantities. Here u is the optimal separator.
 
-# %%
+# %% mystnb={"figure": {"caption": "Left: progress along u stays above Part 1's line. Right: the squared norm stays under Part 2's line, which the lower bound from Part 1 (slope 2) overtakes at the bound."}}
 fake = gp.sample_separable(200, 2, 0.05)
 best = gp.theory.optimal_margin(fake.X, fake.Y).theta
 trace = gp.experiments.proof_trace(fake.X, fake.Y, best)
-print(f"{trace.path.updates} updates, bound {trace.bound:.0f}")
-print("Part 1 at every update:", bool(np.all(trace.progress >= trace.lower - 1e-9)))
-print("Part 2 at every update:", bool(np.all(trace.norm2 <= trace.upper + 1e-9)))
+glue("trace_updates", trace.path.updates, display=False)
+glue("trace_bound", trace.bound, display=False)
+glue("part1_ok", int(np.sum(trace.progress >= trace.lower - 1e-9)), display=False)
+glue("part2_ok", int(np.sum(trace.norm2 <= trace.upper + 1e-9)), display=False)
+glue("trace_points", trace.progress.size, display=False)
 gp.plots.plot_proof_trace(trace)
 plt.show()
 
+# %% [markdown]
+# On 200 points with ε = 0.05 the run makes {glue:text}`trace_updates` updates against a
+# bound of {glue:text}`trace_bound:.0f`. Part 1 holds at {glue:text}`part1_ok` and Part 2 at
+# {glue:text}`part2_ok` of the {glue:text}`trace_points` points of the run (from t = 0), as
+# the proof says they must.
 # %% [markdown]
 # ## Padding a constant feature is a bias
 #
@@ -184,9 +226,13 @@ plt.show()
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
 with_bias = gp.rosenblatt.update_path(X, Y, max_epochs=1000, bias=True)
 padded = gp.rosenblatt.update_path(gp.data.pad_constant(X), Y, max_epochs=1000, bias=False)
-print("same examples updated on:", np.array_equal(with_bias.examples, padded.examples))
-print("same parameters after every update:", np.array_equal(with_bias.thetas, padded.thetas))
+assert np.array_equal(with_bias.examples, padded.examples)  # the same examples updated on
+assert np.array_equal(with_bias.thetas, padded.thetas)      # the same (w, b), bit for bit
+glue("padded_updates", padded.updates, display=False)
 
+# %% [markdown]
+# The two asserts pass: both runs update on the same examples, in the same order, and hold
+# the same parameters after each of their {glue:text}`padded_updates` updates.
 # %% [markdown]
 # ## The general bound (1.4): a start and a threshold
 #
@@ -201,51 +247,64 @@ fake = gp.sample_separable(200, 2, 0.2)
 u = gp.theory.separator(fake.wfake, fake.bfake)
 plain = gp.experiments.proof_trace(fake.X, fake.Y, u)
 print(f"theta_0 = 0, delta = 0: {plain.path.updates} updates, bound {plain.bound:.0f}")
+variants = []
 for delta in (5.0, 20.0):
     tr = gp.experiments.proof_trace(fake.X, fake.Y, u, threshold=delta)
+    variants.append(tr)
     print(f"delta = {delta:4.0f}: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
           f"(1.4) {tr.bound:.0f}")
 for m in (10.0, 1000.0):
     tr = gp.experiments.proof_trace(fake.X, fake.Y, u, w0=-m * u[:-1], b0=float(-m * u[-1]))
+    variants.append(tr)
     print(f"theta_0 = -{m:g} u: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
           f"(1.4) {tr.bound:.0f}")
+glue("past_plain", sum(tr.path.updates > plain.bound for tr in variants), display=False)
+glue("past_general", sum(tr.path.updates > tr.bound for tr in variants), display=False)
 
 # %% [markdown]
-# The chapter states the condition of its 2(R²+1)/ε²: a separator with ‖w*‖ ≤ 1 and
-# b*² ≤ 1. The condition matters. On getfake data it never showed: in the experiment above,
-# none of the planes with |b*| > 1 gave a count above 2(R²+1)/ε², because the bound is loose
+# Of the four runs with a threshold or a start, {glue:text}`past_plain` go past the plain
+# bound and {glue:text}`past_general` past their bound (1.4).
+
+# %% [markdown]
+# The chapter states the condition of its 2(R²+1)/ε²: a separator with ‖w\*‖ ≤ 1 and
+# b\*² ≤ 1. The condition matters. On getfake data it never showed: in the experiment above,
+# none of the planes with |b\*| > 1 gave a count above 2(R²+1)/ε², because the bound is loose
 # enough. With data far from the origin the count does pass it. Take two 1-D points, 10
-# labelled -1 and 30 labelled +1. The plane x = 20 has ‖w*‖ = 1 and margin 10, but b* = -20:
+# labelled -1 and 30 labelled +1. The plane x = 20 has ‖w\*‖ = 1 and margin 10, but b\* = -20:
 
 # %%
 X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
 run = gp.train(X1, Y1, max_epochs=100_000)
-print("updates:", run.updates)
 R1 = gp.theory.radius(X1)
-print("chapter's 2(R^2+1)/eps^2 with eps = 10:", gp.theory.chapter_bound(R1, 10.0))
-print("with the true b*: (R^2+1)(1+b*^2)/eps^2 =", gp.theory.bias_bound(R1, 10.0, 1.0, -20.0))
+glue("far_updates", run.updates, display=False)
+glue("far_chapter", gp.theory.chapter_bound(R1, 10.0), display=False)
+glue("far_bias", gp.theory.bias_bound(R1, 10.0, 1.0, -20.0), display=False)
 
+# %% [markdown]
+# The perceptron makes {glue:text}`far_updates` updates, far past the chapter's
+# 2(R²+1)/ε² = {glue:text}`far_chapter:.2f` with ε = 10. With the true b\* the bias bound
+# (R²+1)(1+b\*²)/ε² = {glue:text}`far_bias:.0f` still holds.
 # %% [markdown]
 # ## Data normalization (Exercise 1.29)
 #
 # Scaling x → λx or moving x → x + x̄ keeps the data separable: the generating plane moves
-# with it (margin λγ, bias λb* − w*·x̄). Without a bias and from zero, scaling changes
+# with it (margin λγ, bias λb\* − w\*·x̄). Without a bias and from zero, scaling changes
 # nothing at all, since every w_t is scaled by λ and no sign changes. With a bias it matters:
 # the constant 1 in (x, 1) does not scale, so the bound and the count both depend on λ.
 #
-# A translation changes b* only through its component along w*: moving the data parallel to
-# the plane leaves b* alone (it changes only R). So we move the data a distance c along
-# the unit normal ±w*, choosing the sign that carries the plane away from the origin:
-# |b*| then grows by exactly c, R grows too, and with them the generating plane's bound
-# (R²+1)(1+b*²)/γ².
+# A translation changes b\* only through its component along w\*: moving the data parallel to
+# the plane leaves b\* alone (it changes only R). So we move the data a distance c along
+# the unit normal ±w\*, choosing the sign that carries the plane away from the origin:
+# |b\*| then grows by exactly c, R grows too, and with them the generating plane's bound
+# (R²+1)(1+b\*²)/γ².
 
-# %%
+# %% mystnb={"figure": {"caption": "Updates and the optimal-margin bound with a bias. Left: against the scale lambda of the data. Right: against the distance c the data moved along the normal."}}
 fake = gp.sample_separable(200, 2, 0.1)
 Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
 scaled_runs = [gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s)
                for s in (0.01, 1.0, 100.0)]
-print("no bias, data through the origin, updates for lambda = 0.01, 1, 100:",
-      [r.homogeneous_updates for r in scaled_runs])
+for name, r in zip(("small", "unit", "large"), scaled_runs):
+    glue(f"homogeneous_{name}", r.homogeneous_updates, display=False)
 scales = np.logspace(-1.5, 1.5, 9)
 runs = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
         for s in scales]
@@ -256,9 +315,19 @@ moved = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, 
          for c in shifts]
 gp.plots.plot_transformed_runs(scales, runs, shifts, moved)
 plt.show()
-print("bias of the moved plane:", [round(r.b, 2) for r in moved])
-print("radius of the moved data:", [round(r.R, 2) for r in moved])
-print("bound (R^2+1)(1+b*^2)/gamma^2:", [round(r.bias_bound) for r in moved])
+for key, r in (("c0", moved[0]), ("c10", moved[-1])):
+    glue(f"moved_b_{key}", abs(r.b), display=False)
+    glue(f"moved_R_{key}", r.R, display=False)
+    glue(f"moved_bound_{key}", r.bias_bound, display=False)
+
+# %% [markdown]
+# Without a bias, with the data moved through the origin, the counts for λ = 0.01, 1 and 100
+# are {glue:text}`homogeneous_small`, {glue:text}`homogeneous_unit` and
+# {glue:text}`homogeneous_large`: scaling changes nothing. With a bias, moving the data
+# c = 10 along the normal takes |b\*| from {glue:text}`moved_b_c0:.2f` to
+# {glue:text}`moved_b_c10:.2f`, R from {glue:text}`moved_R_c0:.2f` to
+# {glue:text}`moved_R_c10:.2f`, and the generating plane's bound (R²+1)(1+b\*²)/γ² from
+# {glue:text}`moved_bound_c0:.0f` to {glue:text}`moved_bound_c10:.0f`.
 
 
 # %% [markdown]

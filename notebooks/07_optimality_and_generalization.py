@@ -45,6 +45,7 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -67,7 +68,8 @@ gp.show_source(gp.experiments.adversary_run)
 # %% [markdown]
 # Each round builds the basis vector $e_i$, asks the learner for its prediction, reveals the
 # opposite label, counts the mistake (every round, by construction) and lets the learner
-# update. The only sizes are $n$ rounds of one vector of length $d$.
+# update. The only sizes are $n$ rounds of one vector of length $d$. Four games against the
+# perceptron, one row each:
 
 # %%
 for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
@@ -78,6 +80,11 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
           f"{np.min(run.Y * (run.X @ w)):.3f}")
 
 # %% [markdown]
+# In every row the perceptron errs n times out of n, and w* has norm at most 1 and margin γ
+# on every example. With d = 50 and γ = 0.1, 1/γ² = 100 exceeds d: the adversary runs out of
+# basis vectors after n = d = 50 rounds, and w* = γ Σ yᵢ eᵢ has norm γ√50 < 1.
+
+# %% [markdown]
 # On this dataset the best possible margin is exactly 1/√n and R = 1, so Novikoff's bound
 # R²/γ₂² equals n. The perceptron without bias, trained on the adversary's data, makes
 # exactly n updates. The bound is reached, so it cannot be improved in general.
@@ -86,8 +93,16 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 run = gp.experiments.adversary_run(0.1, 500)
 opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
 path = gp.rosenblatt.update_path(run.X, run.Y, max_epochs=10, bias=False)
-print(f"gamma_2 = {opt.gamma:.4f} (1/sqrt(n) = {1 / np.sqrt(run.n):.4f}), "
-      f"bound R^2/gamma_2^2 = {opt.bound:.1f}, perceptron updates = {path.updates}")
+glue("adv_n", run.n, display=False)
+glue("adv_gamma2", opt.gamma, display=False)
+glue("adv_inv_sqrt_n", 1 / np.sqrt(run.n), display=False)
+glue("adv_bound", opt.bound, display=False)
+glue("adv_updates", path.updates, display=False)
+
+# %% [markdown]
+# For γ = 0.1 and d = 500, the optimal margin is γ₂ = {glue:text}`adv_gamma2:.4f` against 1/√n =
+# {glue:text}`adv_inv_sqrt_n:.4f` for n = {glue:text}`adv_n` examples, the bound R²/γ₂² is
+# {glue:text}`adv_bound:.1f`, and the perceptron makes {glue:text}`adv_updates` updates.
 
 # %% [markdown]
 # The theorem covers every deterministic learner, not only the perceptron. A learner that
@@ -103,7 +118,12 @@ class AlwaysPositive:
 
 
 lost = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
-print(lost.mistakes, "mistakes out of", lost.n)
+glue("lost_mistakes", lost.mistakes, display=False)
+glue("lost_n", lost.n, display=False)
+
+# %% [markdown]
+# With γ = 0.25 and d = 30 it makes {glue:text}`lost_mistakes` mistakes in
+# {glue:text}`lost_n` rounds: the adversary labels every $e_i$ −1.
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -133,17 +153,24 @@ for n, s in zip(curve.sizes, curve.runs):
           f"{s.mean('test'):.4f} +- {s.sem('test'):.4f}   {s.mean('support'):9.4f}   "
           f"{s.mean('bound'):.3f} +- {s.sem('bound'):.3f}   "
           f"{(n + 1) * s.mean('bound'):5.1f} +- {(n + 1) * s.sem('bound'):.1f}")
+in_order = [np.sum((s.loo <= s.support) & (s.support <= s.bound * (1 + 1e-9)))
+            for s in curve.runs]
+glue("loo_draws_ok", int(np.sum(in_order)), display=False)
+glue("loo_draws", sum(s.draws for s in curve.runs), display=False)
+glue("bound_25", curve.means("bound")[0], display=False)
 loo = curve.scaled("loo")
-print("(N+1) x leave-one-out error:", loo.round(2).tolist(),
-      f"(N = 400 / N = 25: {loo[-1] / loo[0]:.2f})")
-scaled = curve.scaled("bound")
-print("(N+1) x bound, growth per doubling of N:",
-      [f"{100 * (r - 1):+.0f} %" for r in scaled[1:] / scaled[:-1]])
+glue("loo_ratio", loo[-1] / loo[0], display=False)
+growth = 100 * (curve.scaled("bound")[1:] / curve.scaled("bound")[:-1] - 1)
+glue("growth_min", growth.min(), display=False)
+glue("growth_max", growth.max(), display=False)
+z = np.abs(curve.means("loo") - curve.means("test")) / np.hypot(curve.sems("loo"),
+                                                                 curve.sems("test"))
+glue("loo_test_z", z.max(), display=False)
 
 # %% [markdown]
 # Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
 
-# %%
+# %% mystnb={"figure": {"caption": "Left: leave-one-out error, fresh-point error and the bound against N. Right: the same times N + 1; a flat line would mean a 1/N rate."}}
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
 gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
 gp.plots.plot_scaled_bound(curve, axes[1])
@@ -152,19 +179,21 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# (± is one standard error over the 100 draws.) The theorem holds in every row: the
-# leave-one-out error is below |I|/(N+1), which is below the bound (in every single draw, not
-# only on average). The bound is loose: about 1 for N = 25, where it says nothing. It falls as
-# N grows, but more slowly than 1/N: (N+1) × bound = E[R_a²/γ₂²] rises at every doubling of N
-# in the table (the growth per doubling is printed under it), because larger samples leave
-# smaller margins. On the log scale of the right-hand panel the later rises look small, but they
-# do not stop: getfake never puts a point closer to the plane than ε, so the margin cannot
-# shrink below ε and the growth must end eventually, but not by N = 400. The measured errors
-# fall faster than 1/N: (N+1) × the leave-one-out error (printed under the table) goes down,
-# not at every step (it is noisy), but by N = 400 to about half its N = 25 value or less
-# (here to the fraction printed below).
-# The leave-one-out and fresh-point columns estimate the same expectation and agree within two
-# or three standard errors.
+# (± is one standard error over the 100 draws.) The theorem holds in every row, and not only
+# on average: the leave-one-out error is at most |I|/(N+1), which is at most the bound, in
+# {glue:text}`loo_draws_ok` of the {glue:text}`loo_draws` draws. The bound is loose:
+# {glue:text}`bound_25:.2f` for N = 25, where it says nothing. It falls as N grows, but more
+# slowly than 1/N: (N+1) × bound = E[R_a²/γ₂²] rises at every doubling of N in the table, by
+# {glue:text}`growth_min:.0f` to {glue:text}`growth_max:.0f` % per doubling, because larger
+# samples leave smaller margins. On the log scale of the right-hand panel the later rises look
+# small, but they do not stop: getfake never puts a point closer to the plane than ε, so the
+# margin cannot shrink below ε and the growth must end eventually, but not by N = 400. The
+# measured errors fall faster than 1/N: (N+1) × the leave-one-out error goes down, not at every
+# step (it is noisy), but by N = 400 to about half its N = 25 value or less (here to
+# {glue:text}`loo_ratio:.2f` of it; `tests/test_theory.py` checks "half or less" on draws no
+# notebook prints).
+# The leave-one-out and fresh-point columns estimate the same expectation and agree: they
+# differ by at most {glue:text}`loo_test_z:.1f` standard errors over the five sizes.
 
 
 # %% [markdown]

@@ -11,6 +11,7 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -36,11 +37,27 @@ for name in gp.theory.BOOLEAN_PERCEPTRONS:
 gp.show_source(gp.theory.learn_boolean)
 
 # %%
-for name in ("AND", "OR", "NOT"):
-    run = gp.theory.learn_boolean(name)
+learned = {name: gp.theory.learn_boolean(name) for name in ("AND", "OR", "NOT")}
+correct = 0
+for name, run in learned.items():
     X, Y = gp.theory.boolean_data(name)
-    print(f"{name}: converged={run.converged} after {run.updates} updates, w={run.w}, "
-          f"b={run.b}, table correct: {np.array_equal(gp.predict(run.w, run.b, X), Y)}")
+    correct += run.converged and np.array_equal(gp.predict(run.w, run.b, X), Y)
+    glue(f"{name.lower()}_updates", run.updates, display=False)
+glue("tables_correct", int(correct), display=False)
+glue("not_w", float(learned["NOT"].w[0]), display=False)
+glue("not_b", float(learned["NOT"].b), display=False)
+glue("and_w1", float(learned["AND"].w[0]), display=False)
+glue("and_w2", float(learned["AND"].w[1]), display=False)
+glue("and_b", float(learned["AND"].b), display=False)
+
+# %% [markdown]
+# The rule gets {glue:text}`tables_correct` of the 3 tables right. It finds AND after
+# {glue:text}`and_updates` update(s), with the book's weights w = ({glue:text}`and_w1:g`,
+# {glue:text}`and_w2:g`), b = {glue:text}`and_b:g`; OR after {glue:text}`or_updates`, again
+# with the book's weights; and NOT after {glue:text}`not_updates`, with
+# w = {glue:text}`not_w:g` and b = {glue:text}`not_b:g`: twice the book's −x₁, the same
+# function. A perceptron's weights are fixed only up to a
+# positive factor.
 
 # %% [markdown]
 # ## XOR has no perceptron
@@ -53,20 +70,28 @@ for name in ("AND", "OR", "NOT"):
 # {py:func}`~gluon_perceptron.core.theory.expressivity.xor_cycle` finds the cycle: it runs one
 # pass of `train` at a time, remembers every pass-end $(w, b)$, and stops at the first one it
 # has seen before. The rule is deterministic, so from there the run repeats for ever, and the
-# distance between the two visits is the period:
+# distance between the two visits is the period.
 
 # %%
 gp.show_source(gp.theory.xor_cycle)
 
 # %%
 X, Y = gp.xor_data()
-print("separable:", gp.theory.is_separable(X, Y))
 run = gp.theory.learn_boolean("XOR", max_epochs=1000)
 path, period = gp.theory.xor_cycle()
-print(f"after {run.epochs} passes: converged={run.converged}, updates per pass "
-      f"{sorted(set(run.updates_per_epoch))}")
-print(f"the weights at the end of a pass repeat every {period} pass(es); "
-      f"largest |weight| seen: {np.abs(path.thetas).max():g}")
+assert not gp.theory.is_separable(X, Y) and not run.converged
+glue("xor_passes", run.epochs, display=False)
+glue("xor_updates_min", min(run.updates_per_epoch), display=False)
+glue("xor_period", period, display=False)
+glue("xor_largest", float(np.abs(path.thetas).max()), display=False)
+
+# %% [markdown]
+# The linear program finds no separating line (the `assert` above), and in
+# {glue:text}`xor_passes` passes the perceptron does not converge: every pass errs on at least
+# {glue:text}`xor_updates_min` of the 4 points. The weights at the end of a pass repeat every
+# {glue:text}`xor_period` pass(es), and no weight is ever larger than
+# {glue:text}`xor_largest:g` in absolute value: the run goes around a short cycle, forever,
+# without blowing up.
 
 # %% [markdown]
 # ## The loss surface of a two-point example
@@ -87,16 +112,23 @@ gp.show_source(gp.theory.total_perceptron_loss)
 # From w = 0 the perceptron updates on every example with
 # y w·x ≤ 0, and the path zig-zags into the zero-loss cone.
 
-# %%
+# %% mystnb={"figure": {"caption": "The loss L(w) of the two-point example: zero on the shaded cone, level sets 1, 2, ... elsewhere; the perceptron's path from w = 0 (red) zig-zags into the cone and stops there (star)."}}
 X2, Y2 = gp.theory.two_point_data()
 path = gp.rosenblatt.update_path(X2, Y2, max_epochs=100, bias=False)
-print(f"{path.updates} updates, converged={path.converged}, final w = {path.w}, "
-      f"loss there = {gp.theory.total_perceptron_loss(path.w, X2, Y2)}")
+margins = Y2 * (X2 @ path.w)
+glue("path_updates", path.updates, display=False)
+glue("path_w1", float(path.w[0]), display=False)
+glue("path_w2", float(path.w[1]), display=False)
+glue("path_loss", float(gp.theory.total_perceptron_loss(path.w, X2, Y2)), display=False)
+glue("path_margin_min", float(margins.min()), display=False)
 gp.plots.plot_loss_surface(path=path)
 plt.show()
 
 # %% [markdown]
-# The run stops at w = (2, −3), inside the cone, where both examples have margin exactly 1.
+# The run makes {glue:text}`path_updates` updates and stops at
+# w = ({glue:text}`path_w1:g`, {glue:text}`path_w2:g`), inside the cone (the loss there is
+# {glue:text}`path_loss:g`), where both examples have a margin of at least
+# {glue:text}`path_margin_min:g`.
 # The updates are subgradient steps on L with step 1. At the kink y w·x = 0 the rule takes
 # the subgradient −y x, the one that moves, and that is how the run leaves w = 0.
 

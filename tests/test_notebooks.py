@@ -68,3 +68,22 @@ def test_notebook_runs(path, book):
     assert not run.problems, f"{path.name}, executed in {run.executed}:\n" + "\n".join(
         run.problems)
 
+
+
+def test_cell_header_metadata_reaches_the_notebook():
+    """A caption on a header line (``# %% mystnb={...}``) becomes the cell's metadata, survives
+    the round trip, and a header the converter cannot read is refused by name."""
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        import notebooks as tool
+    finally:
+        sys.path.pop(0)
+    text = ('# %% mystnb={"figure": {"caption": "Two clouds."}}\nprint(1)\n\n'
+            '# %% [markdown]\n# Text.\n')
+    nb = tool.convert(text)
+    assert nb.cells[0].metadata == {"mystnb": {"figure": {"caption": "Two clouds."}}}
+    assert nb.cells[1].metadata == {}
+    assert tool.convert(tool.to_percent(nb)) == nb
+    with pytest.raises(ValueError, match="expected key=<json>"):
+        tool.header_metadata("# %% caption")

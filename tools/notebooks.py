@@ -11,6 +11,8 @@ behind ``# ``). It diffs and lints like code; JupyterLab with jupytext opens it 
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -19,23 +21,52 @@ import nbformat
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
+_KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
+
+
+def header_metadata(header: str) -> dict:
+    """The cell metadata on a jupytext header line, as jupytext writes it: after ``# %%`` and an
+    optional ``[markdown]``, ``key=<json>`` pairs, e.g.
+    ``# %% mystnb={"figure": {"caption": "..."}}``. Raises ValueError on anything else."""
+    rest = header[len("# %%"):].replace("[markdown]", "", 1)
+    meta, pos, decoder = {}, 0, json.JSONDecoder()
+    while rest[pos:].strip():
+        key = _KEY.match(rest, pos)
+        if not key:
+            raise ValueError(f"cell header {header!r}: expected key=<json> at {rest[pos:]!r}")
+        try:
+            meta[key.group(1)], pos = decoder.raw_decode(rest, key.end())
+        except json.JSONDecodeError as err:
+            raise ValueError(f"cell header {header!r}: the value of {key.group(1)!r} is not "
+                             f"JSON ({err.msg})") from None
+    return meta
+
+
+def _header(kind: str, metadata: dict) -> str:
+    head = "# %% [markdown]" if kind == "markdown" else "# %%"
+    pairs = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in metadata.items())
+    return f"{head} {pairs}" if pairs else head
+
+
 def convert(text: str) -> nbformat.NotebookNode:
-    """The notebook a percent script describes: its cells, no outputs, stable cell ids."""
-    cells, kind, lines = [], None, []
+    """The notebook a percent script describes: its cells (with the metadata of their header
+    lines), no outputs, stable cell ids."""
+    cells, kind, lines, meta = [], None, [], {}
 
     def flush():
         body = "\n".join(lines).strip("\n")
         if kind == "markdown":
             body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
                              for line in body.splitlines())
-            cells.append(nbformat.v4.new_markdown_cell(body))
+            cells.append(nbformat.v4.new_markdown_cell(body, metadata=meta))
         elif kind == "code" and body.strip():
-            cells.append(nbformat.v4.new_code_cell(body))
+            cells.append(nbformat.v4.new_code_cell(body, metadata=meta))
 
     for line in text.splitlines():
         if line.startswith("# %%"):
             flush()
             kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+            meta = header_metadata(line)
         elif kind is not None:
             lines.append(line)
     flush()
@@ -55,9 +86,9 @@ def to_percent(nb: nbformat.NotebookNode) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             body = "\n".join(("# " + line).rstrip() for line in cell.source.splitlines())
-            parts.append("# %% [markdown]\n" + body)
+            parts.append(_header("markdown", cell.metadata) + "\n" + body)
         elif cell.cell_type == "code":
-            parts.append("# %%\n" + cell.source)
+            parts.append(_header("code", cell.metadata) + "\n" + cell.source)
     return "\n\n".join(parts) + "\n"
 
 
