@@ -69,6 +69,25 @@ def test_notebook_runs(path, book):
         run.problems)
 
 
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_has_a_caption(path, book):
+    """Each cell that draws a figure carries its caption (``mystnb.figure.caption``, which the
+    book shows under the figure and uses as its alt text), and draws one figure only."""
+    nb = json.loads(Path(executed(book, path).executed).read_text())
+    figures = 0
+    for cell in nb["cells"]:
+        pngs = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        if not pngs:
+            continue
+        figures += 1
+        start = "".join(cell["source"])[:70]
+        caption = cell["metadata"].get("mystnb", {}).get("figure", {}).get("caption", "")
+        assert len(caption.split()) >= 5, f"a figure without a caption, in the cell {start!r}"
+        assert len(pngs) == 1, f"one caption for {len(pngs)} figures, in the cell {start!r}"
+    assert figures, f"{path.name} draws no figure"
+
+
 
 def test_cell_header_metadata_reaches_the_notebook():
     """A caption on a header line (``# %% mystnb={...}``) becomes the cell's metadata, survives
