@@ -68,3 +68,30 @@ def test_notebook_runs(path, book):
     assert not run.problems, f"{path.name}, executed in {run.executed}:\n" + "\n".join(
         run.problems)
 
+
+
+def _tools_notebooks():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "notebooks.py"
+    spec = importlib.util.spec_from_file_location("tools_notebooks", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_cell_header_carries_metadata_into_the_notebook():
+    """A figure's caption on its ``# %%`` header (jupytext's ``key=JSON``) reaches the
+    ``.ipynb`` that myst-nb renders, survives the way back, and a broken header is refused."""
+    tools = _tools_notebooks()
+    text = ('# %% [markdown]\n# Some text\n\n'
+            '# %% mystnb={"figure": {"caption": "The data: red is +1."}} tags=["x"]\n'
+            'print(1)\n')
+    nb = tools.convert(text)
+    assert nb.cells[0].metadata == {}
+    assert nb.cells[1].metadata == {"mystnb": {"figure": {"caption": "The data: red is +1."}},
+                                    "tags": ["x"]}
+    assert tools.convert(tools.to_percent(nb)) == nb
+    for header in ("# %% a title", '# %% mystnb={"figure": }'):
+        with pytest.raises(ValueError, match="cell header"):
+            tools.header_metadata(header)

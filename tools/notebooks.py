@@ -7,10 +7,17 @@ behind ``# ``). It diffs and lints like code; JupyterLab with jupytext opens it 
     python tools/notebooks.py build          # write every .ipynb from its .py (no outputs)
     python tools/notebooks.py check          # exit 1 if an .ipynb differs from its .py
     python tools/notebooks.py build NN       # only the notebooks whose name starts with NN
+
+A cell header may carry cell metadata as jupytext writes it, ``key=JSON`` pairs after the
+``# %%`` (and its ``[markdown]``), e.g. a figure's caption for myst-nb::
+
+    # %% mystnb={"figure": {"caption": "The data: blue is +1, orange is -1."}}
 """
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -19,23 +26,49 @@ import nbformat
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
+_KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
+
+
+def header_metadata(header: str) -> dict:
+    """The cell metadata on a ``# %%`` header line: its ``key=JSON`` pairs (jupytext's
+    notation), ``{}`` when there are none. Anything else on the line is refused by name, so a
+    caption with a typo in its JSON cannot vanish silently."""
+    rest = header[len("# %%"):].strip()
+    if rest.startswith("[markdown]"):
+        rest = rest[len("[markdown]"):]
+    meta, pos, decoder = {}, 0, json.JSONDecoder()
+    while rest[pos:].strip():
+        key = _KEY.match(rest, pos)
+        if key is None:
+            raise ValueError(f"cell header {header!r}: expected key=JSON at {rest[pos:]!r}")
+        try:
+            value, pos = decoder.raw_decode(rest, key.end())
+        except json.JSONDecodeError as err:
+            raise ValueError(f"cell header {header!r}: the value of {key.group(1)} is not "
+                             f"JSON ({err.msg})") from None
+        meta[key.group(1)] = value
+    return meta
+
+
 def convert(text: str) -> nbformat.NotebookNode:
-    """The notebook a percent script describes: its cells, no outputs, stable cell ids."""
-    cells, kind, lines = [], None, []
+    """The notebook a percent script describes: its cells (with the metadata of their header
+    lines), no outputs, stable cell ids."""
+    cells, kind, lines, meta = [], None, [], {}
 
     def flush():
         body = "\n".join(lines).strip("\n")
         if kind == "markdown":
             body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
                              for line in body.splitlines())
-            cells.append(nbformat.v4.new_markdown_cell(body))
+            cells.append(nbformat.v4.new_markdown_cell(body, metadata=meta))
         elif kind == "code" and body.strip():
-            cells.append(nbformat.v4.new_code_cell(body))
+            cells.append(nbformat.v4.new_code_cell(body, metadata=meta))
 
     for line in text.splitlines():
         if line.startswith("# %%"):
             flush()
             kind, lines = ("markdown" if "[markdown]" in line else "code"), []
+            meta = header_metadata(line)
         elif kind is not None:
             lines.append(line)
     flush()
@@ -53,11 +86,13 @@ def to_percent(nb: nbformat.NotebookNode) -> str:
     """The percent script of a notebook (the inverse of :func:`convert`)."""
     parts = []
     for cell in nb.cells:
+        meta = "".join(f" {key}={json.dumps(value, ensure_ascii=False)}"
+                       for key, value in cell.get("metadata", {}).items())
         if cell.cell_type == "markdown":
             body = "\n".join(("# " + line).rstrip() for line in cell.source.splitlines())
-            parts.append("# %% [markdown]\n" + body)
+            parts.append(f"# %% [markdown]{meta}\n" + body)
         elif cell.cell_type == "code":
-            parts.append("# %%\n" + cell.source)
+            parts.append(f"# %%{meta}\n" + cell.source)
     return "\n\n".join(parts) + "\n"
 
 
