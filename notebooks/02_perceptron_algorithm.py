@@ -102,7 +102,8 @@ pd.DataFrame({"data": [pair(*x) for x in replay.x], "label": replay.y.astype(int
               "printed w": [pair(*w) for w in replay.printed_w],
               "replayed w": [pair(*w) for w in replay.replayed_w],
               "printed b": replay.printed_b.astype(int),
-              "replayed b": replay.replayed_b.astype(int)})
+              "replayed b": replay.replayed_b.astype(int)},
+             index=pd.RangeIndex(1, len(replay.y) + 1, name="update"))
 
 # %% [markdown]
 # Each of the {glue:text}`replay_points` printed points causes an update when replayed, and
