@@ -15,6 +15,8 @@ import textwrap
 
 import mxnet as mx
 import numpy as np
+import pandas as pd
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -48,14 +50,20 @@ gp.show_source(gp.getfake, "_draw_plane", "_sample_faithful")
 # Every kept point therefore satisfies $y\,(w^{*\top} x + b^*) > \epsilon$: the plane
 # $(w^*, b^*)$ separates the data with margin $\epsilon$ (in score units; since $\|w^*\| = 1$ it
 # is also the geometric distance to the plane).
-#
-# With `mx.random.seed(1)` this is the original notebook's data on MXNet 1.9: its first point
-# is `[-0.3469252 -0.22134334]` with label 1.
 
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
-print(X.shape, Y.shape, "labels:", sorted(set(Y.asnumpy().tolist())))
-print("first point", X[0].asnumpy(), "label", Y[0].asscalar())
+glue("n_points", X.shape[0], display=False)
+glue("n_positive", int((Y == 1).sum().asscalar()), display=False)
+glue("first_x1", float(X[0, 0].asscalar()), display=False)
+glue("first_x2", float(X[0, 1].asscalar()), display=False)
+glue("first_label", int(Y[0].asscalar()), display=False)
+
+# %% [markdown]
+# `X` holds {glue:text}`n_points` points in the plane, one per row, and `Y` their labels,
+# {glue:text}`n_positive` of them $+1$. With `mx.random.seed(1)` this is the original notebook's
+# data on MXNet 1.9: its first point is ({glue:text}`first_x1:.7f`,
+# {glue:text}`first_x2:.8f`) with label {glue:text}`first_label:+d`.
 
 # %% [markdown]
 # ## `plotdata`
@@ -67,9 +75,9 @@ print("first point", X[0].asnumpy(), "label", Y[0].asscalar())
 # %%
 gp.show_source(gp.plotdata)
 
-# %%
+# %% mystnb={"figure": {"caption": "The chapter's fifty getfake points: red points have label +1, blue points -1."}}
 ax = gp.plotdata(X, Y)
-_ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1): red is +1, blue is -1")
+_ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1)")
 
 # %% [markdown]
 # `getfake` keeps the chapter's signature and returns only `(X, Y)`. To check the margin we
@@ -81,12 +89,17 @@ _ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1): red is +1, blue i
 # %%
 mx.random.seed(1)
 fake = gp.sample_separable(50, 2, 0.3, engine="faithful")
-print("same data as getfake under the same seed:",
-      np.array_equal(fake.X.asnumpy(), X.asnumpy()))
+assert np.array_equal(fake.X.asnumpy(), X.asnumpy())  # the same data as getfake's
 margins = gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake)
-print(f"smallest margin {margins.min():.3f} > epsilon = 0.3;",
-      f"largest norm {np.linalg.norm(fake.X.asnumpy(), axis=1).max():.2f} < 3;",
-      f"{fake.attempts} candidates drawn for 50 points")
+glue("margin_min", float(margins.min()), display=False)
+glue("norm_max", float(np.linalg.norm(fake.X.asnumpy(), axis=1).max()), display=False)
+glue("attempts", int(fake.attempts), display=False)
+
+# %% [markdown]
+# Under the same seed it draws the same points as `getfake` (the `assert` checks it). Their
+# smallest margin is {glue:text}`margin_min:.3f`, above $\epsilon = 0.3$, their largest norm
+# {glue:text}`norm_max:.2f`, below 3, and the sampler drew {glue:text}`attempts` candidates to
+# keep 50 points.
 
 # %% [markdown]
 # ## `plotscore`
@@ -102,7 +115,7 @@ gp.show_source(gp.plotscore)
 # The plane that made the data: its zero contour separates the colours, and no point sits in
 # the band $|f| \le 0.3$ around it (that holds for every draw, by construction).
 
-# %%
+# %% mystnb={"figure": {"caption": "The generating plane's score with the data: its bold zero contour separates the colours, and no point lies within 0.3 of it."}}
 ax = gp.plotscore(fake.wfake, fake.bfake)
 gp.plotdata(fake.X, fake.Y, ax=ax)
 _ = ax.set_title("the generating plane's score f(x) = w*.x + b*")
@@ -123,20 +136,28 @@ _ = ax.set_title("the generating plane's score f(x) = w*.x + b*")
 
 # %%
 cmp = gp.experiments.compare_samplers(range(10), samples=500)
-print(f"same plane in {cmp.same_plane.sum()} of {cmp.seeds.size} seeds, "
-      f"same points in {cmp.same_points.sum()} of {cmp.seeds.size}")
-for engine in ("faithful", "fast"):
-    q, share = cmp.quartiles[engine], cmp.positive_share[engine]
-    print(f"{engine:9s} margin quartiles {q.mean(axis=0).round(2)} "
-          f"(spread over seeds {q.std(axis=0).round(2)}),")
-    print(f"{'':9s} share of +1 labels {share.mean():.2f} +- {share.std():.2f}")
 spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
-print(f"largest gap between the mean quartiles: {cmp.largest_quartile_gap:.3f}; "
-      f"smallest spread over seeds: {spread:.3f}")
+glue("n_seeds", cmp.seeds.size, display=False)
+glue("same_plane", int(cmp.same_plane.sum()), display=False)
+glue("same_points", int(cmp.same_points.sum()), display=False)
+glue("quartile_gap", cmp.largest_quartile_gap, display=False)
+glue("quartile_spread", float(spread), display=False)
+glue("gap_below_spread", "less" if cmp.largest_quartile_gap < spread else "more",
+     display=False)
+pd.DataFrame(
+    {engine: [f"{m:.2f} ± {s:.2f}" for m, s in zip(q.mean(axis=0), q.std(axis=0))]
+     + [f"{cmp.positive_share[engine].mean():.2f} ± {cmp.positive_share[engine].std():.2f}"]
+     for engine, q in cmp.quartiles.items()},
+    index=["margin, 1st quartile", "margin, median", "margin, 3rd quartile", "share of +1"])
 
 # %% [markdown]
-# Whether the mean quartiles of the two samplers differ by less than their spread from seed to
-# seed is printed above; `tests/test_chapter.py` checks it on 10 seeds no notebook uses.
+# The table gives each value's mean over the seeds ± its spread (standard deviation) from seed
+# to seed. The two engines drew the same plane under {glue:text}`same_plane` of the
+# {glue:text}`n_seeds` seeds and the same points under {glue:text}`same_points`. Their mean
+# quartiles differ by at most {glue:text}`quartile_gap:.3f`, {glue:text}`gap_below_spread` than
+# the smallest spread from seed to seed, {glue:text}`quartile_spread:.3f`;
+# `tests/test_chapter.py` checks that the gap stays below the spread on 10 seeds no notebook
+# uses.
 #
 # ## When the request cannot be met
 #

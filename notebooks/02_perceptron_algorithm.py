@@ -21,7 +21,9 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
+import pandas as pd
 from mxnet import nd
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -48,10 +50,13 @@ gp.show_source(gp.perceptron)
 
 # %%
 w, b = nd.zeros(shape=(2,)), nd.zeros(shape=(1,))
+rows = {}
 for name, x, y in [("tie at zero", [1.0, 2.0], 1), ("correct point", [2.0, 1.0], 1),
                    ("mistake", [1.0, 1.0], -1)]:
     updated = gp.perceptron(w, b, nd.array(x), y)
-    print(f"{name:13s} -> {updated}, w = {w.asnumpy()}, b = {b.asscalar()}")
+    rows[name] = {"x": x, "y": y, "returns": updated, "w after": w.asnumpy().tolist(),
+                  "b after": b.asscalar()}
+pd.DataFrame.from_dict(rows, orient="index")
 
 # %% [markdown]
 # ## The chapter's run
@@ -59,14 +64,22 @@ for name, x, y in [("tie at zero", [1.0, 2.0], 1), ("correct point", [2.0, 1.0],
 # Fifty points with margin 0.3 and a single pass in data order.
 # {py:func}`gp.demo <gluon_perceptron.experiments.chapter.demo>` runs the chapter's
 # loop and returns every update; `run.trace` is the text the chapter's loop prints. With
-# `mx.random.seed(1)` this is exactly what the original notebook prints today on MXNet 1.9.1:
-# five updates, the first on `[-0.3469252 -0.22134334]`, label 1.
+# `mx.random.seed(1)` this is exactly what the original notebook prints today on MXNet 1.9.1.
 
 # %%
 mx.random.seed(1)
 X, Y = gp.getfake(50, 2, 0.3)
 run = gp.demo(X, Y)
+glue("demo_updates", len(run.updates), display=False)
+glue("demo_first_x1", float(run.updates[0].x[0]), display=False)
+glue("demo_first_x2", float(run.updates[0].x[1]), display=False)
+glue("demo_first_y", int(run.updates[0].y), display=False)
 print(run.trace)
+
+# %% [markdown]
+# The pass makes {glue:text}`demo_updates` updates, the first on the first point,
+# ({glue:text}`demo_first_x1:.7f`, {glue:text}`demo_first_x2:.8f`), label
+# {glue:text}`demo_first_y:+d`.
 
 # %% [markdown]
 # ## The chapter's printed trace (2017)
@@ -81,12 +94,22 @@ print(run.trace)
 
 # %%
 replay = gp.experiments.replay_printed_trace()
-for x, y, pw, pb, rw, rb in zip(replay.x, replay.y, replay.printed_w, replay.printed_b,
-                                replay.replayed_w, replay.replayed_b):
-    print(f"data {x}, label {y:+.0f}:")
-    print(f"    printed w {pw}, b {pb:+.0f};  replayed w {rw}, b {rb:+.0f}")
-print("every point updated and every printed weight reproduced:", replay.reproduces)
-print(f"largest difference {replay.max_difference:.1e} (float32 rounding of the print)")
+assert replay.updated.all() and replay.reproduces
+glue("replay_points", len(replay.y), display=False)
+glue("replay_difference", replay.max_difference, display=False)
+pair = "({:.4f}, {:.4f})".format
+pd.DataFrame({"data": [pair(*x) for x in replay.x], "label": replay.y.astype(int),
+              "printed w": [pair(*w) for w in replay.printed_w],
+              "replayed w": [pair(*w) for w in replay.replayed_w],
+              "printed b": replay.printed_b.astype(int),
+              "replayed b": replay.replayed_b.astype(int)},
+             index=pd.RangeIndex(1, len(replay.y) + 1, name="update"))
+
+# %% [markdown]
+# Each of the {glue:text}`replay_points` printed points causes an update when replayed, and
+# every printed weight is reproduced (the `assert` checks both), up to
+# {glue:text}`replay_difference:.1e`: the float32 rounding of the print. The table shows them
+# to four decimals.
 
 # %% [markdown]
 # ## Each update, drawn
@@ -95,7 +118,7 @@ print(f"largest difference {replay.max_difference:.1e} (float32 rounding of the 
 # (bold: its zero contour, the decision boundary), the data (red $+1$, blue $-1$) and the point
 # that caused the update, ringed in green.
 
-# %%
+# %% mystnb={"figure": {"caption": "The chapter's pass, one panel per update: the score after it (bold: the boundary) and the point that caused it, ringed in green."}}
 updates = run.updates
 cols = min(3, len(updates))
 rows = -(-len(updates) // cols)
@@ -116,10 +139,14 @@ fig.tight_layout()
 
 # %%
 signed_sum = sum(u.y * u.x for u in updates)
-print("w from the run:      ", run.w.asnumpy())
-print("sum of y*x, mistakes:", signed_sum)
-error = gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y)
-print("training error after one pass:", error)
+np.testing.assert_allclose(signed_sum, run.w.asnumpy(), rtol=1e-6)
+glue("demo_w1", float(run.w[0].asscalar()), display=False)
+glue("demo_w2", float(run.w[1].asscalar()), display=False)
+glue("demo_error", gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y), display=False)
+
+# %% [markdown]
+# Both are ({glue:text}`demo_w1:.4f`, {glue:text}`demo_w2:.4f`) (the cell checks that they
+# agree), and the training error after this one pass is {glue:text}`demo_error:.0%`.
 
 # %% [markdown]
 # ## One pass over many draws
@@ -131,15 +158,22 @@ print("training error after one pass:", error)
 # %%
 stats = gp.experiments.demo_statistics(range(50))
 u = stats.updates
-print(f"updates in one pass: mean {u.mean():.1f}, std {u.std():.1f}, "
-      f"range {u.min()} to {u.max()}")
-print(f"first update on the first example in {np.sum(stats.first_update == 0)} of "
-      f"{stats.seeds.size} draws")
-print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} draws; "
-      f"mean training error after it {stats.training_error.mean():.3f}")
+glue("stats_draws", stats.seeds.size, display=False)
+glue("stats_mean", u.mean(), display=False)
+glue("stats_min", int(u.min()), display=False)
+glue("stats_max", int(u.max()), display=False)
+glue("stats_first", int(np.sum(stats.first_update == 0)), display=False)
+glue("stats_separated", int(stats.separated), display=False)
+glue("stats_not_separated", int(stats.seeds.size - stats.separated), display=False)
+glue("stats_error", stats.training_error.mean(), display=False)
 
 # %% [markdown]
-# So one pass need not separate the data: it fails to on the draws counted above.
+# Over the {glue:text}`stats_draws` draws, one pass makes between {glue:text}`stats_min` and
+# {glue:text}`stats_max` updates, {glue:text}`stats_mean:.1f` on average, and its first update
+# is on the first example in {glue:text}`stats_first` of them (on every draw, by the tie at
+# zero). One pass separates the data on {glue:text}`stats_separated` draws; on the other
+# {glue:text}`stats_not_separated` it does not, and the mean training error after the pass is
+# {glue:text}`stats_error:.1%`. So one pass need not separate the data.
 #
 # ## Until it separates: `train`
 #
@@ -153,9 +187,18 @@ print(f"one pass separates the data in {stats.separated} of {stats.seeds.size} d
 # %%
 slow = gp.train(X, Y, max_epochs=100, engine="faithful")
 fast = gp.train(X, Y, max_epochs=100)
-print("updates per pass:", fast.updates_per_epoch, "converged:", fast.converged)
-same = slow.updates_per_epoch == fast.updates_per_epoch
-print("identical runs:", same and np.array_equal(slow.w, fast.w) and slow.b == fast.b)
+assert slow.updates_per_epoch == fast.updates_per_epoch  # the same updates,
+assert np.array_equal(slow.w, fast.w) and slow.b == fast.b  # the same weights
+glue("train_updates", ", ".join(map(str, fast.updates_per_epoch)), display=False)
+glue("train_epochs", fast.epochs, display=False)
+glue("train_converged", str(fast.converged), display=False)
+
+# %% [markdown]
+# Both engines make the same updates and end with the same weights (the `assert`s check it).
+# The updates per pass are {glue:text}`train_updates`: pass {glue:text}`train_epochs` makes
+# none, so `converged` is {glue:text}`train_converged`.
+
+# %% mystnb={"figure": {"caption": "The weights train ends with and the data: the bold zero contour is the learned boundary."}}
 ax = gp.plotscore(fast.w, fast.b)
 gp.plotdata(X, Y, ax=ax)
 _ = ax.set_title(f"after {fast.epochs} passes: training error "
@@ -167,7 +210,14 @@ _ = ax.set_title(f"after {fast.epochs} passes: training error "
 # %%
 Xx, Yx = gp.xor_data()
 r = gp.train(Xx, Yx, max_epochs=20)
-print("converged:", r.converged, "| updates per pass:", r.updates_per_epoch[:8], "...")
+lo, hi = min(r.updates_per_epoch), max(r.updates_per_epoch)
+glue("xor_converged", str(r.converged), display=False)
+glue("xor_epochs", r.epochs, display=False)
+glue("xor_updates", f"{lo}" if lo == hi else f"{lo} to {hi}", display=False)
+
+# %% [markdown]
+# `converged` is {glue:text}`xor_converged` after {glue:text}`xor_epochs` passes, with
+# {glue:text}`xor_updates` updates in each pass: the rule keeps cycling.
 
 # %% [markdown]
 # (appendix-numpy)=
@@ -208,10 +258,15 @@ w_nd, b_nd = nd.zeros(2), nd.zeros(1)
 w_np, b_np = mx.np.zeros(2), mx.np.zeros(1)
 steps = [(gp.perceptron(w_nd, b_nd, X[i], Y[i]),
           gp.chapter.perceptron_np(w_np, b_np, Xn[i], Yn[i])) for i in range(len(Y))]
-print("same update at every step:", all(a == b for a, b in steps),
-      "| updates:", sum(a for a, _ in steps))
-print("same weights:", np.array_equal(w_nd.asnumpy(), w_np.asnumpy()),
-      np.array_equal(b_nd.asnumpy(), b_np.asnumpy()))
+assert all(a == b for a, b in steps)  # the same update at every step
+assert np.array_equal(w_nd.asnumpy(), w_np.asnumpy())  # the same weights, to the bit
+assert np.array_equal(b_nd.asnumpy(), b_np.asnumpy())
+glue("np_steps", len(steps), display=False)
+glue("np_updates", sum(a for a, _ in steps), display=False)
+
+# %% [markdown]
+# Over the {glue:text}`np_steps` steps both make the same {glue:text}`np_updates` updates and
+# end with bit-identical weights.
 
 # %% [markdown]
 # The sampler is another matter. Both samplers draw from MXNet's one generator, but MXNet's

@@ -27,6 +27,8 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
+import pandas as pd
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -55,11 +57,23 @@ mx.random.seed(1)  # the original notebook's seed
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)
-print("starting from the demo's weights:", demo_run.w.asnumpy(), demo_run.b.asscalar())
+glue("start_w1", float(demo_run.w[0].asscalar()), display=False)
+glue("start_w2", float(demo_run.w[1].asscalar()), display=False)
+glue("start_b", float(demo_run.b.asscalar()), display=False)
 faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200,
                                                      w=demo_run.w, b=demo_run.b)
-print(np.round(faithful.updates, 1))
+glue("faithful_min", float(faithful.updates.min()), display=False)
+glue("faithful_max", float(faithful.updates.max()), display=False)
+
+# %% mystnb={"figure": {"caption": "The chapter's experiment as written: the mean updates of one warm-started pass against the margin."}}
 _ = gp.plots.plot_faithful_experiment(faithful)
+
+# %% [markdown]
+# The first dataset starts from the demo's weights, $w$ = ({glue:text}`start_w1:.3f`,
+# {glue:text}`start_w2:.3f`) and $b$ = {glue:text}`start_b:g`; the counts of one pass range from
+# {glue:text}`faithful_min:g` to {glue:text}`faithful_max:g` updates over the margins. Each is
+# an average of only 2 passes, and each pass starts from what the previous dataset left, so
+# the curve mixes the effect of the margin with that history.
 
 # %% [markdown]
 # ## The corrected experiment
@@ -71,25 +85,37 @@ _ = gp.plots.plot_faithful_experiment(faithful)
 
 # %%
 result = gp.experiments.margin_experiment(trials=10, samples=1000)
-print("all runs converged:", result.converged.all())
-print("every run within its own bound:", bool(np.all(result.updates <= result.bound)))
+assert result.converged.all()
+assert np.all(result.updates <= result.bound)  # the theorem
 mean, std = result.updates.mean(axis=0), result.updates.std(axis=0)
-for i in (0, 4, 8, 16):
-    median_bound = np.median(result.bound[:, i])
-    print(f"epsilon {result.epsilons[i]:.3f}: updates {mean[i]:5.1f} +- {std[i]:4.1f} "
-          f"over {result.updates.shape[0]} trials, median bound {median_bound:.0f}")
-print(f"largest updates / bound over all {result.updates.size} runs: "
-      f"{np.max(result.updates / result.bound):.3f}")
-print(f"mean count, narrowest margin / widest: {mean[0] / mean[-1]:.1f} times")
+glue("trials", result.updates.shape[0], display=False)
+glue("runs", result.updates.size, display=False)
+glue("eps_first", float(result.epsilons[0]), display=False)
+glue("eps_last", float(result.epsilons[-1]), display=False)
+glue("mean_first", mean[0], display=False)
+glue("mean_last", mean[-1], display=False)
+glue("fall_factor", mean[0] / mean[-1], display=False)
+glue("largest_ratio", float(np.max(result.updates / result.bound)), display=False)
+pick = [0, 4, 8, 16]
+pd.DataFrame({"epsilon": result.epsilons[pick], "mean updates": mean[pick].round(1),
+              "std over trials": std[pick].round(1),
+              "median bound": np.median(result.bound[:, pick], axis=0).round().astype(int)}
+             ).set_index("epsilon")
+
+# %% mystnb={"figure": {"caption": "Updates to convergence against the margin (mean and range over trials), the median of each dataset's own bound (dashed) and the chapter's bound."}}
 fig, ax = plt.subplots(figsize=(8, 5))
 gp.plots.plot_margin_experiment(result, ax=ax)
 _ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 
 # %% [markdown]
-# Over the ten trials per margin, the mean count falls as the margin widens (by the factor
-# printed above, with a large spread between trials), and every run stays below its bound, as
-# the theorem says it must, by the margin printed above: the theorem is a worst case over all
-# data and all orders, and our Gaussian clouds are nowhere near it.
+# Every one of the {glue:text}`runs` runs converged. Over the {glue:text}`trials` trials per
+# margin of this run, the mean count falls from {glue:text}`mean_first:.1f` updates at
+# $\epsilon$ = {glue:text}`eps_first:g` to {glue:text}`mean_last:.1f` at
+# $\epsilon$ = {glue:text}`eps_last:g`, a factor of {glue:text}`fall_factor:.1f`, with a large
+# spread between trials (`tests/test_chapter.py` checks a factor above 5 on other seeds).
+# Every run stays below its bound, as the theorem says it must, and far below: the largest
+# count is {glue:text}`largest_ratio:.0%` of its run's bound. The theorem is a worst case over
+# all data and all orders, and our Gaussian clouds are nowhere near it.
 #
 # ## When the chapter's assumption fails
 #
@@ -105,11 +131,16 @@ _ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 
 # %%
 broken = ~result.chapter_assumptions
-print(f"{broken.mean():.0%} of the planes have b*^2 > 1")
-print("bound with the true ||(w*, b*)|| never exceeded:",
-      bool(np.all(result.updates <= result.bound)))
-print("where b*^2 <= 1 the chapter's own bound holds:",
-      bool(np.all(result.updates[~broken] <= result.chapter_bound[~broken])))
+assert np.all(result.updates <= result.bound)
+assert np.all(result.updates[~broken] <= result.chapter_bound[~broken])
+glue("broken_share", broken.mean(), display=False)
+glue("broken_count", int(broken.sum()), display=False)
+
+# %% [markdown]
+# In this run {glue:text}`broken_count` of the {glue:text}`runs` planes
+# ({glue:text}`broken_share:.0%`) have $b^{*2} > 1$ (the chance is
+# $P(|N(0,1)| > 1) \approx 32\%$). The bound with the true $\|(w^*, b^*)\|$ holds on every
+# run, and where $b^{*2} \le 1$ so does the chapter's own bound (the `assert`s check both).
 
 # %% [markdown]
 # (proof-chapter-convergence)=
@@ -151,10 +182,22 @@ print("where b*^2 <= 1 the chapter's own bound holds:",
 
 # %%
 sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
-for (samples, dims), counts, ratios in zip(sizes.configs, sizes.updates, sizes.ratios):
-    print(f"{samples:5d} points, {dims:2d} dimensions: "
-          f"mean updates {counts.mean():6.1f} "
-          f"+- {counts.std():5.1f}, largest updates/bound {ratios.max():.3f}")
+means = sizes.updates.mean(axis=1)
+for i, key in enumerate(("size_small", "size_large", "size_dims")):
+    glue(key, means[i], display=False)
+glue("size_seeds", sizes.updates.shape[1], display=False)
+glue("size_ratio", float(sizes.ratios.max()), display=False)
+pd.DataFrame({"points": [c[0] for c in sizes.configs],
+              "dimensions": [c[1] for c in sizes.configs],
+              "mean updates": means.round(1), "std": sizes.updates.std(axis=1).round(1),
+              "largest updates / bound": sizes.ratios.max(axis=1).round(3)}
+             ).set_index(["points", "dimensions"])
+
+# %% [markdown]
+# Over the {glue:text}`size_seeds` seeds the mean count grows from
+# {glue:text}`size_small:.1f` updates for 100 points to {glue:text}`size_large:.1f` for 1000,
+# and to {glue:text}`size_dims:.1f` for 1000 points in 10 dimensions, while no run gets past
+# {glue:text}`size_ratio:.0%` of its bound.
 
 
 # %% [markdown]

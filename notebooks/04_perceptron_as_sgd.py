@@ -22,7 +22,9 @@
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 from mxnet import autograd, nd
+from myst_nb import glue
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss
@@ -34,7 +36,7 @@ from gluon_perceptron.core.gradient.losses import perceptron_loss
 # Both have a kink at $f(x) = 0$, where the derivative jumps from $-1$ (or $+1$) to $0$.
 # The figure below draws both losses against the score $f(x)$.
 
-# %%
+# %% mystnb={"figure": {"caption": "The perceptron loss of a negative example, max(0, f(x)), and of a positive one, max(0, -f(x)): both kink at f(x) = 0."}}
 _ = gp.plots.plot_losses()
 
 # %% [markdown]
@@ -62,14 +64,18 @@ w.attach_grad()
 b.attach_grad()
 cases = {"mistake": ([2.0, 0.0], -1.0), "correct": ([2.0, 0.0], 1.0),
          "tie": ([1.5, 2.0], 1.0)}
+rows = {}
 for name, (x, y) in cases.items():
     with autograd.record():
         loss = perceptron_loss(w, b, nd.array(x), y)
     loss.backward()
     closed_w, closed_b = gp.analytic_subgradient(w, b, x, y)
-    print(f"{name:8s} y f = {y * (np.dot(w.asnumpy(), x) + 0.5):+.1f}  "
-          f"autograd: {w.grad.asnumpy()}, {b.grad.asnumpy()}   "
-          f"closed form: {closed_w}, {closed_b}")
+    rows[name] = {"y f(x)": y * (np.dot(w.asnumpy(), x) + 0.5),
+                  "autograd d/dw": (w.grad.asnumpy() + 0.0).tolist(),  # + 0.0: no -0.0
+                  "autograd d/db": b.grad.asscalar() + 0.0,
+                  "closed form d/dw": (np.asarray(closed_w) + 0.0).tolist(),
+                  "closed form d/db": float(np.asarray(closed_b).ravel()[0]) + 0.0}
+pd.DataFrame.from_dict(rows, orient="index")
 
 # %% [markdown]
 # The same comparison on many random problems, a third of them placed exactly on the kink,
@@ -78,13 +84,23 @@ for name, (x, y) in cases.items():
 # closed form, entry by entry (on the diagonal when they agree).
 
 # %%
+checks = {threshold: gp.experiments.compare_subgradients(200, threshold=threshold)
+          for threshold in (0.0, 1.0)}
+for key, check in zip(("perceptron", "hinge"), checks.values()):
+    glue(f"{key}_difference", float(check.largest_difference), display=False)
+    glue(f"{key}_cases", check.kind.size, display=False)
+    glue(f"{key}_ties", int(np.sum(check.kind == "tie")), display=False)
+
+# %% mystnb={"figure": {"caption": "Autograd's gradient against the closed form, entry by entry, for the perceptron loss (left) and the hinge loss (right): every point on the diagonal."}}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
-for ax, threshold in zip(axes, (0.0, 1.0)):
-    check = gp.experiments.compare_subgradients(200, threshold=threshold)
+for ax, (threshold, check) in zip(axes, checks.items()):
     gp.plots.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
-    ties = np.sum(check.kind == "tie")
-    print(f"threshold {threshold:g}: largest difference {check.largest_difference} "
-          f"over {check.kind.size} cases, {ties} of them at the kink")
+
+# %% [markdown]
+# They agree: the largest difference is {glue:text}`perceptron_difference:g` over the
+# {glue:text}`perceptron_cases` cases of the perceptron loss
+# ({glue:text}`perceptron_ties` of them at the kink) and {glue:text}`hinge_difference:g` over
+# the {glue:text}`hinge_cases` of the hinge loss ({glue:text}`hinge_ties` at the kink).
 
 # %% [markdown]
 # ## The trap at the tie
@@ -94,8 +110,8 @@ for ax, threshold in zip(axes, (0.0, 1.0)):
 # the same slope at $z = 0$:
 
 # %%
-for form in gp.KINK_FORMS:
-    print(f"{form:36s} slope at z = 0: {gp.kink_gradient(form)}")
+pd.DataFrame({"slope at z = 0": [gp.kink_gradient(form) for form in gp.KINK_FORMS]},
+             index=pd.Index(gp.KINK_FORMS, name="written as"))
 
 # %% [markdown]
 # Why it matters: the perceptron starts at $w = 0, b = 0$, where *every* example has
@@ -108,11 +124,24 @@ for form in gp.KINK_FORMS:
 X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
 trapped = gp.experiments.relu_trap(X, Y)
 trap, right = trapped.trap, trapped.right
-print(f"nd.relu form:    {trap.updates} updates, w = {trap.w}, b = {trap.b}, "
-      f"converged = {trap.converged}, training error {trapped.trap_error:.0%}")
-print(f"scalar maximum:  {right.updates} updates, "
-      f"training error {trapped.right_error:.0%}")
+glue("n_points", len(Y), display=False)
+glue("trap_updates", trap.updates, display=False)
+glue("trap_converged", str(trap.converged), display=False)
+glue("trap_norm", float(np.linalg.norm(np.append(trap.w, trap.b))), display=False)
+glue("trap_error", trapped.trap_error, display=False)
+glue("right_updates", right.updates, display=False)
+glue("right_error", trapped.right_error, display=False)
+
+# %% mystnb={"figure": {"caption": "Left: autograd's slope at the tie for the three forms of max(0, -z). Right: the norm of (w, b) along SGD; with nd.relu it stays at zero."}}
 _ = gp.plots.plot_relu_trap(trapped)
+
+# %% [markdown]
+# On these {glue:text}`n_points` points (labels flipped with probability 0.1), the `nd.relu`
+# form makes {glue:text}`trap_updates` updates, ends with $\|(w, b)\|$ =
+# {glue:text}`trap_norm:g`, reports `converged` = {glue:text}`trap_converged` and has a
+# training error of {glue:text}`trap_error:.0%` (a point on the boundary counts as an error).
+# The same training with the scalar maximum makes {glue:text}`right_updates` updates and
+# ends with a training error of {glue:text}`right_error:.0%`.
 
 # %% [markdown]
 # ## The autograd training loop
@@ -172,21 +201,34 @@ gp.show_source(gp.train_gluon, gp.perceptron_net)
 
 # %%
 results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
-for name, r in results.items():
-    print(f"{name:17s} updates per epoch {r.updates_per_epoch}")
-    print(f"{'':17s} w = {r.w}, b = {r.b}")
-print("identical:", results.identical)
+assert results.identical
+glue("trainers_converged", str(results.reference.converged), display=False)
+glue("trainer_epochs", results.reference.epochs, display=False)
+glue("trainer_updates", ", ".join(map(str, results.reference.updates_per_epoch)),
+     display=False)
+
+# %% mystnb={"figure": {"caption": "The four trainers: updates per epoch (left) and final boundaries (right), drawn on top of each other since they coincide."}}
 _ = gp.plots.plot_trainers(X, Y, results)
 
 # %% [markdown]
+# The four trainers make the same updates in each of the {glue:text}`trainer_epochs` epochs,
+# {glue:text}`trainer_updates`, and end with identical weights and bias (the `assert` checks
+# it). With the flipped labels no pass is free of updates: `converged` is
+# {glue:text}`trainers_converged`.
+#
 # The margin perceptron is SGD on the hinge loss: it also updates on correct points whose
 # margin is at most 1, which is `train(..., threshold=1)`.
 
 # %%
 margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)
 margin_rule = gp.train(X, Y, max_epochs=5, threshold=1.0)
-print(margin_sgd.updates_per_epoch, margin_rule.updates_per_epoch,
-      np.array_equal(margin_sgd.w, margin_rule.w))
+assert margin_sgd.updates_per_epoch == margin_rule.updates_per_epoch
+assert np.array_equal(margin_sgd.w, margin_rule.w) and margin_sgd.b == margin_rule.b
+glue("margin_updates", ", ".join(map(str, margin_sgd.updates_per_epoch)), display=False)
+
+# %% [markdown]
+# Both make {glue:text}`margin_updates` updates in their five passes and end with the same
+# weights (the `assert`s check it).
 
 # %% [markdown]
 # ## The SGD bound, measured
@@ -235,20 +277,30 @@ print(margin_sgd.updates_per_epoch, margin_rule.updates_per_epoch,
 # %%
 Xb, Yb = gp.experiments.sgd_demo_data()
 result = gp.experiments.sgd_bound_experiment(Xb, Yb, seeds=10)
-print(f"R(theta*) = {result.risk_min:.4f};  R = {result.radius:.3f},  "
-      f"L = {result.lipschitz:.3f}")
-print(f"largest gradient norm seen {result.max_grad_norm:.3f} (<= L),  "
-      f"largest ||theta_t|| {result.max_norm:.4f} (<= R):  {result.assumptions_hold}")
-print("    T   gap (constant)  bound R L/sqrt T   gap (1/sqrt t)  its bound")
-for i, T in enumerate(result.horizons):
-    constant = result.constant_gap[:, i].mean()
-    anytime = result.anytime_gap[:, i].mean()
-    print(f"{T:5d}   {constant:14.4f}  {result.constant_bound[i]:16.4f}"
-          f"   {anytime:14.4f}  {result.anytime_bound[i]:9.4f}")
+assert result.assumptions_hold
+glue("risk_min", result.risk_min, display=False)
+glue("radius", result.radius, display=False)
+glue("lipschitz", result.lipschitz, display=False)
+glue("max_grad_norm", result.max_grad_norm, display=False)
+glue("max_norm", result.max_norm, display=False)
+glue("bound_seeds", result.constant_gap.shape[0], display=False)
+pd.DataFrame({"gap, constant rate": result.constant_gap.mean(axis=0),
+              "its bound R L / sqrt T": result.constant_bound,
+              "gap, 1/sqrt t": result.anytime_gap.mean(axis=0),
+              "its bound": result.anytime_bound},
+             index=pd.Index(result.horizons, name="T")).round(4)
+
+# %% [markdown]
+# Here $R(\theta^*)$ = {glue:text}`risk_min:.4f`, the radius $R$ = {glue:text}`radius:.3f`
+# and $L$ = {glue:text}`lipschitz:.3f`. The runs met gradients of norm up to
+# {glue:text}`max_grad_norm:.3f` (so $L$ is reached, not just assumed) and iterates of norm up
+# to {glue:text}`max_norm:.4f`, inside the ball (the `assert` checks both assumptions). The
+# table gives the mean gap over the {glue:text}`bound_seeds` seeds next to each bound.
+
+# %% mystnb={"figure": {"caption": "The measured gap of SGD's averaged iterate (mean over seeds, the band its range) against each schedule's bound (dashed)."}}
 _ = gp.plots.plot_sgd_bound_experiment(result)
 
 # %% [markdown]
-# The figure shows the measured gap (mean over seeds, the band its spread) against each bound.
 # The theorem says the mean gap stays under the bound; how *tight* the bound is depends on the
 # schedule. Below, bound / gap at each $T$:
 
@@ -257,23 +309,28 @@ ratios = {}
 for name, gap, bound in (("constant", result.constant_gap, result.constant_bound),
                          ("1/sqrt t", result.anytime_gap, result.anytime_bound)):
     mean = gap.mean(axis=0)
+    assert np.all(mean <= bound)  # the theorem, at every T
     ratios[name] = bound / mean
-    under = bool(np.all(mean <= bound))
-    print(f"{name:9s} mean gap under the bound at every T: {under}")
-    print(f"{'':9s} bound / gap at T = {list(result.horizons)}:",
-          np.round(ratios[name], 1))
-T = result.horizons[-1]
-anytime, constant = ratios["1/sqrt t"][-1], ratios["constant"][-1]
-print(f"at T = {T}: the 1/sqrt t bound is {anytime:.1f} times its gap, "
-      f"the constant rate's {constant:.1f} times")
+horizons = result.horizons
+glue("t_first", int(horizons[0]), display=False)
+glue("t_last", int(horizons[-1]), display=False)
+glue("constant_ratio_min", ratios["constant"].min(), display=False)
+glue("constant_ratio_max", ratios["constant"].max(), display=False)
+glue("anytime_ratio_first", ratios["1/sqrt t"][0], display=False)
+glue("anytime_ratio_last", ratios["1/sqrt t"][-1], display=False)
+glue("constant_ratio_last", ratios["constant"][-1], display=False)
+pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 
 # %% [markdown]
 # With the constant rate tuned to the horizon, $\eta = R/(L\sqrt T)$, the bound stays within
-# a small factor of the measured gap at every $T$: it is not vacuous, and a bound that many
+# a small factor of the measured gap at every $T$, between {glue:text}`constant_ratio_min:.1f`
+# and {glue:text}`constant_ratio_max:.1f` times it: it is not vacuous, and a bound that many
 # times smaller would already be violated. The $1/\sqrt t$ schedule does not need $T$ in
 # advance but pays for it: its bound carries the extra $\log T$ of $\sum_t \eta_t^2$, its
-# measured gap does not, and its ratio grows with $T$, so at the largest $T$ it is the looser
-# of the two bounds. (`tests/test_sgd.py` checks both directions, the growth of the
+# measured gap does not, and its ratio grows from {glue:text}`anytime_ratio_first:.1f` at
+# $T$ = {glue:text}`t_first` to {glue:text}`anytime_ratio_last:.1f` at $T$ =
+# {glue:text}`t_last`, where the constant rate's is {glue:text}`constant_ratio_last:.1f`: at
+# the largest $T$ it is the looser of the two bounds. (`tests/test_sgd.py` checks both directions, the growth of the
 # $1/\sqrt t$ ratio and its exceeding the constant rate's at the largest $T$, on data and
 # seeds no notebook uses.)
 
