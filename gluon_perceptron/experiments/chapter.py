@@ -590,36 +590,37 @@ def _configs(configs, name: str = "configs", args: dict | None = None) -> list[t
     return out
 
 
-def _records(seeds, name: str, args: dict) -> int:
-    seeds = _checks.repeats(seeds, name)
+def _records(seeds, name: str, args: dict) -> list[int]:
+    seeds = _checks.seeds(seeds, name)
     configs = args["configs"]
-    _checks.elements(2 * len(configs) * seeds, f"updates_by_size's records (2 per run, "
-                                               f"{len(configs)} configs x seeds={seeds:,})")
+    _checks.elements(2 * len(configs) * len(seeds), f"updates_by_size's records (2 per run, "
+                                                    f"{len(configs)} configs x {len(seeds):,} "
+                                                    f"seeds)")
     return seeds
 
 
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),
-                 seeds=Rule(_records, "repeats() whose records fit", ("configs",)),
+                 seeds=Rule(_records, "seeds() whose records fit", ("configs",)),
                  epsilon=real(positive=True), max_epochs=count(), progress=progress())
-def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds: int = 20,
+def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds=20,
                     epsilon: float = 0.1, max_epochs: int = 10_000,
                     progress: Progress | None = None) -> SizeExperiment:
-    """For each ``(samples, dimensions)`` and seed ``0 .. seeds-1``: ``mx.random.seed(s)``,
-    ``sample_separable(samples, dimensions, epsilon)``, train to convergence, record the updates
-    next to the dataset's bound."""
-    updates = np.zeros((len(configs), seeds))
-    bound = np.zeros((len(configs), seeds))
+    """For each ``(samples, dimensions)`` and each seed (a count ``k`` means ``0 .. k-1``):
+    ``mx.random.seed(s)``, ``sample_separable(samples, dimensions, epsilon)``, train to
+    convergence, record the updates next to the dataset's bound."""
+    updates = np.zeros((len(configs), len(seeds)))
+    bound = np.zeros((len(configs), len(seeds)))
     draws = [partial(sample_separable, samples, dims, epsilon) for samples, dims in configs]
     for c, (samples, dims) in enumerate(track(configs, progress, desc="sizes")):
-        for s in range(seeds):
+        for k, s in enumerate(seeds):
             mx.random.seed(s)
             fake = draws[c]()
             run = train(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs=max_epochs)
             if not run.converged:
                 raise RuntimeError(f"a run on {samples} x {dims} data did not converge within "
                                    f"max_epochs={max_epochs}; raise max_epochs")
-            updates[c, s] = run.updates
+            updates[c, k] = run.updates
             draw = numpy_draw(fake)
-            bound[c, s] = generating_plane_bound(draw.X, draw.Y, draw.wfake,
+            bound[c, k] = generating_plane_bound(draw.X, draw.Y, draw.wfake,
                                                  draw.bfake)["bound"]
     return SizeExperiment(configs, epsilon, updates, bound)
