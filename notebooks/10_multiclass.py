@@ -20,6 +20,7 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -50,8 +51,7 @@ gp.show_source(gp.rosenblatt.train_one_vs_all, gp.rosenblatt.train_one_vs_one)
 ova = gp.rosenblatt.train_one_vs_all(split.X_train, split.y_train, max_epochs=20)
 one_by_one = [gp.train(split.X_train, np.where(split.y_train == k, 1.0, -1.0), max_epochs=20)
               for k in ova.classes]
-print("all at once and one by one, weights identical:",
-      all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ova.b)))
+all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ova.b))
 
 # %% [markdown]
 # `train_batched` runs each perceptron's loop in compiled code, one after the other. The same
@@ -75,8 +75,7 @@ gp.show_source(gp.rosenblatt.batched._lockstep_epoch)
 few_X, few_y = split.X_train[:300], split.y_train[:300]
 lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
 compiled = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4)
-print("lockstep NDArray and compiled weights identical:",
-      np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b))
+np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b)
 
 # %% [markdown]
 # ## Accuracy and where the errors go
@@ -96,15 +95,22 @@ gp.show_source(gp.rosenblatt.predict_multiclass, "_table", "_scores", "_votes")
 # part (the main job's section runs the same function on split 0). The confusion matrix counts
 # test images by true class (rows) and predicted class (columns); the diagonal holds the hits.
 
-# %%
+# %% mystnb={"figure": {"caption": "Confusion matrices on split 0's test images, one-vs-all (left) and one-vs-one (right): true class in rows, prediction in columns."}}
 demo = gp.experiments.multiclass_demo(split, max_epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(11, 5))
 for result, ax in zip(demo.schemes, axes):
     gp.plots.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
-    print(f"{result.scheme}: test accuracy {result.accuracy:.3f}, "
-          f"ties broken on {result.ties} test images")
+glue("ova_acc_0", demo.one_vs_all.accuracy, display=False)
+glue("ovo_acc_0", demo.one_vs_one.accuracy, display=False)
+glue("ova_ties_0", int(demo.one_vs_all.ties), display=False)
+glue("ovo_ties_0", int(demo.one_vs_one.ties), display=False)
 
 # %% [markdown]
+# On split 0, one-vs-all classifies {glue:text}`ova_acc_0:.1%` of the test digits right and
+# one-vs-one {glue:text}`ovo_acc_0:.1%`. A tie decided the prediction of
+# {glue:text}`ova_ties_0` test images under one-vs-all, where scores are real numbers, and of
+# {glue:text}`ovo_ties_0` under one-vs-one, where votes are small integers.
+#
 # That is one split. `gp.experiments.multiclass_over_splits` repeats the whole measurement on
 # 20 splits (seeds 0 to 19; the main job runs only split 0); the tests check the direction of
 # the sentences below on 40 other splits that no notebook prints.
@@ -113,18 +119,26 @@ for result, ax in zip(demo.schemes, axes):
 runs = gp.experiments.multiclass_over_splits(range(20), max_epochs=20)
 n = len(runs.seeds)
 acc_ova, acc_ovo = runs.accuracy.T
-print(f"one-vs-all test accuracy over {n} splits: {acc_ova.min():.3f} to {acc_ova.max():.3f} "
-      f"(median {np.median(acc_ova):.3f})")
-print(f"one-vs-one test accuracy over {n} splits: {acc_ovo.min():.3f} to {acc_ovo.max():.3f} "
-      f"(median {np.median(acc_ovo):.3f}); above 0.95 on {np.sum(acc_ovo > 0.95)} of {n}")
-print("one-vs-one better on", np.sum(acc_ovo > acc_ova), "splits, equal on",
-      np.sum(acc_ovo == acc_ova), ", worse on", np.sum(acc_ovo < acc_ova))
+glue("n_splits", n, display=False)
+for name, acc in (("ova", acc_ova), ("ovo", acc_ovo)):
+    glue(f"{name}_acc_min", acc.min(), display=False)
+    glue(f"{name}_acc_max", acc.max(), display=False)
+    glue(f"{name}_acc_median", np.median(acc), display=False)
+glue("ovo_above_95", int(np.sum(acc_ovo > 0.95)), display=False)
+glue("ovo_better", int(np.sum(acc_ovo > acc_ova)), display=False)
+glue("ovo_equal", int(np.sum(acc_ovo == acc_ova)), display=False)
+glue("ovo_worse", int(np.sum(acc_ovo < acc_ova)), display=False)
 
 # %% [markdown]
 # Both schemes get about 95 % of the test digits right, one-vs-all a few points less and with
-# a wider spread from split to split (the ranges are printed above). One-vs-one is usually
-# above 95 %, not always (on 39 of the tests' 40 splits), and ahead of one-vs-all on most
-# splits (on the tests' 40, on all 40; on the 20 here, the count is printed above).
+# a wider spread from split to split: over the {glue:text}`n_splits` splits, one-vs-all scores
+# between {glue:text}`ova_acc_min:.1%` and {glue:text}`ova_acc_max:.1%` (median
+# {glue:text}`ova_acc_median:.1%`), one-vs-one between {glue:text}`ovo_acc_min:.1%` and
+# {glue:text}`ovo_acc_max:.1%` (median {glue:text}`ovo_acc_median:.1%`). One-vs-one is usually
+# above 95 %, not always: here on {glue:text}`ovo_above_95` of {glue:text}`n_splits` splits,
+# on 39 of the tests' 40. It is ahead of one-vs-all on most splits: here better on
+# {glue:text}`ovo_better`, equal on {glue:text}`ovo_equal` and worse on
+# {glue:text}`ovo_worse`; ahead on all 40 of the tests' splits.
 #
 # ## What each scheme costs, and which pairs are separable
 #
@@ -146,22 +160,22 @@ for result in demo.schemes:
 # program of `gp.theory.is_separable` decides.
 
 # %%
-print(f"splits where all 45 pairs are separable (exact LP): "
-      f"{np.sum(runs.pairs_separable == 45)} of {n}")
-print(f"splits where the perceptron separated all 45 within 20 epochs: "
-      f"{np.sum(runs.pairs_separated == 45)} of {n}")
-print(f"  fewest pairs separated on a split: {runs.pairs_separated.min()}")
-print("example visits, one-vs-one / one-vs-all, largest over the splits:",
-      np.max(runs.visits[:, 1] / runs.visits[:, 0]).round(2))
-print(f"one-vs-all runs that ran all 20 epochs: {runs.ova_full_runs.min()} to "
-      f"{runs.ova_full_runs.max()} of 10 per split")
+glue("pairs_separable", int(np.sum(runs.pairs_separable == 45)), display=False)
+glue("pairs_separated", int(np.sum(runs.pairs_separated == 45)), display=False)
+glue("pairs_fewest", int(runs.pairs_separated.min()), display=False)
+glue("visits_ratio_max", np.max(runs.visits[:, 1] / runs.visits[:, 0]), display=False)
+glue("ova_full_min", int(runs.ova_full_runs.min()), display=False)
+glue("ova_full_max", int(runs.ova_full_runs.max()), display=False)
 
 # %% [markdown]
-# The linear program finds all 45 pairs separable on each of these splits (the count is
-# printed above). The perceptron finds that out within 20 epochs for all 45 on only some
-# splits; on the others it leaves a few pairs unseparated, which the linear program shows are
-# separable all the same. In total one-vs-one looks at fewer than half as many examples as
-# one-vs-all, most of whose ten perceptrons run all 20 epochs without separating their data.
+# The linear program finds all 45 pairs separable on {glue:text}`pairs_separable` of the
+# {glue:text}`n_splits` splits. The perceptron finds that out within 20 epochs for all 45 on
+# only {glue:text}`pairs_separated` of them; on the others it leaves a few pairs unseparated
+# (it separates at least {glue:text}`pairs_fewest` of the 45 on every split), which the linear
+# program shows are separable all the same. In total one-vs-one looks at fewer than half as
+# many examples as one-vs-all (at most {glue:text}`visits_ratio_max:.2f` times as many, over
+# the splits), whose ten perceptrons mostly run all 20 epochs without separating their data:
+# {glue:text}`ova_full_min` to {glue:text}`ova_full_max` of the ten do, per split.
 #
 # ## The imbalance one-vs-all lives with
 #
@@ -172,25 +186,32 @@ print(f"one-vs-all runs that ran all 20 epochs: {runs.ova_full_runs.min()} to "
 # For some images no perceptron says "mine" at all, and only the argmax, which picks the least
 # negative score, rescues the prediction.
 
-# %%
+# %% mystnb={"figure": {"caption": "Miss and false-alarm rates of each one-vs-all perceptron on split 0's test set: for most classes the misses are far more frequent."}}
 ova = demo.one_vs_all.model
-print("positives per one-vs-all problem:", ova.positive_share.round(3))
 ovo = demo.one_vs_one.model
-print("positives per one-vs-one problem: from", ovo.positive_share.min().round(3),
-      "to", ovo.positive_share.max().round(3))
+glue("ova_pos_min", ova.positive_share.min(), display=False)
+glue("ova_pos_max", ova.positive_share.max(), display=False)
+glue("ovo_pos_min", ovo.positive_share.min(), display=False)
+glue("ovo_pos_max", ovo.positive_share.max(), display=False)
 ax = gp.plots.plot_binary_error_rates(ova, demo.rates)
 ratio = runs.miss / runs.false_alarm
-print(f"mean miss rate over mean false-alarm rate, {n} splits: {ratio.min():.1f} to "
-      f"{ratio.max():.1f}")
-print(f"  above 2 on {np.sum(ratio > 2)} of {n} splits, above 3 on {np.sum(ratio > 3)}")
-print(f"test images claimed by no one-vs-all perceptron: {runs.no_positive.min():.1%} to "
-      f"{runs.no_positive.max():.1%}")
+glue("ratio_min", ratio.min(), display=False)
+glue("ratio_max", ratio.max(), display=False)
+glue("ratio_above_2", int(np.sum(ratio > 2)), display=False)
+glue("ratio_above_3", int(np.sum(ratio > 3)), display=False)
+glue("unclaimed_min", runs.no_positive.min(), display=False)
+glue("unclaimed_max", runs.no_positive.max(), display=False)
 
 # %% [markdown]
-# The one-vs-all perceptrons miss their own class several times as often as they raise a false
-# alarm: more than twice as often on most splits (on 39 of 40 splits in the issue's re-run, on
-# 40 of the tests' 40; the counts for these 20 are printed above), and a few percent of the test
-# digits (the range is printed above) are claimed by none of them.
+# On split 0 the positives make up {glue:text}`ova_pos_min:.1%` to
+# {glue:text}`ova_pos_max:.1%` of each one-vs-all problem and {glue:text}`ovo_pos_min:.1%` to
+# {glue:text}`ovo_pos_max:.1%` of each one-vs-one problem. The one-vs-all perceptrons miss
+# their own class several times as often as they raise a false alarm: the mean miss rate is
+# {glue:text}`ratio_min:.1f` to {glue:text}`ratio_max:.1f` times the mean false-alarm rate over
+# the {glue:text}`n_splits` splits, more than twice on {glue:text}`ratio_above_2` of them and
+# more than three times on {glue:text}`ratio_above_3` (more than twice on 39 of 40 splits in
+# the issue's re-run, on 40 of the tests' 40). And {glue:text}`unclaimed_min:.1%` to
+# {glue:text}`unclaimed_max:.1%` of the test digits are claimed by none of them.
 
 
 # %% [markdown]

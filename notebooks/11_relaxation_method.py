@@ -19,6 +19,7 @@
 # as the violation requires.
 
 # %%
+from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -28,15 +29,18 @@ import gluon_perceptron as gp
 # Two inequalities, $|w_2| \le 0.1\,(w_1 - 1)$, leave a thin wedge with its apex at $(1, 0)$.
 # Start at $(0, 0.5)$ and visit the two inequalities in turn. Projections land on one edge,
 # which puts them outside the other, and the zig-zag creeps towards the apex in ever smaller
-# steps without getting in. Reflections overshoot and are inside after 13 steps.
+# steps without getting in: after {glue:text}`wedge_proj_iterations` steps they are still
+# outside, by {glue:text}`wedge_proj_violation:.2g`. Reflections overshoot and are inside after
+# {glue:text}`wedge_refl_iterations` steps.
 # `gp.experiments.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
 
-# %%
+# %% mystnb={"figure": {"caption": "The thin wedge (shaded) and two runs from (0, 0.5): projections zig-zag towards the apex and stay outside, reflections get in."}}
 wedge = gp.experiments.wedge_demo(0.1)
 ax = gp.plots.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
-for name, res in wedge.paths.items():
-    print(f"{name}: converged={res.converged} after {res.iterations} iterations, "
-          f"max violation {res.max_violation:.2e}")
+projections, reflections = wedge.paths["eta = 1"], wedge.paths["eta = 2"]
+glue("wedge_proj_iterations", projections.iterations, display=False)
+glue("wedge_proj_violation", projections.max_violation, display=False)
+glue("wedge_refl_iterations", reflections.iterations, display=False)
 
 # %% [markdown]
 # Exact feasibility is too much to ask of projections: they approach such a corner only
@@ -63,12 +67,14 @@ gp.show_source(gp.theory.relaxation._Residuals.move)
 # * The next line updates every residual without recomputing $A^\top w$: the step changes
 #   $r_j$ by $-s\, a_j^\top a_i$, read from the Gram matrix $A^\top A$. Every $n$ moves the
 #   residuals are recomputed exactly, so rounding cannot pile up.
+#
+# On the wedge, projections with `tol = 0` are still outside when they reach the cap of
+# {glue:text}`wedge_exact_iterations:,` iterations; with the default `tol` they stop after
+# {glue:text}`wedge_tolerant_iterations` iterations, checked feasible.
 
 # %%
-print("tol = 0:    converged", wedge.exact.converged, "after", wedge.exact.iterations,
-      "iterations")
-print("tol = 1e-9: converged", wedge.tolerant.converged, "after", wedge.tolerant.iterations,
-      "iterations")
+glue("wedge_exact_iterations", wedge.exact.iterations, display=False)
+glue("wedge_tolerant_iterations", wedge.tolerant.iterations, display=False)
 
 # %% [markdown]
 # ## "0 or not 0" as a system of inequalities
@@ -77,13 +83,15 @@ print("tol = 1e-9: converged", wedge.tolerant.converged, "after", wedge.tolerant
 # $a_i = -y_i\,(x_i, 1)$ and $c_i = -1$, so that $a_i^\top \tilde w \le c_i$ says
 # $y_i\,(w^\top x_i + b) \ge 1$. Any positive right-hand side would do, since scaling a
 # solution scales its margins; 1 just turns the strict "$> 0$" into a closed system the
-# method can reach. On the 8x8 digits of notebook 9 that is 1,348 inequalities in 65 unknowns.
+# method can reach. On the 8x8 digits of notebook 9 (split 0) that is
+# {glue:text}`n_inequalities:,` inequalities in {glue:text}`n_unknowns` unknowns.
 
 # %%
 split = gp.data.digits_split(seed=0)
 Y = gp.data.one_vs_rest(split.y_train, 0)
 A, c = gp.theory.perceptron_system(split.X_train, Y)
-print("A:", A.shape, " c:", c.shape)
+glue("n_unknowns", A.shape[0], display=False)
+glue("n_inequalities", A.shape[1], display=False)
 
 # %% [markdown]
 # ## Which inequality next?
@@ -116,7 +124,7 @@ gp.show_source(gp.theory.relaxation._index_blocks, gp.theory.relaxation._run_gre
 # skips the satisfied ones in bulk (they do not move $w$) but still counts them as iterations.
 # We count *iterations*, moves or not, until the system is solved, with a bound of 50 epochs.
 
-# %%
+# %% mystnb={"figure": {"caption": "Iterations until the digits' system is solved, for each rule and each eta (log scale); hatched bars are still infeasible at the bound."}}
 run = gp.experiments.digits_relaxation(0, digit=0, epochs=50)
 table = run.table
 _ = gp.plots.plot_rule_comparison(table)
@@ -137,37 +145,40 @@ print("* not feasible at the bound")
 # %%
 splits = gp.experiments.relaxation_over_splits(range(10))
 n = len(splits.seeds)
-print("splits where, for every rule, eta = 2 beats eta = 1:", splits.reflections_win().sum(),
-      f"of {n}")
-print("splits where no blind rule with eta = 1 is feasible after 50 epochs:",
-      splits.blind_projections_stuck().sum(), f"of {n}")
-print("splits where, for every eta, both greedy rules beat every blind one:",
-      splits.greedy_ahead().sum(), f"of {n}")
+glue("n_splits", n, display=False)
+glue("reflections_win", int(splits.reflections_win().sum()), display=False)
+glue("blind_stuck", int(splits.blind_projections_stuck().sum()), display=False)
+glue("greedy_ahead", int(splits.greedy_ahead().sum()), display=False)
 greedy = splits.iterations[:, [table.rules.index("max_distance"),
                                table.rules.index("max_residual")], table.etas.index(2.0)]
-print(f"greedy rules with eta = 2, iterations over the {n} splits:", greedy.min(), "to",
-      greedy.max())
+glue("greedy_min", int(greedy.min()), display=False)
+glue("greedy_max", int(greedy.max()), display=False)
+glue("margin_0", run.smallest_margin, display=False)
+glue("test_accuracy_0", run.test_accuracy, display=False)
+glue("test_accuracy_min", splits.test_accuracy.min(), display=False)
+glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 
 # %% [markdown]
-# Reading the table (the counts are printed above):
+# Reading the table:
 #
 # * Reflections usually win. On most splits, for every rule, $\eta = 2$ solves the system in
-#   fewer iterations than $\eta = 1$, but it is a count, not a law: on splits 20 to 39 it held
-#   for all five rules on 15 of 20, and on the others some rule was not faster with
-#   reflections. With plain projections the blind rules are still outside after 50 epochs,
-#   creeping like the wedge above.
-# * Looking before moving pays here. The greedy rules finish in far fewer iterations (with
-#   reflections, a few dozen), though each of their iterations scans all 1,348 inequalities.
+#   fewer iterations than $\eta = 1$ (here on {glue:text}`reflections_win` of
+#   {glue:text}`n_splits`), but it is a count, not a law: on splits 20 to 39 it held for all
+#   five rules on 15 of 20, and on the others some rule was not faster with reflections. With
+#   plain projections the blind rules are typically still outside after 50 epochs, like the
+#   wedge above (no blind rule with $\eta = 1$ is feasible on {glue:text}`blind_stuck` of
+#   {glue:text}`n_splits` splits).
+# * Looking before moving pays here. For every $\eta$, both greedy rules need fewer iterations
+#   than every blind one on {glue:text}`greedy_ahead` of {glue:text}`n_splits` splits; with
+#   reflections they finish in {glue:text}`greedy_min` to {glue:text}`greedy_max` iterations,
+#   though each of their iterations scans all {glue:text}`n_inequalities:,` inequalities.
 #
 # Every $w$ reported feasible was checked against all the inequalities; it is a separator of
-# the training set, and classifies the test set too (the range of test accuracy over the
-# splits is printed below).
-
-# %%
-print("split 0: smallest training margin y (w.x + b):", round(run.smallest_margin, 4))
-print("split 0: test accuracy:", round(run.test_accuracy, 4))
-print("test accuracy over the 10 splits:", splits.test_accuracy.min().round(4), "to",
-      splits.test_accuracy.max().round(4))
+# the training set, and classifies the test set too. On split 0 the separator that maximal
+# distance finds with $\eta = 2$ has a smallest training margin $y\,(w^\top x + b)$ of
+# {glue:text}`margin_0:.3f` and is right on {glue:text}`test_accuracy_0:.1%` of the test
+# digits; over the {glue:text}`n_splits` splits its test accuracy is between
+# {glue:text}`test_accuracy_min:.1%` and {glue:text}`test_accuracy_max:.1%`.
 
 
 # %% [markdown]

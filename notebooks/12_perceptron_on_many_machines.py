@@ -23,6 +23,7 @@
 import tempfile
 
 import numpy as np
+from myst_nb import glue
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import mixing
@@ -74,16 +75,22 @@ with tempfile.TemporaryDirectory() as logs:
     print("launch index -> rank:", run.ranks)
     print("worker 0's log:", run.logs["worker 0"].read_text().strip().splitlines()[0])
 same = gp.distributed.train_mixed(X, Y, shards=2, mixing="uniform")
-print(f"{run.epochs} rounds, mistakes per round {run.updates_per_epoch}")
-print("identical to train_mixed(shards=2), bit for bit:",
-      run.w.tobytes() == same.w.tobytes() and run.b == same.b)
-print(f"start-up {run.startup_seconds:.1f} s; one exchange (push + pull) "
-      f"{1e3 * np.nanmedian(run.exchange_seconds):.2f} ms; one local pass "
-      f"{1e3 * np.median(run.pass_seconds):.3f} ms")
+assert run.w.tobytes() == same.w.tobytes() and run.b == same.b  # bit for bit
+glue("cluster_rounds", run.epochs, display=False)
+glue("cluster_first_mistakes", run.updates_per_epoch[0], display=False)
+glue("cluster_startup", run.startup_seconds, display=False)
+glue("cluster_exchange_ms", 1e3 * np.nanmedian(run.exchange_seconds), display=False)
+glue("cluster_pass_ms", 1e3 * np.median(run.pass_seconds), display=False)
 
 # %% [markdown]
-# On a toy set the start-up (each worker imports MXNet) dwarfs everything, and an exchange
-# costs more than a pass over 150 examples. Distribution pays only when a pass is long.
+# The cluster made {glue:text}`cluster_rounds` rounds ({glue:text}`cluster_first_mistakes`
+# mistakes in the first, none in the last), and its weights are those of
+# `train_mixed(shards=2)` bit for bit (the `assert` above checks it). On a toy set the
+# start-up (each worker imports MXNet) dwarfs everything, and an exchange costs more than a
+# pass over 150 examples: in this run the start-up took {glue:text}`cluster_startup:.1f` s, an
+# exchange (push and pull) {glue:text}`cluster_exchange_ms:.2f` ms and a local pass
+# {glue:text}`cluster_pass_ms:.3f` ms (medians over the rounds; timings vary from run to run).
+# Distribution pays only when a pass is long.
 #
 # ## Mixing against one perceptron
 #
@@ -91,15 +98,22 @@ print(f"start-up {run.startup_seconds:.1f} s; one exchange (push + pull) "
 # cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
 # perceptron needs passes: each round, every shard's pass moves the weights, and the average of
 # $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
-# shard that erred most and takes longer here. (The time on the right is the longest shard's
-# passes, the time $W$ machines would need if exchanges were free.)
+# shard that erred most and takes longer here. On this set the perceptron needs
+# {glue:text}`speed_train_passes` passes; uniform mixing with $W = 2, 4, 8$ needs
+# {glue:text}`speed_uniform_min` to {glue:text}`speed_uniform_max` rounds, weighted mixing
+# {glue:text}`speed_weighted_min` to {glue:text}`speed_weighted_max`. (The time on the right is
+# the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 
-# %%
+# %% mystnb={"figure": {"caption": "Left: rounds to separate against the number of workers W for both mixings, one perceptron dashed. Right: where the time goes."}}
 Xh, Yh = gp.experiments.hard_separable(4000, 200, 0.1, seed=0)
 speed = gp.experiments.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
-for m, p, u in zip(speed.method, speed.passes, speed.updates):
-    print(f"{m:14s} {p:5d} passes {u:7d} mistakes")
 axes = gp.plots.plot_mixing_speedup(speed)
+passes = dict(zip(speed.method, speed.passes))
+glue("speed_train_passes", passes["train"], display=False)
+for kind in ("uniform", "weighted"):
+    rounds = [passes[f"{kind} W={w}"] for w in (2, 4, 8)]
+    glue(f"speed_{kind}_min", min(rounds), display=False)
+    glue(f"speed_{kind}_max", max(rounds), display=False)
 
 # %% [markdown]
 # ## The bound
@@ -137,14 +151,18 @@ axes = gp.plots.plot_mixing_speedup(speed)
 # rounds. `DistributedResult.mixed_mistakes` is $M_N$. Measured on getfake data for
 # $W = 1, 2, 4$, both mixings, 5 draws each (the main job runs 4):
 
-# %%
+# %% mystnb={"figure": {"caption": "The mixed mistakes of every run against the bound of the theorem, log-log: the points lie below the dashed line, measured = bound."}}
 bound = gp.experiments.mixing_bound_experiment(trials=5, seed=0)
-for w in (1, 2, 4):
-    for m in ("uniform", "weighted"):
-        sel = (bound.workers == w) & (bound.mixing == m)
-        print(f"W={w} {m:8s} largest measured / bound = {bound.ratio[sel].max():.3f}")
 ax = gp.plots.plot_mixing_bound(bound)
-print("every run within the bound:", bool(np.all(bound.ratio <= 1)))
+glue("bound_runs", bound.ratio.size, display=False)
+glue("bound_within", int(np.sum(bound.ratio <= 1)), display=False)
+glue("bound_ratio_max", bound.ratio.max(), display=False)
+glue("bound_ratio_median", np.median(bound.ratio), display=False)
+
+# %% [markdown]
+# All {glue:text}`bound_within` of the {glue:text}`bound_runs` runs are within the bound, as
+# the theorem says they must be, and far below it: the measured $M_N$ is at most
+# {glue:text}`bound_ratio_max:.3f` of $R^2/\gamma^2$ (median {glue:text}`bound_ratio_median:.3f`).
 
 # %% [markdown]
 # ## No separator: what mixing does to noise
@@ -153,13 +171,15 @@ print("every run within the bound:", bool(np.all(bound.ratio <= 1)))
 # last weights jump around. The mixed weights are averages, and averages of many shards'
 # weights jump less, the averaged perceptron's effect (compare
 # [notebook 05](05_black_and_white.ipynb)). One draw first; a single draw need not fall at
-# every step:
+# every step. On this one, the mean training error over the last 10 rounds is
+# {glue:text}`noisy_1:.3f`, {glue:text}`noisy_2:.3f`, {glue:text}`noisy_4:.3f` and
+# {glue:text}`noisy_8:.3f` for $W = 1, 2, 4, 8$:
 
-# %%
+# %% mystnb={"figure": {"caption": "Training error of the mixed weights, round by round, on data with flipped labels, one line per worker count; dashed: the share flipped."}}
 noisy = gp.experiments.nonseparable_mixing(seed=0)
-for w, err in zip(noisy.workers, noisy.error):
-    print(f"W={w}: mean training error over the last 10 rounds {err[-10:].mean():.3f}")
 ax = gp.plots.plot_nonseparable_mixing(noisy)
+for w, err in zip(noisy.workers, noisy.error):
+    glue(f"noisy_{w}", err[-10:].mean(), display=False)
 
 # %% [markdown]
 # Over 20 draws (seeds 0 to 19; the main job runs only the first), the training error of the
@@ -170,8 +190,14 @@ ax = gp.plots.plot_nonseparable_mixing(noisy)
 last = np.array([gp.experiments.nonseparable_mixing(seed=s).error[:, -10:].mean(axis=1)
                  for s in range(20)])
 for w, err in zip(noisy.workers, last.T):
-    print(f"W={w}: mean over 20 draws {err.mean():.3f}")
-print(f"W=8 below W=1 on {np.sum(last[:, -1] < last[:, 0])} of {len(last)} draws")
+    glue(f"noisy_mean_{w}", err.mean(), display=False)
+glue("noisy_8_below_1", int(np.sum(last[:, -1] < last[:, 0])), display=False)
+glue("noisy_draws", len(last), display=False)
+
+# %% [markdown]
+# Averaged over the {glue:text}`noisy_draws` draws, the error is {glue:text}`noisy_mean_1:.3f`,
+# {glue:text}`noisy_mean_2:.3f`, {glue:text}`noisy_mean_4:.3f` and {glue:text}`noisy_mean_8:.3f`
+# for $W = 1, 2, 4, 8$, and $W = 8$ is below $W = 1$ on {glue:text}`noisy_8_below_1` of them.
 
 # %% [markdown]
 # ## Gluon on `dist_sync`
@@ -187,9 +213,14 @@ print(f"W=8 below W=1 on {np.sum(last[:, -1] < last[:, 0])} of {len(last)} draws
 sgd = dict(batch_size=4, max_epochs=3, learning_rate=0.5)
 d = gp.distributed.train_gluon_distributed(X, Y, workers=2, **sgd)
 ref = gp.distributed.train_gluon_sharded(X, Y, shards=2, **sgd)
-print("mistakes per epoch, cluster:", d.updates_per_epoch, " one process:",
-      ref.updates_per_epoch)
-print(f"largest weight difference: {np.abs(d.w - ref.w).max():.2e}")
+glue("gluon_mistakes_cluster", list(d.updates_per_epoch), display=False)
+glue("gluon_mistakes_one", list(ref.updates_per_epoch), display=False)
+glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
+
+# %% [markdown]
+# Mistakes per epoch: {glue:text}`gluon_mistakes_cluster` on the cluster,
+# {glue:text}`gluon_mistakes_one` in one process; the weights differ by at most
+# {glue:text}`gluon_weight_diff:.1e`, float rounding.
 
 # %% [markdown]
 # ## On several hosts
