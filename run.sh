@@ -80,9 +80,25 @@ browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, wh
              "CI=true); install it with: apt-get install chromium-headless-shell" >&2
 }
 
+# record_test_time SECONDS STATUS NARGS CPU_BEFORE: the pytest run's wall time and CPU time
+# (bash's `times` for the children, "XmY.Zs XmY.Zs" before and after), which `bash run.sh
+# bench` reports beside its targets.
+record_test_time() {
+    local after; times > .venv/.times; after=$(tail -1 .venv/.times)  # not $(times): a subshell
+    mkdir -p benchmarks/results
+    printf '{"wall_seconds": %s, "children_cpu_before": "%s", "children_cpu": "%s", %s}\n' \
+        "$1" "$4" "$after" "$(printf '"exit_status": %s, "whole_suite": %s, "cores": %s, "date": "%s"' \
+        "$2" "$([ "$3" = 0 ] && echo true || echo false)" "$(nproc 2>/dev/null || echo null)" \
+        "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" > benchmarks/results/last_test_run.json || true
+}
+
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
-    test)    setup; browser; exec .venv/bin/python -m pytest -n 2 --durations=10 "$@" ;;
+    test)    setup; browser
+             start=$SECONDS; times > .venv/.times; before=$(tail -1 .venv/.times); status=0
+             .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
+             record_test_time $((SECONDS - start)) "$status" "$#" "$before"
+             exit "$status" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
     notebooks) setup; setup_extra notebooks; lab_settings
              root=(); [ "$(id -u)" != 0 ] || root=(--allow-root)  # Jupyter refuses root else
