@@ -176,8 +176,11 @@ def features(X, name: str = "X") -> np.ndarray:
         if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
             raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
         a = a.astype(np.float64)
-    # one cheap reduction first; only a non-finite sum (rare) pays for the elementwise search
-    if not np.isfinite(a.sum(dtype=np.float64)) and not np.all(np.isfinite(a)):
+    # one cheap reduction first, in the array's own dtype (a float32 sum that overflows only
+    # sends a finite X to the elementwise search, which then finds nothing)
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = a.sum()
+    if not np.isfinite(total) and not np.all(np.isfinite(a)):
         bad = np.argwhere(~np.isfinite(a))[0]
         raise ValueError(f"{name} must be finite, but {name}[{bad[0]}, {bad[1]}] = "
                          f"{a[tuple(bad)]}; drop or impute NaN/inf rows first")
