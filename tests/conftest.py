@@ -1,6 +1,7 @@
 """Shared test setup: headless matplotlib, seeded generators."""
 
 import os
+import signal
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -14,6 +15,12 @@ import importlib  # noqa: E402
 import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+
+# A run started with `&` from a non-interactive shell inherits SIGINT ignored, and so would every
+# process the tests start (an ignored signal stays ignored across exec): the tests of Ctrl-C need
+# it delivered, as it is in a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: Seeds reserved for the tests' checks of the notebooks' claims (issue 19, item 4): no notebook
 #: and no main-job section may use a seed in this range, so a claim a notebook prints is checked
