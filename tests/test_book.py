@@ -251,6 +251,15 @@ INSPECT = """async () => {
                   return !alt || alt === src || src.endsWith(alt) ||
                          /\\.(png|svg|jpe?g)$/i.test(alt);
                 }).map(img => img.getAttribute('src')),
+    // A notebook's figure without a caption under it, or whose alt text is not that caption
+    // (up to the curly quotes, ellipses and spacing Sphinx gives the caption).
+    uncaptioned: [...document.querySelectorAll('.cell_output img')].filter(img => {
+                  const plain = t => t.replace(/[\\u2018\\u2019]/g, "'").replace(/\\u2026/g, '...')
+                                      .replace(/[\\u201c\\u201d]/g, '"')
+                                      .replace(/\\s+/g, ' ').trim();
+                  const cap = img.closest('figure')?.querySelector('.caption-text');
+                  return !cap || plain(img.getAttribute('alt') || '') !== plain(cap.textContent);
+                }).map(img => img.getAttribute('src')),
     // Leftover reprs of what a plotting call returned.
     reprs: [...document.querySelectorAll('.cell_output pre')]
              .map(el => el.textContent.trim())
@@ -313,6 +322,7 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
               "sideways": "scrolls sideways at 1280 px",
               "soft_images": "figure has fewer than 1.5 pixels per displayed pixel",
               "no_alt": "image without alt text of its own (the file name)",
+              "uncaptioned": "figure without a caption, or whose alt text is not its caption",
               "reprs": "output is a leftover repr (end the cell with `;` or plt.show())",
               "open_solutions": "solution shown open (it should be collapsed)"}
     for key, label in labels.items():
