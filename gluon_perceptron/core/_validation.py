@@ -273,11 +273,25 @@ def seeds(maximum: int = _checks.MAX_REPEATS) -> Rule:
                 _text("seeds", maximum=(maximum, _checks.MAX_REPEATS)))
 
 
-def real(minimum: float | None = None, positive: bool = False) -> Rule:
-    """A finite real number (``>= minimum``; ``> 0`` when ``positive``), as ``float``."""
-    return Rule(lambda value, name, args: _checks.finite_float(
-        value, name, minimum=minimum, strictly_positive=positive),
-        _text("real", minimum=(minimum, None), positive=(positive, False)))
+def real(minimum: float | None = None, positive: bool = False, maximum: float | None = None,
+         why: str = "") -> Rule:
+    """A finite real number (``>= minimum``; ``> 0`` when ``positive``), as ``float``.
+
+    With ``maximum``, also at most ``maximum`` (in size, ``|value|``, unless ``positive``);
+    ``why`` says in the error message what the bound protects (``"its square enters the
+    bound"``).
+    """
+    def check(value, name: str, args: dict) -> float:
+        value = _checks.finite_float(value, name, minimum=minimum, strictly_positive=positive)
+        if maximum is not None and abs(value) > maximum:
+            bound = f"{maximum:g}".replace("e+", "e")
+            reason = f" ({why})" if why else ""
+            what = f"in (0, {bound}]" if positive else f"at most {bound} in size"
+            raise ValueError(f"{name} must be {what}{reason}, got {value!r}")
+        return value
+
+    return Rule(check, _text("real", minimum=(minimum, None), positive=(positive, False),
+                             maximum=(maximum, None)))
 
 
 def scalar(minimum: float | None = None, positive: bool = False) -> Rule:

@@ -92,16 +92,9 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
     return u
 
 
-def _moderate_b0(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name)
-    if abs(value) > 1e150:
-        raise ValueError(f"{name} must be at most 1e150 in size (its square enters the mistake "
-                         f"bound), got {value!r}")
-    return value
-
-
 @validate_params(X=features(), Y=labels(of="X"), bias=flag(), max_epochs=count(),
-                 threshold=real(minimum=0.0), b0=Rule(_moderate_b0, "real(), |b0| <= 1e150"),
+                 threshold=real(minimum=0.0),
+                 b0=real(maximum=1e150, why="its square enters the mistake bound"),
                  w0=optional(vector(size_of="X")),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,

@@ -19,6 +19,7 @@ from ..core._validation import (
     features,
     labels,
     progress,
+    real,
     seed,
     validate_params,
 )
@@ -232,20 +233,13 @@ def _step_table_fits(seeds, name: str, args: dict) -> int:
     return seeds
 
 
-def _moderate_threshold(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, minimum=0.0)
-    if abs(value) > 1e150:
-        raise ValueError(f"{name} must be at most 1e150 in size (it enters the SGD bound squared), "
-                         f"got {value!r}")
-    return value
-
-
 @validate_params(X=features(), Y=labels(of="X"),
                  horizons=Rule(lambda v, name, args: np.unique(np.array(
                      _checks.counts(v, name), dtype=np.int64)), "counts(), sorted and unique"),
                  seeds=Rule(_step_table_fits, "repeats() whose step table fits", ("horizons",)),
                  seed=seed(),
-                 threshold=Rule(_moderate_threshold, "real(minimum=0.0) <= 1e150"),
+                 threshold=real(minimum=0.0, maximum=1e150,
+                                 why="it enters the SGD bound squared"),
                  progress=progress())
 def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,

@@ -54,7 +54,6 @@ from .limits import (
     SERVERS,
     _command,
     _existing_folder,
-    _poll,
     path,
     prepare_log_dir,
 )
@@ -223,7 +222,8 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
                  python_servers=flag(),
                  cwd=optional(Rule(_existing_folder, "an existing folder")),
                  on_started=optional(function("called with role -> PID once all have started")),
-                 poll=Rule(_poll, "real(positive=True) <= 60"),
+                 poll=real(positive=True, maximum=60.0,
+                           why="seconds between two looks at the children"),
                  round_timeout=optional(real(positive=True)))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,

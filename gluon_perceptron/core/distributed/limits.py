@@ -61,14 +61,6 @@ def _existing_folder(value, name: str, args: dict) -> Path:
     return folder
 
 
-def _poll(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, strictly_positive=True)
-    if value > 60:
-        raise ValueError(f"{name} must be at most 60 seconds between two looks at the children, "
-                         f"got {value!r}")
-    return value
-
-
 def _servers(servers, name: str, args: dict) -> int:
     servers = _checks.positive_int(servers, name)
     check_cluster_size(args["workers"], servers)

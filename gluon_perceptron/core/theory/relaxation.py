@@ -137,21 +137,14 @@ def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
     return An
 
 
-def _relaxation(eta, name: str, args: dict) -> float:
-    eta = _checks.finite_float(eta, name, strictly_positive=True)
-    if eta > 2:
-        raise ValueError(f"eta must be in (0, 2] (1 projects, 2 reflects; beyond 2 the method "
-                         f"can diverge), got {eta}")
-    return eta
-
-
 # The rules of a system A^T w <= c (A is p x n, one inequality per column; c has one entry
 # per column), of the relaxation parameter eta in (0, 2], and of a system the method can run on
 # (no zero column).
 SYSTEM = Rule(_system_matrix, "system matrix A (p, n)")
 BOUNDS = Rule(_system_bound, "bounds c, one per column of A", ("A",))
 SOLVABLE = Rule(_nonzero_columns, "system matrix A (p, n), no zero column")
-ETA = Rule(_relaxation, "eta in (0, 2]")
+ETA = real(positive=True, maximum=2.0,
+           why="1 projects, 2 reflects; beyond 2 the method can diverge")
 
 
 @validate_params(A=SYSTEM, c=BOUNDS,
