@@ -30,7 +30,7 @@ from ..core._validation import (
     unchecked,
     validate_params,
 )
-from ..core.chapter.sampler import PRINTED_TRACE, _check_sampler_args, getfake
+from ..core.chapter.sampler import PRINTED_TRACE, RADIUS, _check_sampler_args, getfake
 from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
@@ -385,6 +385,10 @@ def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
     if epsilons is None:
         return np.array(EPSILONS, dtype=float)  # a copy: a result must not alias the constant
     eps = _checks.finite_values(epsilons, "epsilons", strict=True)
+    if np.any(eps >= RADIUS):  # reachable only by planes with |bfake| > epsilon - RADIUS
+        raise ValueError(f"epsilons holds {eps.max():g}: the points have norm < {RADIUS:g}, so "
+                         f"most planes cannot leave a margin of {RADIUS:g} or more; use epsilons "
+                         f"below {RADIUS:g} (the chapter uses 0.025 to 0.425)")
     for e in eps:
         try:
             _check_sampler_args(samples, dimensions, float(e), None)
