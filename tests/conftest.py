@@ -133,3 +133,42 @@ def book(request, tmp_path_factory):
         result = json.loads(done.read_text())
     return types.SimpleNamespace(out=out, status=result["status"], log=result["log"],
                                  builder=builder)
+
+
+# --- the slow groups, marked and run first -----------------------------------------------------
+
+#: The public functions that start a cluster (their property-suite cases start one each).
+_CLUSTER_STARTERS = ("launch_cluster", "train_distributed", "train_gluon_distributed")
+
+
+def _group(item) -> str | None:
+    """The slow group a test belongs to, if any: ``book``, ``distributed`` or ``main_job``."""
+    if "book" in getattr(item, "fixturenames", ()):
+        return "book"
+    if item.get_closest_marker("main_job"):
+        return "main_job"
+    module = item.path.name
+    if module.startswith("test_distributed") or (
+            module == "test_properties.py"
+            and any(f"[{name}-" in item.name or f"[{name}]" in item.name
+                    for name in _CLUSTER_STARTERS)):
+        return "distributed"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the slow groups, and order the run so that ``pytest -n 2`` packs it well: the one
+    test that builds the book first (the longest single task, about three minutes), then the
+    whole main job and the distributed tests, then the rest, and last the tests that read the built book
+    (run earlier, they would only wait for it). xdist hands tests out in this order."""
+    groups = {}
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(group)
+        groups[item.nodeid] = group
+    book = [i for i in items if groups[i.nodeid] == "book"]
+    first = book[:1]
+    slow = [i for i in items if groups[i.nodeid] in ("main_job", "distributed")]
+    rest = [i for i in items if groups[i.nodeid] is None]
+    items[:] = first + slow + rest + book[1:]

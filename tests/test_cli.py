@@ -8,6 +8,7 @@ import pytest
 from gluon_perceptron.main import cli
 
 
+@pytest.mark.main_job
 @pytest.mark.timeout(1200)
 def test_main_job_writes_every_figure(tmp_path):
     out = tmp_path / "figs"
@@ -92,6 +93,7 @@ def _manifest(folder):
 
 
 @pytest.mark.timeout(900)
+@pytest.mark.main_job
 def test_ctrl_c_leaves_whole_figures_and_a_manifest(tmp_path):
     """SIGINT in the middle of the job: exit code 130, one line, no traceback; every PNG left
     opens, no temporary file remains, and the manifest lists exactly the PNGs."""
