@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -146,12 +147,17 @@ def elements(count: int, what: str, itemsize: int = 8) -> None:
 
 def finite_float(value, name: str, *, minimum: float | None = None,
                  strictly_positive: bool = False) -> float:
-    """Check that ``value`` is a finite real number (optionally bounded below)."""
+    """Check that ``value`` is a finite real number (optionally bounded below), not subnormal:
+    MXNet refuses a scalar below 2.2e-308 in size from inside its operators."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     value = float(value)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
+    if value != 0 and abs(value) < sys.float_info.min:
+        allowed = "at least" if strictly_positive else "0 or at least"
+        raise ValueError(f"{name} must be {allowed} {sys.float_info.min:.3g} in size (smaller "
+                         f"numbers are subnormal), got {value!r}")
     if strictly_positive and value <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     if minimum is not None and value < minimum:

@@ -54,12 +54,11 @@ from .._validation import (
     one_of,
     optional,
     progress,
-    real,
     seed,
     validate_params,
 )
 from .losses import perceptron_loss
-from .steps import LOSS, Loss, sgd_step
+from .steps import LOSS, NORM_BOUND, Loss, sgd_step
 
 
 def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
@@ -162,7 +161,7 @@ def _rate_or_schedule(value, name: str, args: dict):
 @validate_params(X=features(), Y=labels(of="X"), steps=count(),
                  runs=Rule(_runs, "repeats() whose tables fit", ("steps", "X")),
                  order=one_of("random", "cyclic"), loss=LOSS, seed=seed(), progress=progress(),
-                 radius=optional(real(positive=True)), clip=optional(real(positive=True)),
+                 radius=optional(NORM_BOUND), clip=optional(NORM_BOUND),
                  learning_rate=Rule(_rate_or_schedule, "real(positive=True) or schedule"),
                  record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)),
                  ctx=context())

@@ -55,13 +55,13 @@ def inverse_sqrt_rate(eta0: float) -> Schedule:
 def normal_rate(learning_rate, name: str, args: dict) -> float:
     """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
     as 1e-320 with an MXNetError deep in an operator)."""
-    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
-    if learning_rate < np.finfo(np.float64).tiny:
+    if isinstance(learning_rate, float | np.floating) and \
+            0 < learning_rate < np.finfo(np.float64).tiny:
         raise ValueError(f"{name}={learning_rate:g} is subnormal (below "
                          f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
                          f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
                          f"{name}=1.0 makes the same decisions")
-    return learning_rate
+    return _checks.finite_float(learning_rate, name, strictly_positive=True)
 
 
 def _step_rate(learning_rate, name: str, args: dict):
@@ -123,7 +123,12 @@ def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
     return nd.sum(w * w, axis=-1) + b * b
 
 
-@validate_params(grad_w=_ANY, grad_b=_pair("grad_w"), max_norm=real(positive=True))
+#: A norm bound (clipping, projection): a positive float MXNet takes as a scalar (not
+#: subnormal: :func:`~gluon_perceptron.core._checks.finite_float` refuses those).
+NORM_BOUND = real(positive=True)
+
+
+@validate_params(grad_w=_ANY, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
 def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
@@ -134,16 +139,8 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
     return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
 
 
-def _normal_radius(radius, name: str, args: dict) -> float:
-    radius = _checks.finite_float(radius, name, strictly_positive=True)
-    if radius < np.finfo(np.float64).tiny:  # MXNet refuses a subnormal scalar from inside
-        raise ValueError(f"{name} must be at least {np.finfo(np.float64).tiny:.3g} (smaller "
-                         f"numbers are subnormal), got {radius!r}")
-    return radius
-
-
 @validate_params(w=_ANY, b=_pair("w", finite_norm=True),
-                 radius=Rule(_normal_radius, "real(positive=True), not subnormal"))
+                 radius=NORM_BOUND)
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
@@ -154,7 +151,7 @@ def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
 
 @validate_params(w=_ANY, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
                  loss=LOSS, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"),
-                 clip=optional(real(positive=True)), radius=optional(real(positive=True)))
+                 clip=optional(NORM_BOUND), radius=optional(NORM_BOUND))
 def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
              learning_rate=1.0, clip: float | None = None,
              radius: float | None = None) -> np.ndarray:
