@@ -72,6 +72,7 @@ CHEAP = {
     "trials": 2, "draws": 2, "seeds": (0, 1), "max_epochs": 5, "samples": 20, "epochs": 3,
     "runs": 2, "steps": 5, "workers": (1, 2), "horizons": (5, 10), "epsilons": (0.2,),
     "gammas": (0.2,), "budgets": (5,), "dimensions": 2, "xor_epochs": 3, "short": 3, "long": 6,
+    "max_iterations": 2000,
 }
 
 #: Valid values for the parameters that are not being corrupted, by name.
