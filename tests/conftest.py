@@ -159,8 +159,9 @@ def _group(item) -> str | None:
 def pytest_collection_modifyitems(config, items):
     """Mark the slow groups, and order the run so that ``pytest -n 2`` packs it well: the one
     test that builds the book first (the longest single task, about three minutes), then the
-    whole main job and the distributed tests, then the rest, and last the tests that read the built book
-    (run earlier, they would only wait for it). xdist hands tests out in this order."""
+    whole main job and the distributed tests, then the rest, and last the tests that read the
+    built book (run earlier, they would only wait for it). xdist hands tests out in this
+    order."""
     groups = {}
     for item in items:
         group = _group(item)
