@@ -135,7 +135,7 @@ def book(request, tmp_path_factory):
                                  builder=builder)
 
 
-# --- the slow groups, marked and run first -----------------------------------------------------
+# --- the slow groups, marked ---------------------------------------------------------------
 
 #: The public functions that start a cluster (their property-suite cases start one each).
 _CLUSTER_STARTERS = ("launch_cluster", "train_distributed", "train_gluon_distributed")
@@ -157,19 +157,11 @@ def _group(item) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the slow groups, and order the run so that ``pytest -n 2`` packs it well: the one
-    test that builds the book first (the longest single task, about three minutes), then the
-    whole main job and the distributed tests, then the rest, and last the tests that read the
-    built book (run earlier, they would only wait for it). xdist hands tests out in this
-    order."""
-    groups = {}
+    """Mark the slow groups (``-m "not book"`` etc. skips them). The run keeps the collected
+    order: started first, the book's build overlapped the distributed tests, and a notebook's
+    kernel once lost a port it had picked to a cluster that bound it first ("Address already
+    in use"), so the build failed."""
     for item in items:
         group = _group(item)
         if group is not None:
             item.add_marker(group)
-        groups[item.nodeid] = group
-    book = [i for i in items if groups[i.nodeid] == "book"]
-    first = book[:1]
-    slow = [i for i in items if groups[i.nodeid] in ("main_job", "distributed")]
-    rest = [i for i in items if groups[i.nodeid] is None]
-    items[:] = first + slow + rest + book[1:]
