@@ -35,8 +35,14 @@ from mxnet.util import use_np
 
 from .. import _validation
 from .._arrays import _finite, _overflow
-from .._validation import Rule, context, count, validate_params
-from .sampler import RADIUS, _default_attempts, _dimensions, _epsilon, _give_up, _refuse_hopeless
+from .._validation import Rule, validate_params
+from .sampler import (
+    GETFAKE_RULES,
+    RADIUS,
+    _default_attempts,
+    _give_up,
+    _refuse_hopeless,
+)
 
 _IN_PLACE = "perceptron_np updates w and b in place"
 
@@ -116,11 +122,7 @@ def _sample_np(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx) ->
     return X, Y, attempts
 
 
-@validate_params(samples=count(maximum=2**80),
-                 dimensions=Rule(_dimensions, "count(), samples * dimensions within MXNet's limit",
-                                 ("samples",)),
-                 epsilon=Rule(_epsilon, "real(minimum=0.0), reachable", ("samples", "dimensions")),
-                 ctx=context())
+@validate_params(**GETFAKE_RULES)
 def getfake_np(samples: int, dimensions: int, epsilon: float,
                ctx: mx.Context | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""The chapter's ``getfake`` in MXNet's NumPy interface: separable data with margin

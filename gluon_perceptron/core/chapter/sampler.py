@@ -191,11 +191,16 @@ def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, c
     return X, Y, attempts
 
 
-@validate_params(samples=count(maximum=2**80),
-                 dimensions=Rule(_dimensions, "count(), samples * dimensions within MXNet's limit",
-                                 ("samples",)),
-                 epsilon=Rule(_epsilon, "real(minimum=0.0), reachable", ("samples", "dimensions")),
-                 ctx=context())
+#: The arguments of ``getfake`` (and of its NumPy-interface twin ``getfake_np``).
+GETFAKE_RULES = dict(
+    samples=count(maximum=2**80),
+    dimensions=Rule(_dimensions, "count(), samples * dimensions within MXNet's limit",
+                    ("samples",)),
+    epsilon=Rule(_epsilon, "real(minimum=0.0), reachable", ("samples", "dimensions")),
+    ctx=context())
+
+
+@validate_params(**GETFAKE_RULES)
 def getfake(samples: int, dimensions: int, epsilon: float,
             ctx: mx.Context | None = None) -> tuple[nd.NDArray, nd.NDArray]:
     """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.
