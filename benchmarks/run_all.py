@@ -327,29 +327,51 @@ def profile_top(fn, top: int = 4) -> str:
 MAIN_JOB_TARGET = 0.15
 
 
-def bench_main_job(t_faithful: float) -> list[Row]:
-    """Wall time of ``python -m gluon_perceptron`` (a fresh process, as a learner runs it), and
-    its sections' seconds from the ``index.json`` it writes (the three slowest in the note)."""
+def _run_main_job(*args: str) -> tuple[float, float, dict, subprocess.CompletedProcess]:
+    """One ``python -m gluon_perceptron`` in a fresh process, as a learner runs it: its wall
+    seconds, its CPU seconds (every process it started included), its sections' seconds."""
+    import resource
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
     with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
+        before, start = cpu(), time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "gluon_perceptron", "--out", out,
-                               "--no-progress"], capture_output=True, text=True)
-        t = time.perf_counter() - start
+                               "--no-progress", *args], capture_output=True, text=True)
+        wall, used = time.perf_counter() - start, cpu() - before
         try:
             sections = json.loads((Path(out) / "index.json").read_text())["by_section"]
             seconds = {name: entry["seconds"] for name, entry in sections.items()}
         except (OSError, ValueError, KeyError, TypeError):
             seconds = {}
-    slowest = sorted(seconds.items(), key=lambda kv: -(kv[1] or 0))[:3]
-    note = (f"{t / t_faithful:.0%} of the faithful experiment (target <= "
-            f"{MAIN_JOB_TARGET:.0%}); slowest sections: "
-            + ", ".join(f"{name} {sec:.1f} s" for name, sec in slowest)
-            + f"; sum of sections {sum(v or 0 for v in seconds.values()):.1f} s, the rest is "
-              f"start-up (imports)")
-    if done.returncode != 0:
-        note = f"FAILED (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}"
-    return [Row("main job", "python -m gluon_perceptron (all sections)", t, None,
-                t / t_faithful, "faithful experiment", None, "", note)]
+    return wall, used, seconds, done
+
+
+def bench_main_job(t_faithful: float) -> list[Row]:
+    """The main job as a learner runs it (sections in parallel processes, ``--jobs`` left to
+    its default), and with ``--jobs 1`` (one process): wall and CPU seconds, the sections'
+    seconds (the three slowest in the note), and the least wall time the CPU work allows on
+    this machine's cores (CPU seconds / cores)."""
+    from gluon_perceptron.main.parallel import available_cores
+
+    cores = available_cores()
+    rows = []
+    for method, args in (("python -m gluon_perceptron (all sections)", ()),
+                         ("python -m gluon_perceptron --jobs 1", ("--jobs", "1"))):
+        wall, used, seconds, done = _run_main_job(*args)
+        slowest = sorted(seconds.items(), key=lambda kv: -(kv[1] or 0))[:3]
+        note = (f"{wall / t_faithful:.0%} of the faithful experiment (target <= "
+                f"{MAIN_JOB_TARGET:.0%}); {used:.1f} s of CPU in all its processes, so at "
+                f"least {used / cores:.1f} s ({used / cores / t_faithful:.0%}) on {cores} "
+                f"cores; slowest sections: "
+                + ", ".join(f"{name} {sec:.1f} s" for name, sec in slowest))
+        if done.returncode != 0:
+            note = f"FAILED (exit {done.returncode}): {done.stderr.strip().splitlines()[-1:]}"
+        rows.append(Row("main job", method, wall, None, wall / t_faithful,
+                        "faithful experiment", None, "", note))
+    return rows
 
 
 # --- 5. validation share ----------------------------------------------------------------------
@@ -433,6 +455,9 @@ def goals(rows: list[Row]) -> list[tuple[str, str, str, str, str]]:
     add("main job vs the faithful experiment", job, f"<= {MAIN_JOB_TARGET}x", MAIN_JOB_TARGET,
         (f"{job.seconds:.1f} s vs {faithful.seconds:.1f} s; " if job and faithful else "")
         + (job.note if job else ""))
+    one = _find(rows, "main job", "--jobs 1")
+    add("  ... --jobs 1, one process (reported, no goal)", one, "-", float("inf"),
+        one.note if one else "")
     share = _find(rows, "validation share", "")
     if share is not None:
         out.append(("validation share, train_pocket", f"{share.ratio:.2%}",

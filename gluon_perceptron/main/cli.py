@@ -21,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--faithful-experiment", action="store_true",
                    help="also run the chapter's convergence experiment exactly as written "
                         "(one-point-at-a-time sampler, never resets w, b): 1 to 2 minutes more")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="run sections in N processes at once (default: the cores, at most "
+                        "4); 1 runs every section in this process. The numbers are the same")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument("--only", nargs="+", metavar="WORD",
                    help="run only the sections whose name contains one of these words")
@@ -44,12 +47,20 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+#: The most processes ``--jobs`` may ask for (the job has a dozen sections).
+JOBS_MAX = 16
+
+
 def _main(args: argparse.Namespace, written: list[Path]) -> int:
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # MXNet's OpenMP threads only spin on the job's small arrays (a fifth of its CPU time on
+    # two cores); read when MXNet loads, so this holds unless MXNet was imported before
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     import matplotlib
 
     matplotlib.use("Agg")
     from . import job
+    from .parallel import available_cores
 
     if args.list:
         print("\n".join(job.section_names()))
@@ -65,13 +76,18 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
             print(f"error: --only {unknown} matches no section; sections are: "
                   + "; ".join(names), file=sys.stderr)
             return 2
+    if args.jobs is not None and not 1 <= args.jobs <= JOBS_MAX:
+        print(f"error: --jobs must be in 1 .. {JOBS_MAX} (processes running sections at "
+              f"once; 1 runs them all in this process), got {args.jobs}", file=sys.stderr)
+        return 2
     out = args.out.expanduser()
     problem = _out_problem(out, job.MANIFEST)
     if problem:
         print(f"error: --out {out} {problem}", file=sys.stderr)
         return 2
     opts = job.Options(out=out, seed=args.seed, progress=not args.no_progress,
-                       faithful_experiment=args.faithful_experiment)
+                       faithful_experiment=args.faithful_experiment,
+                       jobs=args.jobs or min(4, available_cores()))
     from .figures import FigureError, recording
 
     start = time.perf_counter()

@@ -44,9 +44,10 @@ os.umask(_UMASK)
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[list[Path]]:
-    """Collect the paths :func:`save_figure` writes inside the ``with`` block, in order."""
-    paths: list[Path] = []
+def recording(into: list | None = None) -> Iterator[list[Path]]:
+    """Collect the paths :func:`save_figure` writes inside the ``with`` block, in order (into
+    a new list, or ``into``: a list whose ``append`` does more, as a helper process's does)."""
+    paths: list[Path] = [] if into is None else into
     _RECORDS.append(paths)
     try:
         yield paths
@@ -70,6 +71,14 @@ def _publish(tmp: str, path: Path, records: list) -> None:
     with _sigint_held():
         os.replace(tmp, path)
         for paths in records:
+            paths.append(path)
+
+
+def record(path: Path) -> None:
+    """Add ``path``, a figure another process saved for this job (a section run in a helper
+    process), to every active :func:`recording`, as :func:`save_figure` adds its own."""
+    with _sigint_held():
+        for paths in _RECORDS:
             paths.append(path)
 
 
@@ -167,11 +176,13 @@ def saving_in_background(limit: int = 2) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
-    """Delay SIGINT (delivered on exit) where the main thread can; elsewhere do nothing."""
+    """Delay SIGINT and SIGTERM (delivered on exit) where the main thread can; elsewhere do
+    nothing. A helper process of the job is stopped with SIGTERM: a figure it renamed into
+    place is recorded, and so reported to the job, before it stops."""
     can = (hasattr(signal, "pthread_sigmask")
            and threading.current_thread() is threading.main_thread())
     if can:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:

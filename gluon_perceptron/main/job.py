@@ -45,12 +45,17 @@ class Options:
         Show progress bars on long loops.
     faithful_experiment : bool
         Also run the chapter's convergence experiment exactly as written (1 to 2 minutes).
+    jobs : int
+        Processes that run sections at once: this one and ``jobs - 1`` helper processes
+        (:mod:`~gluon_perceptron.main.parallel`); the numbers printed are the same for any
+        value. A helper shows no progress bars.
     """
 
     out: Path = Path("figures")
     seed: int = 0  # 0 .. SEED_MAX
     progress: bool = True
     faithful_experiment: bool = False
+    jobs: int = 1
 
     def seed_all(self) -> None:
         """Seed MXNet, numpy and Python's ``random`` with :attr:`seed`."""
@@ -256,6 +261,10 @@ class _Interrupt:
 def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     """Run the sections (all, or those whose name contains one of ``only``); return the PNGs.
 
+    With ``opts.jobs > 1``, helper processes run some of the sections at the same time
+    (:mod:`~gluon_perceptron.main.parallel`); every section is still printed in order, with
+    the same numbers.
+
     Writes ``opts.out/index.json``, also when interrupted (``KeyboardInterrupt``) or stopped by
     an error: per section (``by_section``) the files it made, its seconds, seed and version,
     and whether it finished; the entries of the sections this run did not run are kept from
@@ -263,51 +272,47 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     section this run finished that this run did not make (after a whole run: every figure
     it listed that this run did not make). A file no manifest listed is never removed.
     """
-    from .. import __version__
-    from .figures import calls, recording, saving_in_background
+    from .figures import saving_in_background
 
     out = Path(opts.out)
     earlier, loose = _earlier(out)
-    ran: list[str] = []
+    chosen = [(name, section) for name, section in _sections()
+              if not only or any(word.lower() in name.lower() for word in only)]
     new: dict[str, dict] = {}
-    saved: dict[str, list[Path]] = {}  # per section, the figures on disk (filled as drawn)
+    saved: dict[str, list[Path]] = {name: [] for name, _ in chosen}  # figures on disk
     asked: dict[str, int] = {}  # per section, the figures it saved (drawn or handed over)
     complete = False
-    with recording() as paths, _Interrupt.installed():
+    with _Interrupt.installed():
+        helpers = _Helpers(opts, chosen, saved)
         try:
             # figures are drawn while the job computes on; the block ends when all are on disk
             with saving_in_background():
-                for name, section in _sections():
-                    if only and not any(word.lower() in name.lower() for word in only):
-                        continue
-                    ran.append(name)
-                    print(f"\n== {name} ==", flush=True)
-                    smaller = smaller_than_the_book(section)
-                    for line in smaller:
-                        print(f"   (smaller than the book: {line})", flush=True)
-                    entry = new[name] = {"files": [], "seconds": None, "seed": opts.seed,
-                                         "version": __version__, "complete": False,
-                                         "smaller_than_the_book": list(smaller)}
-                    start = time.perf_counter()
-                    before = calls()
-                    with recording() as saved[name]:
-                        try:
-                            opts.seed_all()
-                            section(opts)
-                        finally:
-                            entry["seconds"] = round(time.perf_counter() - start, 3)
-                            asked[name] = calls() - before
+                helpers.start()
+                for name, section in chosen:
+                    entry = new[name] = _start_section(opts, name, section)
+                    if name in helpers.runs:
+                        asked[name] = _take(helpers.wait(name), entry)
+                    else:
+                        asked[name] = _run_here(opts, section, entry, saved[name])
                     _Interrupt.check()
                     entry["complete"] = True
                     print(f"   {asked[name]} figure(s) in {entry['seconds']:.1f} s",
                           flush=True)
             complete = True
         finally:
+            for report in helpers.stop():  # finished by a helper, never reached here
+                if report.name not in new:
+                    new[report.name] = _entry(opts, report.name, report.seconds, True)
+                    asked[report.name] = report.figures
             for name, files in saved.items():
-                new[name]["files"] = list(dict.fromkeys(p.name for p in files))
-                if len(files) < asked.get(name, 0):  # a figure handed over was never drawn
+                if files and name not in new:  # begun by a helper, never finished
+                    new[name] = _entry(opts, name, None, False)
+            ran = [name for name, _ in chosen if name in new]
+            for name in ran:
+                new[name]["files"] = list(dict.fromkeys(p.name for p in saved[name]))
+                if len(saved[name]) < asked.get(name, 0):  # a figure handed over never drawn
                     new[name]["complete"] = False
-            made = list(dict.fromkeys(paths))
+            made = list(dict.fromkeys(p for name in ran for p in saved[name]))
             full = complete and len(ran) == len(section_names())
             sections, loose, stale = _merge(earlier, loose, new, full)
             removed = _remove(out, stale)
@@ -319,6 +324,93 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
                 _write_manifest(out, opts, ran, sections, loose, complete)
             _report(out, removed, sections, loose, ran)
     return made
+
+
+def _entry(opts: Options, name: str, seconds: float | None, complete: bool) -> dict:
+    """A section's entry in the manifest (its ``files`` are filled in at the end)."""
+    from .. import __version__
+
+    section = dict(_sections()).get(name)
+    return {"files": [], "seconds": None if seconds is None else round(seconds, 3),
+            "seed": opts.seed, "version": __version__, "complete": complete,
+            "smaller_than_the_book": list(smaller_than_the_book(section))}
+
+
+def _start_section(opts: Options, name: str, section) -> dict:
+    """Print the section's title and what it runs smaller than the book; its entry."""
+    print(f"\n== {name} ==", flush=True)
+    for line in smaller_than_the_book(section):
+        print(f"   (smaller than the book: {line})", flush=True)
+    return _entry(opts, name, None, False)
+
+
+def _run_here(opts: Options, section, entry: dict, saved: list[Path]) -> int:
+    """Run one section in this process, seeded; the figures it saved (drawn or handed over)."""
+    from .figures import calls, recording
+
+    start, before = time.perf_counter(), calls()
+    with recording(saved):
+        try:
+            opts.seed_all()
+            section(opts)
+        finally:
+            entry["seconds"] = round(time.perf_counter() - start, 3)
+    return calls() - before
+
+
+def _take(report, entry: dict) -> int:
+    """Print what a helper's section printed; raise what it raised. The figures it saved."""
+    sys.stdout.write(report.printed)
+    sys.stdout.flush()
+    if report.seconds is not None:
+        entry["seconds"] = round(report.seconds, 3)
+    if report.status == "done":
+        return report.figures
+    if report.status == "failed" and report.error is not None:
+        report.error.add_note(f"(raised in a helper process of the job)\n{report.traceback}")
+        raise report.error
+    raise RuntimeError(f"section {report.name!r} did not finish in its helper process: "
+                       f"{report.traceback.strip() or report.status}; --jobs 1 runs every "
+                       f"section in this process")
+
+
+class _Helpers:
+    """The helper processes of one run: which sections they run, their reports, their end."""
+
+    def __init__(self, opts: Options, chosen: list, saved: dict[str, list[Path]]):
+        from .parallel import portable, split
+
+        self.opts, self.saved = opts, saved
+        runs = split([name for name, _ in chosen], opts.jobs)
+        movable = {name for name, section in chosen if portable(section)}
+        # the first run stays here; a run goes to a helper if all of it can
+        self.plan = [run for run in runs[1:] if set(run) <= movable]
+        self.runs: dict[str, object] = {}
+        self.helpers: list = []
+
+    def start(self) -> None:
+        from .parallel import Helper
+
+        for run in self.plan:
+            helper = Helper(self.opts, run, self._figure)
+            self.helpers.append(helper)
+            self.runs.update(dict.fromkeys(run, helper))
+
+    def _figure(self, name: str, path: Path) -> None:
+        from .figures import record
+
+        self.saved[name].append(path)
+        record(path)
+
+    def wait(self, name: str):
+        return self.runs[name].wait(name)
+
+    def stop(self) -> list:
+        """Stop every helper; the reports of the sections they finished."""
+        reports = []
+        for helper in self.helpers:
+            reports += helper.stop()
+        return reports
 
 
 def _report(out: Path, removed: list[Path], sections: dict[str, dict], loose: list[str],

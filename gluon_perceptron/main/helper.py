@@ -1,0 +1,130 @@
+"""A helper process of the main job: it runs some of the job's sections while the job runs
+others, and reports back what the job would have printed and saved.
+
+Started by :class:`~gluon_perceptron.main.parallel.Helper` (``--jobs N``), it reads its plan
+from standard input (a pickle of the job's :class:`~gluon_perceptron.main.job.Options` and
+the sections' names) and runs those sections in order, each seeded as the job seeds it, so
+its numbers are the ones the job would print. It answers on standard output with messages,
+each an 8-byte little-endian length and a pickle:
+
+- ``("figure", section, path)`` as soon as a figure is renamed into place;
+- ``("done", section, printed, seconds, figures)`` when a section ends;
+- ``("failed", section, printed, seconds, figures, exception, traceback)`` when one raises
+  (the helper stops there, as the job would);
+- ``("stopped", section)`` when the job stopped it (SIGTERM) in the middle of ``section``.
+
+It ignores Ctrl-C (the job decides), ends on SIGTERM at the next Python instruction outside
+the rename of a figure, and dies with the job (``PR_SET_PDEATHSIG``) even on SIGKILL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import signal
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from .drawer import HEADER
+
+
+class _Stopped(BaseException):
+    """SIGTERM from the job: stop where we are."""
+
+    seen = False  # also set, in case the exception lands where Python drops it (__del__)
+
+
+class _Channel:
+    """The messages to the job, on a copy of standard output (fd 1 itself now points to
+    standard error, so nothing else written there can garble a message)."""
+
+    def __init__(self):
+        self.stream = os.fdopen(os.dup(1), "wb")
+        os.dup2(2, 1)
+
+    def send(self, *message) -> None:
+        """Write one message whole: SIGTERM waits until it is written."""
+        payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            self.stream.write(HEADER.pack(len(payload)) + payload)
+            self.stream.flush()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _Reported(list):
+    """A section's figures: each one is reported to the job as it is recorded."""
+
+    def __init__(self, channel: _Channel, section: str):
+        super().__init__()
+        self.channel, self.section = channel, section
+
+    def append(self, path) -> None:
+        super().append(path)
+        self.channel.send("figure", self.section, str(path))
+
+
+def _portable(exc: BaseException) -> BaseException | None:
+    """``exc`` if it survives a pickle round trip (the job raises it again), else None."""
+    try:
+        return pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any exception that does not travel
+        return None
+
+
+def _stop(signum, frame) -> None:
+    _Stopped.seen = True
+    raise _Stopped
+
+
+def run(opts, names: list[str], channel: _Channel) -> None:
+    """Run the named sections of the job in order, reporting each to ``channel``."""
+    from .figures import calls, recording
+    from .job import _sections
+
+    sections = dict(_sections())
+    for name in names:
+        if _Stopped.seen:
+            raise _Stopped
+        printed = io.StringIO()
+        start, before = time.perf_counter(), calls()
+        try:
+            with recording(_Reported(channel, name)), contextlib.redirect_stdout(printed):
+                opts.seed_all()
+                sections[name](opts)
+        except _Stopped:
+            channel.send("stopped", name)
+            return
+        except BaseException as exc:  # noqa: BLE001 - the job decides what to do with it
+            channel.send("failed", name, printed.getvalue(), time.perf_counter() - start,
+                         calls() - before, _portable(exc), traceback.format_exc())
+            return
+        channel.send("done", name, printed.getvalue(), time.perf_counter() - start,
+                     calls() - before)
+
+
+def main() -> int:
+    """Read the plan from standard input and run it; 0 when every section was reported."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+    channel = _Channel()
+    try:
+        os.environ["MPLBACKEND"] = "Agg"
+        import matplotlib
+
+        matplotlib.use("Agg")
+        opts, names = pickle.loads(sys.stdin.buffer.read())
+        opts.out = Path(opts.out)
+        run(opts, names, channel)
+    except _Stopped:
+        channel.send("stopped", None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

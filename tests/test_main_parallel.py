@@ -1,0 +1,143 @@
+"""The main job's sections run at once in helper processes (``--jobs N``): the same lines, the
+same figures and manifest as one process; a helper's failure or death is named; helpers die
+with the job."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from gluon_perceptron.main import job, parallel
+
+#: Cheap sections of the package, each with figures (a whole job runs in test_cli.py).
+CHEAP = ["step by step", "loss", "Expressivity", "Multiclass"]
+
+
+def _job(out, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gluon_perceptron", "--out", str(out),
+                           "--no-progress", *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+def _without_times(printed: str, out) -> list[str]:
+    """The printed lines, without the seconds and the folder (which differ by run)."""
+    return [line.replace(str(out), "OUT") for line in printed.splitlines()
+            if "figure(s) in" not in line and not line.startswith("saved ")]
+
+
+def test_helpers_print_and_save_what_one_process_does(tmp_path):
+    one, three = _job(tmp_path / "one", "--jobs", "1", "--only", *CHEAP), \
+        _job(tmp_path / "three", "--jobs", "3", "--only", *CHEAP)
+    assert one.returncode == three.returncode == 0, three.stderr[-3000:]
+    assert _without_times(three.stdout, tmp_path / "three") == \
+        _without_times(one.stdout, tmp_path / "one")
+    manifests = [json.loads((tmp_path / d / "index.json").read_text()) for d in ("one", "three")]
+    assert manifests[0]["files"] == manifests[1]["files"] and len(manifests[0]["files"]) >= 9
+    assert manifests[0]["ran"] == manifests[1]["ran"] and manifests[1]["complete"]
+    for name, entry in manifests[1]["by_section"].items():
+        assert entry["complete"] and entry["seconds"] > 0, name
+    for png in manifests[0]["files"]:
+        assert (tmp_path / "three" / png).stat().st_size > 5000
+
+
+@pytest.mark.parametrize("n,jobs", [(n, k) for n in (1, 2, 5, 13) for k in (1, 2, 3, 4, 20)])
+def test_split_is_the_best_cut_into_consecutive_runs(n, jobs, monkeypatch):
+    costs = [3.0, 0.5, 2.0, 1.0, 4.0, 0.1, 2.5, 1.5, 0.2, 3.5, 1.0, 2.0, 0.7][:n]
+    names = [f"s{i}" for i in range(n)]
+    monkeypatch.setattr(parallel, "EXPECTED_SECONDS", dict(zip(names, costs)))
+    runs = parallel.split(names, jobs)
+    assert [name for run in runs for name in run] == names  # consecutive, in order, all
+    assert len(runs) == min(n, jobs) and all(runs)
+    worst = max(sum(costs[names.index(s)] for s in run) for run in runs)
+    best = min(  # every way to cut n names into min(n, jobs) runs
+        max(sum(costs[a:b]) for a, b in zip((0, *cuts), (*cuts, n)))
+        for cuts in itertools.combinations(range(1, n), min(n, jobs) - 1))
+    assert worst == pytest.approx(best)
+
+
+def test_only_the_packages_sections_go_to_a_helper():
+    sections = dict(job._sections())
+    assert all(parallel.portable(section) for section in sections.values())
+    assert not parallel.portable(lambda opts: [])
+    assert set(parallel.EXPECTED_SECONDS) == set(sections)
+
+
+def test_a_section_that_raises_in_a_helper_is_reported_with_its_error(tmp_path):
+    helper = parallel.Helper(job.Options(out=tmp_path), ["no such section"], lambda *a: None)
+    try:
+        report = helper.wait("no such section")
+    finally:
+        helper.stop()
+    assert report.status == "failed" and isinstance(report.error, KeyError)
+    assert "Traceback" in report.traceback and "no such section" in report.traceback
+    with pytest.raises(KeyError) as raised:
+        job._take(report, {})
+    assert "raised in a helper process" in "".join(raised.value.__notes__)
+
+
+def test_a_helper_that_dies_is_named_with_the_fix(tmp_path):
+    helper = parallel.Helper(job.Options(out=tmp_path), ["Black & White"], lambda *a: None)
+    helper.process.kill()
+    report = helper.wait("Black & White")
+    helper.stop()
+    assert report.status == "lost" and f"pid {helper.process.pid}" in report.traceback
+    with pytest.raises(RuntimeError, match="did not finish in its helper process.*--jobs 1"):
+        job._take(report, {})
+
+
+def test_jobs_out_of_range_is_refused(capsys):
+    from gluon_perceptron.main import cli
+
+    for jobs in ("0", "-1", "17"):
+        assert cli.main(["--jobs", jobs, "--only", "loss"]) == 2
+        assert "--jobs must be in 1 .. 16" in capsys.readouterr().err
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as stream:
+            return [int(p) for p in stream.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stream:
+            return stream.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_helpers_die_with_the_job_even_on_sigkill(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "gluon_perceptron", "--out", str(tmp_path),
+                             "--no-progress", "--jobs", "3"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline, helpers = time.monotonic() + 120, []
+    while time.monotonic() < deadline and len(helpers) < 2:
+        helpers = [p for p in _children(proc.pid)
+                   if "gluon_perceptron.main.helper" in _cmdline(p)]
+        time.sleep(0.05)
+    assert len(helpers) == 2
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(map(_alive, helpers)):
+        time.sleep(0.05)
+    assert not any(map(_alive, helpers))
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as stream:
+            return stream.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
