@@ -56,6 +56,18 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
     # MXNet's OpenMP threads only spin on the job's small arrays (a fifth of its CPU time on
     # two cores); read when MXNet loads, so this holds unless MXNet was imported before
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from . import parallel
+
+    if not args.list and (args.jobs is None or 1 < args.jobs <= JOBS_MAX):
+        # they load MXNet and the sections while this process does; ended below if unused
+        parallel.start_helpers((args.jobs or min(4, parallel.available_cores())) - 1)
+    try:
+        return _job(args, written)
+    finally:
+        parallel.end_waiting_helpers()
+
+
+def _job(args: argparse.Namespace, written: list[Path]) -> int:
     import matplotlib
 
     matplotlib.use("Agg")

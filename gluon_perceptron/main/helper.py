@@ -1,11 +1,12 @@
 """A helper process of the main job: it runs some of the job's sections while the job runs
 others, and reports back what the job would have printed and saved.
 
-Started by :class:`~gluon_perceptron.main.parallel.Helper` (``--jobs N``), it reads its plan
+Started by :func:`~gluon_perceptron.main.parallel.start_helpers` (``--jobs N``) before the
+job loads MXNet, it loads the job's modules at the same time as the job, then reads its plan
 from standard input (a pickle of the job's :class:`~gluon_perceptron.main.job.Options` and
-the sections' names) and runs those sections in order, each seeded as the job seeds it, so
-its numbers are the ones the job would print. It answers on standard output with messages,
-each an 8-byte little-endian length and a pickle:
+the sections' names; nothing: it ends) and runs those sections in order, each seeded as the
+job seeds it, so its numbers are the ones the job would print. It answers on standard output
+with messages, each an 8-byte little-endian length and a pickle:
 
 - ``("figure", section, path)`` as soon as a figure is renamed into place;
 - ``("done", section, printed, seconds, figures)`` when a section ends;
@@ -118,7 +119,13 @@ def main() -> int:
         import matplotlib
 
         matplotlib.use("Agg")
-        opts, names = pickle.loads(sys.stdin.buffer.read())
+        from .job import _sections
+
+        _sections()  # every section's modules loaded while the job loads its own
+        plan = sys.stdin.buffer.read()
+        if not plan:  # started early and not needed after all
+            return 0
+        opts, names = pickle.loads(plan)
         opts.out = Path(opts.out)
         run(opts, names, channel)
     except _Stopped:

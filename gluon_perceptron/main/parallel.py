@@ -124,27 +124,57 @@ class Report:
     traceback: str = ""
 
 
+#: Helper processes started ahead of their plan (:func:`start_helpers`), not yet given one.
+_WAITING: list[subprocess.Popen] = []
+
+
+def _spawn() -> subprocess.Popen:
+    """A helper process (:mod:`~gluon_perceptron.main.helper`), dying with this one."""
+    from ..core.distributed.lifeline import die_with_parent
+
+    root = str(Path(__file__).resolve().parents[2])
+    code = (f"import sys; sys.path.insert(0, {root!r}); "
+            "from gluon_perceptron.main.helper import main; sys.exit(main())")
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env={**os.environ, "MPLBACKEND": "Agg"}, close_fds=True,
+        preexec_fn=die_with_parent(os.getpid()))
+
+
+def start_helpers(count: int) -> None:
+    """Start ``count`` helper processes now, so that they load MXNet and the sections while
+    the job does (each takes seconds); :class:`Helper` gives them their plans."""
+    _WAITING.extend(_spawn() for _ in range(count))
+
+
+def end_waiting_helpers() -> None:
+    """End the helpers started ahead that got no plan (an empty plan ends one)."""
+    while _WAITING:
+        process = _WAITING.pop()
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
 class Helper:
-    """One helper process running ``names`` (in order) with the job's options.
+    """One helper process running ``names`` (in order) with the job's options: one started
+    ahead (:func:`start_helpers`), or a new one.
 
     ``on_figure(section, path)`` is called for every figure the helper reports, as it is
-    read. The process is started so that it dies with the job, even on SIGKILL, and is
-    stopped by its PID (:meth:`stop`).
+    read. The process dies with the job, even on SIGKILL, and is stopped by its PID
+    (:meth:`stop`).
     """
 
     def __init__(self, opts, names: list[str], on_figure: Callable[[str, Path], None]):
-        from ..core.distributed.lifeline import die_with_parent
-
         self.names, self.on_figure = list(names), on_figure
         self.reports: dict[str, Report] = {}
         self.ended = False
-        root = str(Path(__file__).resolve().parents[2])
-        code = (f"import sys; sys.path.insert(0, {root!r}); "
-                "from gluon_perceptron.main.helper import main; sys.exit(main())")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "MPLBACKEND": "Agg"}, close_fds=True,
-            preexec_fn=die_with_parent(os.getpid()))
+        self.process = _WAITING.pop(0) if _WAITING else _spawn()
         plan = pickle.dumps((replace(opts, progress=False), self.names))
         try:
             self.process.stdin.write(plan)
