@@ -294,7 +294,7 @@ def test_the_loaders_declare_their_checks(tmp_path):
         assert f.__rules__, f.__name__
     with pytest.raises(TypeError, match="scale must be True or False"):
         datasets.load_mnist_5k(scale="yes")  # was not checked: "yes" divided by 255
-    with pytest.raises(ValueError, match="need at least 2 examples"):
+    with pytest.raises(ValueError, match="X must hold at least 2 examples"):
         datasets.train_test_split([[1.0]], [0])
     with pytest.raises(TypeError, match="path must be a file name"):
         write_idx(3, np.zeros(2, dtype=np.uint8))

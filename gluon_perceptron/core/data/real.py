@@ -206,7 +206,8 @@ def load_digits(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
 def _split_features(X, name: str, args: dict) -> np.ndarray:
     Xn = _checks.features(X, name)
     if Xn.shape[0] < 2:
-        raise ValueError(f"need at least 2 examples to split, got {Xn.shape[0]}")
+        raise ValueError(f"{name} must hold at least 2 examples to split (one to train on, "
+                         f"one to test on), got {Xn.shape[0]}")
     return Xn
 
 
