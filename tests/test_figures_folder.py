@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from gluon_perceptron.main import cli, job  # noqa: E402
+from gluon_perceptron.main import cli, job, parallel  # noqa: E402
 from gluon_perceptron.main.figures import FigureError, save_figure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +102,8 @@ def sections(monkeypatch):
                   ("Section B", _section(list(b), interrupt_after=interrupt)),
                   ("Section C", _section(list(c)))]
         monkeypatch.setattr(job, "_sections", lambda: chosen)
+    # stand-ins run in this process (a helper could not find them): none started ahead
+    monkeypatch.setattr(parallel, "start_helpers", lambda count: None)
     use()
     return use
 

@@ -141,3 +141,13 @@ def _cmdline(pid: int) -> str:
             return stream.read().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+def test_helpers_started_ahead_and_not_needed_are_ended(tmp_path):
+    from gluon_perceptron.main import cli
+
+    assert cli.main(["--out", str(tmp_path), "--no-progress", "--jobs", "3", "--only",
+                     "The perceptron loss"]) == 0
+    assert not parallel._WAITING
+    assert not [p for p in _children(os.getpid())
+                if "gluon_perceptron.main.helper" in _cmdline(p) and _alive(p)]

@@ -58,13 +58,26 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from . import parallel
 
-    if not args.list and (args.jobs is None or 1 < args.jobs <= JOBS_MAX):
-        # they load MXNet and the sections while this process does; ended below if unused
-        parallel.start_helpers((args.jobs or min(4, parallel.available_cores())) - 1)
+    # the helpers load MXNet and the sections while this process does; ended if unused
+    parallel.start_helpers(_helpers_wanted(args))
     try:
         return _job(args, written)
     finally:
         parallel.end_waiting_helpers()
+
+
+def _helpers_wanted(args: argparse.Namespace) -> int:
+    """How many helper processes the job will want, judged before anything heavy is loaded
+    (0 where the options are wrong: the job will refuse them)."""
+    from .job import SEED_MAX
+    from .parallel import EXPECTED_SECONDS, available_cores, split
+
+    jobs = args.jobs or min(4, available_cores())
+    if args.list or not 0 <= args.seed <= SEED_MAX or not 1 <= jobs <= JOBS_MAX:
+        return 0
+    names = [name for name in EXPECTED_SECONDS  # the job's sections (a test checks)
+             if not args.only or any(w.lower() in name.lower() for w in args.only)]
+    return len(split(names, jobs)) - 1
 
 
 def _job(args: argparse.Namespace, written: list[Path]) -> int:

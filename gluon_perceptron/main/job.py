@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import mxnet as mx
 import numpy as np
 
 
@@ -59,6 +58,8 @@ class Options:
 
     def seed_all(self) -> None:
         """Seed MXNet, numpy and Python's ``random`` with :attr:`seed`."""
+        import mxnet as mx  # here: loading this module stays light (the CLI checks first)
+
         mx.random.seed(self.seed)
         np.random.seed(self.seed)
         random.seed(self.seed)

@@ -148,17 +148,16 @@ def start_helpers(count: int) -> None:
 
 
 def end_waiting_helpers() -> None:
-    """End the helpers started ahead that got no plan (an empty plan ends one)."""
+    """End the helpers started ahead that got no plan, by their PIDs, at once (they have only
+    been loading modules)."""
     while _WAITING:
         process = _WAITING.pop()
-        with contextlib.suppress(OSError):
-            process.stdin.close()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
             process.kill()
-            process.wait()
-        process.stdout.close()
+        process.wait()
+        for stream in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 class Helper:
