@@ -23,7 +23,8 @@ def _parser() -> argparse.ArgumentParser:
                         "(one-point-at-a-time sampler, never resets w, b): 1 to 2 minutes more")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="run sections in N processes at once (default: the cores, at most "
-                        "4); 1 runs every section in this process. The numbers are the same")
+                        "4); 1 runs every section in this process. The numbers are the same; "
+                        "sections run by a helper process show no progress bar")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument("--only", nargs="+", metavar="WORD",
                    help="run only the sections whose name contains one of these words")
