@@ -7,13 +7,18 @@ folder, runs Sphinx on it with this file, and checks what the notebooks printed.
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
+import itertools
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import matplotlib
 import sphinx.builders
+from jupyter_client.manager import AsyncKernelManager, KernelManager
 
 # autodoc imports the plots in this process: no window. The notebook kernels are other
 # processes; build.py removes MPLBACKEND from their environment so they draw inline (a kernel
@@ -61,6 +66,20 @@ if hasattr(sphinx.builders, "make_chunks"):
         return [[page] for page in sorted(pages, key=lambda p: not p.startswith("notebooks/"))]
 
     sphinx.builders.make_chunks = _one_page_per_chunk
+
+# The kernels talk to the build over Unix sockets, not TCP ports on 127.0.0.1. A kernel's TCP
+# ports are picked free by jupyter_client, released, and bound again by the kernel a moment
+# later; a cluster of the distributed tests, running beside the build, once took one in
+# between ("Address already in use") and the build failed. A socket file cannot be taken that
+# way. The files go in a short private folder (a socket's path has at most 107 bytes), named
+# by the process and a count (the parallel read starts kernels from two processes at once);
+# the folder is removed when the build ends.
+_IPC_DIR = tempfile.mkdtemp(prefix="gluon-perceptron-kernels-")
+_IPC_COUNT = itertools.count()
+KernelManager.class_traits()["transport"].default_value = "ipc"
+for _manager in (KernelManager, AsyncKernelManager):  # traitlets finds it in the class itself
+    _manager._ip_default = lambda self: os.path.join(_IPC_DIR, f"{os.getpid()}-{next(_IPC_COUNT)}")
+atexit.register(shutil.rmtree, _IPC_DIR, ignore_errors=True)
 
 nb_execution_mode = "force"
 # Stop a notebook at its first error, as a reader running it would; the traceback stays in the

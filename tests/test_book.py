@@ -415,3 +415,15 @@ def test_book_has_a_bibliography(book):
     for key in ("Rosenblatt", "Novikoff", "Minsky", "Freund", "McDonald"):
         assert key in text, f"the bibliography does not list {key}"
     assert "bibliography.html#" in (html / "slips.html").read_text()
+
+
+def test_kernels_talk_over_unix_sockets():
+    """The book's kernels use IPC transport, so no TCP port is picked, released and bound again
+    (a cluster test running beside the build once took such a port)."""
+    code = ("import runpy, os; from jupyter_client.manager import AsyncKernelManager; "
+            f"runpy.run_path({str(ROOT / 'docs' / 'conf.py')!r}); km = AsyncKernelManager(); "
+            "print(km.transport, os.path.isabs(km.ip), os.path.isdir(os.path.dirname(km.ip)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT / "docs", timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["ipc", "True", "True"]
