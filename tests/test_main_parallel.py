@@ -151,3 +151,35 @@ def test_helpers_started_ahead_and_not_needed_are_ended(tmp_path):
     assert not parallel._WAITING
     assert not [p for p in _children(os.getpid())
                 if "gluon_perceptron.main.helper" in _cmdline(p) and _alive(p)]
+
+
+def test_a_stop_dropped_in_a_weakref_callback_prints_nothing_and_still_stops():
+    """SIGTERM landing in a weakref callback: Python drops the exception (and would print a
+    traceback on the job's stderr); the helper's hook keeps it quiet, the flag stays set."""
+    import gc
+    import weakref
+
+    from gluon_perceptron.main import helper
+
+    class Thing:
+        pass
+
+    passed_on = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = helper._quiet_when_dropped(passed_on.append)
+    try:
+        helper._Stopped.seen = False
+        thing = Thing()
+        ref = weakref.ref(thing, lambda _: helper._stop(signal.SIGTERM, None))
+        del thing
+        gc.collect()
+        assert ref() is None and helper._Stopped.seen and passed_on == []
+        other = Thing()
+        ref = weakref.ref(other, lambda _: 1 / 0)
+        del other
+        gc.collect()
+        # anything else still reaches the previous hook
+        assert [u.exc_type for u in passed_on] == [ZeroDivisionError]
+    finally:
+        sys.unraisablehook = previous
+        helper._Stopped.seen = False

@@ -83,6 +83,16 @@ def _stop(signum, frame) -> None:
     raise _Stopped
 
 
+def _quiet_when_dropped(previous):
+    """An ``unraisablehook`` that prints nothing for a :class:`_Stopped` Python dropped (raised
+    in a weakref callback or a ``__del__``): the flag it set stops the run at the next
+    section, as the job's own Ctrl-C handling does."""
+    def hook(unraisable) -> None:
+        if not issubclass(unraisable.exc_type, _Stopped):
+            previous(unraisable)
+    return hook
+
+
 def run(opts, names: list[str], channel: _Channel) -> None:
     """Run the named sections of the job in order, reporting each to ``channel``."""
     from .figures import calls, recording
@@ -117,6 +127,7 @@ def main() -> int:
     reach the usual way."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
+    sys.unraisablehook = _quiet_when_dropped(sys.unraisablehook)
     channel = _Channel()
     try:
         os.environ["MPLBACKEND"] = "Agg"
