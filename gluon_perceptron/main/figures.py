@@ -21,7 +21,6 @@ import os
 import pickle
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -87,19 +86,14 @@ class _Background:
     the order they were saved; at most ``limit`` wait at once."""
 
     def __init__(self, limit: int):
-        from ..core.distributed.lifeline import die_with_parent
+        from ..core.distributed.lifeline import start_child
         from . import drawer
 
-        root = str(Path(__file__).resolve().parents[2])
-        code = (f"import sys; sys.path.insert(0, {root!r}); "
-                "from gluon_perceptron.main.drawer import main; sys.exit(main())")
         self.limit = limit
         self.pending: collections.deque = collections.deque()
         self.header = drawer.HEADER
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "MPLBACKEND": "Agg"}, close_fds=True,
-            preexec_fn=die_with_parent(os.getpid()))
+        self.process = start_child("gluon_perceptron.main.drawer",
+                                   {**os.environ, "MPLBACKEND": "Agg"})
 
     def submit(self, fig, tmp: str, path: Path, records: list) -> bool:
         """Hand ``fig`` to the drawer; False if it cannot go (it does not pickle, the drawer is

@@ -19,7 +19,6 @@ import os
 import pickle
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -130,15 +129,9 @@ _WAITING: list[subprocess.Popen] = []
 
 def _spawn() -> subprocess.Popen:
     """A helper process (:mod:`~gluon_perceptron.main.helper`), dying with this one."""
-    from ..core.distributed.lifeline import die_with_parent
+    from ..core.distributed.lifeline import start_child
 
-    root = str(Path(__file__).resolve().parents[2])
-    code = (f"import sys; sys.path.insert(0, {root!r}); "
-            "from gluon_perceptron.main.helper import main; sys.exit(main())")
-    return subprocess.Popen(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        env={**os.environ, "MPLBACKEND": "Agg"}, close_fds=True,
-        preexec_fn=die_with_parent(os.getpid()))
+    return start_child("gluon_perceptron.main.helper", {**os.environ, "MPLBACKEND": "Agg"})
 
 
 def start_helpers(count: int) -> None:
