@@ -50,6 +50,15 @@ def main(argv: list[str] | None = None) -> int:
 
 #: The most processes ``--jobs`` may ask for (the job has a dozen sections).
 JOBS_MAX = 16
+#: Without ``--jobs``: one process per core, at most this many.
+JOBS_DEFAULT_MAX = 4
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    """The processes to run sections in: ``--jobs``, or one per core up to 4."""
+    from .parallel import available_cores
+
+    return args.jobs or min(JOBS_DEFAULT_MAX, available_cores())
 
 
 def _main(args: argparse.Namespace, written: list[Path]) -> int:
@@ -71,9 +80,9 @@ def _helpers_wanted(args: argparse.Namespace) -> int:
     """How many helper processes the job will want, judged before anything heavy is loaded
     (0 where the options are wrong: the job will refuse them)."""
     from .job import SEED_MAX
-    from .parallel import EXPECTED_SECONDS, available_cores, split
+    from .parallel import EXPECTED_SECONDS, split
 
-    jobs = args.jobs or min(4, available_cores())
+    jobs = _jobs(args)
     if args.list or not 0 <= args.seed <= SEED_MAX or not 1 <= jobs <= JOBS_MAX:
         return 0
     names = [name for name in EXPECTED_SECONDS  # the job's sections (a test checks)
@@ -86,7 +95,6 @@ def _job(args: argparse.Namespace, written: list[Path]) -> int:
 
     matplotlib.use("Agg")
     from . import job
-    from .parallel import available_cores
 
     if args.list:
         print("\n".join(job.section_names()))
@@ -113,7 +121,7 @@ def _job(args: argparse.Namespace, written: list[Path]) -> int:
         return 2
     opts = job.Options(out=out, seed=args.seed, progress=not args.no_progress,
                        faithful_experiment=args.faithful_experiment,
-                       jobs=args.jobs or min(4, available_cores()))
+                       jobs=_jobs(args))
     from .figures import FigureError, recording
 
     start = time.perf_counter()
