@@ -157,11 +157,19 @@ class _Quiet(SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    """The book's server: a browser that drops a connection it no longer needs (a page left
+    before a file arrived) is not an error worth a traceback on the test run's stderr."""
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], BrokenPipeError | ConnectionResetError):
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="module")
 def site(book):
     """The built book served on 127.0.0.1 (a free port) for as long as the tests need it."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(_Quiet, directory=str(built(book))))
+    server = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built(book))))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
