@@ -28,7 +28,6 @@ import signal
 import sys
 import time
 import traceback
-from pathlib import Path
 
 from .drawer import HEADER
 
@@ -70,7 +69,7 @@ class _Reported(list):
         self.channel.send("figure", self.section, str(path))
 
 
-def _portable(exc: BaseException) -> BaseException | None:
+def _picklable(exc: BaseException) -> BaseException | None:
     """``exc`` if it survives a pickle round trip (the job raises it again), else None."""
     try:
         return pickle.loads(pickle.dumps(exc))
@@ -113,7 +112,7 @@ def run(opts, names: list[str], channel: _Channel) -> None:
             return
         except BaseException as exc:  # noqa: BLE001 - the job decides what to do with it
             channel.send("failed", name, printed.getvalue(), time.perf_counter() - start,
-                         calls() - before, _portable(exc), traceback.format_exc())
+                         calls() - before, _picklable(exc), traceback.format_exc())
             return
         channel.send("done", name, printed.getvalue(), time.perf_counter() - start,
                      calls() - before)
@@ -141,7 +140,6 @@ def main() -> int:
         if not plan:  # started early and not needed after all
             return 0
         opts, names = pickle.loads(plan)
-        opts.out = Path(opts.out)
         run(opts, names, channel)
     except _Stopped:
         channel.send("stopped", None)

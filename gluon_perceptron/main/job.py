@@ -274,6 +274,7 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     it listed that this run did not make). A file no manifest listed is never removed.
     """
     from .figures import saving_in_background
+    from .parallel import Helpers
 
     out = Path(opts.out)
     earlier, loose = _earlier(out)
@@ -284,7 +285,7 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     asked: dict[str, int] = {}  # per section, the figures it saved (drawn or handed over)
     complete = False
     with _Interrupt.installed():
-        helpers = _Helpers(opts, chosen, saved)
+        helpers = Helpers(opts, chosen, saved)
         try:
             # figures are drawn while the job computes on; the block ends when all are on disk
             with saving_in_background():
@@ -301,13 +302,14 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
                           flush=True)
             complete = True
         finally:
+            by_name = dict(chosen)
             for report in helpers.stop():  # finished by a helper, never reached here
                 if report.name not in new:
-                    new[report.name] = _entry(opts, report.name, report.seconds, True)
+                    new[report.name] = _entry(opts, by_name[report.name], report.seconds, True)
                     asked[report.name] = report.figures
             for name, files in saved.items():
                 if files and name not in new:  # begun by a helper, never finished
-                    new[name] = _entry(opts, name, None, False)
+                    new[name] = _entry(opts, by_name[name], None, False)
             ran = [name for name, _ in chosen if name in new]
             for name in ran:
                 new[name]["files"] = list(dict.fromkeys(p.name for p in saved[name]))
@@ -327,11 +329,10 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
     return made
 
 
-def _entry(opts: Options, name: str, seconds: float | None, complete: bool) -> dict:
+def _entry(opts: Options, section, seconds: float | None, complete: bool) -> dict:
     """A section's entry in the manifest (its ``files`` are filled in at the end)."""
     from .. import __version__
 
-    section = dict(_sections()).get(name)
     return {"files": [], "seconds": None if seconds is None else round(seconds, 3),
             "seed": opts.seed, "version": __version__, "complete": complete,
             "smaller_than_the_book": list(smaller_than_the_book(section))}
@@ -342,7 +343,7 @@ def _start_section(opts: Options, name: str, section) -> dict:
     print(f"\n== {name} ==", flush=True)
     for line in smaller_than_the_book(section):
         print(f"   (smaller than the book: {line})", flush=True)
-    return _entry(opts, name, None, False)
+    return _entry(opts, section, None, False)
 
 
 def _run_here(opts: Options, section, entry: dict, saved: list[Path]) -> int:
@@ -373,45 +374,6 @@ def _take(report, entry: dict) -> int:
     raise RuntimeError(f"section {report.name!r} did not finish in its helper process: "
                        f"{report.traceback.strip() or report.status}; --jobs 1 runs every "
                        f"section in this process")
-
-
-class _Helpers:
-    """The helper processes of one run: which sections they run, their reports, their end."""
-
-    def __init__(self, opts: Options, chosen: list, saved: dict[str, list[Path]]):
-        from .parallel import portable, split
-
-        self.opts, self.saved = opts, saved
-        runs = split([name for name, _ in chosen], opts.jobs)
-        movable = {name for name, section in chosen if portable(section)}
-        # the first run stays here; a run goes to a helper if all of it can
-        self.plan = [run for run in runs[1:] if set(run) <= movable]
-        self.runs: dict[str, object] = {}
-        self.helpers: list = []
-
-    def start(self) -> None:
-        from .parallel import Helper
-
-        for run in self.plan:
-            helper = Helper(self.opts, run, self._figure)
-            self.helpers.append(helper)
-            self.runs.update(dict.fromkeys(run, helper))
-
-    def _figure(self, name: str, path: Path) -> None:
-        from .figures import record
-
-        self.saved[name].append(path)
-        record(path)
-
-    def wait(self, name: str):
-        return self.runs[name].wait(name)
-
-    def stop(self) -> list:
-        """Stop every helper; the reports of the sections they finished."""
-        reports = []
-        for helper in self.helpers:
-            reports += helper.stop()
-        return reports
 
 
 def _report(out: Path, removed: list[Path], sections: dict[str, dict], loose: list[str],

@@ -231,3 +231,40 @@ class Helper:
     def _kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
+
+
+class Helpers:
+    """The helper processes of one run of the job: which of the ``chosen`` ``(name, section)``
+    pairs they run (:func:`split`; the first run stays in the job), their reports, their end.
+    The figures they report go into ``saved[name]`` and every active recording."""
+
+    def __init__(self, opts, chosen: list, saved: dict[str, list[Path]]):
+        self.opts, self.saved = opts, saved
+        runs = split([name for name, _ in chosen], opts.jobs)
+        movable = {name for name, section in chosen if portable(section)}
+        # a run other than the first goes to a helper if all of its sections can
+        self.plan = [run for run in runs[1:] if set(run) <= movable]
+        self.runs: dict[str, Helper] = {}  # section name -> the helper running it
+        self.helpers: list[Helper] = []
+
+    def start(self) -> None:
+        for run in self.plan:
+            helper = Helper(self.opts, run, self._figure)
+            self.helpers.append(helper)
+            self.runs.update(dict.fromkeys(run, helper))
+
+    def _figure(self, name: str, path: Path) -> None:
+        from .figures import record
+
+        self.saved[name].append(path)
+        record(path)
+
+    def wait(self, name: str) -> Report:
+        return self.runs[name].wait(name)
+
+    def stop(self) -> list[Report]:
+        """Stop every helper; the reports of the sections they finished."""
+        reports = []
+        for helper in self.helpers:
+            reports += helper.stop()
+        return reports
