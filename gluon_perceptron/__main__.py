@@ -1,7 +1,5 @@
-"""``python -m gluon_perceptron``: run the main job (see :mod:`gluon_perceptron.cli`)."""
+"""``python -m gluon_perceptron``: run the main job (see :mod:`gluon_perceptron.main.cli`)."""
 
-import sys
+from .main.cli import run
 
-from .main.cli import main
-
-sys.exit(main())
+run()

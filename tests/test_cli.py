@@ -1,5 +1,6 @@
 """The main job: runs headless, writes its PNGs, rejects bad options clearly."""
 
+import os
 import subprocess
 import sys
 
@@ -221,3 +222,29 @@ def test_an_interrupt_dropped_in_a_weakref_callback_stops_the_job_at_the_next_se
             _Interrupt.check()
     assert "Traceback" not in err.getvalue()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_process_entry_runs_exit_handlers_flushes_and_keeps_the_exit_code():
+    """``run`` skips only the interpreter's teardown: what ``atexit`` holds still runs, every
+    printed line arrives, and the exit code is ``main``'s."""
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('exit handler ran'))\n"
+            "sys.argv = ['gluon-perceptron', *sys.argv[1:]]\n"
+            "from gluon_perceptron.main.cli import run\n"
+            "run()")
+    listed = subprocess.run([sys.executable, "-c", code, "--list"], capture_output=True,
+                            text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    assert listed.stdout.splitlines()[0] == "The perceptron, step by step"
+    assert listed.stdout.splitlines()[-1] == "exit handler ran"
+    refused = subprocess.run([sys.executable, "-c", code, "--only", "nosuchsection"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2
+    assert "matches no section" in refused.stderr
+
+
+def test_the_job_s_children_get_the_standard_library_s_distutils(tmp_path, monkeypatch):
+    monkeypatch.delenv("SETUPTOOLS_USE_DISTUTILS", raising=False)
+    assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
+                     "--no-progress"]) == 0
+    assert os.environ["SETUPTOOLS_USE_DISTUTILS"] == "stdlib"

@@ -1,5 +1,6 @@
-"""MXNet imported through the package skips the scikit-learn import of mxnet.model, and nothing
-else (``gluon_perceptron/core/_mxnet_import.py``)."""
+"""MXNet imported through the package skips the scikit-learn import of mxnet.model and the
+scipy.stats imports of mxnet.contrib.quantization and mxnet.test_utils, and nothing else
+(``gluon_perceptron/core/_mxnet_import.py``)."""
 
 import subprocess
 import sys
@@ -24,6 +25,22 @@ def test_mxnet_through_the_package_loads_no_scikit_learn_and_sklearn_still_impor
     assert out.splitlines() == ["False True", "(1797, 64)"]
 
 
+def test_mxnet_through_the_package_loads_no_scipy_stats_and_scipy_stats_still_imports():
+    out = _run("import sys, gluon_perceptron, mxnet\n"
+               "print('scipy.stats' in sys.modules, mxnet.contrib.quantization.stats is None,\n"
+               "      mxnet.test_utils.ss is None)\n"
+               "from scipy import stats\n"
+               "print(stats.norm.cdf(0.0))")
+    assert out.splitlines() == ["False True True", "0.5"]
+
+
+def test_scipy_stats_imported_first_is_what_mxnet_gets():
+    out = _run("import scipy.stats, gluon_perceptron, mxnet\n"
+               "print(mxnet.contrib.quantization.stats is scipy.stats,\n"
+               "      mxnet.test_utils.ss is scipy.stats)")
+    assert out == "True True"
+
+
 def test_scikit_learn_imported_first_is_what_mxnet_gets():
     out = _run("import sklearn.base, gluon_perceptron, mxnet\n"
                "print(mxnet.model.BASE_ESTIMATOR is sklearn.base.BaseEstimator)")
@@ -32,5 +49,5 @@ def test_scikit_learn_imported_first_is_what_mxnet_gets():
 
 def test_without_the_package_mxnet_imports_scikit_learn_as_before():
     """The finder is what skips it (so the first test can fail)."""
-    out = _run("import sys, mxnet\nprint('sklearn' in sys.modules)")
-    assert out == "True"
+    out = _run("import sys, mxnet\nprint('sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
+    assert out == "True True"

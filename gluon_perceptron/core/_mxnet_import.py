@@ -1,12 +1,18 @@
-"""MXNet without the scikit-learn it imports for nothing we use.
+"""MXNet without the modules it imports for nothing we use.
 
-MXNet 1.9.1's ``mxnet/model.py`` imports ``sklearn.base`` at import time, only so that its
-deprecated ``FeedForward`` class can subclass scikit-learn's ``BaseEstimator``; when that import
-fails it uses a plain class instead. With scikit-learn installed, that one line costs about
-1.3 s (scikit-learn brings SciPy and pandas with it) in every process that imports MXNet: the
-main job, each distributed worker, each notebook kernel. :class:`SkipScikitLearnInMXNetModel`
-makes exactly that import fail; any other import of scikit-learn, before or after, is left
-alone, and where scikit-learn was imported first MXNet gets the real class as before.
+At import time, MXNet 1.9.1 loads two libraries that this package never reaches through it:
+
+- ``mxnet/model.py`` imports ``sklearn.base``, only so that its deprecated ``FeedForward``
+  class can subclass scikit-learn's ``BaseEstimator`` (scikit-learn brings SciPy's statistics
+  and pandas with it: about 0.8 s);
+- ``mxnet/contrib/quantization.py`` imports ``scipy.stats`` for the entropy calibration of INT8
+  models, and ``mxnet/test_utils.py`` for its own statistical tests (about 0.3 s).
+
+Each import is in a ``try`` whose fallback (a plain class, ``None``) serves everything we call.
+We would pay them in every process that imports MXNet: the main job and its helpers, each
+distributed worker, each notebook kernel. :class:`LightMXNetImport` refuses exactly those
+imports while that MXNet module is loading; any other import of them, before or after, is left
+alone, and where one was imported before MXNet, MXNet gets it as before.
 """
 
 from __future__ import annotations
@@ -14,20 +20,40 @@ from __future__ import annotations
 import importlib.abc
 import sys
 
+#: MXNet module being loaded -> the packages refused to it (with their submodules).
+REFUSED = {
+    "mxnet.model": ("sklearn",),
+    "mxnet.contrib.quantization": ("scipy.stats",),
+    "mxnet.test_utils": ("scipy.stats",),
+}
 
-class SkipScikitLearnInMXNetModel(importlib.abc.MetaPathFinder):
-    """A finder that refuses ``sklearn`` only to ``mxnet.model``'s own import statement."""
+
+def _within(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def _loading() -> str | None:
+    """The module of :data:`REFUSED` whose top-level code is on the call stack, or None."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__")
+        if name in REFUSED:
+            return name
+        frame = frame.f_back
+    return None
+
+
+class LightMXNetImport(importlib.abc.MetaPathFinder):
+    """A finder that refuses the imports of :data:`REFUSED` to the MXNet module making them."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "sklearn" and not name.startswith("sklearn."):
+        if not _within(name, ("sklearn", "scipy")):
             return None
-        frame = sys._getframe(1)
-        while frame is not None:
-            if frame.f_globals.get("__name__") == "mxnet.model":
-                raise ModuleNotFoundError(
-                    "gluon_perceptron: scikit-learn is not loaded for mxnet.model's deprecated "
-                    "FeedForward class", name=name)
-            frame = frame.f_back
+        importer = _loading()
+        if importer is not None and _within(name, REFUSED[importer]):
+            raise ModuleNotFoundError(
+                f"gluon_perceptron: {name} is not loaded for {importer}, which does not need it "
+                "here", name=name)
         return None
 
 
@@ -35,5 +61,5 @@ def install() -> None:
     """Put the finder first on ``sys.meta_path`` (once), before MXNet is imported."""
     if "mxnet" in sys.modules:
         return
-    if not any(isinstance(f, SkipScikitLearnInMXNetModel) for f in sys.meta_path):
-        sys.meta_path.insert(0, SkipScikitLearnInMXNetModel())
+    if not any(isinstance(f, LightMXNetImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, LightMXNetImport())
