@@ -243,8 +243,19 @@ def test_the_process_entry_runs_exit_handlers_flushes_and_keeps_the_exit_code():
     assert "matches no section" in refused.stderr
 
 
-def test_the_job_s_children_get_the_standard_library_s_distutils(tmp_path, monkeypatch):
+def test_the_job_sets_its_environment_for_its_children_and_gives_it_back(tmp_path, monkeypatch):
+    from gluon_perceptron.main import runtime
+
     monkeypatch.delenv("SETUPTOOLS_USE_DISTUTILS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    seen = {}
+    monkeypatch.setattr("gluon_perceptron.main.parallel.start_helpers",
+                        lambda count: seen.update(os.environ))
     assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
                      "--no-progress"]) == 0
-    assert os.environ["SETUPTOOLS_USE_DISTUTILS"] == "stdlib"
+    # what the helpers (and every child) inherit: the defaults, and what the user set
+    assert seen["SETUPTOOLS_USE_DISTUTILS"] == runtime.DEFAULTS["SETUPTOOLS_USE_DISTUTILS"]
+    assert seen["OMP_NUM_THREADS"] == "3"
+    # and after the job, the caller's environment as it was
+    assert "SETUPTOOLS_USE_DISTUTILS" not in os.environ
+    assert os.environ["OMP_NUM_THREADS"] == "3"

@@ -82,22 +82,16 @@ def _jobs(args: argparse.Namespace) -> int:
 
 
 def _main(args: argparse.Namespace, written: list[Path]) -> int:
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    # MXNet's OpenMP threads only spin on the job's small arrays (a fifth of its CPU time on
-    # two cores); read when MXNet loads, so this holds unless MXNet was imported before
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    # for the processes this one starts (helpers, drawer, cluster nodes): MXNet's one use of
-    # distutils (a version comparison) then loads the standard library's, not setuptools and
-    # pkg_resources with it (0.2 s each); read at start-up, so it cannot help this process
-    os.environ.setdefault("SETUPTOOLS_USE_DISTUTILS", "stdlib")
     from . import parallel
+    from .runtime import job_environment
 
-    # the helpers load MXNet and the sections while this process does; ended if unused
-    parallel.start_helpers(_helpers_wanted(args))
-    try:
-        return _job(args, written)
-    finally:
-        parallel.end_waiting_helpers()
+    with job_environment():
+        # the helpers load MXNet and the sections while this process does; ended if unused
+        parallel.start_helpers(_helpers_wanted(args))
+        try:
+            return _job(args, written)
+        finally:
+            parallel.end_waiting_helpers()
 
 
 def _helpers_wanted(args: argparse.Namespace) -> int:
