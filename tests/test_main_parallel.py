@@ -47,29 +47,53 @@ def test_helpers_print_and_save_what_one_process_does(tmp_path):
         assert (tmp_path / "three" / png).stat().st_size > 5000
 
 
-@pytest.mark.parametrize("n,jobs", [(n, k) for n in (1, 2, 5, 13) for k in (1, 2, 3, 4, 20)])
-def test_split_is_the_best_cut_into_consecutive_runs(n, jobs, monkeypatch):
-    costs = [3.0, 0.5, 2.0, 1.0, 4.0, 0.1, 2.5, 1.5, 0.2, 3.5, 1.0, 2.0, 0.7][:n]
-    names = [f"s{i}" for i in range(n)]
-    monkeypatch.setattr(parallel, "EXPECTED_SECONDS", dict(zip(names, costs)))
-    runs = parallel.split(names, jobs)
-    assert [name for run in runs for name in run] == names  # consecutive, in order, all
-    assert len(runs) == min(n, jobs) and all(runs)
-    worst = max(sum(costs[names.index(s)] for s in run) for run in runs)
-    best = min(  # every way to cut n names into min(n, jobs) runs
-        max(sum(costs[a:b]) for a, b in zip((0, *cuts), (*cuts, n)))
-        for cuts in itertools.combinations(range(1, n), min(n, jobs) - 1))
-    assert worst == pytest.approx(best)
+def test_the_job_takes_sections_from_the_front_and_helpers_from_the_back():
+    claims = parallel.Claims.new()
+    names = [f"s{i}" for i in range(13)]
+    names[4] = None  # a section only the job can run
+    first = parallel.claims_from_the_back(claims, names, parallel.HELPER)
+    second = parallel.claims_from_the_back(claims, names, parallel.HELPER + 1)
+    taken = {parallel.HELPER: [next(first)], parallel.HELPER + 1: [next(second)]}
+    job_took = []
+    for index in range(len(names)):  # the job and the two helpers, in turn
+        if claims.take(index, parallel.JOB) != parallel.JOB:
+            break
+        job_took.append(index)
+        for who, helper in ((parallel.HELPER, first), (parallel.HELPER + 1, second)):
+            taken[who] += list(itertools.islice(helper, 1))
+    rest = [list(first), list(second)]  # they stop where the job holds a section
+    helpers_took = sorted(taken[parallel.HELPER] + taken[parallel.HELPER + 1] + sum(rest, []))
+    assert job_took == list(range(len(job_took))) and 4 in job_took
+    assert helpers_took == list(range(len(job_took), len(names)))
+    assert len(job_took) == 5 and rest == [[], []]
+    claims.reset()
+    assert claims.take(12, parallel.JOB) == parallel.JOB  # a new run: every section free
+
+
+def test_two_processes_never_take_the_same_section():
+    """Each of two processes claims 2,000 sections as fast as it can, both at once."""
+    claims = parallel.Claims.new()
+    code = ("import sys\nfrom gluon_perceptron.main.parallel import Claims\n"
+            "claims, who = Claims(int(sys.argv[1])), int(sys.argv[2])\n"
+            "print(sum(claims.take(i, who) == who for i in range(2000)))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(claims.fd), str(who)],
+                              pass_fds=(claims.fd,), stdout=subprocess.PIPE, text=True)
+             for who in (parallel.HELPER, parallel.HELPER + 1)]
+    counts = [int(p.communicate(timeout=120)[0]) for p in procs]
+    held = os.pread(claims.fd, 2000, 0)
+    assert sum(counts) == 2000 and len(held) == 2000
+    assert [held.count(bytes([w])) for w in (parallel.HELPER, parallel.HELPER + 1)] == counts
 
 
 def test_only_the_packages_sections_go_to_a_helper():
     sections = dict(job._sections())
     assert all(parallel.portable(section) for section in sections.values())
     assert not parallel.portable(lambda opts: [])
-    assert set(parallel.EXPECTED_SECONDS) == set(sections)
+    assert parallel.SECTIONS == tuple(sections)
 
 
 def test_a_section_that_raises_in_a_helper_is_reported_with_its_error(tmp_path):
+    parallel._claims().reset()
     helper = parallel.Helper(job.Options(out=tmp_path), ["no such section"], lambda *a: None)
     try:
         report = helper.wait("no such section")
@@ -83,6 +107,7 @@ def test_a_section_that_raises_in_a_helper_is_reported_with_its_error(tmp_path):
 
 
 def test_a_helper_that_dies_is_named_with_the_fix(tmp_path):
+    parallel._claims().reset()
     helper = parallel.Helper(job.Options(out=tmp_path), ["Black & White"], lambda *a: None)
     helper.process.kill()
     report = helper.wait("Black & White")

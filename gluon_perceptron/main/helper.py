@@ -3,15 +3,18 @@ others, and reports back what the job would have printed and saved.
 
 Started by :func:`~gluon_perceptron.main.parallel.start_helpers` (``--jobs N``) before the
 job loads MXNet, it loads the job's modules at the same time as the job, then reads its plan
-from standard input (a pickle of the job's :class:`~gluon_perceptron.main.job.Options` and
-the sections' names; nothing: it ends) and runs those sections in order, each seeded as the
-job seeds it, so its numbers are the ones the job would print. It answers on standard output
-with messages, each an 8-byte little-endian length and a pickle:
+from standard input (a pickle of the job's :class:`~gluon_perceptron.main.job.Options`, the
+run's section names, the descriptor of the run's
+:class:`~gluon_perceptron.main.parallel.Claims` and its own mark there; nothing: it ends).
+It claims sections from the back and runs each, seeded as the job seeds it, so its numbers
+are the ones the job would print. It answers on standard output with messages, each an 8-byte
+little-endian length and a pickle:
 
 - ``("figure", section, path)`` as soon as a figure is renamed into place;
 - ``("done", section, printed, seconds, figures)`` when a section ends;
 - ``("failed", section, printed, seconds, figures, exception, traceback)`` when one raises
   (the helper stops there, as the job would);
+- ``("idle", None)`` when no section is left for it (it then ends);
 - ``("stopped", section)`` when the job stopped it (SIGTERM) in the middle of ``section``.
 
 It ignores Ctrl-C (the job decides), ends on SIGTERM at the next Python instruction outside
@@ -92,13 +95,17 @@ def _quiet_when_dropped(previous):
     return hook
 
 
-def run(opts, names: list[str], channel: _Channel) -> None:
-    """Run the named sections of the job in order, reporting each to ``channel``."""
+def run(opts, names: list, claims, who: int, channel: _Channel) -> None:
+    """Run the sections of ``names`` this helper claims (from the back, as
+    :func:`~gluon_perceptron.main.parallel.claims_from_the_back` says), reporting each to
+    ``channel``; report ``idle`` when none is left for it."""
     from .figures import calls, recording
     from .job import _sections
+    from .parallel import claims_from_the_back
 
     sections = dict(_sections())
-    for name in names:
+    for index in claims_from_the_back(claims, names, who):
+        name = names[index]
         if _Stopped.seen:
             raise _Stopped
         printed = io.StringIO()
@@ -116,6 +123,7 @@ def run(opts, names: list[str], channel: _Channel) -> None:
             return
         channel.send("done", name, printed.getvalue(), time.perf_counter() - start,
                      calls() - before)
+    channel.send("idle", None)
 
 
 def main() -> int:
@@ -139,8 +147,10 @@ def main() -> int:
         plan = sys.stdin.buffer.read()
         if not plan:  # started early and not needed after all
             return 0
-        opts, names = pickle.loads(plan)
-        run(opts, names, channel)
+        from .parallel import Claims
+
+        opts, names, claims_fd, who = pickle.loads(plan)
+        run(opts, names, Claims(claims_fd), who, channel)
     except _Stopped:
         channel.send("stopped", None)
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})

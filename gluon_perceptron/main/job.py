@@ -290,10 +290,11 @@ def run(opts: Options, only: list[str] | None = None) -> list[Path]:
             # figures are drawn while the job computes on; the block ends when all are on disk
             with saving_in_background():
                 helpers.start()
-                for name, section in chosen:
+                for index, (name, section) in enumerate(chosen):
                     entry = new[name] = _start_section(opts, name, section)
-                    if name in helpers.runs:
-                        asked[name] = _take(helpers.wait(name), entry)
+                    helper = helpers.claim(index)
+                    if helper is not None:
+                        asked[name] = _take(helper.wait(name), entry)
                     else:
                         asked[name] = _run_here(opts, section, entry, saved[name])
                     _Interrupt.check()

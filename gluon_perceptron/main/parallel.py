@@ -1,11 +1,13 @@
 """Sections of the main job run at once, in helper processes (``--jobs N``).
 
 Every section seeds the generators itself, so a section prints the same numbers in whichever
-process runs it. :func:`split` cuts the sections, in the chapter's order, into ``N`` runs of
-consecutive sections of about equal expected seconds; the job runs the first run itself and
-one :class:`Helper` process (:mod:`~gluon_perceptron.main.helper`) runs each other. The job
-still prints every section in order: a helper's section is printed when the job reaches it,
-from what the helper reported (its printed lines, figures, seconds).
+process runs it. Who runs which is decided as they go (:class:`Claims`): the job takes the
+sections from the front, in the chapter's order, and each :class:`Helper` process
+(:mod:`~gluon_perceptron.main.helper`) takes the next free one from the back, until they
+meet. No process waits while another still has sections to start, whatever the machine and
+however long each section takes. The job still prints every section in order: a helper's
+section is printed when the job reaches it, from what the helper reported (its printed lines,
+figures, seconds).
 
 Only the package's own sections go to a helper (a helper finds a section by its module and
 name); any other section runs in the job's process.
@@ -14,11 +16,13 @@ name); any other section runs in the job's process.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib
 import os
 import pickle
 import signal
 import subprocess
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,23 +30,26 @@ from pathlib import Path
 
 from .drawer import HEADER
 
-#: Seconds each section took on a 2-core machine in a run of two processes (``index.json``),
-#: its figures drawn beside it; :func:`split` balances on them. A section not listed counts 1 s.
-EXPECTED_SECONDS = {
-    "The perceptron, step by step": 1.3,
-    "Updates against the margin": 0.6,
-    "The perceptron loss": 0.1,
-    "The perceptron as SGD": 2.3,
-    "Black & White": 4.9,
-    "Convergence bounds": 0.7,
-    "Optimality and generalization": 1.1,
-    "Expressivity and the loss surface": 0.3,
-    "Digits: 0 or not 0": 2.3,
-    "Multiclass": 0.3,
-    "The relaxation method": 1.1,
-    "The perceptron on many machines": 4.3,
-    "Beyond Rosenblatt": 2.7,
-}
+#: The job's sections, in order (a test checks them against the job): the CLI counts the
+#: helpers it will want from these names before it loads anything heavy.
+SECTIONS = (
+    "The perceptron, step by step",
+    "Updates against the margin",
+    "The perceptron loss",
+    "The perceptron as SGD",
+    "Black & White",
+    "Convergence bounds",
+    "Optimality and generalization",
+    "Expressivity and the loss surface",
+    "Digits: 0 or not 0",
+    "Multiclass",
+    "The relaxation method",
+    "The perceptron on many machines",
+    "Beyond Rosenblatt",
+)
+
+#: Who holds a section in :class:`Claims`: nobody yet, the job, or helper ``k`` (``HELPER + k``).
+FREE, JOB, HELPER = 0, 1, 2
 
 
 def available_cores() -> int:
@@ -52,31 +59,55 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-def split(names: list[str], jobs: int) -> list[list[str]]:
-    """``names`` cut into at most ``jobs`` runs of consecutive names whose largest sum of
-    :data:`EXPECTED_SECONDS` is as small as it can be (the linear partition problem, solved
-    exactly: there are a dozen sections)."""
-    cost = [EXPECTED_SECONDS.get(name, 1.0) for name in names]
-    n, k = len(names), max(1, min(jobs, len(names)))
-    prefix = [0.0]
-    for c in cost:
-        prefix.append(prefix[-1] + c)
-    # best[j][i]: the smallest largest run when the first i names form j runs; cut: where
-    # the last of those runs starts
-    best = [[float("inf")] * (n + 1) for _ in range(k + 1)]
-    cut = [[0] * (n + 1) for _ in range(k + 1)]
-    best[0][0] = 0.0
-    for j in range(1, k + 1):
-        for i in range(1, n + 1):
-            for start in range(j - 1, i):
-                worst = max(best[j - 1][start], prefix[i] - prefix[start])
-                if worst < best[j][i]:
-                    best[j][i], cut[j][i] = worst, start
-    runs, end = [], n
-    for j in range(k, 0, -1):
-        runs.append(names[cut[j][end]:end])
-        end = cut[j][end]
-    return [run for run in reversed(runs) if run]
+class Claims:
+    """Which process runs each section of a run of the job, decided as they go.
+
+    One byte per section (:data:`FREE`, :data:`JOB` or ``HELPER + k``) in a temporary file
+    with no name (nothing is left on disk, even if every process is killed), open in the job
+    and in each helper (the same descriptor, passed when the helper starts). A claim reads
+    and writes its byte under a POSIX record lock (``fcntl.lockf``), which is held per process,
+    so two processes never both take a section. ``flock`` would not do: its lock belongs to
+    the open file, which the processes share.
+    """
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    @classmethod
+    def new(cls) -> Claims:
+        handle, name = tempfile.mkstemp(prefix="gluon_perceptron-claims-")
+        os.unlink(name)
+        return cls(handle)
+
+    def reset(self) -> None:
+        """Every section free (a new run of the job)."""
+        os.ftruncate(self.fd, 0)
+
+    def take(self, index: int, who: int) -> int:
+        """Claim section ``index`` for ``who`` if it is free; return who holds it now."""
+        fcntl.lockf(self.fd, fcntl.LOCK_EX)
+        try:
+            held = os.pread(self.fd, 1, index)
+            if held and held[0] != FREE:
+                return held[0]
+            os.pwrite(self.fd, bytes([who]), index)
+            return who
+        finally:
+            fcntl.lockf(self.fd, fcntl.LOCK_UN)
+
+
+def claims_from_the_back(claims: Claims, names: list, who: int):
+    """The indices of ``names`` a helper ``who`` claims, from the last one back: it skips a
+    ``None`` (a section only the job can run) and one another helper holds, and stops at the
+    first one the job holds (the job has reached it, and holds every one before it)."""
+    for index in reversed(range(len(names))):
+        if names[index] is None:
+            continue
+        held = claims.take(index, who)
+        if held == who:
+            yield index
+        elif held == JOB:
+            return
 
 
 def portable(section: Callable) -> bool:
@@ -125,13 +156,23 @@ class Report:
 
 #: Helper processes started ahead of their plan (:func:`start_helpers`), not yet given one.
 _WAITING: list[subprocess.Popen] = []
+#: This process's :class:`Claims` (made with the first helper; each run resets it).
+_CLAIMS: list[Claims] = []
+
+
+def _claims() -> Claims:
+    if not _CLAIMS:
+        _CLAIMS.append(Claims.new())
+    return _CLAIMS[0]
 
 
 def _spawn() -> subprocess.Popen:
-    """A helper process (:mod:`~gluon_perceptron.main.helper`), dying with this one."""
+    """A helper process (:mod:`~gluon_perceptron.main.helper`), dying with this one, holding
+    this process's :class:`Claims`."""
     from ..core.distributed.lifeline import start_child
 
-    return start_child("gluon_perceptron.main.helper", {**os.environ, "MPLBACKEND": "Agg"})
+    return start_child("gluon_perceptron.main.helper", {**os.environ, "MPLBACKEND": "Agg"},
+                       pass_fds=(_claims().fd,))
 
 
 def start_helpers(count: int) -> None:
@@ -154,20 +195,23 @@ def end_waiting_helpers() -> None:
 
 
 class Helper:
-    """One helper process running ``names`` (in order) with the job's options: one started
-    ahead (:func:`start_helpers`), or a new one.
+    """Helper process ``k`` of a run of the job: one started ahead (:func:`start_helpers`), or
+    a new one. It takes sections of ``names`` (the run's sections in order, ``None`` for one
+    only the job can run) from the back, as :func:`claims_from_the_back` says, and runs them
+    with the job's options.
 
     ``on_figure(section, path)`` is called for every figure the helper reports, as it is
     read. The process dies with the job, even on SIGKILL, and is stopped by its PID
     (:meth:`stop`).
     """
 
-    def __init__(self, opts, names: list[str], on_figure: Callable[[str, Path], None]):
+    def __init__(self, opts, names: list, on_figure: Callable[[str, Path], None], k: int = 0):
         self.names, self.on_figure = list(names), on_figure
         self.reports: dict[str, Report] = {}
-        self.ended = False
+        self.ended = self.idle = False
         self.process = _WAITING.pop(0) if _WAITING else _spawn()
-        plan = pickle.dumps((replace(opts, progress=False), self.names))
+        plan = pickle.dumps((replace(opts, progress=False), self.names, _claims().fd,
+                             HELPER + k))
         try:
             self.process.stdin.write(plan)
             self.process.stdin.close()
@@ -191,6 +235,8 @@ class Helper:
             self.reports[name] = Report(name, kind, *rest)
         elif kind == "stopped" and name is not None:
             self.reports[name] = Report(name, "stopped")
+        elif kind == "idle":  # no section left for it: it ends by itself
+            self.idle = True
         return True
 
     def wait(self, name: str) -> Report:
@@ -201,8 +247,8 @@ class Helper:
         if name not in self.reports:
             code = self.process.wait()
             self.reports[name] = Report(name, "lost", traceback=(
-                f"the helper process (pid {self.process.pid}) running {self.names} ended "
-                f"with exit code {code} before it reported {name!r}"))
+                f"the helper process (pid {self.process.pid}) ended with exit code {code} "
+                f"before it reported {name!r}"))
         return self.reports[name]
 
     def stop(self, grace: float = 30.0) -> list[Report]:
@@ -212,8 +258,8 @@ class Helper:
         timer = threading.Timer(grace, self._kill)
         timer.start()
         try:
-            ended = set(self.names) <= set(self.reports) or any(
-                r.status == "failed" for r in self.reports.values())  # it ends by itself
+            ended = self.idle or any(  # it ends by itself
+                r.status == "failed" for r in self.reports.values())
             if self.process.poll() is None and not ended:
                 with contextlib.suppress(ProcessLookupError):
                     self.process.send_signal(signal.SIGTERM)
@@ -234,33 +280,36 @@ class Helper:
 
 
 class Helpers:
-    """The helper processes of one run of the job: which of the ``chosen`` ``(name, section)``
-    pairs they run (:func:`split`; the first run stays in the job), their reports, their end.
-    The figures they report go into ``saved[name]`` and every active recording."""
+    """The helper processes of one run of the job over the ``chosen`` ``(name, section)``
+    pairs (``opts.jobs - 1`` of them, fewer for fewer sections), who runs what
+    (:class:`Claims`), their reports, their end. The figures they report go into
+    ``saved[name]`` and every active recording."""
 
     def __init__(self, opts, chosen: list, saved: dict[str, list[Path]]):
         self.opts, self.saved = opts, saved
-        runs = split([name for name, _ in chosen], opts.jobs)
-        movable = {name for name, section in chosen if portable(section)}
-        # a run other than the first goes to a helper if all of its sections can
-        self.plan = [run for run in runs[1:] if set(run) <= movable]
-        self.runs: dict[str, Helper] = {}  # section name -> the helper running it
+        self.names = [name if portable(section) else None for name, section in chosen]
+        wanted = min(opts.jobs, len(chosen)) - 1 if any(self.names) else 0
+        self.wanted = max(wanted, 0)
         self.helpers: list[Helper] = []
 
     def start(self) -> None:
-        for run in self.plan:
-            helper = Helper(self.opts, run, self._figure)
-            self.helpers.append(helper)
-            self.runs.update(dict.fromkeys(run, helper))
+        if self.wanted:
+            _claims().reset()
+        for k in range(self.wanted):
+            self.helpers.append(Helper(self.opts, self.names, self._figure, k))
+
+    def claim(self, index: int) -> Helper | None:
+        """Section ``index`` for the job (None), or the helper that took it first."""
+        if not self.helpers:
+            return None
+        held = _claims().take(index, JOB)
+        return None if held == JOB else self.helpers[held - HELPER]
 
     def _figure(self, name: str, path: Path) -> None:
         from .figures import record
 
         self.saved[name].append(path)
         record(path)
-
-    def wait(self, name: str) -> Report:
-        return self.runs[name].wait(name)
 
     def stop(self) -> list[Report]:
         """Stop every helper; the reports of the sections they finished."""

@@ -94,16 +94,18 @@ def die_with_parent(parent: int):
     return preexec
 
 
-def start_child(module: str, env: dict | None = None) -> subprocess.Popen:
+def start_child(module: str, env: dict | None = None,
+                pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
     """A Python process running ``module.main()`` (a module of this package), its standard
     input and output piped to this process, that dies with this process
-    (:func:`die_with_parent`). It finds the package even where it is not installed."""
+    (:func:`die_with_parent`). It finds the package even where it is not installed; of this
+    process's other open files it holds only ``pass_fds`` (same numbers)."""
     root = str(Path(__file__).resolve().parents[3])
     code = (f"import sys; sys.path.insert(0, {root!r}); "
             f"from {module} import main; sys.exit(main())")
     return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, env=env, close_fds=True,
-                            preexec_fn=die_with_parent(os.getpid()))
+                            pass_fds=pass_fds, preexec_fn=die_with_parent(os.getpid()))
 
 
 def watch_parent(interval: float = 0.25) -> threading.Thread | None:
