@@ -1,13 +1,16 @@
 """The figure drawer: a child process that turns pickled figures into PNG files.
 
-The main job computes on one core while this process, started once by
+The main job run in one process (``--jobs 1``, or a single section) computes on one core
+while this process, started once by
 :func:`~gluon_perceptron.main.figures.saving_in_background`, draws on the other (drawing is
-about a third of the job). It reads jobs from standard input, each an 8-byte little-endian
-length and a pickle of ``(figure, file name, savefig keyword arguments)``, draws the figure
-into that file and answers one line per job on standard output, in order: ``ok``, or
-``error`` and what went wrong. It ends at the end of its input. It ignores Ctrl-C (the job
-decides what happens to figures already handed over) and is started so that it dies with the
-job (``prctl(PR_SET_PDEATHSIG)``), even when the job is killed with SIGKILL.
+about a third of the job); with helper processes, each process draws its own figures.
+
+It reads jobs from standard input, each an 8-byte little-endian length and a pickle of
+``(figure, file name, savefig keyword arguments)``, draws the figure into that file and
+answers one line per job on standard output, in order: ``ok``, or ``error`` and what went
+wrong. It ends at the end of its input. It ignores Ctrl-C (the job decides what happens to
+figures already handed over) and is started so that it dies with the job
+(``prctl(PR_SET_PDEATHSIG)``), even when the job is killed with SIGKILL.
 """
 
 from __future__ import annotations
