@@ -392,9 +392,9 @@ def bench_main_job(t_faithful: float) -> list[Row]:
                                         key=lambda run: run[0])
         slowest = sorted(seconds.items(), key=lambda kv: -(kv[1] or 0))[:3]
         note = ((f"best of {runs} runs; " if runs > 1 else "")
-                + f"{wall / t_faithful:.0%} of the faithful experiment (target <= "
+                + f"{wall / t_faithful:.1%} of the faithful experiment (target <= "
                 f"{MAIN_JOB_TARGET:.0%}); {used:.1f} s of CPU in all its processes, so at "
-                f"least {used / cores:.1f} s ({used / cores / t_faithful:.0%}) on {cores} "
+                f"least {used / cores:.1f} s ({used / cores / t_faithful:.1%}) on {cores} "
                 f"cores; slowest sections: "
                 + ", ".join(f"{name} {sec:.1f} s" for name, sec in slowest))
         if done.returncode != 0:
@@ -484,10 +484,10 @@ def goals(rows: list[Row]) -> list[tuple[str, str, str, str, str]]:
     faithful = _find(rows, "updates vs margin", "faithful")
     add("main job vs the faithful experiment", job, f"<= {MAIN_JOB_TARGET}x", MAIN_JOB_TARGET,
         (f"{job.seconds:.1f} s vs {faithful.seconds:.1f} s; " if job and faithful else "")
-        + (job.note if job else ""))
+        + (job.note if job else ""), fmt_now=lambda r: f"{r.ratio:.3f}x")
     one = _find(rows, "main job", "--jobs 1")
     add("  ... --jobs 1, one process (reported, no goal)", one, "-", float("inf"),
-        one.note if one else "")
+        one.note if one else "", fmt_now=lambda r: f"{r.ratio:.3f}x")
     share = _find(rows, "validation share", "")
     if share is not None:
         out.append(("validation share, train_pocket", f"{share.ratio:.2%}",
