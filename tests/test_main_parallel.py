@@ -85,6 +85,21 @@ def test_two_processes_never_take_the_same_section():
     assert [held.count(bytes([w])) for w in (parallel.HELPER, parallel.HELPER + 1)] == counts
 
 
+def test_without_a_temporary_file_the_job_runs_every_section_itself(tmp_path, monkeypatch):
+    from gluon_perceptron.main import cli
+
+    def refuse():
+        raise PermissionError(13, "Permission denied")  # what mkstemp raises there
+
+    monkeypatch.setattr(parallel, "_CLAIMS", [])
+    monkeypatch.setattr(parallel.Claims, "new", refuse)
+    assert cli.main(["--out", str(tmp_path), "--no-progress", "--jobs", "3", "--only",
+                     "loss", "Multiclass"]) == 0
+    assert not parallel._WAITING and not parallel._CLAIMS
+    ran = json.loads((tmp_path / "index.json").read_text())["ran"]
+    assert ran == ["The perceptron loss", "Expressivity and the loss surface", "Multiclass"]
+
+
 def test_only_the_packages_sections_go_to_a_helper():
     sections = dict(job._sections())
     assert all(parallel.portable(section) for section in sections.values())

@@ -160,9 +160,14 @@ _WAITING: list[subprocess.Popen] = []
 _CLAIMS: list[Claims] = []
 
 
-def _claims() -> Claims:
+def _claims() -> Claims | None:
+    """This process's :class:`Claims`; None where no temporary file can be made (an unwritable
+    temporary folder): the job then runs every section itself."""
     if not _CLAIMS:
-        _CLAIMS.append(Claims.new())
+        try:
+            _CLAIMS.append(Claims.new())
+        except OSError:
+            return None
     return _CLAIMS[0]
 
 
@@ -178,7 +183,8 @@ def _spawn() -> subprocess.Popen:
 def start_helpers(count: int) -> None:
     """Start ``count`` helper processes now, so that they load MXNet and the sections while
     the job does (each takes seconds); :class:`Helper` gives them their plans."""
-    _WAITING.extend(_spawn() for _ in range(count))
+    if _claims() is not None:
+        _WAITING.extend(_spawn() for _ in range(count))
 
 
 def end_waiting_helpers() -> None:
@@ -289,7 +295,7 @@ class Helpers:
         self.opts, self.saved = opts, saved
         self.names = [name if portable(section) else None for name, section in chosen]
         wanted = min(opts.jobs, len(chosen)) - 1 if any(self.names) else 0
-        self.wanted = max(wanted, 0)
+        self.wanted = max(wanted, 0) if _claims() is not None else 0
         self.helpers: list[Helper] = []
 
     def start(self) -> None:
