@@ -26,6 +26,8 @@ REFUSED = {
     "mxnet.contrib.quantization": ("scipy.stats",),
     "mxnet.test_utils": ("scipy.stats",),
 }
+#: Every package refused to some module (the finder looks no further for any other name).
+_ANY_REFUSED = tuple(sorted({package for packages in REFUSED.values() for package in packages}))
 
 
 def _within(name: str, packages: tuple[str, ...]) -> bool:
@@ -47,7 +49,7 @@ class LightMXNetImport(importlib.abc.MetaPathFinder):
     """A finder that refuses the imports of :data:`REFUSED` to the MXNet module making them."""
 
     def find_spec(self, name, path=None, target=None):
-        if not _within(name, ("sklearn", "scipy")):
+        if not _within(name, _ANY_REFUSED):
             return None
         importer = _loading()
         if importer is not None and _within(name, REFUSED[importer]):
