@@ -98,14 +98,14 @@ def _helpers_wanted(args: argparse.Namespace) -> int:
     """How many helper processes the job will want, judged before anything heavy is loaded
     (0 where the options are wrong: the job will refuse them)."""
     from .job import SEED_MAX
-    from .parallel import SECTIONS
+    from .parallel import SECTIONS, helpers_for
 
     jobs = _jobs(args)
     if args.list or not 0 <= args.seed <= SEED_MAX or not 1 <= jobs <= JOBS_MAX:
         return 0
     names = [name for name in SECTIONS
              if not args.only or any(w.lower() in name.lower() for w in args.only)]
-    return max(min(jobs, len(names)) - 1, 0)
+    return helpers_for(jobs, len(names))
 
 
 def _job(args: argparse.Namespace, written: list[Path]) -> int:

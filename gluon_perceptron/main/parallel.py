@@ -52,6 +52,11 @@ SECTIONS = (
 FREE, JOB, HELPER = 0, 1, 2
 
 
+def helpers_for(jobs: int, sections: int) -> int:
+    """Helper processes for ``sections`` sections in ``jobs`` processes (the job is one)."""
+    return max(min(jobs, sections) - 1, 0)
+
+
 def available_cores() -> int:
     """The cores this process may run on."""
     with contextlib.suppress(AttributeError, OSError):
@@ -212,11 +217,11 @@ class Helper:
     """
 
     def __init__(self, opts, names: list, on_figure: Callable[[str, Path], None], k: int = 0):
-        self.names, self.on_figure = list(names), on_figure
+        self.on_figure = on_figure
         self.reports: dict[str, Report] = {}
         self.ended = self.idle = False
         self.process = _WAITING.pop(0) if _WAITING else _spawn()
-        plan = pickle.dumps((replace(opts, progress=False), self.names, _claims().fd,
+        plan = pickle.dumps((replace(opts, progress=False), list(names), _claims().fd,
                              HELPER + k))
         try:
             self.process.stdin.write(plan)
@@ -294,8 +299,8 @@ class Helpers:
     def __init__(self, opts, chosen: list, saved: dict[str, list[Path]]):
         self.opts, self.saved = opts, saved
         self.names = [name if portable(section) else None for name, section in chosen]
-        wanted = min(opts.jobs, len(chosen)) - 1 if any(self.names) else 0
-        self.wanted = max(wanted, 0) if _claims() is not None else 0
+        movable = any(self.names) and _claims() is not None
+        self.wanted = helpers_for(opts.jobs, len(chosen)) if movable else 0
         self.helpers: list[Helper] = []
 
     def start(self) -> None:
