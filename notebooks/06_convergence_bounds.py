@@ -13,7 +13,8 @@
 #   ‖w\*‖ ≤ 1 and b\*² ≤ 1,
 # * the lecture notes' general bound (1.4), for any starting point and threshold δ
 #   ({prf:ref}`thm-general-bound`),
-# * the best of all of them, from the optimal margin γ₂ (a hard-margin SVM problem).
+# * the best of all of them, from the optimal margin γ₂ (a hard-margin SVM on the padded
+#   examples (x, 1), whose norm counts the bias too).
 #
 # :::{prf:theorem} Novikoff's bound
 # :label: thm-novikoff
@@ -159,8 +160,10 @@ glue("ratio_max", ratios.max(), display=False)
 # (`tests/test_theory.py` checks this range on 20 grids no notebook prints).
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from
-# {py:func}`~gluon_perceptron.core.theory.margins.optimal_margin`, which solves the hard-margin SVM quadratic program
-# min ‖θ‖² subject to y_i (w·x_i + b) ≥ 1. `tests/test_margins.py` checks the answer
+# {py:func}`~gluon_perceptron.core.theory.margins.optimal_margin`, which solves the quadratic program
+# min ‖θ‖² over θ = (w, b) subject to y_i (w·x_i + b) ≥ 1. That is the hard-margin SVM of the
+# padded examples (x_i, 1): the bias is penalised like a weight, where the usual SVM leaves b
+# out of the norm. `tests/test_margins.py` checks the answer
 # independently: the KKT conditions, random perturbations and a brute-force search over
 # directions.
 

@@ -6,7 +6,7 @@
 # $\tilde w$ with $a_i^\top \tilde w > 0$ for every $i$, problem (1.3) of the notes.
 #
 # In 1954 Agmon {cite:p}`agmon1954`, and Motzkin and Schoenberg {cite:p}`motzkinschoenberg1954`,
-# solved *any* system $A^\top w \le c$ (one
+# solved systems $A^\top w \le c$ (one
 # inequality $a_i^\top w \le c_i$ per column of $A$) with a close cousin of the perceptron.
 # Pick an inequality $I_t$; if it is violated, move $w$ towards its half-space:
 #
@@ -16,7 +16,10 @@
 # With $\eta = 1$ the step lands exactly on the boundary: an orthogonal projection. With
 # $\eta = 2$ it goes as far again on the other side: a reflection. Values in between under- or
 # over-shoot. Unlike the perceptron, whose step has a fixed length, the step here is as long
-# as the violation requires.
+# as the violation requires. What they proved needs a *feasible* system (one with a solution):
+# for $0 < \eta < 2$ the iterates then converge to a solution, in general only in the limit,
+# not in finitely many steps; with $\eta = 2$ they reach a solution in finitely many steps
+# when the system has an interior point (a $w$ with every inequality strict).
 
 # %%
 from myst_nb import glue

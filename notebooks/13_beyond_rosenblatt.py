@@ -143,9 +143,9 @@ gp.show_source(gp.beyond.forgetron, "_shrink_factor")
 #   sign (`Y[t] * f > 0`) changes nothing.
 # * A mistake appends $t$ to the active set with $\sigma_t = 1$, the kernel perceptron's update.
 # * Over budget: `r` is the oldest example and `mu` $= y_r f(x_r)$ its margin; `phi` is the
-#   largest shrink that keeps the proof's running total `Q` of damage within
-#   $\frac{15}{32} M$ ($M$ mistakes so far); every $\sigma$ is multiplied by `phi` and the
-#   oldest example is dropped.
+#   largest factor, so the gentlest shrink, that keeps the proof's running total `Q` of
+#   damage within $\frac{15}{32} M$ ($M$ mistakes so far); every $\sigma$ is multiplied by
+#   `phi` and the oldest example is dropped.
 #
 # Its theorem: if $K(x, x) \le 1$ and $B \ge 83$, it makes at most
 # $2\|g\|^2 + 4\sum_t \max(0, 1 - y_t g(x_t))$ mistakes, for any $g$ with
