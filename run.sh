@@ -8,6 +8,7 @@
 #   bash run.sh book                the book: every notebook executed, as HTML in docs/_build/html
 #   bash run.sh notebooks           JupyterLab on the notebooks
 #   bash run.sh fuzz [pytest args]  generated bad input at every public function, large budget
+#   bash run.sh claims [--start S]  every frequency the notebooks state, on 40 fresh draws each
 #   bash run.sh mutate [mutmut args]  mutation testing of core/ with mutmut (slow, not in CI)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -112,6 +113,8 @@ case "$what" in
              exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks "${hide[@]}" \
                  ${root[@]+"${root[@]}"} "$@" ;;
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
+    claims)  setup; setup_extra mnist
+             exec .venv/bin/python -m gluon_perceptron.main.claims "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
                  tests/test_properties.py "$@" ;;
     mutate)  setup; setup_extra mutation

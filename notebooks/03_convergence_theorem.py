@@ -201,6 +201,20 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
 
 
 # %% [markdown]
+# ## Summary
+#
+# * The theorem: with $\|x_i\| \le R$ and a separator of margin $\epsilon$ with
+#   $\|w^*\| \le 1$, $b^{*2} \le 1$, the perceptron makes at most $2(R^2 + 1)/\epsilon^2$
+#   updates; for any separator, $(R^2 + 1)(1 + b^{*2})/\gamma^2$.
+# * The chapter's experiment never resets $(w, b)$ and counts one pass only; the corrected one
+#   trains every dataset from zero to convergence and sets each count beside its own bound.
+# * The proof in two lines: the alignment with the separator grows like $t$, the length of the
+#   weights only like $\sqrt t$.
+# * The bound is a worst case: the measured counts stay far below it, and grow on average
+#   with the number of points and the dimension, which the bound does not mention.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on the proof.

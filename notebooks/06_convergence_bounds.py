@@ -334,6 +334,18 @@ for key, r in (("c0", moved[0]), ("c10", moved[-1])):
 
 
 # %% [markdown]
+# ## Summary
+#
+# * Novikoff's $R^2/\gamma^2$, the chapter's $2(R^2 + 1)/\epsilon^2$, the general bound (1.4)
+#   and the optimal-margin bound stand beside real counts, and no count passes its bound.
+# * The proof's two halves can be watched along a run.
+# * Padding a constant 1 is a bias: the padded run without bias is the run with bias, bit for
+#   bit.
+# * A start $\theta_0 \ne 0$ or a threshold $\delta > 0$ needs the general bound; scaling and
+#   moving the data change the run with a bias.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on padding and on moving the data. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

@@ -185,6 +185,18 @@ glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 
 
 # %% [markdown]
+# ## Summary
+#
+# * The relaxation method of Agmon and of Motzkin and Schoenberg solves a feasible system
+#   $A^\top w \le c$ by projections ($\eta = 1$) or reflections ($\eta = 2$); the perceptron is
+#   a close cousin.
+# * On a thin wedge, projections creep towards the apex without getting in, and reflections get
+#   in.
+# * "0 or not 0" is a system of inequalities; which inequality comes next, and $\eta$, change how
+#   many iterations it takes.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on the perceptron as a solver of inequalities. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

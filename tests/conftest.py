@@ -165,3 +165,10 @@ def pytest_collection_modifyitems(config, items):
         group = _group(item)
         if group is not None:
             item.add_marker(group)
+    # the claims group (the notebooks' frequencies at full size, about 20 CPU-minutes) runs only
+    # when -m names it: `bash run.sh test -m claims`
+    if "claims" not in (config.getoption("markexpr") or ""):
+        slow = [item for item in items if item.get_closest_marker("claims")]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker("claims")]
