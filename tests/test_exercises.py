@@ -243,7 +243,7 @@ WRONG = [
      r"your mixed theta is"),
     ("check_one_vs_all", (lambda W, b, X: np.argmax(X @ W.T, axis=1),), r"gets class \d+ where"),
     ("check_inequality_solver", (lambda A: np.zeros(A.shape[0]),),
-     r"\(A=\[\[3\.0\]\], .*\): column 0 has a_i\^T w = 0, not > 0"),
+     r"\(A=\[\[3\.0\]\], .*\): column 0 has a_i\^T w = 0, not > 0 \(a tie"),
     ("check_projection_step", (lambda w, a, c, eta: w - (a @ w - c) / (a @ a) * a
                                if a @ w > c else w,), r"violated\): your new w is"),
     ("check_subgradient", (lambda w, b, x, y: (-y * x, np.array([-y])),),
@@ -313,3 +313,34 @@ def test_check_subgradient_names_its_loss():
         gp.exercises.check_subgradient(_subgradient(0.0), loss="relu")
     with pytest.raises(ValueError, match="name"):
         gp.exercises.check_gate("XOR", [1.0, 1.0], 0.0)
+
+
+def test_check_leave_one_out_has_held_out_ties_and_rejects_counting_them_right():
+    """The issue's case X = [[1], [-2], [-1]], Y = [1, -1, -1] (held out, example 2 ends at a
+    tie: 1 leave-one-out mistake, 0 if a tie counted as right) and 8 more sets with a held-out
+    tie are among the cases; a solution that counts a tie as right fails on every one."""
+    from gluon_perceptron.experiments._exercise_checks import _held_out_ties
+
+    seen = []
+
+    def reference(X, Y, max_epochs):
+        seen.append((X, Y))
+        run = gp.experiments.leave_one_out(X, Y, max_epochs=max_epochs)
+        return run.errors, run.support
+
+    assert gp.exercises.check_leave_one_out(reference).passed
+    tied = [(X, Y) for X, Y in seen if _held_out_ties(X, Y, 1000)]
+    assert len(tied) >= 9
+    assert any(X.tolist() == [[1.0], [-2.0], [-1.0]] and Y.tolist() == [1.0, -1.0, -1.0]
+               for X, Y in tied)
+    wrong = gp.exercises.check_leave_one_out(_loo_tie_is_right)
+    assert wrong.failures >= len(tied) and wrong.cases == len(seen)
+
+
+def test_a_failing_check_names_its_smallest_failing_case():
+    """A step that never updates fails on many cases; the sentence shows the smallest (d = 1),
+    not the first one met."""
+    check = gp.exercises.check_step(lambda w, b, x, y: 0)
+    assert check.failures > 1
+    assert check.failing_case["w"].size == 1
+    assert "w=[0.0], b=0.0, x=[" in check.message

@@ -661,7 +661,8 @@ def check_inequality_solver(solution: Callable) -> ExerciseCheck:
             bad = np.flatnonzero(~(values > 0))
             if bad.size:
                 i = int(bad[0])
-                return f"column {i} has a_i^T w = {values[i]:g}, not > 0"
+                tie = " (a tie: 0 is not > 0)" if values[i] == 0 else ""
+                return f"column {i} has a_i^T w = {values[i]:g}, not > 0{tie}"
             return None
         return compare
 
@@ -686,7 +687,8 @@ def check_projection_step(solution: Callable) -> ExerciseCheck:
                     w, a = _integer_vectors(rng, d), _integer_vectors(rng, d)
                     a[0] = a[0] or 1.0
                     c = float(a @ w) + {"violated": -2.0, "satisfied": 2.0, "tight": 0.0}[what]
-                    yield ({"w": w, "a": a, "c": c, "eta": eta, "_what": what},
+                    label = "tight, a tie a^T w = c" if what == "tight" else what
+                    yield ({"w": w, "a": a, "c": c, "eta": eta, "_what": label},
                            _compare(w, a, c, eta))
 
     def _compare(w, a, c, eta):
