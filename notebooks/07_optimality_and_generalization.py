@@ -184,7 +184,7 @@ plt.show()
 # {glue:text}`loo_draws_ok` of the {glue:text}`loo_draws` draws. The bound is loose:
 # {glue:text}`bound_25:.2f` for N = 25, where it says nothing. It falls as N grows: over 40
 # tables like this one, on seeds no notebook prints, it falls at every doubling of N on nearly
-# every table (at least 38 of 40). But it falls more slowly than 1/N: (N+1) × bound estimates
+# every table (at least 38 of 40). But it falls no faster than 1/N: (N+1) × bound estimates
 # E[R_a²/γ₂²], and that expectation cannot fall as N grows, since N + 2 random points contain
 # N + 1 of them, and adding a point can only raise R and lower the best margin γ₂: larger
 # samples leave smaller margins. The table's estimates, 100 draws each, are noisy: here they
