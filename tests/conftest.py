@@ -165,7 +165,7 @@ def pytest_collection_modifyitems(config, items):
         group = _group(item)
         if group is not None:
             item.add_marker(group)
-    # the claims group (the notebooks' frequencies at full size, about 20 CPU-minutes) runs only
+    # the claims group (the notebooks' frequencies at full size, tens of CPU-minutes) runs only
     # when -m names it: `bash run.sh test -m claims`
     if "claims" not in (config.getoption("markexpr") or ""):
         slow = [item for item in items if item.get_closest_marker("claims")]

@@ -182,6 +182,16 @@ def digits_readings(curves, i: int) -> dict:
             "centre_negative": bool(np.all(centre < 0))}
 
 
+def _relaxation(seed: int) -> dict:
+    """Notebook 11: the table of rules and step sizes on one split of "0 or not 0"."""
+    from .relaxation import relaxation_over_splits
+    r = relaxation_over_splits([seed])
+    return {"reflections_win": bool(r.reflections_win()[0]),
+            "blind_stuck": bool(r.blind_projections_stuck()[0]),
+            "greedy_ahead": bool(r.greedy_ahead()[0]),
+            "test_accuracy": float(r.test_accuracy[0])}
+
+
 def _digits(seed: int) -> dict:
     """Notebook 09: "0 or not 0" and "8 or not 8" on one split of the 8x8 digits."""
     from .digits import learning_curves
@@ -211,6 +221,8 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
           "generalization_curve: 100 draws at each N = 25, 50, 100, 200, 400", _generalization),
     Study("mixing", "12_perceptron_on_many_machines", "hard_separable(4000, 200, 0.1), "
           "train against uniform and weighted mixing with W = 2, 4, 8", _mixing),
+    Study("relaxation", "11_relaxation_method", "one split of the 8x8 digits, \"0 or not 0\" "
+          "as a system of inequalities, five rules and four step sizes, 50 epochs", _relaxation),
     Study("digits", "09_digits_zero_or_not", "one split of the 8x8 digits, \"0 or not 0\" "
           "and \"8 or not 8\", 20 epochs", _digits),
     Study("mnist", "09_digits_zero_or_not", "one split of the 5,000 MNIST digits, \"0 or "
@@ -270,6 +282,10 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
                                              for w in (2, 4, 8)), 0.8,
           words="more rounds than uniform mixing at every W on most draws (at least 32 of "
                 "40)"),
+    # notebook 11
+    Claim("11-reflections-win", "relaxation", "for every rule, eta = 2 solves the system in "
+          "fewer iterations than eta = 1", lambda r: r["reflections_win"], 0.6,
+          words="it holds for all five rules on most splits (at least 24 of 40), not on all"),
     # notebook 09, 8x8 digits
     Claim("09-ahead-after-one-epoch", "digits", "\"0 or not 0\" is more than 5 points above "
           "the majority baseline after one epoch", lambda r: r["lead"][0] > 0.05, 0.9,

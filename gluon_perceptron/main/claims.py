@@ -23,8 +23,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="run.sh claims",
         description="Measure every frequency the notebooks state on a fresh range of seeds "
                     "and print each claim with its frequency and the words it supports "
-                    f"(studies: {', '.join(STUDIES)}; all of them take about 20 minutes on "
-                    "2 cores, generalization and separation the most).")
+                    f"(studies: {', '.join(STUDIES)}; all of them take tens of minutes, "
+                    "generalization, relaxation and separation the most).")
     p.add_argument("--start", type=int, default=None,
                    help="the first seed (default: a random one from 100,000 to 2**31, "
                         "printed; the tests use 10,000 on, the notebooks fewer)")
