@@ -62,6 +62,11 @@ def test_every_notebook_ends_with_exercises_and_folded_solutions(path):
                  if kind == "markdown" and text.startswith("## Exercises"))
     later = "".join(text for kind, text in cells[:first])
     assert "{exercise}" not in later, "the exercises come after the '## Exercises' cell"
+    kind, summary = cells[first - 1]
+    assert kind == "markdown" and summary.startswith("## Summary\n"), (
+        f"{path.name}: a '## Summary' cell comes right before the exercises")
+    bullets = re.findall(r"^\* ", summary, flags=re.M)
+    assert 2 <= len(bullets) <= 6 and len(summary) < 1500, "a short summary: 2 to 6 points"
 
 
 def _solutions():
