@@ -165,8 +165,8 @@ ax = gp.plots.plot_learning_curves(curves, 0)
 # but not on every split: here on {glue:text}`ahead_1` of {glue:text}`n_splits` (the smallest
 # lead is {glue:text}`lead_1_min:.3f`). Nor does it always stay ahead: each update moves the
 # whole boundary, and a later epoch can drag the test accuracy back below that margin; it even
-# falls below the baseline itself in some epoch on few splits (at most 4 of 40), and then by
-# up to several points. Here the lead stays above five points in all 20 epochs on
+# falls below the baseline itself in some epoch on few splits (at most 4 of 40). Here the
+# lead stays above five points in all 20 epochs on
 # {glue:text}`ahead_all` of {glue:text}`n_splits` splits, and falls below the baseline in some
 # epoch on {glue:text}`below_some` of them. Then, within the 20 epochs, an epoch makes no
 # update at all: the training set is separated and the curves stop moving. Here that happens
