@@ -194,12 +194,12 @@ plt.show()
 # and the growth must end eventually. The measured errors fall faster than 1/N: (N+1) × the
 # leave-one-out error goes down, not at every step (it is noisy); by N = 400 it is here
 # {glue:text}`loo_ratio:.2f` of its N = 25 value, and over the 40 tables it is below 0.8 of
-# its N = 25 value on nearly every table (at least 38 of 40), and at most half of it on about
-# half of them (12 to 30 of 40).
+# its N = 25 value on nearly every table (at least 38 of 40), and at most half of it on many
+# of them (at least 16 of 40).
 # The leave-one-out and fresh-point columns estimate the same expectation; here they differ by
 # at most {glue:text}`loo_test_z:.1f` standard errors over the five sizes, and over the 40
 # tables they differ by at most 2 standard errors at N = 25, 50 and 100 on most tables (at
-# least 30 of 40). At N = 200 and 400 the fresh-point errors come from a few draws only, so the
+# least 26 of 40). At N = 200 and 400 the fresh-point errors come from a few draws only, so the
 # standard error there is itself unreliable. `tests/test_claims.py` checks these
 # frequencies on 40 tables of its own, and `bash run.sh claims` measures them again on fresh
 # seeds.

@@ -167,8 +167,8 @@ glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 # * Reflections usually win. On most splits, for every rule, $\eta = 2$ solves the system in
 #   fewer iterations than $\eta = 1$ (here on {glue:text}`reflections_win` of
 #   {glue:text}`n_splits`), but it is a count, not a law: over 40 splits no notebook prints,
-#   it holds for all five rules on most splits (at least 24 of 40), not on all; on the others
-#   some rule is not faster with reflections. With
+#   it holds for all five rules on most splits (at least 24 of 40); on the others some rule
+#   is not faster with reflections. With
 #   plain projections the blind rules are typically still outside after 50 epochs, like the
 #   wedge above (no blind rule with $\eta = 1$ is feasible on {glue:text}`blind_stuck` of
 #   {glue:text}`n_splits` splits).

