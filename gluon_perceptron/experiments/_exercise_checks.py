@@ -29,7 +29,8 @@ class ExerciseCheck:
     passed : bool
         True when the reader's function agreed with the reference on every case.
     message : str
-        One sentence: what was checked, or what differs on the first failing case.
+        One sentence: what was checked, or what differs on the smallest failing case, which it
+        shows whole (every argument as Python reads it back) and names a tie where it is one.
     cases : int
         How many cases were run (all of them: a failing check still runs every case, to name
         the smallest that fails).

@@ -2,8 +2,8 @@
 
 Each checker runs a reader's function against the package's reference on many cases, ties
 and edge cases included, and returns an :class:`ExerciseCheck` whose text is one sentence:
-"passed" with the number of cases, or what differs on the first case that fails. Checkers
-call the reader's code and print nothing.
+"passed" with the number of cases, or what differs on the smallest case that fails, shown
+whole. Checkers call the reader's code and print nothing.
 
 This module is the table of its public names; the checkers live in
 :mod:`gluon_perceptron.experiments._exercise_checks` and load on first use (checking
