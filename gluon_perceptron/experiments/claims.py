@@ -182,6 +182,20 @@ def digits_readings(curves, i: int) -> dict:
             "centre_negative": bool(np.all(centre < 0))}
 
 
+def _margins(seed: int) -> dict:
+    """Notebook 03: the corrected experiment, 10 trials of 1000 points per margin."""
+    from .chapter import margin_experiment
+    r = margin_experiment(trials=10, samples=1000, seed=seed)
+    mean = r.updates.mean(axis=0)
+    return {"fall": float(mean[0] / mean[-1]), "within": bool(np.all(r.updates <= r.bound))}
+
+
+def _dimension(seed: int) -> dict:
+    """Notebook 06: the median count at d = 10 over that at d = 2, on one grid."""
+    from .convergence import dimension_growth
+    return {"ratio": float(dimension_growth([seed], dimensions=(2, 10)).ratios(10)[0])}
+
+
 def _relaxation(seed: int) -> dict:
     """Notebook 11: the table of rules and step sizes on one split of "0 or not 0"."""
     from .relaxation import relaxation_over_splits
@@ -214,6 +228,10 @@ def _mnist(seed: int) -> dict:
 
 
 STUDIES: dict[str, Study] = {s.name: s for s in (
+    Study("margins", "03_convergence_theorem", "margin_experiment(trials=10, samples=1000): "
+          "the corrected experiment, 10 datasets of 1000 points per margin", _margins),
+    Study("dimension", "06_convergence_bounds", "one grid of dimension_growth: 32 datasets "
+          "each at d = 2 and d = 10", _dimension),
     Study("separation", "13_beyond_rosenblatt", "separation_experiment(draws=5, "
           "max_iterations=100_000): 5 problems at each of 6 margins, three solvers",
           _separation, stride=5),
@@ -235,6 +253,17 @@ def _order(r: dict) -> bool:
 
 
 CLAIMS: dict[str, Claim] = {c.key: c for c in (
+    # notebook 03
+    Claim("03-count-falls", "margins", "the mean count at the narrowest margin is more than 5 "
+          "times that at the widest", lambda r: r["fall"] > 5, 0.95,
+          words="falls by a factor above 5 on nearly every run (at least 38 of 40)"),
+    # notebook 06
+    Claim("06-growth-real", "dimension", "the median count grows from d = 2 to d = 10",
+          lambda r: r["ratio"] > 1, 0.95,
+          words="the count grows from d = 2 to d = 10 on nearly every grid (at least 38 of 40)"),
+    Claim("06-growth-size", "dimension", "the factor from d = 2 to d = 10 is between 1.5 and 5",
+          lambda r: 1.5 <= r["ratio"] <= 5, 0.9,
+          words="by a factor between 1.5 and 5 on nearly every grid (at least 36 of 40)"),
     # notebook 13
     Claim("13-perceptron-steepest", "separation",
           "the perceptron's exponent is the largest of the three",
