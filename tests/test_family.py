@@ -210,3 +210,104 @@ def test_budget_is_reported():
                 beyond.train_voted(X, Y, max_epochs=3),
                 beyond.alma(X, Y, alpha=0.5, max_epochs=3)):
         assert run.epochs == 3 and not run.converged
+
+
+# --- oracles: scikit-learn and river ---------------------------------------------------------
+
+def _real_sets() -> dict:
+    """Real binary problems: scikit-learn's digits pairs, breast cancer, wine pairs, and the
+    5,000 MNIST digits (zero or not, 1000 rows of it)."""
+    datasets = pytest.importorskip("sklearn.datasets")
+    import gluon_perceptron as gp
+    sets = {}
+    digits = datasets.load_digits()
+    for a, b in ((0, 1), (3, 8), (4, 9), (1, 7), (5, 6), (2, 3)):
+        keep = np.isin(digits.target, (a, b))
+        sets[f"digits {a}/{b}"] = (digits.data[keep] / 16.0,
+                                   np.where(digits.target[keep] == a, 1.0, -1.0))
+    cancer = datasets.load_breast_cancer()
+    sets["breast cancer"] = (cancer.data / cancer.data.max(0), np.where(cancer.target, 1.0, -1.0))
+    wine = datasets.load_wine()
+    for a, b in ((0, 1), (1, 2)):
+        keep = np.isin(wine.target, (a, b))
+        sets[f"wine {a}/{b}"] = (wine.data[keep] / wine.data.max(0),
+                                 np.where(wine.target[keep] == a, 1.0, -1.0))
+    X, y = gp.data.load_mnist_5k()
+    sets["MNIST 5k"] = (X, np.where(y == 0, 1.0, -1.0))
+    return sets
+
+
+_SETS: dict = {}
+
+
+def _real(name: str):
+    if not _SETS:
+        _SETS.update(_real_sets())
+    return _SETS[name]
+
+
+_REAL = ["digits 0/1", "digits 3/8", "digits 4/9", "digits 1/7", "digits 5/6", "digits 2/3",
+         "breast cancer", "wine 0/1", "wine 1/2", "MNIST 5k"]
+
+
+@pytest.mark.parametrize("C", [0.01, 0.5, 10.0])
+@pytest.mark.parametrize("variant", ["PA-I", "PA-II"])
+@pytest.mark.parametrize("name", _REAL)
+def test_pa_equals_scikit_learn_bit_for_bit(name, variant, C):
+    """PA-I and PA-II make scikit-learn's PassiveAggressiveClassifier's updates exactly: the
+    same weights and intercept, bit for bit (10 real sets x 2 variants x 3 C = 60 runs)."""
+    linear_model = pytest.importorskip("sklearn.linear_model")
+    X, Y = _real(name)
+    epochs = 3 if name == "MNIST 5k" else 8
+    ours = beyond.passive_aggressive(X, Y, variant=variant, C=C, max_epochs=epochs)
+    theirs = linear_model.PassiveAggressiveClassifier(
+        C=C, loss="hinge" if variant == "PA-I" else "squared_hinge", max_iter=epochs,
+        shuffle=False, tol=None, fit_intercept=True, average=False).fit(X, Y)
+    if ours.converged:  # scikit-learn makes its remaining passes, all without an update
+        assert ours.epochs <= epochs
+    assert np.array_equal(ours.w, theirs.coef_[0]) and ours.b == theirs.intercept_[0]
+
+
+def _river_run(model, X, Y, epochs: int):
+    for _ in range(epochs):
+        for x, y in zip(X, Y):
+            model.learn_one(dict(enumerate(x)), bool(y > 0))
+    return model
+
+
+@pytest.mark.parametrize("variant, mode", [("PA", 0), ("PA-I", 1), ("PA-II", 2)])
+@pytest.mark.parametrize("name", ["digits 3/8", "breast cancer", "wine 1/2"])
+def test_pa_equals_river_to_1e_12(name, variant, mode):
+    """river's PAClassifier (the three variants) to 1e-12: it squares a square root for
+    :math:`\\|x\\|^2`, so it differs in the last bits."""
+    linear_model = pytest.importorskip(
+        "river.linear_model", reason="river is not installed (the 'river' extra: pip install "
+                                     "-e '.[river]')")
+    X, Y = _real(name)
+    X, Y = X[:150], Y[:150]
+    ours = beyond.passive_aggressive(X, Y, variant=variant, C=0.5, max_epochs=2)
+    theirs = _river_run(linear_model.PAClassifier(C=0.5, mode=mode), X, Y, ours.epochs)
+    w = np.array([theirs.weights.get(j, 0.0) for j in range(X.shape[1])])
+    assert np.allclose(w, ours.w, rtol=0, atol=1e-12)
+    assert abs(theirs.intercept - ours.b) <= 1e-12
+
+
+def test_river_alma_departs_from_the_paper_on_one_example():
+    """The slips page's example. river's ALMAClassifier does not normalise x: after
+    x1 = (3, 4) both hold w = (0.6, 0.8), and on x2 = (-3, 2.5) the paper's margin
+    w.x2 / |x2| = 0.051 is below the target (1 - 0.9) (1/0.9) / sqrt(2) = 0.079, so it
+    updates, while river's raw margin 0.2 is above it. And river projects only the
+    coordinates present in x: after a sparse x its weights leave the unit ball."""
+    linear_model = pytest.importorskip(
+        "river.linear_model", reason="river is not installed (the 'river' extra)")
+    X, Y = np.array([[3.0, 4.0], [-3.0, 2.5]]), np.array([1.0, 1.0])
+    paper = beyond.alma(X, Y, alpha=0.9, max_epochs=1, bias=False)
+    theirs = _river_run(linear_model.ALMAClassifier(alpha=0.9, B=1 / 0.9), X[:1], Y, 1)
+    assert np.allclose([theirs.w[0], theirs.w[1]], [0.6, 0.8])
+    theirs.learn_one({0: -3.0, 1: 2.5}, True)
+    assert paper.history["k"] == 3 and theirs.k == 2  # the paper updates on x2, river not
+    theirs.learn_one({0: -3.0}, True)  # a sparse x: feature 1 absent
+    assert math.hypot(theirs.w[0], theirs.w[1]) > 1.0  # outside the ball the paper keeps
+    sparse = beyond.alma(np.array([[3.0, 4.0], [-3.0, 2.5], [-3.0, 0.0]]), np.ones(3),
+                         alpha=0.9, max_epochs=1, bias=False)
+    assert np.linalg.norm(sparse.w) <= 1.0 + 1e-15
