@@ -42,16 +42,17 @@ def _pa_passes(X, Y, w, b, variant, C, bias, counts, mistakes, losses):  # pragm
     """Passes of the passive-aggressive loop; ``mistakes[e]`` and ``losses[e]`` (the sum of
     squared hinge losses) of pass ``e`` beside ``counts[e]``."""
     n, d = X.shape
-    squares = np.empty(n)
-    for i in range(n):
-        squares[i] = _sequential_dot(X[i], X[i])
     for e in range(counts.shape[0]):
         updates = 0
         errors = 0
         total = 0.0
         for i in range(n):
-            margin = Y[i] * (_sequential_dot(w, X[i]) + b[0])
-            sq = squares[i]
+            dot = 0.0
+            sq = 0.0
+            for j in range(d):  # two independent left-to-right sums, side by side
+                dot += w[j] * X[i, j]
+                sq += X[i, j] * X[i, j]
+            margin = Y[i] * (dot + b[0])
             if not math.isfinite(margin + sq):
                 updates = -1
                 break

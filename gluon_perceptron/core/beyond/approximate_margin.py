@@ -96,7 +96,7 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
         normalising does not change a sign. ``updates_per_epoch`` counts margin mistakes;
         ``history["k"]`` is the final :math:`k`.
     """
-    Z, Y = normalized_rows(X, bias=bias), Y.astype(np.float64)
+    Z, Y = normalized_rows(X, bias=bias), Y.astype(np.float64, copy=False)
     B = 1.0 / alpha if B is None else B
     w, k = np.zeros(Z.shape[1]), np.ones(1, dtype=np.int64)  # k = updates so far + 1
     if engine == "fast":  # the compiled twin of the loop below, bit for bit

@@ -86,7 +86,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
     ValueError
         When a margin or the weights overflow (scale X down).
     """
-    X, Y = X.astype(np.float64), Y.astype(np.float64)
+    X, Y = X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)
     w, b, history = np.zeros(X.shape[1]), np.zeros(1), {"mistakes": [], "squared_loss": []}
     if engine == "fast":  # the compiled twin of the loop below, bit for bit
         return _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history)
@@ -167,7 +167,7 @@ def pa_mistake_bound(X, Y, u, *, variant: str = "PA-I", C: float = 1.0,
     """
     X = X.astype(np.float64)
     R2 = float(np.max(np.einsum("ij,ij->i", X, X)))
-    hinge = np.maximum(0.0, 1.0 - Y.astype(np.float64) * (X @ u))
+    hinge = np.maximum(0.0, 1.0 - Y.astype(np.float64, copy=False) * (X @ u))
     uu = float(u @ u)
     if variant == "PA" and hinge.any():
         raise ValueError("PA's bound needs a u with y u.x >= 1 on every example (no hinge "

@@ -157,7 +157,7 @@ def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
     ValueError
         When a margin or the weights overflow (scale X down).
     """
-    Z, Y = _padded(X, bias), Y.astype(np.float64)
+    Z, Y = _padded(X, bias), Y.astype(np.float64, copy=False)
     if engine == "fast":  # the compiled twin of the loop below, bit for bit
         return _fast_voted(Z, Y, max_epochs, bias)
     weights, counts = [np.zeros(Z.shape[1])], [0]  # v_1 = 0, c_1 = 0
@@ -233,7 +233,7 @@ def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", deg
     :func:`train_voted` makes wherever the two sums round alike (always on data with few binary
     digits, tested exactly). Memory: the Gram matrix of the training set.
     """
-    Y = Y.astype(np.float64)
+    Y = Y.astype(np.float64, copy=False)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     G = kern.matrix(X, X) + (1.0 if bias else 0.0)
     rows, counts, scores = [], [0], np.zeros(X.shape[0])  # scores[i] = v_k . phi(x_i)
