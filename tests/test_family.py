@@ -311,3 +311,42 @@ def test_river_alma_departs_from_the_paper_on_one_example():
     sparse = beyond.alma(np.array([[3.0, 4.0], [-3.0, 2.5], [-3.0, 0.0]]), np.ones(3),
                          alpha=0.9, max_epochs=1, bias=False)
     assert np.linalg.norm(sparse.w) <= 1.0 + 1e-15
+
+
+# --- the theory, measured (experiments; seeds the notebook never prints) ---------------------
+
+def test_pa_bounds_hold_on_30_draws():
+    """Crammer et al.'s Theorems 2, 4 and 5 are theorems: every draw is under its bound."""
+    import gluon_perceptron as gp
+    run = gp.experiments.pa_bounds_experiment(draws=30, seed=1000)
+    assert run.holds() == {"PA": 1.0, "PA-I": 1.0, "PA-II": 1.0}
+    assert all(len(m) == 30 and m.min() >= 0 for m in run.mistakes.values())
+    assert run.mistakes["PA-I"].sum() > 0  # the noisy streams do make mistakes
+
+
+def test_voted_error_is_under_its_bound_on_30_draws():
+    """Freund and Schapire's bound on the expected error: the mean test error over 30 draws is
+    below 2/(m+1) E[(R/gamma)^2]."""
+    import gluon_perceptron as gp
+    run = gp.experiments.voted_bound_experiment(draws=30, seed=1000)
+    assert run.error.shape == (30,) and run.error.mean() <= run.bound
+    assert math.isclose(run.bound, 2 / 501 * run.ratio.mean())
+
+
+def test_alma_reaches_its_margin_on_30_draws():
+    """Gentile's Theorem 3 with B = 1/alpha, C = sqrt 2: run to convergence, the margin is at
+    least (1 - alpha) gamma* and the updates at most the bound, on every draw."""
+    import gluon_perceptron as gp
+    run = gp.experiments.alma_margin_experiment(draws=30, seed=1000, alpha=0.5)
+    assert run.converged.all()
+    assert (run.fraction >= 1 - run.alpha).all() and (run.fraction <= 1 + 1e-9).all()
+    assert (run.updates <= run.bound).all()
+
+
+def test_averaged_and_voted_beat_the_last_weights_on_40_draws():
+    """The notebook's claim, on draws it never prints: with 10% of the labels flipped, the
+    averaged and the voted predictors err less than the last weights in at least 9 draws of
+    10 (40 draws)."""
+    import gluon_perceptron as gp
+    run = gp.experiments.heldout_predictors_experiment(draws=40, seed=1000)
+    assert min(run.beats_last().values()) >= 0.9

@@ -328,7 +328,7 @@ VALID = {
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
           "shards", "draws", "runs", "seeds", "epochs", "max_iter", "max_attempts", "workers",
           "horizon", "last", "xor_epochs", "short", "long", "servers", "batch_size",
-          "batch_axis", "repeats"}
+          "batch_axis", "repeats", "tests"}
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",

@@ -280,13 +280,15 @@ def predict_voted(model, X, *, method: str = "vote") -> np.ndarray:
     ``"last"``: :math:`\\operatorname{sign}(v_{k+1}^\\top x + b_{k+1})`. A score of exactly 0
     predicts +1.
     """
-    scores = _scores(model, X)  # (k + 1, n): v_m . x + b_m, every m, every row
-    if method == "vote":
-        total = model.counts @ np.sign(scores)
-    elif method == "average":
-        total = model.counts @ scores
+    if method == "last" and isinstance(model, VotedPerceptron):
+        total = X @ model.w + model.b
+    elif method == "average" and isinstance(model, VotedPerceptron):
+        w, b = model.averaged()
+        total = X @ w + b
     else:
-        total = scores[-1]
+        scores = _scores(model, X)  # (k + 1, n): v_m . x + b_m, every m, every row
+        total = {"vote": lambda: model.counts @ np.sign(scores),
+                 "average": lambda: model.counts @ scores, "last": lambda: scores[-1]}[method]()
     return np.where(total >= 0.0, 1.0, -1.0)
 
 
