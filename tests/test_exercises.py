@@ -197,6 +197,10 @@ WRONG = [
     ("check_projection_step", (lambda w, a, c, eta: w - eta * (a @ w - c) / (a @ a) * a,),
      r"satisfied\): your new w is"),
     ("check_mixing", (lambda t, k, m: t.mean(axis=0),), r"mixing=.weighted.\): your mixed"),
+    ("check_pa_step", (lambda w, x, y, variant, C: max(0.0, 1 - y * (w @ x)) / (x @ x),),
+     r"the cap C = 0\.05 .*your tau is 0\.111+ where PA-I's step is 0\.05"),
+    ("check_vote", (lambda pairs, X: np.sign(sum(c * (X @ w) for w, c in pairs)),),
+     r"a tied vote.*your labels are \[0\.\] where the vote gives \[1\.\]"),
 ]
 
 
