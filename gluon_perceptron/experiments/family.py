@@ -16,7 +16,7 @@ import numpy as np
 from ..core._validation import count, progress, real, seed, validate_params
 from ..core.beyond.approximate_margin import alma, alma_bound, normalized_rows
 from ..core.beyond.passive import pa_mistake_bound, passive_aggressive
-from ..core.beyond.voting import predict_voted, train_voted, voted_bound
+from ..core.beyond.voting import predict_voted, train_voted
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 
@@ -112,7 +112,7 @@ class VotedBound:
     @property
     def bound(self) -> float:
         """:math:`\\frac{2}{m+1}` times the mean of :math:`(R/\\gamma)^2` over the draws."""
-        return voted_bound(1.0, 1.0 / np.sqrt(float(self.ratio.mean())), self.samples)
+        return 2.0 / (self.samples + 1) * float(self.ratio.mean())
 
 
 @validate_params(draws=count(), samples=count(), tests=count(), seed=seed(),

@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from .. import _checks
 from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
@@ -135,8 +136,8 @@ def _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history) -> TrainResult:
 
 
 def _competitor(u, name: str, args: dict) -> np.ndarray:
-    from .._checks import vector
-    return vector(u, name, size=args["X"].shape[1]).astype(np.float64)
+    """``u``: one entry per feature of ``X``."""
+    return _checks.vector(u, name, size=args["X"].shape[1]).astype(np.float64)
 
 
 @validate_params(X=features(), Y=labels(of="X"), u=Rule(_competitor, "vector(size_of='X')",
