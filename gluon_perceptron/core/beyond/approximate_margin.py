@@ -37,7 +37,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..rosenblatt.engine import _drive
+from ..rosenblatt.engine import _drive, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 from ._family_compiled import _alma_passes, _dot
 
@@ -86,7 +86,8 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
     bias : bool
         Append the constant feature 1 before normalising.
     engine : {"fast", "faithful"}
-        ``"faithful"``: the loop below, in numpy. ``"fast"``: its compiled twin, bit for bit.
+        ``"faithful"``: the loop below, in numpy. ``"fast"``: its compiled twin, bit for
+        bit (without numba, the loop below).
 
     Returns
     -------
@@ -99,7 +100,7 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
     Z, Y = normalized_rows(X, bias=bias), Y.astype(np.float64, copy=False)
     B = 1.0 / alpha if B is None else B
     w, k = np.zeros(Z.shape[1]), np.ones(1, dtype=np.int64)  # k = updates so far + 1
-    if engine == "fast":  # the compiled twin of the loop below, bit for bit
+    if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_alma(Z, Y, w, k, alpha, B, C, max_epochs, bias)
 
     def one_pass(budget: int) -> list[int]:

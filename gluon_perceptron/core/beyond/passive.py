@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _checks
 from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
-from ..rosenblatt.engine import _drive
+from ..rosenblatt.engine import _drive, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 from ._family_compiled import PA, PA_I, PA_II, _dot, _pa_passes
 
@@ -73,7 +73,8 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
         the paper's setting, where :func:`pa_mistake_bound` holds.
     engine : {"fast", "faithful"}
         ``"faithful"``: the loop below, one example at a time in numpy. ``"fast"``: its
-        compiled twin (the same operations, the same bits).
+        compiled twin (the same operations, the same bits; without numba, the
+        loop below).
 
     Returns
     -------
@@ -89,7 +90,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
     """
     X, Y = X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)
     w, b, history = np.zeros(X.shape[1]), np.zeros(1), {"mistakes": [], "squared_loss": []}
-    if engine == "fast":  # the compiled twin of the loop below, bit for bit
+    if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history)
 
     def one_pass(budget: int) -> list[int]:

@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..rosenblatt.engine import _drive
+from ..rosenblatt.engine import _drive, _use_compiled
 from ._family_compiled import _dot, _voted_pass
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -145,7 +145,8 @@ def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
     bias : bool
         Pad the constant feature 1.
     engine : {"fast", "faithful"}
-        ``"faithful"``: the loop below, in numpy. ``"fast"``: its compiled twin, bit for bit.
+        ``"faithful"``: the loop below, in numpy. ``"fast"``: its compiled twin, bit for
+        bit (without numba, the loop below).
 
     Returns
     -------
@@ -158,7 +159,7 @@ def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
         When a margin or the weights overflow (scale X down).
     """
     Z, Y = _padded(X, bias), Y.astype(np.float64, copy=False)
-    if engine == "fast":  # the compiled twin of the loop below, bit for bit
+    if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_voted(Z, Y, max_epochs, bias)
     weights, counts = [np.zeros(Z.shape[1])], [0]  # v_1 = 0, c_1 = 0
 
