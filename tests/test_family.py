@@ -361,10 +361,26 @@ def test_fast_without_numba_runs_the_loop(monkeypatch):
         monkeypatch.setattr(engine, "FAST_BACKEND", backend)
         if backend == "numpy":  # the twins must not run: uncompiled, they are slow Python
             for module, twin in ((passive, "_fast_pa"), (voting, "_fast_voted"),
+                                 (voting, "_fast_voted_kernel"),
                                  (approximate_margin, "_fast_alma")):
                 monkeypatch.setattr(module, twin, None)
         runs[backend] = (beyond.passive_aggressive(X, Y, max_epochs=3),
                          beyond.train_voted(X, Y, max_epochs=3),
-                         beyond.alma(X, Y, alpha=0.5, max_epochs=3))
-    for a, b in zip(runs["compiled"], runs["numpy"]):
+                         beyond.alma(X, Y, alpha=0.5, max_epochs=3),
+                         beyond.train_voted_kernel(X, Y, max_epochs=3))
+    for a, b in zip(runs["compiled"][:3], runs["numpy"][:3]):
         assert np.array_equal(a.w, b.w) and a.updates_per_epoch == b.updates_per_epoch
+    assert np.array_equal(runs["compiled"][3].rows, runs["numpy"][3].rows)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_voted_kernel_twin_is_the_loop_bit_for_bit(seed):
+    X, Y = _draw(seed, n=120, flip=0.1)
+    kernel = ("linear", "poly", "rbf")[seed % 3]
+    fast, loop = (beyond.train_voted_kernel(X, Y, max_epochs=4, kernel=kernel,
+                                            bias=seed % 2 == 0, engine=e)
+                  for e in ("fast", "faithful"))
+    assert np.array_equal(fast.rows, loop.rows) and np.array_equal(fast.counts, loop.counts)
+    assert fast.updates_per_epoch == loop.updates_per_epoch
+    Xt = _draw(seed + 50, n=40)[0]
+    assert np.array_equal(voting._scores(fast, Xt), voting._scores(loop, Xt))

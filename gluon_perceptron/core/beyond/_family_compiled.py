@@ -132,3 +132,25 @@ def _alma_passes(Z, Y, w, k, alpha, B, C, counts):  # pragma: no cover - runs co
         if updates <= 0:
             return e + 1
     return counts.shape[0]
+
+
+@_jit
+def _voted_kernel_pass(G, Y, scores, rows, survivals, k):  # pragma: no cover - compiled
+    """One pass of the voted perceptron's dual loop over the Gram matrix ``G`` (the bias's 1
+    already added): ``scores[i]`` is :math:`v_k^\\top \\phi(x_i)`, kept up to date; ``rows``,
+    ``survivals`` and ``k`` as in :func:`_voted_pass`."""
+    updates = 0
+    n = G.shape[0]
+    for i in range(n):
+        if not math.isfinite(scores[i]):
+            return -1
+        if Y[i] * scores[i] > 0.0:
+            survivals[k[0]] += 1
+            continue
+        rows[k[0]] = i
+        k[0] += 1
+        survivals[k[0]] = 1
+        for j in range(n):
+            scores[j] += Y[i] * G[i, j]
+        updates += 1
+    return updates

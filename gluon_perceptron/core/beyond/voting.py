@@ -41,7 +41,7 @@ from .._validation import (
     validate_params,
 )
 from ..rosenblatt.engine import _drive, _use_compiled
-from ._family_compiled import _dot, _voted_pass
+from ._family_compiled import _dot, _voted_kernel_pass, _voted_pass
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
@@ -188,22 +188,24 @@ def _voted_result(V: np.ndarray, counts: np.ndarray, per_epoch: list[int],
                            updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0)
 
 
-def _voted_runner(Z: np.ndarray, Y: np.ndarray, w: np.ndarray):
-    """``passes(budget)`` for :func:`_drive` by :func:`~._family_compiled._voted_pass`, and
-    the arrays it fills (rows of the mistakes, survival counts, their number), grown to leave
-    room for one more pass's mistakes before each pass."""
+def _voted_runner(one_pass, *data):
+    """``passes(budget)`` for :func:`_drive` by a compiled pass of the voted perceptron
+    (:func:`~._family_compiled._voted_pass` or ``_voted_kernel_pass``) on ``data``, and the
+    arrays it fills (rows of the mistakes, survival counts, their number), grown to leave room
+    for one more pass's mistakes before each pass."""
+    n = data[0].shape[0]
     state = {"rows": np.zeros(0, dtype=np.int64), "survivals": np.zeros(1, dtype=np.int64),
              "k": np.zeros(1, dtype=np.int64)}
 
     def passes(budget: int) -> list[int]:
-        need = int(state["k"][0]) + Z.shape[0]
+        need = int(state["k"][0]) + n
         if state["rows"].shape[0] < need:
             size = max(need, 2 * state["rows"].shape[0])
             state["rows"] = np.resize(state["rows"], size)
             state["survivals"] = np.append(state["survivals"],
                                            np.zeros(size + 1 - state["survivals"].shape[0],
                                                     dtype=np.int64))
-        return [_voted_pass(Z, Y, w, state["rows"], state["survivals"], state["k"])]
+        return [one_pass(*data, state["rows"], state["survivals"], state["k"])]
 
     return passes, state
 
@@ -213,7 +215,7 @@ def _fast_voted(Z: np.ndarray, Y: np.ndarray, max_epochs: int, bias: bool) -> Vo
     weights after each mistake are their running sums (:func:`numpy.cumsum` adds in the same
     order as the loop)."""
     w = np.zeros(Z.shape[1])
-    passes, state = _voted_runner(np.ascontiguousarray(Z), Y, w)
+    passes, state = _voted_runner(_voted_pass, np.ascontiguousarray(Z), Y, w)
     per_epoch = _drive(passes, max_epochs, (w,))
     k = int(state["k"][0])
     rows = state["rows"][:k]
@@ -221,22 +223,38 @@ def _fast_voted(Z: np.ndarray, Y: np.ndarray, max_epochs: int, bias: bool) -> Vo
     return _voted_result(np.cumsum(steps, axis=0), state["survivals"][:k + 1], per_epoch, bias)
 
 
+def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron:
+    """:func:`train_voted_kernel`'s loop, compiled
+    (:func:`~._family_compiled._voted_kernel_pass`)."""
+    scores = np.zeros(G.shape[0])
+    passes, state = _voted_runner(_voted_kernel_pass, np.ascontiguousarray(G), Y, scores)
+    per_epoch = _drive(passes, max_epochs, (scores,))
+    k = int(state["k"][0])
+    return KernelVotedPerceptron(rows=state["rows"][:k].copy(),
+                                 counts=state["survivals"][:k + 1].copy(),
+                                 updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
+                                 X=X, Y=Y, kernel=kern, bias=bias)
+
+
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
-                 bias=flag())
+                 bias=flag(), engine=one_of("fast", "faithful"))
 def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", degree: int = 3,
-                       gamma: float | None = None, coef0: float = 1.0,
-                       bias: bool = True) -> KernelVotedPerceptron:
+                       gamma: float | None = None, coef0: float = 1.0, bias: bool = True,
+                       engine: str = "fast") -> KernelVotedPerceptron:
     """The voted perceptron in dual form: :func:`train_voted` with :math:`v^\\top x` replaced
     by :math:`\\sum_{j} y_{i_j} (K(x_{i_j}, x) + [\\text{bias}])` over the mistakes so far.
 
     Same parameters as :func:`train_voted`, plus the kernel's (see
     :func:`~.kernel_perceptron.train_kernel`). With the linear kernel it makes the mistakes
     :func:`train_voted` makes wherever the two sums round alike (always on data with few binary
-    digits, tested exactly). Memory: the Gram matrix of the training set.
+    digits, tested exactly). Memory: the Gram matrix of the training set. ``engine``: as for
+    :func:`train_voted` (the loop below, or its compiled twin, bit for bit).
     """
     Y = Y.astype(np.float64, copy=False)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     G = kern.matrix(X, X) + (1.0 if bias else 0.0)
+    if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
+        return _fast_voted_kernel(G, Y, max_epochs, X, kern, bias)
     rows, counts, scores = [], [0], np.zeros(X.shape[0])  # scores[i] = v_k . phi(x_i)
 
     def one_pass(budget: int) -> list[int]:
