@@ -253,6 +253,10 @@ WRONG = [
                                if a @ w > c else w,), r"violated\): your new w is"),
     ("check_subgradient", (lambda w, b, x, y: (-y * x, np.array([-y])),),
      r"just above the kink, y f\(x\) = 0\.5\): your gradient in w is \[-3\.0\]"),
+    ("check_pa_step", (lambda w, x, y, variant, C: max(0.0, 1 - y * (w @ x)) / (x @ x),),
+     r"the cap C = 0\.05 .*your tau is 0\.111+ where PA-I's step is 0\.05"),
+    ("check_vote", (lambda pairs, X: np.sign(sum(c * (X @ w) for w, c in pairs)),),
+     r"a tied vote.*your labels are \[0\.\] where the vote gives \[1\.\]"),
 ]
 
 

@@ -744,3 +744,7 @@ def check_mixing(solution: Callable) -> ExerciseCheck:
 
     return _verdict(cases(), "your mixing agrees with train_mixed's, uniform and weighted,")
 
+
+# --- notebook 14: the perceptron's family (in their own module) --------------------------------
+
+from ._family_checks import check_pa_step, check_vote  # noqa: E402, F401

@@ -18,7 +18,8 @@ import sys
 #: The public names, each found in the private module that holds the checkers.
 __all__ = sorted((
     "check_aggressive_sequence", "check_gate", "check_inequality_solver",
-    "check_leave_one_out", "check_mixing", "check_one_vs_all", "check_padded_run",
+    "check_leave_one_out", "check_mixing", "check_one_vs_all", "check_pa_step",
+    "check_padded_run", "check_vote",
     "check_projection_step", "check_random_guess", "check_recover_affine", "check_step",
     "check_subgradient", "ExerciseCheck",
 ), key=str.lower)
