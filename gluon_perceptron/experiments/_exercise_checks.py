@@ -87,6 +87,11 @@ def _show(value: Any) -> str:
         return repr(float(value))
     if isinstance(value, np.integer):
         return repr(int(value))
+    if isinstance(value, (list, tuple)):  # e.g. the voted perceptron's [(w_k, c_k), ...]
+        inner = ", ".join(_show(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
     return repr(value)
 
 
