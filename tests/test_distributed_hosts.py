@@ -322,9 +322,15 @@ def _command(hostfile: Path, pairs, remote, logs: Path, *extra: str) -> list[str
             "--log-dir", str(logs), "--round-timeout", "30", *extra]
 
 
-def _kill_launcher_in_rounds(command: list[str], logs: Path, net: Net, names) -> float:
+def _kill_launcher_in_rounds(command: list[str], logs: Path, net: Net, names,
+                             keep: frozenset = frozenset()) -> float:
     """Start the command, SIGKILL it once both workers run their rounds; return the seconds
-    until no process is left in the namespaces ``names``."""
+    until no process but those of ``keep`` is left in the namespaces ``names``."""
+
+    def left() -> list[int]:
+        found = net.pids()
+        return [pid for ns in names for pid in found[ns] if pid not in keep]
+
     launcher = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True)
     try:
@@ -337,10 +343,10 @@ def _kill_launcher_in_rounds(command: list[str], logs: Path, net: Net, names) ->
         assert launcher.poll() is None, "the launcher ended before its rounds"
         time.sleep(1.0)  # in the rounds
         before = net.pids()
-        assert all(before[ns] for ns in names), before
+        assert all(set(before[ns]) - keep for ns in names), before
         launcher.kill()  # SIGKILL: no finally block of it runs
         t = time.monotonic()
-        while time.monotonic() - t < 10 and any(net.pids()[ns] for ns in names):
+        while time.monotonic() - t < 10 and left():
             time.sleep(0.1)
         return time.monotonic() - t
     finally:
@@ -425,7 +431,7 @@ def test_ssh_for_real_and_sigkill_leaves_only_the_sshd(net, sshd, tmp_path):
     logs = tmp_path / "killed"
     seconds = _kill_launcher_in_rounds(
         _command(hostfile, pairs, remote, logs, "--max-epochs", "1000000"), logs, net,
-        [net.names[0]])
+        [net.names[0]], frozenset({sshd_pid}))
     left = [p for p in net.pids()[net.names[0]] if p != sshd_pid]
     assert not left and seconds < 10, left
 
