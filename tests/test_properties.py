@@ -340,6 +340,9 @@ NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part
 FLAGS = {"scale", "bias", "shuffle", "compress", "python_servers", "docstring", "check_inputs"}
 PATHS = {"path", "folder", "log_dir", "cwd"}
 COMMANDS = {"worker_command"}
+HOSTS = {"hosts"}
+REMOTES = {"remote"}
+PORTS = {"port"}
 ARRAYS = {"array"}
 CALLBACKS = {"on_started"}
 PROGRESS = {"progress"}
@@ -388,6 +391,12 @@ BAD_ARRAYS = [None, np.array(["a", "b"]), np.array([1 + 2j]), np.array([None], d
               [[1], [1, 2]], np.zeros(3, dtype=np.float16), np.zeros(3, dtype=np.int64),
               np.array([np.nan, 1.0]), np.array(3.0)]
 BAD_CALLBACKS = [3, "f", [print]]
+#: Several hosts (``train_distributed(hosts=...)``): a host name where an address is needed, a
+#: wildcard address, no list; a template without {host} or {command}; no TCP port.
+BAD_HOSTS = [3, "", [], "198.18.0.2", ["node1"], [""], [("a",)], [3], ["0.0.0.0"], ["a b c"]]
+BAD_REMOTES = [3, "", [], "ssh {host} {command}", ["ssh", "{host}"], ["ssh", "{command}"],
+               ["x", "{host}", "{argv}", "{argv}"], [3]]
+BAD_PORTS = [0, -1, 65536, True, "22", 2.5]
 
 
 def _bad_features_list(n: int = 4) -> list:
@@ -413,7 +422,8 @@ KINDS = ((FEATURES, BAD_FEATURES), (LABELS, BAD_LABELS), (COUNTS, BAD_COUNTS),
          (FLOATS, BAD_FLOATS), (VECTORS, BAD_VECTORS), (SCALARS, BAD_SCALARS),
          (OBJECTS, BAD_OBJECTS), (NAMES, BAD_NAMES), (SEEDS, BAD_SEEDS), (FLAGS, BAD_FLAGS),
          (PROGRESS, BAD_PROGRESS), (PATHS, BAD_PATHS), (COMMANDS, BAD_COMMANDS),
-         (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS))
+         (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS), (HOSTS, BAD_HOSTS),
+         (REMOTES, BAD_REMOTES), (PORTS, BAD_PORTS))
 
 
 #: Parameters whose name says one kind but which hold another: (function, parameter) -> kind.
