@@ -104,7 +104,7 @@ def test_a_host_name_where_an_address_is_needed_is_refused_before_anything_start
                                          r"bind failed.*node1 ADDRESS"):
         gp.distributed.train_distributed(X, Y, hosts=["node1"], remote=LOCAL)
     (tmp_path / "hosts").write_text("198.18.0.2\nworker-2\n")
-    with pytest.raises(ValueError, match=r"hosts, line 2: 'worker-2' is a host name"):
+    with pytest.raises(ValueError, match=r"hosts', line 2: 'worker-2' is a host name"):
         hostmod.read_hostfile(tmp_path / "hosts")
     with pytest.raises(ValueError, match="never bind every interface"):
         gp.distributed.train_distributed(X, Y, hosts=["0.0.0.0"], remote=LOCAL)

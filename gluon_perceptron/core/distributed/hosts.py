@@ -41,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._validation import Rule, validate_params
 from . import lifeline
 from .launcher import (
     ClusterRun,
@@ -64,6 +65,18 @@ REMOTE_MODULE = "gluon_perceptron.core.distributed.remote"
 SILENT = 30.0
 #: What a node's versions must equal on every host.
 SHARED = ("python", "gluon_perceptron", "mxnet", "numpy")
+
+
+def _file_path(value, name: str, args: dict):
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise TypeError(f"{name} must be a host file's path (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def file_path() -> Rule:
+    """The rule of a host file's path."""
+    return Rule(_file_path, "a file's path")
 
 
 @dataclass(frozen=True)
@@ -112,21 +125,37 @@ def parse_host(entry, where: str = "hosts") -> Host:
     return Host(name, str(ip))
 
 
+@validate_params(path=file_path())
 def read_hostfile(path) -> list[Host]:
     """The hosts of a host file: one ``ADDRESS`` or ``NAME ADDRESS`` per line, ``#`` comments.
 
-    A host may appear more than once; its nodes then take more of the round-robin's turns.
+    ``NAME`` is what the remote-start command's ``{host}`` becomes (an ssh host name, a
+    namespace), ``ADDRESS`` the IP address the host's nodes bind (``DMLC_NODE_HOST``) and the
+    others reach it at; ``ADDRESS`` alone is both. The scheduler runs on the first host; a host
+    may appear more than once, and its nodes then take more of the round-robin's turns.
+
+    Returns
+    -------
+    list of Host
+        For ``train_distributed(..., hosts=...)``.
+
+    Raises
+    ------
+    ValueError
+        The file cannot be read, names no host, or a line is no host (a host name where an
+        address is needed, say), named by its line.
     """
     path = Path(path)
     try:
         text = path.read_text()
-    except OSError as exc:
-        raise ValueError(f"hosts: cannot read the host file {str(path)!r} "
-                         f"({exc.strerror or type(exc).__name__})") from exc
-    hosts = [parse_host(line.split("#")[0].strip(), f"{path}, line {i}")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ValueError(f"path {str(path)!r} cannot be read as a host file ({why}); give a "
+                         f"text file with one 'ADDRESS' or 'NAME ADDRESS' per line") from exc
+    hosts = [parse_host(line.split("#")[0].strip(), f"path {str(path)!r}, line {i}")
              for i, line in enumerate(text.splitlines(), 1) if line.split("#")[0].strip()]
     if not hosts:
-        raise ValueError(f"hosts: the host file {str(path)!r} names no host; write one "
+        raise ValueError(f"path {str(path)!r}: the host file names no host; write one "
                          f"'ADDRESS' or 'NAME ADDRESS' per line")
     return hosts
 

@@ -52,14 +52,13 @@ def versions() -> dict:
 
     import numpy
 
-    import gluon_perceptron
-
+    package = sys.modules["gluon_perceptron"]  # imported before any of its modules
     try:
         mxnet = metadata.version("mxnet")
     except metadata.PackageNotFoundError:
         mxnet = None
     return {"python": ".".join(map(str, sys.version_info[:3])),
-            "gluon_perceptron": gluon_perceptron.__version__, "mxnet": mxnet,
+            "gluon_perceptron": package.__version__, "mxnet": mxnet,
             "numpy": numpy.__version__}
 
 
