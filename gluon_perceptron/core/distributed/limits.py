@@ -38,8 +38,9 @@ def check_cluster_size(workers: int, servers: int, hosts: int = 1) -> None:
             f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
             f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
             f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
-            f"servers, or run on several hosts (start the scheduler, servers and workers "
-            f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
+            f"servers, or run on several hosts (hosts=[...], or python -m "
+            f"gluon_perceptron.distributed --hosts HOSTFILE; see 'On several hosts' in "
+            f"docs/package.md)")
 
 
 def _path(value, name: str, args: dict):
