@@ -17,11 +17,9 @@ remote-start command, other versions, a node that never arrives or stops answeri
 Namespaces need root (as CI has); where they cannot be made, those tests skip and say why.
 """
 
-import ipaddress
 import os
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -38,13 +36,11 @@ from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, tra
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.mixing import shard_bounds
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from netns import NETNS, Net, free_subnet, ip  # noqa: E402  (tools/netns.py, shared with the bench)
+
 #: A remote-start command on this machine: ``{host}`` only names the host in the environment.
 LOCAL = ["env", "GLUON_PERCEPTRON_TEST_HOST={host}", "{argv}"]
-#: Into a namespace, through a shell that keeps the node's standard input but, like sshd, does
-#: not hand the launcher's parent-death signal on (the node is the shell's child, not the
-#: launcher's): when the launcher dies, only the heartbeat ends the node.
-NETNS = ["ip", "netns", "exec", "{host}", "sh", "-c", 'exec 3<&0; "$@" <&3 3<&- & wait $!',
-         "sh", "{argv}"]
 
 
 def _data(kind: str, seed: int, n: int = 120, d: int = 5):
@@ -207,79 +203,27 @@ def test_a_stopped_worker_is_named_with_its_host(tmp_path):
 
 # ------------------------------------------------------------------ network namespaces (root)
 
-def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["ip", *args], capture_output=True, text=True, check=check)
-
-
-def _free_subnet() -> ipaddress.IPv4Network:
-    """A /24 of 198.18.0.0/15 that no address or route of this machine touches."""
-    used = _ip("-4", "addr").stdout + _ip("-4", "route").stdout
-    nets = list(ipaddress.ip_network("198.18.0.0/15").subnets(new_prefix=24))
-    rng = np.random.default_rng()
-    for i in rng.permutation(len(nets))[:50]:
-        net = nets[int(i)]
-        if f"{'.'.join(str(net.network_address).split('.')[:3])}." not in used:
-            return net
-    pytest.skip("no free /24 of 198.18.0.0/15 on this machine")
-
-
-class Net:
-    """The namespaces of this module: ``hosts`` (name, address), the bridge's own address."""
-
-    def __init__(self, tag: str, subnet: ipaddress.IPv4Network):
-        self.tag, self.subnet = tag, subnet
-        self.bridge = f"{tag}br"
-        self.names = [f"{tag}{c}" for c in "abc"]
-        base = subnet.network_address
-        self.gateway = str(base + 1)
-        self.hosts = [hostmod.Host(name, str(base + 2 + i)) for i, name in enumerate(self.names)]
-
-    def pids(self) -> dict[str, list[int]]:
-        return {ns: [int(p) for p in _ip("netns", "pids", ns, check=False).stdout.split()]
-                for ns in self.names}
-
-    def build(self) -> None:
-        _ip("link", "add", self.bridge, "type", "bridge")
-        _ip("addr", "add", f"{self.gateway}/24", "dev", self.bridge)
-        _ip("link", "set", self.bridge, "up")
-        for ns, host in zip(self.names, self.hosts):
-            _ip("netns", "add", ns)
-            _ip("link", "add", f"{ns}h", "type", "veth", "peer", "name", "eth0", "netns", ns)
-            _ip("link", "set", f"{ns}h", "master", self.bridge, "up")
-            _ip("-n", ns, "addr", "add", f"{host.address}/24", "dev", "eth0")
-            _ip("-n", ns, "link", "set", "eth0", "up")
-            _ip("-n", ns, "link", "set", "lo", "up")
-
-    def remove(self) -> None:
-        """Kill what runs in our namespaces (ours only), delete them and the bridge."""
-        for pids in self.pids().values():
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        for ns in self.names:
-            _ip("netns", "del", ns, check=False)
-        _ip("link", "del", self.bridge, check=False)
-
-
 @pytest.fixture(scope="module")
 def net():
     if os.geteuid() != 0 or shutil.which("ip") is None:
         pytest.skip("network namespaces need root and iproute2's `ip` (CI runs as root)")
-    made = Net(f"gp{os.getpid() % 100000}", _free_subnet())
+    subnet = free_subnet()
+    if subnet is None:
+        pytest.skip("no free /24 of 198.18.0.0/15 on this machine")
+    made = Net(f"gp{os.getpid() % 100000}", subnet)
     try:
         made.build()
     except subprocess.CalledProcessError as exc:
         made.remove()
         pytest.skip(f"network namespaces cannot be made here: {exc.stderr.strip()}")
+    made.hosts = [hostmod.Host(name, address) for name, address in made.hosts]
     try:
-        routes = _ip("-n", made.names[0], "route").stdout
+        routes = ip("-n", made.names[0], "route").stdout
         assert "default" not in routes  # no route out
         yield made
     finally:
         made.remove()
-    assert not any(ns in _ip("netns", "list").stdout for ns in made.names)
+    assert not any(ns in ip("netns", "list").stdout for ns in made.names)
 
 
 def _hostfile(path: Path, hosts) -> Path:
