@@ -389,3 +389,28 @@ def test_an_unreachable_host_through_ssh_is_named(net, sshd, tmp_path):
                                                rf"error.*{nobody}"):
         gp.distributed.train_distributed(X, Y, hosts=[nobody], remote=remote, max_epochs=5,
                                          round_timeout=30.0, timeout=60.0)
+
+
+# ------------------------------------------------------------- the model of what latency costs
+
+def test_latency_model_breaks_even_where_it_says():
+    X, Y = gp.experiments.hard_separable(600, 20, 0.1, seed=0)
+    speed = gp.experiments.mixing_speedup(X, Y, workers=(2, 4), max_epochs=500)
+    model = gp.experiments.mixing_latency(speed, exchange_seconds=0.002, workers=2,
+                                          pass_seconds=(0.01, 1.0), max_round_trip=1.0)
+    p1, r = model.passes_one, model.rounds
+    assert (p1, r) == (speed.passes[0], speed.passes[speed.method.index("uniform W=2")])
+    for P, gain, tau in zip(model.pass_seconds, model.speedup, model.break_even):
+        assert np.all(np.diff(gain) < 0)  # every round trip costs
+        assert np.isclose(gain[0], p1 * P / (r * (P / 2 + 0.002)))
+        if np.isfinite(tau):  # at the break-even round trip, as fast as one machine
+            at = p1 * P / (r * (P / 2 + 0.002 + 2.0 * tau))
+            assert np.isclose(at, 1.0)
+        else:
+            assert gain[0] <= 1.0
+    never = gp.experiments.mixing_latency(speed, exchange_seconds=60.0, workers=2)
+    assert np.all(np.isnan(never.break_even)) and np.all(never.speedup < 1)
+    with pytest.raises(ValueError, match="workers=8: the speed-up experiment has no"):
+        gp.experiments.mixing_latency(speed, exchange_seconds=0.002, workers=8)
+    ax = gp.plots.plot_mixing_latency(model)
+    assert len(ax.lines) >= 3

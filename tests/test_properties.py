@@ -92,6 +92,11 @@ _C = np.digitize(_X[:, 0], [-0.5, 0.5])  # three classes 0, 1, 2 for the multicl
 
 
 @functools.cache
+def _speedup():
+    return gp.experiments.mixing_speedup(_X, _Y, workers=(2, 4), max_epochs=5)
+
+
+@functools.cache
 def _digits_split():
     X, y = gp.data.load_digits()
     return gp.data.train_test_split(X[:200], y[:200], seed=0)
@@ -321,6 +326,10 @@ VALID = {
     ("mnist_split", "folder"): lambda: _mnist_folder(_new_folder()),
     ("show_source", "obj"): lambda: gp.perceptron,
     ("PerceptronLearner", "dimensions"): lambda: 2,
+    ("mixing_latency", "speedup"): lambda: _speedup(),
+    ("mixing_latency", "exchange_seconds"): lambda: 0.002,
+    ("plot_mixing_latency", "model"):
+        lambda: gp.experiments.mixing_latency(_speedup(), exchange_seconds=0.002),
 }
 
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
@@ -330,9 +339,10 @@ COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "b
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
-          "tol", "noise", "margin", "timeout", "round_timeout", "poll"}
+          "tol", "noise", "margin", "timeout", "round_timeout", "poll", "exchange_seconds",
+          "max_round_trip", "trips_per_round"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
-           "scales", "shifts", "epsilons", "gammas", "learning_rates"}
+           "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds"}
 SCALARS = {"b", "bfake", "b0"}
 FEATURES = {"X", "A", "M"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
