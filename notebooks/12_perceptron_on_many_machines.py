@@ -234,6 +234,35 @@ glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
 
 
 # %% [markdown]
+# ## When the network is slow
+#
+# Across hosts every round also pays the network: a push and a pull, each a request and its
+# answer, so $k \approx 2$ round trips of $\tau$ seconds per round (`benchmarks/distributed.py`
+# measures it across network namespaces with every packet delayed). One machine needs $p_1$
+# passes of $P$ seconds; $W$ workers need $r_W$ rounds, each a pass over a shard ($P / W$), the
+# exchange $e_0$ of this machine's cluster, and the round trips:
+#
+# $$\text{speed-up} = \frac{p_1 P}{r_W\,(P / W + e_0 + k \tau)}, \qquad
+# \text{mixing pays while}\quad r_W\,(e_0 + k \tau) < p_1 P - r_W P / W .$$
+#
+# The rounds times the round trips must stay below the pass time the workers save. Below, the
+# model is fed with what this notebook measured: $p_1$ and $r_W$ on the hard set above
+# (uniform mixing, $W = 4$) and $e_0$ from the cluster at the top; the pass time $P$ stands for
+# the size of the data. A short pass pays for no network at all; a pass of a second absorbs
+# round trips of a continent.
+
+# %% mystnb={"figure": {"caption": "Modelled speed-up of uniform mixing with W = 4 over one machine against the network round trip, one curve per one-machine pass time; a dot marks where a curve crosses 1 (mixing stops paying)."}}
+latency = gp.experiments.mixing_latency(
+    speed, exchange_seconds=float(np.nanmedian(run.exchange_seconds)), workers=4,
+    max_round_trip=0.05)
+ax = gp.plots.plot_mixing_latency(latency)
+print(f"p1 = {latency.passes_one} passes, r_W = {latency.rounds} rounds, "
+      f"e0 = {1e3 * latency.exchange_seconds:.2f} ms, k = {latency.trips_per_round:g}")
+for P, tau in zip(latency.pass_seconds, latency.break_even):
+    pays = "never" if np.isnan(tau) else f"while a round trip is under {1e3 * tau:.1f} ms"
+    print(f"a pass of {1e3 * P:6g} ms: mixing pays {pays}")
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on parameter mixing. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
