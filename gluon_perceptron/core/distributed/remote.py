@@ -134,7 +134,7 @@ def main(argv: list[str]) -> None:
                      f"{json.dumps(hello)}\n")
     sys.stderr.flush()
     os.set_blocking(out, False)
-    _heartbeat(out, float(os.environ.get("GLUON_PERCEPTRON_SILENCE", SILENCE)))
+    _heartbeat(out, SILENCE)
     os.environ[lifeline.PROGRESS_ENV] = str(out)
     if kind == "worker":
         from gluon_perceptron.core.distributed import worker
