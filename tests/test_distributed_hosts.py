@@ -110,6 +110,18 @@ def test_a_host_name_where_an_address_is_needed_is_refused_before_anything_start
         gp.distributed.train_distributed(X, Y, hosts=["127.0.0.1"], port=70000)
 
 
+def test_the_command_names_a_bad_host_file_in_one_line(tmp_path):
+    (tmp_path / "hosts").write_text("198.18.0.2\nnode1\n")
+    np.save(tmp_path / "x.npy", np.ones((2, 2)))
+    np.save(tmp_path / "y.npy", np.array([1.0, -1.0]))
+    done = subprocess.run([sys.executable, "-m", "gluon_perceptron.distributed", "--hosts",
+                           str(tmp_path / "hosts"), "--shards", str(tmp_path / "x.npy"),
+                           str(tmp_path / "y.npy")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: path ") and "line 2: 'node1' is a host name" in \
+        done.stderr and "Traceback" not in done.stderr
+
+
 def _fails(tmp_path, match, *, hosts=("127.0.0.1",), remote=LOCAL, error=DistributedError,
            **kwargs):
     X, Y = _data("separable", 2)
