@@ -203,7 +203,7 @@ def latency_table(n: int, d: int, rounds: int, delays=(0, 1, 10)) -> list[dict]:
     import subprocess
     import sys
 
-    from gluon_perceptron.core.distributed.hosts import Host
+    from gluon_perceptron.core.distributed.hostlist import Host
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
     from netns import NETNS, Net, free_subnet

@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.distributed import hostlist, training
 from gluon_perceptron.core.distributed import hosts as hostmod
-from gluon_perceptron.core.distributed import training
 from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, train_gluon_sharded
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.mixing import shard_bounds
@@ -75,14 +75,14 @@ def test_hosts_are_parsed_and_placed_round_robin(tmp_path):
     hostfile = tmp_path / "hosts.txt"
     hostfile.write_text("# scheduler first\nns-a 198.18.0.2\n198.18.0.3  # a comment\n\n"
                         "ns-c 198.18.0.4\n")
-    hosts = hostmod.read_hostfile(hostfile)
+    hosts = hostlist.read_hostfile(hostfile)
     assert [(h.name, h.address) for h in hosts] == [
         ("ns-a", "198.18.0.2"), ("198.18.0.3", "198.18.0.3"), ("ns-c", "198.18.0.4")]
     plan = [(role, h.name) for role, _, h in hostmod.place(hosts, servers=2, workers=3)]
     assert plan == [("scheduler", "ns-a"), ("server 0", "ns-a"), ("server 1", "198.18.0.3"),
                     ("worker 0", "ns-c"), ("worker 1", "ns-a"), ("worker 2", "198.18.0.3")]
     argv = ["env", "A=1 2", "python", "-m", "x"]
-    ssh = hostmod.remote_command(hostmod.SSH, hosts[0], argv)
+    ssh = hostmod.remote_command(hostlist.SSH, hosts[0], argv)
     assert ssh[:-1] == ["ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "ns-a"]
     assert shlex.split(ssh[-1]) == argv  # one shell command line, quoted
     assert hostmod.remote_command(NETNS, hosts[2], argv)[3] == "ns-c"
@@ -101,7 +101,7 @@ def test_a_host_name_where_an_address_is_needed_is_refused_before_anything_start
         gp.distributed.train_distributed(X, Y, hosts=["node1"], remote=LOCAL)
     (tmp_path / "hosts").write_text("198.18.0.2\nworker-2\n")
     with pytest.raises(ValueError, match=r"hosts', line 2: 'worker-2' is a host name"):
-        hostmod.read_hostfile(tmp_path / "hosts")
+        hostlist.read_hostfile(tmp_path / "hosts")
     with pytest.raises(ValueError, match="never bind every interface"):
         gp.distributed.train_distributed(X, Y, hosts=["0.0.0.0"], remote=LOCAL)
     with pytest.raises(ValueError, match=r"needs '\{host\}' and exactly one of"):
@@ -203,8 +203,8 @@ def test_a_stopped_worker_is_named_with_its_host(tmp_path):
     with pytest.raises(DistributedTimeout, match=r"worker \d on [sw] \(127\.0\.0\.1\) "
                                                  r"\(pid \d+, 2 rounds\) did not report"):
         training._train_distributed([(X, Y, 30, "uniform")], workers=2,
-                                    hosts=[hostmod.Host("s", "127.0.0.1"),
-                                           hostmod.Host("w", "127.0.0.1")],
+                                    hosts=[hostlist.Host("s", "127.0.0.1"),
+                                           hostlist.Host("w", "127.0.0.1")],
                                     remote=LOCAL, round_timeout=4.0, timeout=120.0,
                                     fault={"rank": 1, "round": 2, "how": "sigstop"})
 
@@ -224,7 +224,7 @@ def net():
     except subprocess.CalledProcessError as exc:
         made.remove()
         pytest.skip(f"network namespaces cannot be made here: {exc.stderr.strip()}")
-    made.hosts = [hostmod.Host(name, address) for name, address in made.hosts]
+    made.hosts = [hostlist.Host(name, address) for name, address in made.hosts]
     try:
         routes = ip("-n", made.names[0], "route").stdout
         assert "default" not in routes  # no route out
@@ -364,7 +364,7 @@ def sshd(net, tmp_path_factory):
 
 def test_ssh_for_real_and_sigkill_leaves_only_the_sshd(net, sshd, tmp_path):
     remote, sshd_pid = sshd
-    ssh_host = [hostmod.Host(net.hosts[0].address, net.hosts[0].address)]
+    ssh_host = [hostlist.Host(net.hosts[0].address, net.hosts[0].address)]
     X, Y = _data("separable", 7)
     pairs = _shards(tmp_path, X, Y, 2)
     out = tmp_path / "w.npz"

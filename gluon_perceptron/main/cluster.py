@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit code (1 with one line naming the problem)."""
-    from gluon_perceptron.core.distributed.hosts import read_hostfile
+    from gluon_perceptron.core.distributed.hostlist import read_hostfile
     from gluon_perceptron.core.distributed.launcher import DistributedError
     from gluon_perceptron.core.distributed.training import train_distributed
 

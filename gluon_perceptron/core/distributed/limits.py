@@ -76,24 +76,24 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 
 
 def _hosts(value, name: str, args: dict):
-    from .hosts import check_hosts
+    from .hostlist import check_hosts
 
     return check_hosts(value, name, args)
 
 
 def _remote(value, name: str, args: dict):
-    from .hosts import check_remote
+    from .hostlist import check_remote
 
     return check_remote(value, name, args)
 
 
 def _port(value, name: str, args: dict):
-    from .hosts import check_port
+    from .hostlist import check_port
 
     return check_port(value, name, args)
 
 
-#: The rules of the multi-host arguments (:mod:`.hosts`): ``hosts`` (None, or a list of
+#: The rules of the multi-host arguments (:mod:`.hostlist`): ``hosts`` (None, or a list of
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only), the remote-start
 #: template ``remote`` and the scheduler's ``port``.
 HOSTS = Rule(_hosts, "None or a list of hosts (addresses)")
