@@ -81,6 +81,16 @@ browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, wh
              "CI=true); install it with: apt-get install chromium-headless-shell" >&2
 }
 
+ssh_server() {  # the ssh test's sshd: Debian's openssh-server, when root can
+    [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "run.sh: installing openssh-server (apt) for the ssh test" >&2
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq --no-install-recommends openssh-server openssh-client; } \
+            >/dev/null 2>&1 || echo "run.sh: could not install openssh-server" >&2
+    fi
+}
+
 # record_test_time SECONDS STATUS NARGS CPU_BEFORE: the pytest run's wall time and CPU time
 # (bash's `times` for the children, "XmY.Zs XmY.Zs" before and after), which `bash run.sh
 # bench` reports beside its targets.
@@ -95,7 +105,7 @@ record_test_time() {
 
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
-    test)    setup; browser
+    test)    setup; browser; ssh_server
              start=$SECONDS; times > .venv/.times; before=$(tail -1 .venv/.times); status=0
              .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
              record_test_time $((SECONDS - start)) "$status" "$#" "$before"

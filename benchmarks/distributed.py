@@ -17,6 +17,15 @@
    (n = 400,000 x 100, float32, not separable, 50 rounds): the rounds' time
    (the slowest worker's passes plus its exchanges), start-up and the whole call beside.
 
+5. What the network costs (needs root: skipped with the reason otherwise): W = 2 across three
+   network namespaces (``tools/netns.py``: the scheduler and the server in one, a worker in
+   each of the others, started by ``train_distributed(hosts=...)`` through ``ip netns exec``),
+   every packet leaving a namespace delayed by ``tc netem`` 0, 1 and 10 ms (a round trip
+   between two namespaces: 0, 2, 20 ms more): the start-up, the median exchange and the median
+   local pass per round, beside the local passes of W = 1 and W = 2 in one process that the
+   rounds must beat, and the round trips an exchange costs, fitted (the model of notebook 12:
+   mixing pays when rounds x (exchange + k x round trip) is less than the pass time saved).
+
 Every cluster runs on this machine, so W workers share its cores: on a 2-core machine W = 4
 cannot be faster than W = 2. Prints a table; writes ``benchmarks/results/distributed.json``.
 """
@@ -188,12 +197,98 @@ def scaling_table(n: int, d: int, rounds: int) -> list[dict]:
     return rows
 
 
+def latency_table(n: int, d: int, rounds: int, delays=(0, 1, 10)) -> list[dict]:
+    """W = 2 across network namespaces with each namespace's packets delayed by ``delays`` ms."""
+    import signal
+    import subprocess
+    import sys
+
+    from gluon_perceptron.core.distributed.hostlist import Host
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    from netns import NETNS, Net, free_subnet
+
+    if os.geteuid() != 0:
+        return [{"skipped": "network namespaces need root"}]
+    subnet = free_subnet()
+    if subnet is None:
+        return [{"skipped": "no free /24 of 198.18.0.0/15"}]
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    Y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0).astype(np.float32)
+    local = {W: gp.distributed.train_mixed(X, Y, shards=W, max_epochs=rounds) for W in (1, 2)}
+    pass_1 = float(np.median(local[1].pass_seconds.max(axis=1)))
+    pass_2 = float(np.median(local[2].pass_seconds.max(axis=1)))
+    net = Net(f"gpb{os.getpid() % 10000}", subnet)
+    rows = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # `kill` still removes the net
+    try:
+        net.build()
+        hosts = [Host(name, address) for name, address in net.hosts]
+        with tempfile.TemporaryDirectory(prefix="gp-bench-latency-") as tmp:
+            shards = _write_shards(Path(tmp), X, Y, 2)
+            for delay in delays:
+                mechanism = net.delay(delay)
+                start = time.perf_counter()
+                r = gp.distributed.train_distributed(shards=shards, max_epochs=rounds,
+                                                     hosts=hosts, remote=NETNS, timeout=3600,
+                                                     round_timeout=600)
+                whole = time.perf_counter() - start
+                exchange = np.nanmax(r.exchange_seconds, axis=1)  # the slower worker's
+                rows.append({"delay_ms": delay, "round_trip_ms": 2 * delay, "n": n, "d": d,
+                             "mechanism": mechanism,
+                             "rounds": r.epochs, "startup_seconds": r.startup_seconds,
+                             "call_seconds": whole,
+                             "exchange_ms": 1e3 * float(np.median(exchange)),
+                             "pass_ms": 1e3 * float(np.median(r.pass_seconds.max(axis=1))),
+                             "local_pass_w1_ms": 1e3 * pass_1, "local_pass_w2_ms": 1e3 * pass_2,
+                             "saved_per_round_ms": 1e3 * (pass_1 - pass_2)})
+    except subprocess.CalledProcessError as exc:
+        return [{"skipped": f"network namespaces cannot be made here: {exc.stderr}"}]
+    finally:
+        net.remove()
+    base = rows[0]["exchange_ms"]
+    for row in rows:  # how many round trips an exchange costs: (exchange - at 0 ms) / RTT
+        rtt = row["round_trip_ms"]
+        row["round_trips_per_exchange"] = (row["exchange_ms"] - base) / rtt if rtt else None
+    return rows
+
+
+def _print_latency(rows: list[dict]) -> None:
+    if rows and "skipped" in rows[0]:
+        print(f"\nlatency across namespaces: skipped ({rows[0]['skipped']})")
+        return
+    print(f"\n{'delay ms':>8s} {'RTT ms':>6s} {'start-up s':>10s} {'exchange ms':>11s} "
+          f"{'RTTs/exch':>9s} {'pass ms':>8s} {'W=1 pass ms':>11s} {'W=2 pass ms':>11s} "
+          f"{'call s':>7s}")
+    for r in rows:
+        k = "" if r["round_trips_per_exchange"] is None else f"{r['round_trips_per_exchange']:.2f}"
+        print(f"{r['delay_ms']:8g} {r['round_trip_ms']:6g} {r['startup_seconds']:10.2f} "
+              f"{r['exchange_ms']:11.2f} {k:>9s} {r['pass_ms']:8.2f} "
+              f"{r['local_pass_w1_ms']:11.2f} {r['local_pass_w2_ms']:11.2f} "
+              f"{r['call_seconds']:7.2f}")
+    print(f"(delays by {rows[-1]['mechanism']}; mixing pays per round when the exchange "
+          f"costs less than the pass time saved, W=1 pass - W=2 pass)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--shards-only", action="store_true",
                         help="only tables 3 and 4 (shards from files)")
+    parser.add_argument("--latency-only", action="store_true",
+                        help="only table 5 (across network namespaces, as root)")
     args = parser.parse_args()
+    latency_size = (4000, 100, 20) if args.quick else (100_000, 100, 30)
+    if args.latency_only:
+        latency = latency_table(*latency_size)
+        _print_latency(latency)
+        RESULTS.mkdir(exist_ok=True)
+        out = RESULTS / ("distributed-latency" + ("-quick" if args.quick else "") + ".json")
+        out.write_text(json.dumps({"machine": platform.platform(), "cpus": os.cpu_count(),
+                                   "load": os.getloadavg(), "latency": latency}, indent=1))
+        print(f"\nwritten {out}")
+        return
     n, d, dims = (2000, 100, (10, 1000)) if args.quick else (20_000, 785,
                                                              (10, 100, 1000, 10_000, 100_000))
     passes = [] if args.shards_only else passes_table(n, d, 3000)
@@ -228,13 +323,15 @@ def main() -> None:
               f"{r['startup_seconds']:10.2f} {r['call_seconds']:7.2f}")
     print(f"(on {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}: the two workers of "
           f"W = 2 share the cores with the servers, the scheduler and anything else running)")
+    latency = latency_table(*latency_size)
+    _print_latency(latency)
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / (("distributed-quick" if args.quick else "distributed")
                      + ("-shards" if args.shards_only else "") + ".json")
     out.write_text(json.dumps({"machine": platform.platform(), "cpus": os.cpu_count(),
                                "load": os.getloadavg(), "passes": passes,
                                "exchanges": exchanges, "shard_memory": memory,
-                               "shard_scaling": scaling}, indent=1))
+                               "shard_scaling": scaling, "latency": latency}, indent=1))
     print(f"\nwritten {out}")
 
 

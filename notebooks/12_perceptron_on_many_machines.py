@@ -240,6 +240,35 @@ glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
 
 
 # %% [markdown]
+# ## When the network is slow
+#
+# Across hosts every round also pays the network: a push and a pull, each a request and its
+# answer, so $k \approx 2$ round trips of $\tau$ seconds per round (`benchmarks/distributed.py`
+# measures it across network namespaces with every packet delayed). One machine needs $p_1$
+# passes of $P$ seconds; $W$ workers need $r_W$ rounds, each a pass over a shard ($P / W$), the
+# exchange $e_0$ of this machine's cluster, and the round trips:
+#
+# $$\text{speed-up} = \frac{p_1 P}{r_W\,(P / W + e_0 + k \tau)}, \qquad
+# \text{mixing pays while}\quad r_W\,(e_0 + k \tau) < p_1 P - r_W P / W .$$
+#
+# The rounds times the round trips must stay below the pass time the workers save. Below, the
+# model is fed with what this notebook measured: $p_1$ and $r_W$ on the hard set above
+# (uniform mixing, $W = 4$) and $e_0$ from the cluster at the top; the pass time $P$ stands for
+# the size of the data. A short pass pays for no network at all; a pass of a second absorbs
+# round trips of a continent.
+
+# %% mystnb={"figure": {"caption": "Modelled speed-up of uniform mixing with W = 4 over one machine against the network round trip, one curve per one-machine pass time; a dot marks where a curve crosses 1 (mixing stops paying)."}}
+latency = gp.experiments.mixing_latency(
+    speed, exchange_seconds=float(np.nanmedian(run.exchange_seconds)), workers=4,
+    max_round_trip=0.05)
+ax = gp.plots.plot_mixing_latency(latency)
+print(f"p1 = {latency.passes_one} passes, r_W = {latency.rounds} rounds, "
+      f"e0 = {1e3 * latency.exchange_seconds:.2f} ms, k = {latency.trips_per_round:g}")
+for P, tau in zip(latency.pass_seconds, latency.break_even):
+    pays = "never" if np.isnan(tau) else f"while a round trip is under {1e3 * tau:.1f} ms"
+    print(f"a pass of {1e3 * P:6g} ms: mixing pays {pays}")
+
+# %% [markdown]
 # ## Summary
 #
 # * Iterative parameter mixing: every worker makes a pass over its shard, then the weights are
@@ -249,7 +278,8 @@ glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
 #   (frequencies over 40 sets); McDonald, Hall and Mann's bound holds for any convex mixing
 #   weights.
 # * On a toy set the start-up and the exchanges cost more than the passes: distribution pays
-#   only when a pass is long.
+#   only when a pass is long; across hosts each round also pays about two network round trips,
+#   and mixing pays while the rounds times the round trips stay below the pass time saved.
 # * Gluon's own `dist_sync` training is one SGD step on the global batch.
 
 

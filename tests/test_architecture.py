@@ -33,7 +33,12 @@ TOP_LEVEL_ONLY = {"show_source"}
 
 
 def _layer(path: Path) -> str | None:
+    """The layer of a module; None for the package root and for an entry point
+    (``python -m gluon_perceptron.distributed`` runs ``core/distributed/__main__.py``, which only
+    hands over to the command line in ``main/``, as the root's ``__main__.py`` does)."""
     parts = path.relative_to(PACKAGE).parts
+    if parts[-1] == "__main__.py":
+        return None
     return parts[0] if len(parts) > 1 and parts[0] in LAYERS else None
 
 

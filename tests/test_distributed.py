@@ -168,8 +168,9 @@ def test_every_public_function_declares_its_rules():
 
     functions = {name: getattr(gp.distributed, name) for name in gp.distributed.__all__
                  if inspect.isfunction(getattr(gp.distributed, name))}
-    assert set(functions) == {"launch_cluster", "shard_bounds", "train_distributed",
-                              "train_gluon_distributed", "train_gluon_sharded", "train_mixed"}
+    assert set(functions) == {"launch_cluster", "read_hostfile", "shard_bounds",
+                              "train_distributed", "train_gluon_distributed",
+                              "train_gluon_sharded", "train_mixed"}
     for name, function in functions.items():
         rules = getattr(function, "__rules__", None)
         assert rules is not None, f"{name} declares no rules (use @validate_params)"

@@ -92,6 +92,11 @@ _C = np.digitize(_X[:, 0], [-0.5, 0.5])  # three classes 0, 1, 2 for the multicl
 
 
 @functools.cache
+def _speedup():
+    return gp.experiments.mixing_speedup(_X, _Y, workers=(2, 4), max_epochs=5)
+
+
+@functools.cache
 def _digits_split():
     X, y = gp.data.load_digits()
     return gp.data.train_test_split(X[:200], y[:200], seed=0)
@@ -323,6 +328,10 @@ VALID = {
     ("PerceptronLearner", "dimensions"): lambda: 2,
     ("predict_voted", "model"): lambda: gp.beyond.train_voted(_X, _Y, max_epochs=2),
     ("pa_mistake_bound", "u"): lambda: np.array([1.0, 0.0]),
+    ("mixing_latency", "speedup"): lambda: _speedup(),
+    ("mixing_latency", "exchange_seconds"): lambda: 0.002,
+    ("plot_mixing_latency", "model"):
+        lambda: gp.experiments.mixing_latency(_speedup(), exchange_seconds=0.002),
 }
 
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
@@ -332,9 +341,10 @@ COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "b
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
-          "tol", "noise", "margin", "timeout", "round_timeout", "poll", "C", "alpha", "B"}
+          "tol", "noise", "margin", "timeout", "round_timeout", "poll", "C", "alpha", "B",
+          "exchange_seconds", "max_round_trip", "trips_per_round"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
-           "scales", "shifts", "epsilons", "gammas", "learning_rates"}
+           "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds"}
 SCALARS = {"b", "bfake", "b0"}
 FEATURES = {"X", "A", "M"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
@@ -343,6 +353,9 @@ NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part
 FLAGS = {"scale", "bias", "shuffle", "compress", "python_servers", "docstring", "check_inputs"}
 PATHS = {"path", "folder", "log_dir", "cwd"}
 COMMANDS = {"worker_command"}
+HOSTS = {"hosts"}
+REMOTES = {"remote"}
+PORTS = {"port"}
 ARRAYS = {"array"}
 CALLBACKS = {"on_started"}
 PROGRESS = {"progress"}
@@ -391,6 +404,12 @@ BAD_ARRAYS = [None, np.array(["a", "b"]), np.array([1 + 2j]), np.array([None], d
               [[1], [1, 2]], np.zeros(3, dtype=np.float16), np.zeros(3, dtype=np.int64),
               np.array([np.nan, 1.0]), np.array(3.0)]
 BAD_CALLBACKS = [3, "f", [print]]
+#: Several hosts (``train_distributed(hosts=...)``): a host name where an address is needed, a
+#: wildcard address, no list; a template without {host} or {command}; no TCP port.
+BAD_HOSTS = [3, "", [], "198.18.0.2", ["node1"], [""], [("a",)], [3], ["0.0.0.0"], ["a b c"]]
+BAD_REMOTES = [3, "", [], "ssh {host} {command}", ["ssh", "{host}"], ["ssh", "{command}"],
+               ["x", "{host}", "{argv}", "{argv}"], [3]]
+BAD_PORTS = [0, -1, 65536, True, "22", 2.5]
 
 
 def _bad_features_list(n: int = 4) -> list:
@@ -416,7 +435,8 @@ KINDS = ((FEATURES, BAD_FEATURES), (LABELS, BAD_LABELS), (COUNTS, BAD_COUNTS),
          (FLOATS, BAD_FLOATS), (VECTORS, BAD_VECTORS), (SCALARS, BAD_SCALARS),
          (OBJECTS, BAD_OBJECTS), (NAMES, BAD_NAMES), (SEEDS, BAD_SEEDS), (FLAGS, BAD_FLAGS),
          (PROGRESS, BAD_PROGRESS), (PATHS, BAD_PATHS), (COMMANDS, BAD_COMMANDS),
-         (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS))
+         (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS), (HOSTS, BAD_HOSTS),
+         (REMOTES, BAD_REMOTES), (PORTS, BAD_PORTS))
 
 
 #: Parameters whose name says one kind but which hold another: (function, parameter) -> kind.

@@ -49,8 +49,9 @@ __all__, __getattr__, __dir__ = export(__name__, {
         "WedgeDemo",
     ),
     "distributed": (
-        "hard_separable", "mixing_bound_experiment", "MixingBoundExperiment", "mixing_speedup",
-        "MixingSpeedup", "nonseparable_mixing", "NonseparableMixing",
+        "hard_separable", "LatencyModel", "mixing_bound_experiment", "MixingBoundExperiment",
+        "mixing_latency", "mixing_speedup", "MixingSpeedup", "nonseparable_mixing",
+        "NonseparableMixing",
     ),
     "beyond": (
         "forgetron_experiment", "ForgetronExperiment", "kernel_bound_experiment",

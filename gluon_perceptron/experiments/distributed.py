@@ -25,8 +25,10 @@ from ..core._validation import (
     Rule,
     count,
     features,
+    finite_values,
     flag,
     fraction,
+    instance,
     labels,
     one_of,
     progress,
@@ -362,3 +364,90 @@ def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: flo
     return NonseparableMixing(workers=workers, mixing=mixing, error=np.array(errors),
                               updates=np.array(updates),
                               flipped=float(np.mean(noisy.flipped)))
+
+
+@dataclass
+class LatencyModel:
+    r"""When mixing over a network pays, as the round trip grows: a model fed by measurements.
+
+    One machine makes :math:`p_1` passes of :math:`P` seconds each. Mixing with :math:`W`
+    workers makes :math:`r_W` rounds; each round costs the longest shard's pass
+    (:math:`P / W`: a shard holds :math:`n / W` examples) and one exchange, :math:`e_0` on
+    this machine plus :math:`k` network round trips of :math:`\tau` seconds (a push and a pull,
+    each a request and its answer: :math:`k = 2`). So
+
+    .. math::
+
+        \text{speed-up}(P, \tau) = \frac{p_1 P}{r_W (P / W + e_0 + k \tau)},
+        \qquad \tau^* = \frac{P (p_1 / r_W - 1 / W) - e_0}{k},
+
+    and mixing pays while :math:`\tau < \tau^*` (never, when :math:`\tau^* \le 0`): the rounds
+    times the round trips must stay below the pass time saved.
+
+    Attributes
+    ----------
+    round_trips : ndarray
+        :math:`\tau` (seconds), the x axis.
+    pass_seconds : ndarray
+        :math:`P`, one curve each: one machine's pass over the whole data.
+    workers, passes_one, rounds : int
+        :math:`W`, :math:`p_1`, :math:`r_W` (measured on the experiment's data).
+    exchange_seconds, trips_per_round : float
+        :math:`e_0`, :math:`k`.
+    speedup : ndarray, shape (len(pass_seconds), len(round_trips))
+    break_even : ndarray
+        :math:`\tau^*` per curve (NaN where mixing never pays).
+    """
+
+    round_trips: np.ndarray
+    pass_seconds: np.ndarray
+    workers: int
+    passes_one: int
+    rounds: int
+    exchange_seconds: float
+    trips_per_round: float
+    speedup: np.ndarray
+    break_even: np.ndarray
+
+
+def _measured_workers(workers, name: str, args: dict) -> int:
+    workers = _checks.positive_int(workers, name)
+    rows = [m for m, w in zip(args["speedup"].method, args["speedup"].workers)
+            if w == workers and m.startswith(args["mixing"]) and "cluster" not in m]
+    if workers < 2 or not rows:
+        raise ValueError(f"{name}={workers}: the speed-up experiment has no in-process "
+                         f"{args['mixing']} row with that many workers (>= 2); run "
+                         f"mixing_speedup with workers including {workers}")
+    return workers
+
+
+@validate_params(speedup=instance(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
+                 mixing=one_of(*MIXINGS),
+                 workers=Rule(_measured_workers, "a W >= 2 of the experiment",
+                              ("speedup", "mixing")),
+                 exchange_seconds=real(minimum=0.0, maximum=60.0),
+                 pass_seconds=finite_values(strict=True),
+                 max_round_trip=real(positive=True, maximum=10.0),
+                 trips_per_round=real(positive=True, maximum=100.0))
+def mixing_latency(speedup: MixingSpeedup, *, exchange_seconds: float, workers: int = 4,
+                   mixing: str = "uniform", pass_seconds=(1e-3, 1e-2, 1e-1, 1.0),
+                   max_round_trip: float = 0.02, trips_per_round: float = 2.0
+                   ) -> LatencyModel:
+    """The model of :class:`LatencyModel` with the passes and rounds counted by ``speedup``
+    (in one process) and ``exchange_seconds`` measured on this machine's cluster, for
+    one-machine pass times ``pass_seconds`` and round trips up to ``max_round_trip`` s."""
+    first = speedup.method.index("train")
+    row = next(i for i, (m, w) in enumerate(zip(speedup.method, speedup.workers))
+               if w == workers and m.startswith(mixing) and "cluster" not in m)
+    passes_one, rounds = speedup.passes[first], speedup.passes[row]
+    share = 1.0 / workers
+    tau = np.linspace(0.0, max_round_trip, 201)
+    P = np.asarray(pass_seconds, dtype=np.float64)
+    cost = rounds * (share * P[:, None] + exchange_seconds + trips_per_round * tau[None, :])
+    gain = passes_one * P[:, None] / cost
+    tau_star = (P * (passes_one / rounds - share) - exchange_seconds) / trips_per_round
+    return LatencyModel(round_trips=tau, pass_seconds=P, workers=workers,
+                        passes_one=passes_one, rounds=rounds,
+                        exchange_seconds=float(exchange_seconds),
+                        trips_per_round=float(trips_per_round), speedup=gain,
+                        break_even=np.where(tau_star > 0, tau_star, np.nan))

@@ -28,7 +28,8 @@ __all__, __getattr__, __dir__ = export(__name__, {
     ),
     "multiclass": ("plot_binary_error_rates", "plot_confusion_matrix"),
     "relaxation": ("plot_rule_comparison", "plot_wedge_paths"),
-    "distributed": ("plot_mixing_bound", "plot_mixing_speedup", "plot_nonseparable_mixing"),
+    "distributed": ("plot_mixing_bound", "plot_mixing_latency", "plot_mixing_speedup",
+                    "plot_nonseparable_mixing"),
     "beyond": ("plot_forgetron", "plot_kernel_boundary", "plot_separation"),
     "family": ("plot_alma_margins", "plot_heldout_predictors", "plot_pa_bounds"),
 })

@@ -7,7 +7,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..core._validation import validate_params
-from ..experiments.distributed import MixingBoundExperiment, MixingSpeedup, NonseparableMixing
+from ..experiments.distributed import (
+    LatencyModel,
+    MixingBoundExperiment,
+    MixingSpeedup,
+    NonseparableMixing,
+)
 from ._rules import ax_rule, axes_grid, result
 
 
@@ -87,5 +92,27 @@ def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
     ax.set_xlabel("round")
     ax.set_ylabel("training error of the mixed weights")
     ax.set_title(f"{exp.mixing} mixing on non-separable data", fontsize=10)
+    ax.legend(fontsize=8)
+    return ax
+
+
+@validate_params(model=result(LatencyModel, "the result of mixing_latency(speedup, ...)"),
+                 ax=ax_rule)
+def plot_mixing_latency(model: LatencyModel, ax=None) -> plt.Axes:
+    """The modelled speed-up of mixing against the network round trip (ms), one curve per
+    one-machine pass time, log scale; the line at 1 is where mixing stops paying, and each
+    curve's break-even round trip is marked."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    ms = 1e3 * model.round_trips
+    for k, (P, gain, tau) in enumerate(zip(model.pass_seconds, model.speedup,
+                                            model.break_even)):
+        ax.plot(ms, gain, color=f"C{k}", label=f"a pass takes {1e3 * P:g} ms")
+        if np.isfinite(tau) and tau <= model.round_trips[-1]:
+            ax.plot([1e3 * tau], [1.0], "o", color=f"C{k}")
+    ax.axhline(1.0, color="k", ls="--", lw=1, label="as fast as one machine")
+    ax.set_yscale("log")
+    ax.set_xlabel("network round trip (ms)")
+    ax.set_ylabel(f"speed-up of W = {model.workers} over one machine")
     ax.legend(fontsize=8)
     return ax

@@ -13,6 +13,11 @@
   (``_mix_round``) and one loop of rounds, run in one process (:func:`train_mixed`) and by every
   worker of :func:`train_distributed`.
 - :mod:`.gluon`: Gluon SGD on ``dist_sync`` and its single-process twin.
+- :mod:`.hostlist`: host files and hosts (addresses only), the remote-start template's rules.
+- :mod:`.hosts`: one cluster over several hosts (``train_distributed(..., hosts=...)``,
+  ``python -m gluon_perceptron.distributed --hosts HOSTFILE``): placement, the remote-start
+  template (ssh by default), the watch; :mod:`.remote` is what runs on each host first (the
+  traps, the versions, the heartbeat).
 
 Importing this package imports neither MXNet nor the launcher's children: public names load on
 first use.
@@ -24,5 +29,6 @@ __all__, __getattr__, __dir__ = export(__name__, {
     "launcher": ("ClusterRun", "DistributedError", "DistributedTimeout", "launch_cluster"),
     "mixing": ("DistributedResult", "shard_bounds", "train_mixed"),
     "training": ("train_distributed",),
+    "hostlist": ("Host", "read_hostfile"),
     "gluon": ("GluonDistributedResult", "train_gluon_distributed", "train_gluon_sharded"),
 })

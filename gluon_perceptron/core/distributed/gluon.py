@@ -36,7 +36,7 @@ import numpy as np
 from .. import _checks
 from .._validation import Rule, labels, one_of, optional, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
-from .limits import ROUND_TIMEOUT, SERVERS, path
+from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path
 from .mixing import shard_bounds, shard_count
 
 KVSTORES = ("dist_sync", "dist_async")
@@ -249,15 +249,16 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
 
-@validate_params(X=X32, Y=Y32, workers=shard_count("X"), servers=SERVERS,
+@validate_params(X=X32, Y=Y32, workers=shard_count("X"), hosts=HOSTS, servers=SERVERS,
                  batch_size=_batch("workers"), max_epochs=_epochs_fit("workers"),
                  learning_rate=RATE, kvstore=one_of(*KVSTORES), timeout=real(positive=True),
-                 log_dir=optional(path()), round_timeout=real(positive=True))
+                 log_dir=optional(path()), round_timeout=real(positive=True), remote=REMOTE,
+                 port=PORT)
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,
-                            log_dir=None, round_timeout: float = ROUND_TIMEOUT
-                            ) -> GluonDistributedResult:
+                            log_dir=None, round_timeout: float = ROUND_TIMEOUT, hosts=None,
+                            remote=None, port: int | None = None) -> GluonDistributedResult:
     r"""Gluon SGD with the perceptron loss on ``workers`` processes and a parameter server.
 
     Each worker (its shard by rank) runs ``Dense(1)`` + ``PerceptronLoss`` +
@@ -283,6 +284,8 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     round_timeout : float
         Seconds a worker may go without reporting a step while another is ahead (see
         ``train_distributed``).
+    hosts, remote, port : optional
+        Run on several hosts (see ``train_distributed``).
 
     Returns
     -------
@@ -294,7 +297,8 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     job = {"batch_size": batch_size, "max_epochs": max_epochs, "learning_rate": learning_rate}
     run, results, _ = run_cluster("gluon", [(job, X, Y)], workers=workers, servers=servers,
                                   timeout=timeout, log_dir=log_dir, kvstore=kvstore,
-                                  python_servers=True, round_timeout=round_timeout)
+                                  python_servers=True, round_timeout=round_timeout,
+                                  hosts=hosts, remote=remote, port=port)
     k = np.stack([r["0/k"] for r in results], axis=1)
     w, b = results[0]["0/w"], results[0]["0/b"][0]
     if not (np.all(np.isfinite(w)) and np.isfinite(b)):

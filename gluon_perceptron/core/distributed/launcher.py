@@ -36,7 +36,6 @@ import it.) MXNet's own
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import socket
@@ -57,6 +56,7 @@ from .limits import (
     path,
     prepare_log_dir,
 )
+from .node import libmxnet_path
 
 #: The only address any process of a cluster binds or connects to.
 HOST = "127.0.0.1"
@@ -128,17 +128,6 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
-
-
-def libmxnet_path() -> str:
-    """Where MXNet's C library is, found without importing the ``mxnet`` package."""
-    spec = importlib.util.find_spec("mxnet")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("mxnet is not installed; pip install mxnet==1.9.1")
-    path = Path(list(spec.submodule_search_locations)[0]) / "libmxnet.so"
-    if not path.exists():
-        raise RuntimeError(f"MXNet's C library is not at {path}")
-    return str(path)
 
 
 def cluster_environment(role: str, *, port: int, workers: int, servers: int,
@@ -326,6 +315,7 @@ class _Progress:
         self.counts: dict[str, int] = {}
         self.since: dict[str, float] = {}  # role -> when its count last changed
         self.began: float | None = None  # the first report of any worker
+        self.where: dict[str, str] = {}  # role -> " on host ..." for the messages
 
     @contextmanager
     def pipe(self, role: str, env: dict):
@@ -353,14 +343,22 @@ class _Progress:
                 got = len(os.read(fd, 1 << 16))
             except BlockingIOError:
                 got = 0
-            if got:
-                self.counts[role] += got
-                self.since[role] = now
-                if self.began is None:
-                    self.began = now
+            self.add(role, got, now)
+        self.judge(procs, run, now)
+
+    def add(self, role: str, got: int, now: float) -> None:
+        """Count ``got`` more exchanges of ``role``, reported at ``now``."""
+        if got:
+            self.counts[role] += got
+            self.since[role] = now
+            if self.began is None:
+                self.began = now
+
+    def judge(self, procs: dict, run: ClusterRun, now: float) -> None:
+        """Raise :class:`DistributedTimeout` for the workers held up past the deadline."""
         if self.began is None:
             return  # still starting up: only the overall timeout applies
-        running = [r for r in self.fds if procs[r].poll() is None]
+        running = [r for r in self.counts if procs[r].poll() is None]
         late = [r for r in running
                 if now - self.since.get(r, self.began) > self.round_timeout]
         if not late:
@@ -369,7 +367,8 @@ class _Progress:
         stalled = [r for r in late if self.counts[r] < ahead]
         if not stalled and len(late) < len(running):
             return  # the others still report: they are the ones ahead
-        names = ", ".join(f"{r} (pid {run.pids[r]}, {self.counts[r]} rounds)"
+        names = ", ".join(f"{r}{self.where.get(r, '')} (pid {run.pids[r]}, "
+                          f"{self.counts[r]} rounds)"
                           for r in (stalled or late))
         where = next(iter(run.logs.values())).parent
         if stalled:

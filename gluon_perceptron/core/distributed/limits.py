@@ -26,19 +26,21 @@ def max_processes() -> int:
     return MAX_PROCESSES_PER_CORE * (os.cpu_count() or 1)
 
 
-def check_cluster_size(workers: int, servers: int) -> None:
-    """Refuse a one-host cluster of more than :func:`max_processes` servers + workers.
+def check_cluster_size(workers: int, servers: int, hosts: int = 1) -> None:
+    """Refuse a cluster that puts more than :func:`max_processes` servers + workers on a host.
 
-    Called before any process starts; ``workers`` and ``servers`` are positive integers.
+    Called before any process starts; ``workers`` and ``servers`` are positive integers, and
+    ``hosts`` the length of the round-robin's list (the busiest host runs its ceiling share).
     """
     cap = max_processes()
-    if workers + servers > cap:
+    if -(-(workers + servers) // hosts) > cap:
         raise ValueError(
             f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
             f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
             f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
-            f"servers, or run on several hosts (start the scheduler, servers and workers "
-            f"yourself with the DMLC_* variables, see 'On several hosts' in docs/package.md)")
+            f"servers, or run on several hosts (hosts=[...], or python -m "
+            f"gluon_perceptron.distributed --hosts HOSTFILE; see 'On several hosts' in "
+            f"docs/package.md)")
 
 
 def _path(value, name: str, args: dict):
@@ -63,13 +65,40 @@ def _existing_folder(value, name: str, args: dict) -> Path:
 
 def _servers(servers, name: str, args: dict) -> int:
     servers = _checks.positive_int(servers, name)
-    check_cluster_size(args["workers"], servers)
+    check_cluster_size(args["workers"], servers, len(args.get("hosts") or ()) or 1)
     return servers
 
 
-#: The rule of ``servers`` (after ``workers``): a count, and ``workers + servers`` within one
-#: host's cap (:func:`check_cluster_size`), checked before any process starts.
-SERVERS = Rule(_servers, "count(), workers + servers <= max_processes()", ("workers",))
+#: The rule of ``servers`` (after ``workers`` and, where there is one, ``hosts``): a count,
+#: and the busiest host's share of ``workers + servers`` within its cap
+#: (:func:`check_cluster_size`), checked before any process starts.
+SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host", ("workers",))
+
+
+def _hosts(value, name: str, args: dict):
+    from .hostlist import check_hosts
+
+    return check_hosts(value, name, args)
+
+
+def _remote(value, name: str, args: dict):
+    from .hostlist import check_remote
+
+    return check_remote(value, name, args)
+
+
+def _port(value, name: str, args: dict):
+    from .hostlist import check_port
+
+    return check_port(value, name, args)
+
+
+#: The rules of the multi-host arguments (:mod:`.hostlist`): ``hosts`` (None, or a list of
+#: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only), the remote-start
+#: template ``remote`` and the scheduler's ``port``.
+HOSTS = Rule(_hosts, "None or a list of hosts (addresses)")
+REMOTE = Rule(_remote, "None or a template with {host} and {command} or {argv}")
+PORT = Rule(_port, "None or a TCP port")
 
 
 def _command(value, name: str, args: dict) -> list:

@@ -17,9 +17,22 @@ A node started by the launcher ends when the launcher is gone (:func:`.lifeline.
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import sys
+from pathlib import Path
 
 from gluon_perceptron.core.distributed import lifeline
+
+
+def libmxnet_path() -> str:
+    """Where MXNet's C library is, found without importing the ``mxnet`` package."""
+    spec = importlib.util.find_spec("mxnet")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("mxnet is not installed; pip install mxnet==1.9.1")
+    path = Path(list(spec.submodule_search_locations)[0]) / "libmxnet.so"
+    if not path.exists():
+        raise RuntimeError(f"MXNet's C library is not at {path}")
+    return str(path)
 
 
 def main(argv: list[str]) -> int:

@@ -25,7 +25,7 @@ from .. import _checks
 from .._validation import Rule, count, features, one_of, optional, real, validate_params
 from . import lifeline
 from .launcher import ClusterRun, DistributedError, launch_cluster
-from .limits import ROUND_TIMEOUT, SERVERS, path, prepare_log_dir
+from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path, prepare_log_dir
 from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, shard_count
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -34,11 +34,16 @@ WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, workers: int,
                 servers: int, timeout: float, log_dir=None, kvstore: str = "dist_sync",
                 python_servers: bool = False, fault: dict | None = None, on_started=None,
-                round_timeout: float | None = ROUND_TIMEOUT):
+                round_timeout: float | None = ROUND_TIMEOUT, hosts=None, remote=None,
+                port: int | None = None):
     """Launch one cluster that runs ``jobs`` (each ``(settings, X, Y)``) in turn.
 
     A job whose ``settings`` hold ``"shards"`` (descriptions from :func:`.shards.check_shards`)
     has ``X = Y = None``: its workers open their own shard files, and nothing is copied.
+
+    With ``hosts`` (a list of :class:`~.hosts.Host`) the nodes run there, started through
+    ``remote`` (:func:`.hosts.launch_hosts`); every host must see the task folder (made in
+    the temporary directory, ``TMPDIR``) under the same path.
 
     Returns ``(run, results, logs)``: the :class:`~.launcher.ClusterRun`, one dict of arrays
     per rank (rank order), and role -> log path (empty when ``log_dir`` is None: the
@@ -58,10 +63,18 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
         for j, (settings, X, Y) in enumerate(jobs):
             if "shards" not in settings:
                 np.savez(task_dir / f"data-{j}.npz", X=X, Y=Y)
-        run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
-                             workers=workers, servers=servers, timeout=timeout,
-                             log_dir=logs_at, python_servers=python_servers,
-                             on_started=on_started, round_timeout=round_timeout)
+        if hosts:
+            from .hosts import launch_hosts
+
+            run = launch_hosts(["worker", str(task_dir)], hosts=hosts, workers=workers,
+                               servers=servers, timeout=timeout, log_dir=logs_at,
+                               remote=remote, port=port, python_servers=python_servers,
+                               round_timeout=round_timeout, on_started=on_started)
+        else:
+            run = launch_cluster([sys.executable, "-m", WORKER_MODULE, str(task_dir)],
+                                 workers=workers, servers=servers, timeout=timeout,
+                                 log_dir=logs_at, python_servers=python_servers,
+                                 on_started=on_started, round_timeout=round_timeout)
         results = []
         for rank in range(workers):
             with np.load(task_dir / f"result-{rank}.npz") as f:
@@ -154,13 +167,15 @@ def _workers(workers, name: str, args: dict) -> int:
                  shards=Rule(_cluster_shards, "None with X, Y; or file pairs, described",
                              ("X", "Y")),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
-                 servers=SERVERS, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+                 hosts=HOSTS, servers=SERVERS, mixing=one_of(*MIXINGS),
+                 learning_rate=real(positive=True),
                  max_epochs=ROUNDS, timeout=real(positive=True), log_dir=optional(path()),
-                 round_timeout=real(positive=True))
+                 round_timeout=real(positive=True), remote=REMOTE, port=PORT)
 def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
                       servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
-                      log_dir=None, round_timeout: float = ROUND_TIMEOUT) -> DistributedResult:
+                      log_dir=None, round_timeout: float = ROUND_TIMEOUT, hosts=None,
+                      remote=None, port: int | None = None) -> DistributedResult:
     r"""Iterative parameter mixing on MXNet's parameter server, one process per worker.
 
     Starts a scheduler, ``servers`` servers and ``workers`` workers on 127.0.0.1 (KVStore
@@ -220,7 +235,21 @@ def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None
         Seconds a worker may go without reporting a round while another worker is ahead (or
         while no worker reports at all, once the rounds began); past it every process is
         stopped and :class:`~.launcher.DistributedTimeout` names the stalled worker(s), long
-        before ``timeout``. Start-up is held to ``timeout`` only.
+        before ``timeout``. Start-up is held to ``timeout`` only (on several hosts, each node
+        must also say hello within ``round_timeout`` of its start).
+    hosts : list, optional
+        Run on these hosts instead of this machine (:mod:`.hosts`): each ``"ADDRESS"``,
+        ``"NAME ADDRESS"`` or ``(name, address)``, e.g. ``read_hostfile("hosts.txt")``. The
+        scheduler runs on the first, the servers then the workers round-robin over them.
+        Every host needs the same Python path, package and MXNet, and must see the shard
+        files (and, for ``X, Y``, the task folder in the temporary directory) under the same
+        paths; the address is what the node binds (``DMLC_NODE_HOST``) on a private network:
+        ps-lite has no authentication.
+    remote : list of str, optional
+        The remote-start template (with ``{host}`` and ``{command}`` or ``{argv}``); default
+        ssh (:data:`.hosts.SSH`).
+    port : int, optional
+        The scheduler's port on the first host; default: a free one it picks.
 
     Returns
     -------
@@ -243,12 +272,14 @@ def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None
     job = (X, Y, max_epochs, mixing) if shards is None else (shards, None, max_epochs, mixing)
     return _train_distributed([job], workers=workers, servers=servers,
                               learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
-                              round_timeout=round_timeout)[0]
+                              round_timeout=round_timeout, hosts=hosts, remote=remote,
+                              port=port)[0]
 
 
 def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: float = 1.0,
                        timeout: float = 600.0, log_dir=None, fault: dict | None = None,
-                       on_started=None, round_timeout: float | None = ROUND_TIMEOUT
+                       on_started=None, round_timeout: float | None = ROUND_TIMEOUT,
+                       hosts=None, remote=None, port: int | None = None
                        ) -> list[DistributedResult]:
     """Several mixing jobs in one cluster, which starts once and runs them in turn (one
     KVStore key each): what :func:`train_distributed` runs for its one job, and what tests and
@@ -269,7 +300,8 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
         tasks.append((settings, X, Y))
     run, results, logs = run_cluster("mixing", tasks, workers=workers, servers=servers,
                                      timeout=timeout, log_dir=log_dir, fault=fault,
-                                     on_started=on_started, round_timeout=round_timeout)
+                                     on_started=on_started, round_timeout=round_timeout,
+                                     hosts=hosts, remote=remote, port=port)
     wall = time.perf_counter() - start
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
 

@@ -1,0 +1,153 @@
+"""The host list of a multi-host cluster: host files, hosts, the remote-start template's rules.
+
+A host is ``"ADDRESS"`` or ``"NAME ADDRESS"`` (one line of a host file, ``#`` comments), or a
+``(name, address)`` pair: ``NAME`` is what the remote-start command's ``{host}`` becomes,
+``ADDRESS`` the IP address its nodes bind. Addresses only: ps-lite binds exactly what it is
+given and resolves no names. This module imports only the standard library and the argument
+rules; :mod:`.hosts` starts the cluster.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._validation import Rule, validate_params
+
+#: The default remote-start command.
+SSH = ("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "{host}", "{command}")
+
+
+def _file_path(value, name: str, args: dict):
+    if not isinstance(value, (str, os.PathLike)) or not str(value):
+        raise TypeError(f"{name} must be a host file's path (str or pathlib.Path), got "
+                        f"{type(value).__name__} {value!r:.60}")
+    return value
+
+
+def file_path() -> Rule:
+    """The rule of a host file's path."""
+    return Rule(_file_path, "a file's path")
+
+
+@dataclass(frozen=True)
+class Host:
+    """One line of a host file: ``name`` for the remote-start command, ``address`` the address
+    its nodes bind and the other hosts reach them at."""
+
+    name: str
+    address: str
+
+    def __str__(self) -> str:
+        return self.address if self.name == self.address else f"{self.name} ({self.address})"
+
+
+def parse_host(entry, where: str = "hosts") -> Host:
+    """``"ADDRESS"``, ``"NAME ADDRESS"`` or ``(name, address)`` as a :class:`Host`.
+
+    The address must be an IP address: ps-lite binds exactly what it is given and resolves no
+    name (a name as the scheduler's address ends in "bind failed", MXNet issues #12062, #9430).
+    """
+    if isinstance(entry, Host):
+        return entry
+    if isinstance(entry, str):
+        parts = entry.split()
+    elif isinstance(entry, (tuple, list)) and all(isinstance(p, str) for p in entry):
+        parts = list(entry)
+    else:
+        raise TypeError(f"{where}: a host is 'ADDRESS', 'NAME ADDRESS' or (name, address), got "
+                        f"{type(entry).__name__} {entry!r:.60}")
+    if len(parts) not in (1, 2) or not all(parts):
+        raise ValueError(f"{where}: {entry!r:.80} is not 'ADDRESS' or 'NAME ADDRESS' (one host "
+                         f"per entry)")
+    name, address = parts[0], parts[-1]
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        raise ValueError(
+            f"{where}: {address!r} is a host name where an address is needed: ps-lite binds "
+            f"exactly the address it is given and resolves no names (the scheduler fails with "
+            f"'bind failed'); write '{address} ADDRESS' with the address the other hosts reach "
+            f"it at on the private network") from None
+    if ip.is_unspecified or ip.is_multicast:
+        raise ValueError(f"{where}: {address} is not one host's address; give the host's own "
+                         f"address on the private network (ps-lite has no authentication: "
+                         f"never bind every interface)")
+    return Host(name, str(ip))
+
+
+@validate_params(path=file_path())
+def read_hostfile(path) -> list[Host]:
+    """The hosts of a host file: one ``ADDRESS`` or ``NAME ADDRESS`` per line, ``#`` comments.
+
+    ``NAME`` is what the remote-start command's ``{host}`` becomes (an ssh host name, a
+    namespace), ``ADDRESS`` the IP address the host's nodes bind (``DMLC_NODE_HOST``) and the
+    others reach it at; ``ADDRESS`` alone is both. The scheduler runs on the first host; a host
+    may appear more than once, and its nodes then take more of the round-robin's turns.
+
+    Returns
+    -------
+    list of Host
+        For ``train_distributed(..., hosts=...)``.
+
+    Raises
+    ------
+    ValueError
+        The file cannot be read, names no host, or a line is no host (a host name where an
+        address is needed, say), named by its line.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ValueError(f"path {str(path)!r} cannot be read as a host file ({why}); give a "
+                         f"text file with one 'ADDRESS' or 'NAME ADDRESS' per line") from exc
+    hosts = [parse_host(line.split("#")[0].strip(), f"path {str(path)!r}, line {i}")
+             for i, line in enumerate(text.splitlines(), 1) if line.split("#")[0].strip()]
+    if not hosts:
+        raise ValueError(f"path {str(path)!r}: the host file names no host; write one "
+                         f"'ADDRESS' or 'NAME ADDRESS' per line")
+    return hosts
+
+
+def check_hosts(value, name: str, args: dict) -> list[Host] | None:
+    """The rule of a ``hosts=`` argument: None, or a non-empty list of hosts."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
+        raise TypeError(f"{name} must be a non-empty list of hosts ('ADDRESS' or 'NAME "
+                        f"ADDRESS' each; read a host file with read_hostfile), got "
+                        f"{value!r:.60}")
+    return [parse_host(entry, name) for entry in value]
+
+
+def check_remote(value, name: str, args: dict) -> tuple[str, ...] | None:
+    """The rule of a ``remote=`` template: None (ssh), or strings with ``{host}`` and one of
+    ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
+            or not all(isinstance(part, str) for part in value):
+        raise TypeError(f"{name} must be a list of strings such as {list(SSH)}, got "
+                        f"{value!r:.60}")
+    text = " ".join(value)
+    places = sum(part.count("{command}") for part in value) + list(value).count("{argv}")
+    if "{host}" not in text or places != 1:
+        raise ValueError(f"{name} {list(value)} needs '{{host}}' and exactly one of "
+                         f"'{{command}}' (the node's command, quoted for a shell) or an "
+                         f"argument '{{argv}}', e.g. {list(SSH)}")
+    return tuple(value)
+
+
+def check_port(value, name: str, args: dict) -> int | None:
+    """The rule of ``port=``: None (the scheduler picks a free port) or 1 .. 65535."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+        raise ValueError(f"{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a "
+                         f"free one), got {value!r:.40}")
+    return int(value)
