@@ -799,6 +799,23 @@ def workspace(tmp_path, monkeypatch):
     _TMP.remove(tmp_path)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_twins():
+    """Compile numba's twins before any call runs under the alarm: numba compiles on a twin's
+    first call, and a compile that the alarm cuts leaves numba's registries broken for the rest
+    of the process (every later compile raises "generator raised StopIteration")."""
+    X = np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 0.5], [-2.0, 1.0]])
+    Y = np.array([1.0, -1.0, 1.0, -1.0])
+    for dtype in (np.float64, np.float32):
+        Xd, Yd = X.astype(dtype), Y.astype(dtype)
+        gp.train(Xd, Yd, max_epochs=2)
+        for variant in ("PA", "PA-I", "PA-II"):
+            gp.beyond.passive_aggressive(Xd, Yd, variant=variant, max_epochs=2)
+        gp.beyond.train_voted(Xd, Yd, max_epochs=2)
+        gp.beyond.train_voted_kernel(Xd, Yd, max_epochs=2)
+        gp.beyond.alma(Xd, Yd, alpha=0.9, max_epochs=2)
+
+
 @pytest.mark.parametrize("function_name, argument", [_params(c) for c in CASES])
 @given(data=st.data())
 def test_bad_input_gives_a_named_error_or_a_finite_result(function_name, argument, data,
