@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core import _validation as rule
+from ..core._validation import validate_params
 from ._progress import Progress, track
 
 #: The draws a frequency is measured over (at least 40).
@@ -167,6 +169,7 @@ def _mixing(seed: int) -> dict:
     return dict(zip(speed.method, speed.passes))
 
 
+@validate_params(curves=rule.unchecked, i=rule.count(minimum=0))
 def digits_readings(curves, i: int) -> dict:
     """The readings of split ``i`` of ``learning_curves("digits", ..., digits=(0, 8),
     averaged=(0, 8))``: one draw of the ``digits`` study (the tests read them off the curves
@@ -358,12 +361,14 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
 )}
 
 
+@validate_params(study=rule.unchecked, start=rule.count(minimum=0), draws=rule.count())
 def seeds_for(study: str, start: int, draws: int = DRAWS) -> np.ndarray:
     """The first seed of each of ``draws`` draws of ``study`` from ``start`` on (a draw uses
     :attr:`Study.stride` consecutive seeds, so no two draws share one)."""
     return start + STUDIES[study].stride * np.arange(draws)
 
 
+@validate_params(study=rule.unchecked, seeds=rule.unchecked, progress=rule.progress())
 def check_claims(study: str, seeds: Iterable[int], *,
                  progress: Progress | None = None) -> dict[str, ClaimCheck]:
     """Make one draw of ``study`` per seed (see :func:`seeds_for`) and count, for each of its
@@ -380,6 +385,7 @@ def check_claims(study: str, seeds: Iterable[int], *,
     return judge_claims(study, seeds, readings)
 
 
+@validate_params(study=rule.unchecked, seeds=rule.unchecked, readings=rule.unchecked)
 def judge_claims(study: str, seeds: Iterable[int], readings: list[dict]
                  ) -> dict[str, ClaimCheck]:
     """The :class:`ClaimCheck` of each claim of ``study`` on draws already made: one dict of

@@ -46,6 +46,7 @@ SECTIONS = (
     "The relaxation method",
     "The perceptron on many machines",
     "Beyond Rosenblatt",
+    "The perceptron's family",
 )
 
 #: Who holds a section in :class:`Claims`: nobody yet, the job, or helper ``k`` (``HELPER + k``).
