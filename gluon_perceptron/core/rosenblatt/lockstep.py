@@ -38,7 +38,7 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     decides step ``t`` for every run at once and updates the runs that err. A margin is summed
     left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
     weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
-    projection, whose norm numpy's dot also sums left to right for such short vectors), and
+    projection, whose norm is the sum of squares left to right in both), and
     the pocket's ratchet computes the trainers' ``error_rate``, so the results are the
     trainers' bit for bit. (The pocket, averaged and projected trainers sum margins with BLAS,
     which can differ in the last bit: a decision could only differ for a margin within
@@ -145,8 +145,8 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     return out
 
 
-#: The largest :math:`d + 1` :func:`lockstep_runs` steps together: up to there numpy's dot
-#: of two such vectors (the projection's norm) is the sum left to right that it computes.
+#: The largest :math:`d + 1` :func:`lockstep_runs` steps together (the projection's norm is
+#: the sum of squares left to right, as ``_project`` computes it).
 _LOCKSTEP_MAX_P = 8
 
 

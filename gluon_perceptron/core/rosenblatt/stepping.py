@@ -37,7 +37,9 @@ RUN_RULES = dict(record=flag(), shuffle=flag(), seed=seed())
 def _project(theta: np.ndarray, radius: float) -> None:
     r"""Project :math:`\theta` onto the ball of ``radius`` in place:
     :math:`\theta \leftarrow \theta \min(1, \rho / \|\theta\|)`."""
-    norm = math.sqrt(theta @ theta)
+    # the sum of squares left to right (cumsum is sequential; a BLAS dot's order depends on
+    # the CPU), so the lockstep runs and the compiled twins can equal it bit for bit anywhere
+    norm = math.sqrt(float(np.cumsum(theta * theta)[-1]))
     if not math.isfinite(norm):  # the sum of squares overflowed: scale first
         norm = float(_row_norms(theta)[0])
     if norm > radius:
