@@ -15,6 +15,9 @@ the pixels they are shown with), and writes:
 - ``OUT/execution.json``: per notebook, whether it ran to the end, its runtime, its traceback;
 - ``OUT/warnings.txt``: Sphinx's warnings.
 
+Sphinx's pages are then made lighter for a phone (:func:`finish_pages`: each line of code a
+block that wraps with a hanging indent, figures loaded as the reader scrolls to them, the search
+index on the search page only; :func:`subset_fontawesome`: the theme's icons, only those used).
 It then checks the result (every notebook ran without an error or a warning, every page loads
 only files of the site) and exits 1 if not, naming the notebook and the error. Nothing here
 needs the network: MathJax comes with the site (sphinx-mathjax-offline).

@@ -234,7 +234,7 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
     ``.plain`` and ``.aggressive``), one step each per example of the same sequence.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.8))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.8))
     t = np.arange(1, plain.mistakes.size + 1)
     left, right = axes
     for run, label, color in ((plain, "perceptron (update on a mistake)", "C0"),
@@ -288,7 +288,7 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     majority-label baseline (a rule that ignores :math:`x`).
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.8), sharey=True)
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.8), sharey=True)
     groups = (("plain", "pocket", "averaged"),
               ("plain", "decaying", "decaying + margin", "projected"))
     for ax, names in zip(axes, groups):
@@ -321,7 +321,7 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     it. Lines: the flip rate (Bayes error) and the median majority-label baseline.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 4))
+        _, ax = plt.subplots(figsize=(7.2, 4))
     rng = np.random.default_rng(0)  # horizontal jitter only
     ticks, labels = [], []
     for k, name in enumerate(REMEDY_METHODS):
@@ -356,7 +356,7 @@ def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     end of each pass, circled) sits high above the run's error averaged over the pass.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 3.5))
+        _, ax = plt.subplots(figsize=(7.2, 3.5))
     errs = effect.step_errors[-passes:]
     updated = effect.updated[-passes:]
     n = errs.shape[1]

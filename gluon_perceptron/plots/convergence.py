@@ -41,7 +41,7 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     cross at ``trace.bound``: no run can get past it.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.6))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     t = np.arange(trace.progress.size)
     ax = axes[0]
     ax.plot(t, trace.progress, "o-", ms=3, label="u . theta_t (measured)")
@@ -75,7 +75,7 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.7))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.7))
     ax = axes[0]
     pairs = [("updates", "bias_bound", "with bias: (R^2+1)(1+b*^2)/gamma^2"),
              ("updates", "optimal_bound", "with bias: (R^2+1)/gamma_2^2 (optimal)"),
@@ -134,7 +134,7 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.6))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):
         ax.plot(values, [r.updates for r in runs], "o-", label="measured updates")
         ax.plot(values, [r.optimal_bound for r in runs], "s--", label="optimal-margin bound")

@@ -87,7 +87,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
                         axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.6))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     ax, ax_up = axes
     e = np.arange(1, curve.epochs + 1)
     ax.plot(e, curve.train_accuracy, "o-", ms=3, color="C0", label="perceptron: train")
@@ -154,7 +154,7 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
     if axes is None:
-        _, axes = plt.subplots(2, len(curves), figsize=(2.5 * len(curves), 5), squeeze=False)
+        _, axes = plt.subplots(2, len(curves), figsize=(2.2 * len(curves), 4.6), squeeze=False)
     for k, curve in enumerate(curves):
         example = split.X_train[np.flatnonzero(split.y_train == curve.digit)[0]]
         plot_digit(example.astype(np.float64), axes[0][k],

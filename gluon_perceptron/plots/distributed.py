@@ -41,7 +41,7 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     """Left: passes to separate against the workers, one line per mixing, ``train`` as a
     dashed line. Right: wall time split into start-up, local passes and exchanges."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(7.5, 3.6))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     ax = axes[0]
     for kind in ("uniform", "weighted"):
         rows = [i for i, m in enumerate(speedup.method) if m.startswith(kind)]

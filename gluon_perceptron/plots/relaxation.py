@@ -78,7 +78,7 @@ def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], Relaxat
 
     Runs that hit the iteration bound without becoming feasible are drawn hatched.
     """
-    ax = ax if ax is not None else plt.subplots(figsize=(7.5, 4.2))[1]
+    ax = ax if ax is not None else plt.subplots(figsize=(7.2, 4.2))[1]
     rules = list(dict.fromkeys(rule for rule, _ in table))
     etas = list(dict.fromkeys(eta for _, eta in table))
     width = 0.8 / len(etas)

@@ -98,7 +98,7 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
     :func:`~.relu_perceptron_loss` (which never leaves 0). ``trap`` is :func:`~.relu_trap`'s
     result; ``ax_pair`` is the old name of ``axes``."""
-    axes = _pair(axes, ax_pair, (7.5, 3.6))
+    axes = _pair(axes, ax_pair, (7.2, 3.6))
     names = list(trap.slopes)
     slopes = [trap.slopes[name] for name in names]
     axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
@@ -133,7 +133,7 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
-    ax_pair = _pair(axes, ax_pair, (7.5, 4))
+    ax_pair = _pair(axes, ax_pair, (7.2, 4))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
         ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,
