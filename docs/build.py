@@ -15,6 +15,9 @@ the pixels they are shown with), and writes:
 - ``OUT/execution.json``: per notebook, whether it ran to the end, its runtime, its traceback;
 - ``OUT/warnings.txt``: Sphinx's warnings.
 
+Sphinx's pages are then made lighter for a phone (:func:`finish_pages`: each line of code a
+block that wraps with a hanging indent, figures loaded as the reader scrolls to them, the search
+index on the search page only; :func:`subset_fontawesome`: the theme's icons, only those used).
 It then checks the result (every notebook ran without an error or a warning, every page loads
 only files of the site) and exits 1 if not, naming the notebook and the error. Nothing here
 needs the network: MathJax comes with the site (sphinx-mathjax-offline).
@@ -50,7 +53,19 @@ LAYERS = ("core", "experiments", "plots", "main")
 #: (``gp.chapter`` ... ``gp.plots``, as ``gluon_perceptron/__init__.py`` lists them), then the
 #: command line.
 API_PAGES = ("chapter", "rosenblatt", "gradient", "theory", "beyond", "data", "distributed",
-             "experiments", "plots", "main")
+             "experiments", "plots", "exercises", "main")
+#: Subpackages documented on several pages, one per group of modules (no API page over 300 kB,
+#: issue 29): page -> (what it holds, its modules, named as in the subpackage's table). The
+#: subpackage's own page lists them; a module no group names goes on the last page.
+API_PARTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
+    "experiments": {
+        "chapter": ("the chapter: notebooks 01 to 05", ("chapter", "sgd", "black_and_white")),
+        "theory": ("bounds, optimality and expressivity: notebooks 06 to 08",
+                   ("convergence", "optimality", "expressivity")),
+        "further": ("digits, many classes, relaxation, many machines, beyond Rosenblatt: "
+                    "notebooks 09 to 13", ()),
+    },
+}
 #: The hand-written pages and files copied into the source tree.
 PAGES = ("index.md", "slips.md", "package.md", "reading.md", "bibliography.md",
          "references.bib")
@@ -103,13 +118,29 @@ def subpackages() -> dict[str, str]:
     return _literal_assignment(PACKAGE / "__init__.py", "_SUBPACKAGES")
 
 
+def _module_all(path: Path) -> list[str]:
+    """The names a module's ``__all__`` lists (the strings in its value, which may be a sorted
+    tuple: ``__all__ = sorted((...), key=str.lower)``), read, not run."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return sorted((c.value for c in ast.walk(node.value)
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str)),
+                          key=str.lower)
+    raise LookupError(f"{path}: no __all__")
+
+
 def public_names(alias: str) -> dict[str, list[str]]:
     """The public names of ``gp.<alias>``, by the module that defines them (dotted, from
     ``gluon_perceptron``), in the order of the package's table; the top-level names whose module
-    lies in this subpackage but which it cannot export (``getfake``, ``train``) join them."""
+    lies in this subpackage but which it cannot export (``getfake``, ``train``) join them. A
+    subpackage that is one module (``gp.exercises``) gives its ``__all__``."""
     target = subpackages()[alias]
+    location = PACKAGE.joinpath(*target.split("."))
+    if not location.is_dir():
+        return {f"gluon_perceptron.{target}": _module_all(location.with_suffix(".py"))}
     table: dict[str, list[str]] = {}
-    for module, names in _export_table(PACKAGE.joinpath(*target.split("."))).items():
+    for module, names in _export_table(location).items():
         table.setdefault(f"gluon_perceptron.{target}.{module}", []).extend(names)
     listed = {name for names in table.values() for name in names}
     top = _literal_assignment(PACKAGE / "__init__.py", "_MODULES")
@@ -138,13 +169,55 @@ def api_page(alias: str) -> str:
              f".. automodule:: gluon_perceptron.{target}\n   :no-members:\n",
              f"Reached as ``gp.{alias}.<name>`` or imported with "
              f"``from gluon_perceptron.{alias} import <name>``.\n"]
-    for module, names in public_names(alias).items():
+    if alias in API_PARTS:
+        listed = "\n".join(f"- :doc:`{alias}/{part}`: {what}"
+                           for part, (what, _) in API_PARTS[alias].items())
+        pages = "\n".join(f"   {alias}/{part}" for part in API_PARTS[alias])
+        parts.append(f"Its modules, on {len(API_PARTS[alias])} pages:\n\n{listed}\n\n"
+                     f".. toctree::\n   :hidden:\n\n{pages}\n")
+        return "\n".join(parts)
+    modules = public_names(alias)
+    if list(modules) == [f"gluon_perceptron.{target}"]:  # one module: its names, no heading
+        module, names = next(iter(modules.items()))
+        return "\n".join(parts + [f".. currentmodule:: {module}\n"]
+                         + [f".. auto{_kind(module, name)}:: {name}\n" for name in names])
+    return "\n".join(parts + _module_sections(modules))
+
+
+def _module_sections(modules: dict[str, list[str]]) -> list[str]:
+    """The reStructuredText of some modules of an API page: each module's docstring, then the
+    public names it defines."""
+    parts = []
+    for module, names in modules.items():
         parts.append(_heading(module.split(".", 1)[1], "-"))
         parts.append(f".. automodule:: {module}\n   :no-members:\n")
         parts.append(f".. currentmodule:: {module}\n")
         for name in names:
             parts.append(f".. auto{_kind(module, name)}:: {name}\n")
-    return "\n".join(parts)
+    return parts
+
+
+def api_part_page(alias: str, part: str) -> str:
+    """One page of a subpackage documented on several (:data:`API_PARTS`): its group of
+    modules."""
+    what, modules = API_PARTS[alias][part]
+    table = public_names(alias)
+    named = {f"gluon_perceptron.{subpackages()[alias]}.{m}" for group in API_PARTS[alias].values()
+             for m in group[1]}
+    last = part == list(API_PARTS[alias])[-1]
+    chosen = {module: names for module, names in table.items()
+              if module.rsplit(".", 1)[1] in modules or (last and module not in named)}
+    title = f"gp.{alias}: {what}"
+    return "\n".join([_heading(title, "="), f".. currentmodule:: gluon_perceptron."
+                      f"{subpackages()[alias]}\n"] + _module_sections(chosen))
+
+
+def api_pages() -> list[str]:
+    """Every page of the API reference, as paths below ``api/`` without suffix (``theory``,
+    ``experiments/chapter``)."""
+    return ["index"] + [page for alias in API_PAGES
+                        for page in [alias] + [f"{alias}/{part}"
+                                               for part in API_PARTS.get(alias, {})]]
 
 
 def _kind(module: str, name: str) -> str:
@@ -152,12 +225,17 @@ def _kind(module: str, name: str) -> str:
     assignment such as a re-exported alias is documented as data)."""
     path = PACKAGE.joinpath(*module.split(".")[1:])
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-    for node in ast.parse(path.read_text()).body:
+    body = ast.parse(path.read_text()).body
+    for node in body:
         if isinstance(node, ast.ClassDef) and node.name == name:
             return "class"
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             return "function"
-    return "data"
+    try:  # a table of names kept in a private module (``gp.exercises``)
+        implementation = _literal_assignment(path, "_IMPLEMENTATION")
+    except LookupError:
+        return "data"
+    return _kind(implementation, name)
 
 
 def api_index() -> str:
@@ -192,6 +270,9 @@ def stage(src: Path, notebooks: Path, api: bool = True,
         (src / "api" / "index.rst").write_text(api_index())
         for alias in API_PAGES:
             (src / "api" / f"{alias}.rst").write_text(api_page(alias))
+            for part in API_PARTS.get(alias, {}):
+                (src / "api" / alias).mkdir(exist_ok=True)
+                (src / "api" / alias / f"{part}.rst").write_text(api_part_page(alias, part))
     else:
         (src / "api" / "index.md").write_text("# API reference\n\nNot built (`--no-api`).\n")
     return staged
@@ -207,6 +288,9 @@ c.InlineBackend.figure_formats = {"retina"}
 # (gluon_perceptron/core/_mxnet_import.py), 1.3 s per kernel whose notebook imports mxnet first.
 c.InteractiveShellApp.exec_lines = ["import gluon_perceptron as _package; del _package"]
 """
+#: Run by every kernel at its start: each figure's metadata says how big its legends' and
+#: titles' texts are (``docs/kernel_figures.py``; the browser test reads it).
+KERNEL_CONFIG += f"c.InteractiveShellApp.exec_files = [{str(DOCS / 'kernel_figures.py')!r}]\n"
 
 
 def kernel_environment(out: Path | None = None) -> dict[str, str]:
@@ -501,6 +585,150 @@ def _with_alt(tag: str, captions: dict[str, str]) -> str | None:
     return tag.replace("<img", f'<img alt="{text}"', 1)
 
 
+# --- code that wraps, figures that wait ------------------------------------------------------
+
+_HIGHLIGHT = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre>)', re.DOTALL)
+_TAG_OR_NEWLINE = re.compile(r"(<[^>]+>|\n)")
+
+
+def code_lines(body: str) -> str:
+    """A highlighted code box's HTML (what Pygments writes inside ``<pre>``) with each line in
+    a block of its own, ``<span class="line" style="--indent:N">``, N its indentation.
+
+    ``book.css`` then wraps a line too long for the screen (a phone's 390 px hold about 45
+    characters) with a hanging indent: it goes on to the right of its own indentation, as
+    Python's continuation lines do, instead of at the left margin. A span that runs over a
+    line break (a docstring) is closed at the end of the line and opened again on the next.
+    The line breaks stay in the text, hidden (``span.nl``), so the copy button copies the code
+    as it is.
+    """
+    lines, line, open_tags = [], [], []
+    for piece in _TAG_OR_NEWLINE.split(body):
+        if piece == "\n":
+            lines.append("".join(line + ["</span>"] * len(open_tags)))
+            line = list(open_tags)
+        elif piece.startswith("</"):
+            if open_tags:
+                open_tags.pop()
+            line.append(piece)
+        elif piece.startswith("<") and not piece.endswith("/>"):
+            open_tags.append(piece)
+            line.append(piece)
+        else:
+            line.append(piece)
+    last = "".join(line)
+    blocks = []
+    for i, text in enumerate(lines + [last]):
+        plain = html_lib.unescape(re.sub(r"<[^>]+>", "", text))
+        if i == len(lines) and not plain:
+            blocks.append(text)  # the empty remainder after the last line break
+            continue
+        indent = len(plain) - len(plain.lstrip(" "))
+        newline = '<span class="nl">\n</span>' if i < len(lines) else ""
+        blocks.append(f'<span class="line" style="--indent:{indent}">{text}{newline}</span>')
+    return "".join(blocks)
+
+
+def finish_page(text: str) -> str:
+    """A page of the book as Sphinx wrote it, made lighter to read on a phone: every code box's
+    lines as blocks (:func:`code_lines`), and the notebooks' figures loaded when the reader
+    scrolls near them (``loading="lazy"``), not all at once when the page opens."""
+    text = _HIGHLIGHT.sub(lambda m: m.group(1) + code_lines(m.group(2)) + m.group(3), text)
+    return _IMG.sub(lambda m: m.group(0) if "loading=" in m.group(0)
+                    else m.group(0).replace("<img", '<img loading="lazy"', 1), text)
+
+
+#: The search's scripts and index (186 kB and growing), which pydata-sphinx-theme puts on every
+#: page for its search-as-you-type; with that option off (the default) only the search page
+#: uses them.
+_SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/'
+                             r'language_data\.js|searchindex\.js)"></script>')
+
+
+def finish_pages(html: Path) -> int:
+    """:func:`finish_page` on every page of the site, and the search's scripts taken off every
+    page but the search page (unless search-as-you-type is on); returns how many pages
+    changed."""
+    changed = 0
+    for page in sorted(html.rglob("*.html")):
+        text = page.read_text()
+        done = finish_page(text)
+        if page != html / "search.html" and "search_as_you_type = true" not in done:
+            done = _SEARCH_SCRIPTS.sub("", done)
+        if done != text:
+            page.write_text(done)
+            changed += 1
+    return changed
+
+
+# --- what a first load weighs ----------------------------------------------------------------
+
+#: One icon of a Font Awesome pack: ``name:[width,height,[aliases],"unicode",path or [paths]]``.
+_ICON = re.compile(r'(?:"([^"]+)"|([\w$]+)):\[\d+,\d+,\[([^\]]*)\],"[^"]*",'
+                   r'(?:"[^"]*"|\[[^\]]*\])\]')
+_ICON_PACK = re.compile(r"var [\w$]+=\{(?=(?:\"[^\"]+\"|[\w$]+):\[\d)")
+
+
+def subset_fontawesome(html: Path) -> int:
+    """Keep, in the theme's Font Awesome script, only the icons the site names.
+
+    pydata-sphinx-theme loads ``_static/scripts/fontawesome.js`` on every page: 1.56 MB, almost
+    all of it the paths of some 2,000 icons, of which the theme's pages show about ten
+    (``fa-bars``, ``fa-magnifying-glass``, ...). The icons named anywhere in the site's pages
+    or scripts (``fa-<name>``, by name or alias) stay; the others go, and the script is
+    otherwise unchanged. (The theme's stylesheet names every icon, for its icon font, and is
+    not read.) Returns the bytes saved (0 when the file is not the expected shape, which is
+    left as it is).
+    """
+    script = html / "_static" / "scripts" / "fontawesome.js"
+    if not script.is_file():
+        return 0
+    named = set()
+    for path in html.rglob("*"):
+        if path.suffix in (".html", ".js") and path != script and path.is_file():
+            named.update(re.findall(r"\bfa-([a-z0-9-]+)", path.read_text(errors="replace")))
+    text = script.read_text()
+    pieces, end = [], 0
+    for pack in _ICON_PACK.finditer(text):
+        if pack.start() < end:
+            continue
+        kept, pos = [], pack.end()
+        while True:
+            icon = _ICON.match(text, pos)
+            if icon is None:
+                return 0  # not a pack of icons as expected: change nothing
+            aliases = set(re.findall(r'"([^"]+)"', icon.group(3)))
+            if ({icon.group(1) or icon.group(2)} | aliases) & named:
+                kept.append(icon.group(0))
+            pos = icon.end()
+            if text[pos] == "}":
+                break
+            if text[pos] != ",":
+                return 0
+            pos += 1
+        pieces += [text[end:pack.end()], ",".join(kept)]
+        end = pos
+    if not pieces:
+        return 0
+    smaller = "".join(pieces) + text[end:]
+    script.write_text(smaller)
+    saved = len(text.encode()) - len(smaller.encode())
+    # The stylesheet's rules that give each icon its character for the icon font (about 2,000,
+    # 66 kB): those of the icons the site names stay.
+    sheet = html / "_static" / "styles" / "pydata-sphinx-theme.css"
+    if sheet.is_file():
+        css = sheet.read_text()
+        lighter = _ICON_RULE.sub(lambda m: m.group(0) if set(re.findall(
+            r"\.fa-([a-z0-9-]+)", m.group(1))) & named else "", css)
+        sheet.write_text(lighter)
+        saved += len(css.encode()) - len(lighter.encode())
+    return saved
+
+
+#: A stylesheet rule that only names icons' characters: ``.fa-bars,.fa-navicon{--fa:"\f0c9"}``.
+_ICON_RULE = re.compile(r'(?<=[}\s])((?:\.fa-[a-z0-9-]+,)*\.fa-[a-z0-9-]+)\{--fa:"[^"]*"\}')
+
+
 # --- the command -----------------------------------------------------------------------------
 
 def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = True,
@@ -520,6 +748,9 @@ def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = T
     status = run_sphinx(out / "src", out, jobs, verbose)
     if (out / "html").exists() and (out / "jupyter_execute").exists():
         add_alt_text(out)
+    if (out / "html").exists():
+        finish_pages(out / "html")
+        subset_fontawesome(out / "html")
     return status
 
 

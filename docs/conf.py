@@ -51,7 +51,11 @@ _MATHJAX = importlib.util.find_spec("sphinx-mathjax-offline")
 if _MATHJAX is None or _MATHJAX.origin is None:
     raise RuntimeError("the book needs MathJax from sphinx-mathjax-offline: "
                        "pip install -e '.[book]'")
-mathjax_path = "mathjax/tex-chtml.js"
+# Not the combined tex-chtml.js (1.16 MB, a third of it the right-click menu): the loader and
+# the pieces the pages use, 0.77 MB, so a page with formulas opens under 1.5 MB (issue 29).
+# Packages beyond ams and newcommand (\boldsymbol, ...) load on first use (autoload).
+mathjax_path = "mathjax/startup.js"
+mathjax3_config = {"loader": {"load": ["input/tex", "output/chtml", "a11y/assistive-mml"]}}
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "notebooks/*.py"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb", ".rst": "restructuredtext"}
@@ -113,13 +117,57 @@ if ProofDomain.merge_domaindata is Domain.merge_domaindata:
 # of sphinx-exercise, whether or not it says `:class: dropdown`.
 togglebutton_selector = ".toggle, .admonition.dropdown, .solution.admonition"
 bibtex_bibfiles = ["references.bib"]
-bibtex_default_style = "plain"
 bibtex_reference_style = "author_year"
+
+
+# One citation style: the text cites "(Rosenblatt, 1958)" and the bibliography labels that
+# entry [Rosenblatt, 1958], in the order of its authors (pybtex's plain style numbers them).
+import pybtex.plugin  # noqa: E402
+from pybtex.richtext import Text  # noqa: E402
+from pybtex.style.formatting.plain import Style as _PlainStyle  # noqa: E402
+from pybtex.style.labels import BaseLabelStyle  # noqa: E402
+
+
+class _AuthorYearLabels(BaseLabelStyle):
+    """Labels as the text cites: one author, two ("Minsky and Papert"), or the first and "et
+    al."; then the year, with a letter when two entries would have the same label."""
+
+    def format_labels(self, sorted_entries):
+        labels = [self._label(entry) for entry in sorted_entries]
+        for label in set(labels):
+            if labels.count(label) > 1:
+                letters = iter("abcdefghijklmnopqrstuvwxyz")
+                labels = [f"{x}{next(letters)}" if x == label else x for x in labels]
+        return iter(labels)
+
+    @staticmethod
+    def _label(entry) -> str:
+        people = entry.persons.get("author") or entry.persons.get("editor") or []
+        names = [Text.from_latex(" ".join(p.last_names)).render_as("text") for p in people]
+        if len(names) > 2 or "others" in names:
+            who = f"{names[0]} et al."
+        else:
+            who = " and ".join(names) or entry.fields.get("key", "?")
+        return f"{who}, {entry.fields.get('year', 'n.d.')}"
+
+
+class _AuthorYearStyle(_PlainStyle):
+    default_label_style = _AuthorYearLabels
+
+
+pybtex.plugin.register_plugin("pybtex.style.formatting", "gp_author_year", _AuthorYearStyle)
+bibtex_default_style = "gp_author_year"
 # The copy button copies the code, never the prompts or the output of a cell.
 copybutton_exclude = ".linenos, .gp, .go"
 copybutton_selector = "div.highlight pre"
 
 # --- API reference ---------------------------------------------------------------------------
+# A [source] link beside every function and class, to its module's code as a page of the site
+# (viewcode reads the installed package: nothing is fetched).
+extensions.append("sphinx.ext.viewcode")
+# Signatures name the function, not its module again (the page's heading names the module):
+# they fit a phone's screen.
+add_module_names = False
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
@@ -135,7 +183,8 @@ napoleon_preprocess_types = True
 html_theme = "sphinx_book_theme"
 html_title = "gluon_perceptron"
 html_theme_options = {
-    "show_toc_level": 2,
+    # Every entry of the right-hand contents shown (issue 29), down to a class's members.
+    "show_toc_level": 4,
     "use_download_button": True,
     "use_fullscreen_button": False,
     "home_page_in_toc": True,

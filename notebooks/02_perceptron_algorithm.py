@@ -122,7 +122,7 @@ pd.DataFrame({"data": [pair(*x) for x in replay.x], "label": replay.y.astype(int
 updates = run.updates
 cols = min(3, len(updates))
 rows = -(-len(updates) // cols)
-fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.8 * rows), squeeze=False)
+fig, axes = plt.subplots(rows, cols, figsize=(2.5 * cols, 3.2 * rows), squeeze=False)
 for k, (ax, u) in enumerate(zip(axes.flat, updates), start=1):
     gp.plots.plot_update(X, Y, u, ax=ax)
     ax.set_title(f"update {k}, on example {u.index}\n"

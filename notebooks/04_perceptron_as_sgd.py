@@ -92,7 +92,7 @@ for key, check in zip(("perceptron", "hinge"), checks.values()):
     glue(f"{key}_ties", int(np.sum(check.kind == "tie")), display=False)
 
 # %% mystnb={"figure": {"caption": "Autograd's gradient against the closed form, entry by entry, for the perceptron loss (left) and the hinge loss (right): every point on the diagonal."}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 4))
 for ax, (threshold, check) in zip(axes, checks.items()):
     gp.plots.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
 

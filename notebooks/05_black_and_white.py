@@ -108,7 +108,7 @@ for name in traces:
     glue(f"max_first_{KEY[name]}", first, display=False)
     glue(f"max_all_{KEY[name]}", total, display=False)
     glue(f"ceiling_{KEY[name]}", bounds[name], display=False)
-fig, grid = plt.subplots(3, 3, figsize=(11, 10))
+fig, grid = plt.subplots(3, 3, figsize=(7.2, 8.5))
 gp.plots.plot_nonseparable(traces, grid.T, bounds=bounds, steps=part1.steps)
 for ax in grid.flat:
     ax.title.set_fontsize(12)
@@ -160,7 +160,7 @@ fig.tight_layout()
 # by whichever misclassified points the pass met last.
 
 # %% mystnb={"figure": {"caption": "The boundaries after the last eight passes, light to dark. Left: label noise, flipped points ringed, generating plane dashed. Right: the Gaussians."}}
-fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 4))
 for ax, name in zip(axes, ("20% label noise", "overlapping Gaussians")):
     extra = {"flipped": noisy.flipped, "plane": plane} if name == "20% label noise" else {}
     gp.plots.plot_boundaries(*data[name], traces[name].history["weights"][-8:], ax=ax, **extra)
@@ -257,10 +257,9 @@ glue("unguarded_norm", unguarded.history["norm"][-1], display=False)
 glue("unguarded_slope", slope, display=False)
 glue("plain_norm_max", max(traces["20% label noise"].history["norm"]), display=False)
 
-fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
+fig, axes = plt.subplots(3, 1, figsize=(7, 11), layout="constrained")
 gp.plots.plot_aggressive(plain, aggressive, axes[:2])
-gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
-fig.subplots_adjust(wspace=0.3)
+_ = gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
 
 # %% [markdown]
 # On the label-noise data the unguarded rule ends the 300 passes at

@@ -33,7 +33,9 @@
 # Let $\|a_i\| \le R_a$ and $a_i^\top u \ge s > 0$ for some $u$. The perceptron that starts
 # at $\theta_0$ and updates whenever $\langle \theta, a_i \rangle \le \delta$ ($\delta \ge 0$)
 # makes at most
+#
 # $$t \le \frac{(2\delta + R_a^2)\|u\|^2 + 2 s \|u\| \|\theta_0\|}{s^2}$$
+#
 # updates.
 # :::
 #

@@ -171,7 +171,7 @@ glue("loo_test_z", z.max(), display=False)
 # Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
 
 # %% mystnb={"figure": {"caption": "Left: leave-one-out error, fresh-point error and the bound against N. Right: the same times N + 1; a flat line would mean a 1/N rate."}}
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.7))
 gp.plots.plot_generalization_curve(curve, axes[0], errorbars=True)
 gp.plots.plot_scaled_bound(curve, axes[1])
 axes[1].set_title("x (N + 1): flat would mean exactly 1/N", fontsize=12)

@@ -36,7 +36,7 @@ glue("n_train", len(split.y_train), display=False)
 glue("n_test", len(split.y_test), display=False)
 glue("n_pixels", split.X_train.shape[1], display=False)
 
-fig, axes = plt.subplots(1, 8, figsize=(10, 1.6))
+fig, axes = plt.subplots(1, 8, figsize=(9, 1.5))
 for ax, x, y in zip(axes, split.X_train, split.y_train):
     gp.plots.plot_digit(x, ax, title=f"label {y}")
 
@@ -120,7 +120,7 @@ gp.show_source(gp.train_averaged)
 
 # %% mystnb={"figure": {"caption": "\"0 or not 0\" on split 0: accuracy after each epoch against the baselines (left) and the updates of each epoch (right)."}}
 zero = gp.experiments.learning_curve(split, 0, epochs=20)
-fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
 gp.plots.plot_learning_curve(zero, base, axes)
 glue("zero_updates_1", int(zero.updates[0]), display=False)
 glue("zero_clean_0", int(np.flatnonzero(zero.updates == 0)[0]) + 1, display=False)
@@ -200,7 +200,7 @@ gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0))
 eight = gp.experiments.learning_curve(split, 8, epochs=20)
 base8 = gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
                                  gp.data.one_vs_rest(split.y_test, 8))
-fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
 gp.plots.plot_learning_curve(eight, base8, axes)
 plain, averaged = curves.spread(8)
 glue("separated_8", int(curves.separated(8).sum()), display=False)
@@ -273,7 +273,9 @@ glue("m_separated", int(mnist.separated(0).sum()), display=False)
 glue("m_fewest", int(mnist.updates.min()), display=False)
 glue("m_corr_min", mnist.correlation[:, 0].min(), display=False)
 glue("m_corr_max", mnist.correlation[:, 0].max(), display=False)
-fig, axes = plt.subplots(1, 3, figsize=(14, 4), gridspec_kw={"width_ratios": [2, 1, 1]})
+fig = plt.figure(figsize=(7.2, 6.8), layout="constrained")
+grid = fig.add_gridspec(2, 2)
+axes = [fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])]
 gp.plots.plot_learning_curves(mnist, 0, axes[0])
 gp.plots.plot_weights(mnist.weights[0, 0], axes[1], title='weights, "0 or not", 28x28')
 mnist_split = gp.data.mnist_5k_split(seed=0)

@@ -97,7 +97,7 @@ gp.show_source(gp.rosenblatt.predict_multiclass, "_table", "_scores", "_votes")
 
 # %% mystnb={"figure": {"caption": "Confusion matrices on split 0's test images, one-vs-all (left) and one-vs-one (right): true class in rows, prediction in columns."}}
 demo = gp.experiments.multiclass_demo(split, max_epochs=20)
-fig, axes = plt.subplots(1, 2, figsize=(11, 5))
+fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.2))
 for result, ax in zip(demo.schemes, axes):
     gp.plots.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
 glue("ova_acc_0", demo.one_vs_all.accuracy, display=False)

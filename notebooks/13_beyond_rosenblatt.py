@@ -82,7 +82,7 @@ glue("dual_support", dual.support.size, display=False)
 
 # %% mystnb={"figure": {"caption": "The sign of each kernel perceptron's score over the plane, for XOR and two moons under the linear, polynomial and Gaussian kernels; support vectors ringed."}}
 demo = gp.experiments.kernel_demo(seed=0)
-fig, axes = plt.subplots(3, 2, figsize=(9, 12))
+fig, axes = plt.subplots(3, 2, figsize=(7.2, 10.5))
 for ax, key in zip(axes.ravel(), demo.runs):
     gp.plots.plot_kernel_boundary(demo.runs[key], ax)
 fig.tight_layout()

@@ -10,7 +10,10 @@ needed. Without the browser these tests skip, except under ``CI=true``, where th
 
 from __future__ import annotations
 
+import base64
 import functools
+import gzip
+import hashlib
 import importlib.util
 import json
 import os
@@ -42,8 +45,7 @@ if _spec.name not in sys.modules:
 #: and sphinx-proof's index of theorems).
 HANDWRITTEN = [Path(page).with_suffix(".html").as_posix() for page in builder.PAGES
                if page.endswith(".md")]
-PAGES = (HANDWRITTEN + ["api/index.html"]
-         + [f"api/{alias}.html" for alias in builder.API_PAGES]
+PAGES = (HANDWRITTEN + [f"api/{page}.html" for page in builder.api_pages()]
          + [f"notebooks/{p.stem}.html" for p in sorted(builder.NOTEBOOKS.glob("*.ipynb"))]
          + ["genindex.html", "py-modindex.html", "search.html", "prf-prf.html"])
 
@@ -97,7 +99,7 @@ def test_book_has_every_page(book):
 def test_book_loads_nothing_from_another_host(book):
     """No script, style, image or font of any page comes from a CDN (the pages work offline)."""
     html = built(book)
-    assert (html / "_static" / "mathjax" / "tex-chtml.js").exists(), "MathJax is not served"
+    assert (html / "_static" / "mathjax" / "startup.js").exists(), "MathJax is not served"
     assert not builder.external_loads(html)
 
 
@@ -153,8 +155,32 @@ def test_a_broken_notebook_fails_the_build(tmp_path):
 # --- in the browser -------------------------------------------------------------------------
 
 class _Quiet(SimpleHTTPRequestHandler):
+    """Serves the book as a static host does (GitHub Pages, Read the Docs, nginx's gzip): text
+    files gzip-compressed to a browser that accepts it, so a page's first load is measured in
+    the bytes a reader downloads."""
+
+    TEXT = (".html", ".css", ".js", ".svg", ".json", ".txt", ".map")
+
     def log_message(self, *args):
         pass
+
+    def do_GET(self):
+        path = Path(self.translate_path(self.path))
+        if (path.suffix not in self.TEXT or not path.is_file()
+                or "gzip" not in self.headers.get("Accept-Encoding", "")):
+            return super().do_GET()
+        body = _gzipped(str(path), path.stat().st_mtime_ns)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: str, mtime_ns: int) -> bytes:
+    return gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
 
 
 class _Server(ThreadingHTTPServer):
@@ -284,14 +310,161 @@ INSPECT = """async () => {
                       .map(text),
     theorems: document.querySelectorAll('.theorem, div.proof').length,
     citations: document.querySelectorAll('.citation, dl.citation > dt').length,
+    // A dollar sign left in the prose (math whose delimiters MyST did not take, such as a
+    // display formula run into its paragraph).
+    dollars: [...copy.textContent.matchAll(/[^$]{0,40}\\$+[^$]{0,40}/g)]
+               .map(m => m[0].replace(/\\s+/g, ' ').trim()).slice(0, 10),
+    // Entries of the right-hand contents the reader cannot read whole: hidden, or cut off at
+    // the sidebar's edge.
+    sidebar_entries: document.querySelectorAll('.bd-sidebar-secondary nav a').length,
+    sidebar_cut: (() => {
+      const bar = document.querySelector('.bd-sidebar-secondary');
+      if (!bar || !bar.getClientRects().length) return [];
+      const edge = bar.getBoundingClientRect();
+      return [...bar.querySelectorAll('nav a')].filter(a => {
+        const r = a.getBoundingClientRect();
+        return !a.getClientRects().length || getComputedStyle(a).visibility === 'hidden' ||
+               a.scrollWidth > a.clientWidth + 1 || r.right > edge.right + 1 ||
+               r.left < edge.left - 1;
+      }).map(text);
+    })(),
+    // Functions and classes of the API reference without a link to their source.
+    documented: document.querySelectorAll('dl.py.function > dt, dl.py.class > dt').length,
+    no_source: [...document.querySelectorAll('dl.py.function > dt, dl.py.class > dt')]
+                 .filter(dt => !dt.querySelector('.viewcode-link'))
+                 .map(dt => dt.id || text(dt)),
+    // Icons Font Awesome did not draw (an <i class="fa-..."> left as it was).
+    missing_icons: [...document.querySelectorAll('i[class*="fa-"]')]
+                     .filter(i => i.getClientRects().length).map(i => i.className),
+    // Each figure of a notebook and the width it is shown at.
+    figures: [...document.querySelectorAll('.cell_output img')]
+               .map(img => [img.getAttribute('src'), img.getBoundingClientRect().width]),
+  };
+}"""
+
+#: Waits, once a page has loaded, for what opening it fetches by itself: MathJax's components
+#: and the fonts of its formulas, the page's fonts. (Figures below the first screen load when
+#: the reader scrolls to them.)
+SETTLE = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  await document.fonts.ready;
+  // Then until no new file has been asked for in 300 ms (at most 10 s).
+  const count = () => performance.getEntriesByType('resource').length;
+  for (let seen = -1, waited = 0; seen !== count() && waited < 10000; waited += 300) {
+    seen = count();
+    await new Promise(done => setTimeout(done, 300));
+  }
+}"""
+
+#: Run at a phone's width (390 px): what scrolls sideways, code that loses its indentation where
+#: it wraps, the width each figure is shown at.
+PHONE_INSPECT = """() => {
+  const text = el => (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 80);
+  const doc = document.documentElement;
+  const width = doc.clientWidth;
+  // If the page scrolls sideways: the outermost elements that reach past its right edge and
+  // that no box of their own scrolls or clips (the drawers of the sidebars are off the screen
+  // on purpose).
+  const past = el => el.getClientRects().length && el.getBoundingClientRect().right > width + 1;
+  const held = el => {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.position === 'fixed' || style.visibility === 'hidden') return true;
+      if (style.overflowX !== 'visible' && up.getBoundingClientRect().right <= width + 1) {
+        return true;
+      }
+    }
+    return getComputedStyle(el).position === 'fixed';
+  };
+  const wide = doc.scrollWidth > width + 1
+    ? [`the page is ${doc.scrollWidth} px wide`].concat(
+        [...document.body.querySelectorAll('*')]
+          .filter(el => past(el) && !past(el.parentElement) && !held(el))
+          .map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ` +
+                     `${Math.round(el.getBoundingClientRect().right)} px: ${text(el)}`))
+    : [];
+  const boxes = [...document.querySelectorAll('div.highlight pre, .cell_output pre')]
+                  .filter(el => el.getClientRects().length);
+  const scrolling = boxes.filter(el => el.scrollWidth > el.clientWidth + 1)
+                         .map(el => `${el.scrollWidth} px in ${el.clientWidth} px: ${text(el)}`);
+  const collapsed = boxes.filter(el => !/^(pre|pre-wrap|break-spaces)$/
+                                         .test(getComputedStyle(el).whiteSpace)).map(text);
+  // A line of code that wraps must go on to the right of its own indentation.
+  const unindented = [];
+  for (const pre of boxes) {
+    const style = getComputedStyle(pre);
+    const lines = pre.textContent.replace(/\\n$/, '').split('\\n');
+    const lineHeight = parseFloat(style.lineHeight) || 1.4 * parseFloat(style.fontSize);
+    if (pre.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+        <= lines.length * lineHeight + 2) continue;  // no line wraps
+    const probe = document.createElement('span');
+    probe.textContent = '0'.repeat(20);
+    pre.appendChild(probe);
+    const ch = probe.getBoundingClientRect().width / 20;
+    probe.remove();
+    const left = pre.getBoundingClientRect().left + pre.clientLeft +
+                 parseFloat(style.paddingLeft);
+    const nodes = [];
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(), at = 0; n; n = walker.nextNode()) {
+      nodes.push([n, at]); at += n.data.length;
+    }
+    const locate = offset => {
+      let i = nodes.length - 1;
+      while (i > 0 && nodes[i][1] > offset) i -= 1;
+      return [nodes[i][0], Math.min(offset - nodes[i][1], nodes[i][0].data.length)];
+    };
+    let start = 0;
+    for (const line of lines) {
+      const end = start + line.length;
+      if (line.trim()) {
+        const range = document.createRange();
+        range.setStart(...locate(start));
+        range.setEnd(...locate(end));
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        const top = Math.min(...rects.map(r => r.top));
+        const later = rects.filter(r => r.top > top + lineHeight / 2);
+        const indent = line.length - line.trimStart().length;
+        // (A line indented deeper than half the box may go on from its middle.)
+        const box = pre.clientWidth - parseFloat(style.paddingLeft) -
+                    parseFloat(style.paddingRight);
+        if (later.length && Math.min(...later.map(r => r.left)) - left <
+                            Math.min((indent + 1) * ch, box / 2) - 0.5) {
+          unindented.push(line.trim().slice(0, 60));
+        }
+      }
+      start = end + 1;
+    }
+  }
+  return {
+    width: width, wide: wide.slice(0, 10), scrolling: scrolling, collapsed: collapsed,
+    unindented: unindented.slice(0, 10),
+    figures: [...document.querySelectorAll('.cell_output img')]
+               .map(img => [img.getAttribute('src'), img.getBoundingClientRect().width]),
   };
 }"""
 
 
-def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[list[str], dict]:
-    """Open ``url`` in a fresh page; returns (problems, what INSPECT measured)."""
+#: What opening a page may download (issue 29), in bytes on the wire (text files gzip-compressed
+#: as static hosts send them, :class:`_Quiet`): on a slow phone link every megabyte is seconds
+#: before the page can be read.
+FIRST_LOAD_LIMIT = 1_500_000
+#: A phone's screen (CSS pixels), as in issue 29's measurements.
+PHONE = {"width": 390, "height": 844}
+#: The smallest legend and panel-title text a figure may show, in CSS pixels, at each width.
+SMALLEST_TEXT = {1280: {"legend": 8, "title": 10}, 390: {"legend": 6, "title": 6}}
+
+
+def inspect_page(browser, url: str, screenshot: Path | None = None,
+                 phone: bool = True) -> tuple[list[str], dict]:
+    """Open ``url`` in a fresh page at 1280 px; returns (problems, what INSPECT measured, with
+    ``first_load`` and, with ``phone``, what PHONE_INSPECT measured once the same page is
+    narrowed to a phone's 390 px, under ``"phone"``)."""
     base = url[:url.index("/", len("http://")) + 1]
     problems: list[str] = []
+    fetched: dict[str, int] = {}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def route(r):
@@ -302,6 +475,12 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
             problems.append(f"request to another host, blocked: {request_url}")
             r.abort()
 
+    def received(r):
+        if r.status >= 400:
+            problems.append(f"HTTP {r.status}: {r.url}")
+        if r.url.startswith(base):
+            fetched[r.url] = int(r.headers.get("content-length") or 0)
+
     try:
         context.route("**/*", route)
         page = context.new_page()
@@ -311,19 +490,29 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
         page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
         page.on("console", lambda msg: problems.append(f"console error: {msg.text}")
                 if msg.type == "error" else None)
-        page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
-                if r.status >= 400 else None)
+        page.on("response", received)
         page.on("requestfailed", lambda r: problems.append(
             f"request failed: {r.url} ({r.failure})") if r.url.startswith(base) else None)
         response = page.goto(url, wait_until="load")
         assert response is not None and response.ok, f"{url}: {response and response.status}"
+        page.evaluate(SETTLE)
+        first_load = dict(fetched)  # before INSPECT makes every image load
         seen = page.evaluate(INSPECT)
+        seen["first_load"] = first_load
         if screenshot is not None:
             page.screenshot(path=str(screenshot), full_page=True)
+        if phone:
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
+            seen["phone"] = page.evaluate(PHONE_INSPECT)
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot.with_name(screenshot.stem + "-390.png")),
+                                full_page=True)
     finally:
         context.close()
     labels = {"broken_images": "image does not load", "untypeset": "formula not typeset",
               "math_errors": "MathJax error", "raw_tex": "raw TeX in the text",
+              "dollars": "a stray $ in the text",
               "error_cells": "cell shows an error or stderr",
               "tracebacks": "cell shows a traceback",
               "sphinx_errors": "Sphinx error on the page",
@@ -332,7 +521,10 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
               "no_alt": "image without alt text of its own (the file name)",
               "uncaptioned": "figure without a caption, or whose alt text is not its caption",
               "reprs": "output is a leftover repr (end the cell with `;` or plt.show())",
-              "open_solutions": "solution shown open (it should be collapsed)"}
+              "open_solutions": "solution shown open (it should be collapsed)",
+              "sidebar_cut": "contents entry hidden or cut off in the right-hand sidebar",
+              "no_source": "API entry without a link to its source",
+              "missing_icons": "icon not drawn"}
     for key, label in labels.items():
         problems += [f"{label}: {item}" for item in seen[key]]
     if seen["page_sideways"]:
@@ -340,7 +532,55 @@ def inspect_page(browser, url: str, screenshot: Path | None = None) -> tuple[lis
     if seen["code_blocks"] and seen["copy_buttons"] < seen["code_blocks"]:
         problems.append(f"{seen['code_blocks']} code blocks but {seen['copy_buttons']} copy "
                         f"buttons")
+    total = sum(first_load.values())
+    if total > FIRST_LOAD_LIMIT:
+        largest = sorted(first_load.items(), key=lambda item: -item[1])[:6]
+        problems.append(f"a first load fetches {total / 1e6:.2f} MB (at most "
+                        f"{FIRST_LOAD_LIMIT / 1e6:.1f} MB): " + ", ".join(
+                            f"{u[len(base):]} {n / 1e3:.0f} kB" for u, n in largest))
+    if phone:
+        at = seen["phone"]
+        problems += [f"scrolls sideways at {at['width']} px: {w}" for w in at["wide"]]
+        problems += [f"code box scrolls sideways at {at['width']} px: {c}"
+                     for c in at["scrolling"]]
+        problems += [f"code box collapses its spaces: {c}" for c in at["collapsed"]]
+        problems += [f"wrapped line of code loses its indentation at {at['width']} px: {c}"
+                     for c in at["unindented"]]
     return problems, seen
+
+
+@functools.cache
+def figure_fonts(executed: Path) -> dict[str, dict]:
+    """For each figure of an executed notebook, by its file's name (the SHA-256 of the PNG,
+    as myst-nb names it): its width in pixels and its smallest legend and title texts, as the
+    book's kernels record them in the output's metadata (``docs/kernel_figures.py``)."""
+    found = {}
+    for cell in json.loads(executed.read_text())["cells"]:
+        for output in cell.get("outputs", []):
+            png = output.get("data", {}).get("image/png")
+            if png:
+                digest = hashlib.sha256(base64.b64decode("".join(png))).hexdigest()
+                found[digest] = output.get("metadata", {}).get("image/png", {})
+    return found
+
+
+def text_sizes(fonts: dict[str, dict], figures: list, width: int) -> list[str]:
+    """What is too small to read among the legends and panel titles of a page's figures (pairs
+    of the image's ``src`` and the width it is shown at), at a viewport ``width`` px wide;
+    ``fonts`` is :func:`figure_fonts` of the page's notebook."""
+    problems = []
+    for src, shown in figures:
+        digest = Path(urlsplit(src).path).stem
+        meta = fonts.get(digest)
+        if meta is None or "fonts" not in meta or not meta.get("width"):
+            problems.append(f"figure without the sizes of its texts in its metadata: {src}")
+            continue
+        for kind, (pixels, words) in meta["fonts"].items():
+            size = pixels * shown / meta["width"]
+            if size < SMALLEST_TEXT[width][kind] - 0.05:
+                problems.append(f"{kind} text of {size:.1f} px at {width} px (at least "
+                                f"{SMALLEST_TEXT[width][kind]}): {words!r} in {src}")
+    return problems
 
 
 @functools.cache
@@ -373,16 +613,27 @@ def broken_links(html: Path, base: str, page: str, links: list[str]) -> list[str
 def test_page_in_the_browser(name, book, site, browser):
     """Loads with no JavaScript or console error and no request to another host; every image
     loads; every formula is typeset by MathJax with no error and no raw TeX left; no cell shows
-    an error, a traceback or a warning; a notebook page shows every figure the notebook drew."""
+    an error, a traceback or a warning; a notebook page shows every figure the notebook drew.
+
+    And what issue 29 asks of every page: a first load of at most 1.5 MB; no stray ``$``; every
+    entry of the right-hand contents visible whole; on API pages, a source link for every
+    function and class; legends and panel titles of at least 8 and 10 px at 1280 px. Then, at
+    a phone's 390 px: the page does not scroll sideways, nor does any code box, a wrapped line
+    of code goes on to the right of its indentation, and legends and titles keep 6 px."""
     shots = os.environ.get("GLUON_PERCEPTRON_SCREENSHOTS")
     shot = Path(shots) / (name.replace("/", "_") + ".png") if shots else None
     if shot is not None:
         shot.parent.mkdir(parents=True, exist_ok=True)
     problems, seen = inspect_page(browser, site + name, shot)
     problems += broken_links(built(book), site, name, seen["links"])
+    executed = book.out / "jupyter_execute" / name.replace(".html", ".ipynb")
+    fonts = figure_fonts(executed) if name.startswith("notebooks/") else {}
+    problems += text_sizes(fonts, seen["figures"], 1280)
+    problems += text_sizes(fonts, seen["phone"]["figures"], PHONE["width"])
+    if name.startswith("api/") and name[4:-5] not in ("index", *builder.API_PARTS):
+        assert seen["documented"], f"{name}: no function or class documented"
     assert not problems, f"{name}:\n" + "\n".join(problems)
     if name.startswith("notebooks/"):
-        executed = book.out / "jupyter_execute" / name.replace(".html", ".ipynb")
         outputs = [o for c in json.loads(executed.read_text())["cells"]
                    for o in c.get("outputs", [])]
         figures = sum("image/png" in o.get("data", {}) for o in outputs)
@@ -408,13 +659,15 @@ _NO_EXERCISES_YET = not any("{exercise}" in p.read_text()
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
 def test_notebook_page_has_exercises(name, site, browser):
     """Every notebook page ends with exercises (sphinx-exercise blocks), solutions collapsed."""
-    _, seen = inspect_page(browser, site + name)
+    _, seen = inspect_page(browser, site + name, phone=False)
     assert seen["exercises"] >= 2, f"{name}: {seen['exercises']} exercises"
     assert not seen["open_solutions"], f"{name}: open solutions {seen['open_solutions']}"
 
 
 def test_book_has_a_bibliography(book):
-    """A bibliography page in the table of contents, and the pages' citations point into it."""
+    """A bibliography page in the table of contents, and the pages' citations point into it.
+    One citation style: each entry is labelled as the text cites it ([Rosenblatt, 1958]), and
+    every citation of the text is the label of its entry."""
     html = built(book)
     page = html / "bibliography.html"
     assert page.is_file()
@@ -423,6 +676,40 @@ def test_book_has_a_bibliography(book):
     for key in ("Rosenblatt", "Novikoff", "Minsky", "Freund", "McDonald"):
         assert key in text, f"the bibliography does not list {key}"
     assert "bibliography.html#" in (html / "slips.html").read_text()
+    plain = lambda fragment: re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", fragment)).strip()  # noqa: E731
+    labels = {}  # anchor -> label
+    for anchor, label in re.findall(r'<div class="citation" id="([^"]+)"[^>]*>\s*<span class='
+                                    r'"label">(.*?)</span>\s*<p>', text, re.DOTALL):
+        labels[anchor] = plain(label).strip("[]")
+    assert len(labels) >= 20, f"{len(labels)} labelled entries in the bibliography"
+    odd = [label for label in labels.values() if not re.fullmatch(r"\D.*, \d{4}[a-z]?", label)]
+    assert not odd, f"entries not labelled by author and year: {odd}"
+    cited = []
+    for source in html.rglob("*.html"):
+        for anchor, words in re.findall(r'href="[./]*bibliography\.html#([^"]+)"[^>]*>(.*?)</a>',
+                                        source.read_text(), re.DOTALL):
+            cited.append((source.relative_to(html).as_posix(), anchor, plain(words)))
+    assert cited, "no page cites the bibliography"
+    # "[Novikoff, 1962]" is the label; "Novikoff [1962]" ({cite:t}) links its year.
+    wrong = [c for c in cited if c[1] in labels and c[2] != labels[c[1]]
+             and c[2] != labels[c[1]].rsplit(", ", 1)[-1]]
+    assert not wrong, f"citations that are not their entry's label: {wrong[:5]}"
+    assert "first entry" not in text
+
+
+def test_api_pages_are_light(book):
+    """No page of the API reference weighs more than 300 kB (issue 29: a phone opens it), and
+    every public checker of the exercises is documented (``gp.exercises``)."""
+    html = built(book)
+    heavy = {p.relative_to(html).as_posix(): p.stat().st_size
+             for p in (html / "api").rglob("*.html") if p.stat().st_size > 300_000}
+    assert not heavy, f"API pages over 300 kB: {heavy}"
+    from gluon_perceptron import exercises
+
+    page = (html / "api" / "exercises.html").read_text()
+    missing = [name for name in exercises.__all__ if f'id="gluon_perceptron.experiments.exercises.'
+               f'{name}"' not in page]
+    assert not missing, f"not documented on api/exercises.html: {missing}"
 
 
 def test_kernels_talk_over_unix_sockets():

@@ -22,7 +22,7 @@ def draw_boundary(ax, w, b: float, extent: float, **style):
     return line
 
 
-def label_axes(ax, xlabel: str, ylabel: str, *, log_y: bool = False, legend: int | None = 7):
+def label_axes(ax, xlabel: str, ylabel: str, *, log_y: bool = False, legend: int | None = 10):
     """Name both axes, optionally put y on a log scale, and add a legend of that font size."""
     if log_y:
         ax.set_yscale("log")

@@ -51,8 +51,8 @@ def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 20
     ax.scatter(run.X[s, 0], run.X[s, 1], s=60, facecolors="none", edgecolors="k",
                linewidths=0.7)
     status = "separated" if run.converged else "not separated"
-    ax.set_title(f"{run.kernel.kind} kernel: {status}, {run.updates} updates, "
-                 f"{s.size} support vectors", fontsize=8)
+    ax.set_title(f"{run.kernel.kind} kernel: {status},\n{run.updates} updates, "
+                 f"{s.size} support vectors", fontsize=10)
     return ax
 
 
@@ -66,7 +66,7 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     ax.set_xscale("log")
     ax.set_xlabel("budget B (support vectors kept)")
     ax.set_ylabel(f"mistakes in one pass over {result.samples} examples")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -96,5 +96,5 @@ def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = Tru
     ax.invert_xaxis()
     ax.set_xlabel("margin rho of the unit rows (smaller is harder)")
     ax.set_ylabel("iterations to a separator")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10)
     return ax

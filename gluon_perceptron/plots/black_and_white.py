@@ -162,7 +162,7 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
         draw_boundary(ax, *plane, extent, color="k", ls="--", lw=1.0,
                       label="generating plane")
     if flipped is not None or plane is not None:
-        ax.legend(fontsize=7, loc="lower left")
+        ax.legend(fontsize=10, loc="lower left")
     ax.set_xlim(-extent, extent)
     ax.set_ylim(-extent, extent)
     return ax
@@ -194,7 +194,7 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
     ndarray of Axes, shape (3, len(traces))
     """
     if axes is None:
-        _, axes = plt.subplots(3, len(traces), figsize=(4 * len(traces), 9), squeeze=False)
+        _, axes = plt.subplots(3, len(traces), figsize=(2.5 * len(traces), 8), squeeze=False)
     for col, (name, res) in enumerate(traces.items()):
         epochs = np.arange(1, res.epochs + 1)
         top, mid, low = axes[0, col], axes[1, col], axes[2, col]
@@ -215,11 +215,11 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
         low.plot(t, norms, color="C0", lw=0.8, label=where)
         low.plot(t, np.maximum.accumulate(norms), color="C3", lw=1.5, label="running max")
         if bounds and name in bounds:
-            low.set_title(f"theorem's bound: {bounds[name]:.3g}", fontsize=8)
+            low.set_title(f"theorem's bound: {bounds[name]:.3g}", fontsize=10)
         low.set_xlabel("epoch")
         low.set_ylabel("||(w, b)||")
         low.set_ylim(bottom=0)
-    axes[2, 0].legend(fontsize=7, loc="lower right")
+    axes[2, 0].legend(fontsize=10, loc="lower right")
     return axes
 
 
@@ -234,7 +234,7 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
     ``.plain`` and ``.aggressive``), one step each per example of the same sequence.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.8))
     t = np.arange(1, plain.mistakes.size + 1)
     left, right = axes
     for run, label, color in ((plain, "perceptron (update on a mistake)", "C0"),
@@ -247,12 +247,12 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
     left.set_xscale("log", base=2)
     left.set_xlabel("t")
     left.set_ylabel("mistakes up to t")
-    left.legend(fontsize=7)
+    left.legend(fontsize=10)
     left.set_title("notes' separable sequence: mistakes", fontsize=10)
     right.set_xlabel("t")
     right.set_ylabel("||(w, b)|| after step t")
     right.set_title("the same runs: weight norm", fontsize=10)
-    right.legend(fontsize=7)
+    right.legend(fontsize=10)
     return axes
 
 
@@ -288,7 +288,7 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     majority-label baseline (a rule that ignores :math:`x`).
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.8), sharey=True)
     groups = (("plain", "pocket", "averaged"),
               ("plain", "decaying", "decaying + margin", "projected"))
     for ax, names in zip(axes, groups):
@@ -308,7 +308,7 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
         ax.set_xlabel("epoch")
         ax.set_ylabel("held-out error")
         ax.set_ylim(0, 0.8)
-        ax.legend(fontsize=7, loc="lower left", ncol=2)
+        ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     return axes
 
 
@@ -321,7 +321,7 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     it. Lines: the flip rate (Bayes error) and the median majority-label baseline.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(10, 4.5))
+        _, ax = plt.subplots(figsize=(7.2, 4))
     rng = np.random.default_rng(0)  # horizontal jitter only
     ticks, labels = [], []
     for k, name in enumerate(REMEDY_METHODS):
@@ -343,7 +343,7 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     ax.set_xticks(ticks, labels, fontsize=7)
     ax.set_ylabel(f"held-out error, mean of the last {result.last} passes")
     ax.set_title(f"{result.draws} draws (bars: medians)", fontsize=10)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=10, loc="upper right")
     return ax
 
 
@@ -356,7 +356,7 @@ def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     end of each pass, circled) sits high above the run's error averaged over the pass.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(10, 3.8))
+        _, ax = plt.subplots(figsize=(7.2, 3.5))
     errs = effect.step_errors[-passes:]
     updated = effect.updated[-passes:]
     n = errs.shape[1]
@@ -375,5 +375,5 @@ def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     ax.set_xlabel("pass (fraction of the way through)")
     ax.set_ylabel("held-out error")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    ax.legend(fontsize=10, loc="upper left", ncol=2)
     return ax

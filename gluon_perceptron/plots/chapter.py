@@ -105,9 +105,9 @@ def plot_update(X, Y, update: Update, ax=None) -> Axes:
     plotdata(X, Y, ax=ax)
     ax.scatter([update.x[0]], [update.x[1]], s=160, facecolors="none", edgecolors="g",
                linewidths=2.5, label="update on this point")
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=10, loc="best")
     ax.set_title(f"after update on example {update.index}: "
-                 f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=9)
+                 f"w = [{update.w[0]:.2f}, {update.w[1]:.2f}], b = {update.b:g}", fontsize=10)
     return ax
 
 
@@ -137,7 +137,7 @@ def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) 
     ax.set_yscale("log")
     ax.set_xlabel("margin epsilon")
     ax.set_ylabel("number of updates")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -159,8 +159,8 @@ def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     ax.set_ylabel("number of updates")
     start = "the demo's weights" if result.warm_start else "w = 0, b = 0"
     ax.set_title(f"the chapter's experiment as written: {result.trials} trials x "
-                 f"{result.samples} points, starting from {start}", fontsize=9)
-    ax.legend(fontsize=7)
+                 f"{result.samples} points, starting from {start}", fontsize=10)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -189,7 +189,7 @@ def plotdata(X, Y, ax=None) -> Axes:
     ax.scatter(X[~pos, 0], X[~pos, 1], color=NEGATIVE_COLOR, s=14, label="y = -1")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=10, loc="best")
     return ax
 
 

@@ -41,14 +41,14 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     cross at ``trace.bound``: no run can get past it.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     t = np.arange(trace.progress.size)
     ax = axes[0]
     ax.plot(t, trace.progress, "o-", ms=3, label="u . theta_t (measured)")
     ax.plot(t, trace.lower, "--", label="lower bound u . theta_0 + t s (Part 1)")
     ax.set_xlabel("update t")
     ax.set_ylabel("progress along u")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     ax = axes[1]
     horizon = np.geomspace(1, trace.bound * 2, 200)
     theta0_sq = trace.upper[0]
@@ -66,7 +66,7 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     ax.set_ylim(bottom=max(lower[lower > 0].min(), 1e-3) if np.any(lower > 0) else None)
     ax.set_xlabel("update t")
     ax.set_ylabel("squared norm")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=10, loc="upper left")
     return axes
 
 
@@ -75,7 +75,7 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.7))
     ax = axes[0]
     pairs = [("updates", "bias_bound", "with bias: (R^2+1)(1+b*^2)/gamma^2"),
              ("updates", "optimal_bound", "with bias: (R^2+1)/gamma_2^2 (optimal)"),
@@ -88,7 +88,7 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     ax.set_yscale("log")
     ax.set_xlabel("measured updates to convergence")
     ax.set_ylabel("mistake bound")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10)
     ax = axes[1]
     dims = np.unique(rec["dimensions"])
     for k, n in enumerate(np.unique(rec["samples"])):
@@ -134,13 +134,13 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):
         ax.plot(values, [r.updates for r in runs], "o-", label="measured updates")
         ax.plot(values, [r.optimal_bound for r in runs], "s--", label="optimal-margin bound")
         ax.set_yscale("log")
         ax.set_ylabel("updates to convergence (with bias)")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=10)
     axes[0].set(xscale="log", xlabel="lambda", title="x -> lambda x")
     axes[1].set(xlabel="c (distance the data moved along the normal w*)",
                 title="x -> x + c u, u a unit normal to the plane")

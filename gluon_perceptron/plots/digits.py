@@ -87,7 +87,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
                         axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     ax, ax_up = axes
     e = np.arange(1, curve.epochs + 1)
     ax.plot(e, curve.train_accuracy, "o-", ms=3, color="C0", label="perceptron: train")
@@ -104,14 +104,14 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
     ax.set_xlabel("epoch")
     ax.set_ylabel("accuracy")
     ax.set_title(f'"{curve.digit} or not {curve.digit}": accuracy after each epoch')
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=10, loc="lower right")
     ax_up.bar(e, curve.updates, color="C2")
     ax_up.set_xlabel("epoch")
     ax_up.set_ylabel("updates (mistakes) in the epoch")
     clean = np.flatnonzero(curve.updates == 0)
-    ax_up.set_title("updates per epoch: never 0, the training set is never separated"
-                    if clean.size == 0 else f"updates per epoch: 0 from epoch {clean[0] + 1} on, "
-                    f"the training set is separated", fontsize=10)
+    ax_up.set_title("updates per epoch: never 0,\nthe training set is never separated"
+                    if clean.size == 0 else f"updates per epoch: 0 from epoch {clean[0] + 1} on,"
+                    f"\nthe training set is separated", fontsize=10)
     for a in axes:
         a.xaxis.set_major_locator(MaxNLocator(integer=True))
     return axes
@@ -126,7 +126,7 @@ def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
     return ax
 
 
@@ -144,7 +144,7 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
     return ax
 
 
@@ -154,11 +154,11 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
     if axes is None:
-        _, axes = plt.subplots(2, len(curves), figsize=(2.8 * len(curves), 5.6), squeeze=False)
+        _, axes = plt.subplots(2, len(curves), figsize=(2.2 * len(curves), 4.6), squeeze=False)
     for k, curve in enumerate(curves):
         example = split.X_train[np.flatnonzero(split.y_train == curve.digit)[0]]
         plot_digit(example.astype(np.float64), axes[0][k],
-                   title=f"a training image of {curve.digit}")
+                   title=f"a training image\nof {curve.digit}")
         plot_weights(np.asarray(curve.w, dtype=np.float64).reshape(-1), axes[1][k],
                      title=f'weights, "{curve.digit} or not"\n'
                      f"test accuracy {curve.test_accuracy[-1]:.3f}")
@@ -194,5 +194,5 @@ def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
     ax.set_title(f'"{digit} or not {digit}" on {len(curves.seeds)} splits '
                  f"({curves.side}x{curves.side} {curves.source})", fontsize=10)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=10, loc="lower right")
     return ax

@@ -36,7 +36,7 @@ def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
     ax.loglog([lo, hi], [lo, hi], "k--", lw=1, label="bound R²/γ²")
     ax.set_xlabel("R²/γ² (optimal margin of (w, b))")
     ax.set_ylabel("Σ μ k measured")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=10, ncol=2)
     return ax
 
 
@@ -46,7 +46,7 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     """Left: passes to separate against the workers, one line per mixing, ``train`` as a
     dashed line. Right: wall time split into start-up, local passes and exchanges."""
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+        _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     ax = axes[0]
     for kind in ("uniform", "weighted"):
         rows = [i for i, m in enumerate(speedup.method) if m.startswith(kind)]
@@ -56,7 +56,7 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     ax.axhline(speedup.passes[0], color="k", ls="--", lw=1, label="one perceptron (train)")
     ax.set_xlabel("workers W")
     ax.set_ylabel("passes (rounds) to separate")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     ax = axes[1]
     x = np.arange(len(speedup.method))
     bottom = np.zeros(len(x))
@@ -71,10 +71,10 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
         ax.bar(x, values, bottom=bottom, color=f"C{k}", label=name)
         bottom += values
     if absent:
-        ax.set_title(f"not measured in these runs (0 s): {', '.join(absent)}", fontsize=8)
+        ax.set_title(f"not measured in these runs (0 s): {', '.join(absent)}", fontsize=10)
     ax.set_xticks(x, speedup.method, rotation=45, ha="right", fontsize=7)
     ax.set_ylabel("seconds")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return axes
 
 
@@ -92,7 +92,7 @@ def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
     ax.set_xlabel("round")
     ax.set_ylabel("training error of the mixed weights")
     ax.set_title(f"{exp.mixing} mixing on non-separable data", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax
 
 

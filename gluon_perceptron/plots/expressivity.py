@@ -91,7 +91,7 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
         ax.plot(path.thetas[:, 0], path.thetas[:, 1], "o-", color="C3", ms=4,
                 label=f"perceptron from w = 0 ({path.updates} updates)")
         ax.plot(*path.thetas[-1], "*", color="k", ms=12, label="final w")
-        ax.legend(fontsize=8, loc="lower left")
+        ax.legend(fontsize=10, loc="lower left")
     ax.set_xlabel("w1")
     ax.set_ylabel("w2")
     ax.set_aspect("equal")

@@ -86,7 +86,7 @@ def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | di
     ax.set_ylabel("rate on the test set")
     ax.set_title(f"{model.scheme}: imbalance (positives {model.positive_share.mean():.0%})",
                  fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax
 
 

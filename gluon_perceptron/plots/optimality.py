@@ -47,7 +47,7 @@ def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     ax.set_xlabel("1 / gamma^2")
     ax.set_ylabel("mistakes")
     ax.set_title(f"Theorem 1.34 (d = {curve.dimensions})", fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -78,7 +78,7 @@ def plot_generalization_curve(curve: GeneralizationCurve, ax=None, *,
     ax.set_xlabel("training points N")
     ax.set_ylabel(f"rate (mean over {curve.runs[0].draws} draws)")
     ax.set_title("Theorem 2.6: leave-one-out error below E[R^2/gamma^2]/(N+1)", fontsize=10)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=10, loc="lower left")
     return ax
 
 
@@ -98,5 +98,5 @@ def plot_scaled_bound(curve: GeneralizationCurve, ax=None) -> Axes:
     ax.minorticks_off()
     ax.set_xlabel("training points N")
     ax.set_ylabel("(N + 1) x mean")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10)
     return ax

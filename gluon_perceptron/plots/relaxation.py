@@ -78,7 +78,7 @@ def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], Relaxat
 
     Runs that hit the iteration bound without becoming feasible are drawn hatched.
     """
-    ax = ax if ax is not None else plt.subplots(figsize=(9, 4.5))[1]
+    ax = ax if ax is not None else plt.subplots(figsize=(7.2, 4.2))[1]
     rules = list(dict.fromkeys(rule for rule, _ in table))
     etas = list(dict.fromkeys(eta for _, eta in table))
     width = 0.8 / len(etas)
@@ -97,7 +97,7 @@ def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], Relaxat
                for j, eta in enumerate(etas)]
     handles.append(Patch(facecolor="white", hatch="//", edgecolor="k",
                          label="hatched: not feasible at the bound"))
-    ax.legend(handles=handles, fontsize=8, ncol=len(handles), loc="upper center")
+    ax.legend(handles=handles, fontsize=10, ncol=2, loc="upper center")
     return ax
 
 
@@ -147,5 +147,5 @@ def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axe
     ax.plot([], [], "s", color="#cfe8cf", label="feasible region")
     ax.set_xlabel("w1")
     ax.set_ylabel("w2")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.15))
     return ax

@@ -52,7 +52,7 @@ def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
     ax.set_yscale("log")
     ax.set_xlabel("steps T")
     ax.set_ylabel("R(averaged iterate) - R(w*)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -78,8 +78,8 @@ def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "")
     ax.plot([-lim, lim], [-lim, lim], color="gray", lw=0.8, zorder=0)
     ax.set_xlabel("closed form  -y (x, 1)  or 0")
     ax.set_ylabel("autograd gradient")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -98,7 +98,7 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
     :func:`~.relu_perceptron_loss` (which never leaves 0). ``trap`` is :func:`~.relu_trap`'s
     result; ``ax_pair`` is the old name of ``axes``."""
-    axes = _pair(axes, ax_pair, (11, 4))
+    axes = _pair(axes, ax_pair, (7.2, 3.6))
     names = list(trap.slopes)
     slopes = [trap.slopes[name] for name in names]
     axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
@@ -110,15 +110,15 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
     axes[0].set_yticks(range(len(names)), names, fontsize=8)
     axes[0].set_xlim(-1.2, 0.1)
     axes[0].set_xlabel("autograd's d/dz at z = 0")
-    axes[0].set_title("the slope at the tie depends on the operator", fontsize=9)
+    axes[0].set_title("the slope at the tie depends on the operator", fontsize=10)
     for (name, norms), color in zip(trap.norms.items(), ("C0", "C3")):
         axes[1].plot(trap.t, norms, color=color, label=name)
     top = max((float(np.max(norms)) for norms in trap.norms.values()), default=1.0) or 1.0
     axes[1].set_ylim(-0.05 * top, 1.05 * top)  # a run that stays at 0 is drawn above the axis
     axes[1].set_xlabel("SGD step (eta = 1, data order, from w = 0, b = 0)")
     axes[1].set_ylabel("||(w, b)||")
-    axes[1].set_title("with nd.relu, SGD never leaves zero", fontsize=9)
-    axes[1].legend(fontsize=7)
+    axes[1].set_title("with nd.relu, SGD never leaves zero", fontsize=10)
+    axes[1].legend(fontsize=10)
     return axes
 
 
@@ -133,7 +133,7 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
-    ax_pair = _pair(axes, ax_pair, (11, 4.5))
+    ax_pair = _pair(axes, ax_pair, (7.2, 4))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
         ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,
@@ -141,10 +141,10 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
         draw_boundary(ax_pair[1], res.w, res.b, 3.0, linestyle=line, label=name)
     ax_pair[0].set_xlabel("epoch")
     ax_pair[0].set_ylabel("updates in the epoch")
-    ax_pair[0].legend(fontsize=7)
+    ax_pair[0].legend(fontsize=10)
     plotdata(X, Y, ax=ax_pair[1])
     ax_pair[1].set_xlim(-3, 3)
     ax_pair[1].set_ylim(-3, 3)
-    ax_pair[1].set_title("final boundaries (drawn on top of each other)", fontsize=9)
-    ax_pair[1].legend(fontsize=7, loc="lower right")
+    ax_pair[1].set_title("final boundaries (drawn on top of each other)", fontsize=10)
+    ax_pair[1].legend(fontsize=10, loc="lower right")
     return ax_pair
