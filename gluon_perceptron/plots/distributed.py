@@ -114,5 +114,5 @@ def plot_mixing_latency(model: LatencyModel, ax=None) -> plt.Axes:
     ax.set_yscale("log")
     ax.set_xlabel("network round trip (ms)")
     ax.set_ylabel(f"speed-up of W = {model.workers} over one machine")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax

@@ -30,9 +30,9 @@ def plot_pa_bounds(result: PABounds, ax=None) -> Axes:
     ax.set_yscale("log")
     ax.set_xlabel("the theorem's bound")
     ax.set_ylabel("mistakes (0 drawn at 1/2)")
-    ax.set_title(f"PA on separable streams, PA-I and PA-II with {result.flip:.0%} labels "
-                 f"flipped (C = {result.C:g})", fontsize=8)
-    ax.legend(fontsize=8)
+    ax.set_title(f"PA on separable streams, PA-I and PA-II\nwith {result.flip:.0%} labels "
+                 f"flipped (C = {result.C:g})", fontsize=10)
+    ax.legend(fontsize=10)
     return ax
 
 
@@ -50,7 +50,7 @@ def plot_alma_margins(result: AlmaMargins, ax=None) -> Axes:
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("draw (sorted)")
     ax.set_ylabel("fraction of the optimal margin")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=10, loc="lower right")
     return ax
 
 
@@ -64,7 +64,7 @@ def plot_heldout_predictors(result: HeldoutPredictors, ax=None) -> Axes:
     ax.plot([0, 1, 2], np.median(errors, axis=0), "ko-", label="median")
     ax.set_xticks([0, 1, 2], ["last", "averaged", "voted"])
     ax.set_ylabel("held-out error")
-    ax.set_title(f"{result.epochs} passes, {result.flip:.0%} of the training labels flipped",
-                 fontsize=8)
-    ax.legend(fontsize=8)
+    ax.set_title(f"{result.epochs} passes,\n{result.flip:.0%} of the training labels flipped",
+                 fontsize=10)
+    ax.legend(fontsize=10)
     return ax
