@@ -321,10 +321,57 @@ def run_sphinx(src: Path, out: Path, jobs: int, verbose: bool) -> int:
            str(src), str(out / "html")]
     env = kernel_environment(out)
     if verbose:
-        return subprocess.run(cmd, env=env, cwd=ROOT).returncode
+        return run_with_warden(cmd, env=env, cwd=ROOT)
     with open(out / "sphinx.log", "w") as log:
-        return subprocess.run(cmd, env=env, cwd=ROOT, stdout=log,
-                              stderr=subprocess.STDOUT).returncode
+        return run_with_warden(cmd, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+
+#: The warden of :func:`run_with_warden`: it reads its standard input until the build closes
+#: it, or dies (the kernel closes the pipe then, even after SIGKILL), then kills the process
+#: group it was given. It ignores SIGINT and SIGTERM, which are the build's to receive.
+WARDEN = """\
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+while sys.stdin.buffer.read(4096):
+    pass
+try:
+    os.killpg(int(sys.argv[1]), signal.SIGKILL)
+except ProcessLookupError:
+    pass
+"""
+
+
+def run_with_warden(cmd: list[str], **popen) -> int:
+    """Run ``cmd`` (Sphinx) in a process group of its own, which dies with this process.
+
+    Sphinx's parallel workers are forks, so in its group; each notebook kernel is started in
+    a session of its own by jupyter_client, with ``JPY_PARENT_PID``, and ends (ipykernel's
+    parent poller) within a second of the worker that started it. The group is killed:
+
+    - by a *warden* process (:data:`WARDEN`) when this process ends in any way, SIGKILL
+      included: it holds the read end of a pipe only this process writes to;
+    - here, when this process is interrupted (Ctrl-C) or Sphinx ends;
+    - and Sphinx itself gets ``PR_SET_PDEATHSIG`` (SIGKILL, Linux), as the cluster's processes
+      do (:func:`gluon_perceptron.core.distributed.lifeline.die_with_parent`).
+
+    The warden kills the group before Sphinx is reaped, so its group ID cannot have been
+    reused. A SIGTERM (``timeout``) ends this process as Python's default does (status -15).
+    """
+    sys.path.insert(0, str(ROOT))
+    from gluon_perceptron.core.distributed.lifeline import die_with_parent
+
+    child = subprocess.Popen(cmd, process_group=0, preexec_fn=die_with_parent(os.getpid()),
+                             **popen)
+    warden = subprocess.Popen([sys.executable, "-c", WARDEN, str(child.pid)],
+                              stdin=subprocess.PIPE, start_new_session=True)
+    try:
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped yet
+    finally:
+        warden.stdin.close()  # the warden kills what is left of the group, then ends
+        warden.wait()
+        child.wait()
+    return child.returncode
 
 
 # --- checking the result ---------------------------------------------------------------------

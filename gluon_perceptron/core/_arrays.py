@@ -6,13 +6,19 @@ from __future__ import annotations
 import numpy as np
 from mxnet import nd
 
+#: What to do about an overflow, for a trainer with a learning rate.
+SCALE_OR_RATE = "Scale the data down (e.g. divide X by np.abs(X).max()) or lower the learning_rate"
 
-def _overflow(what: str, dtype=np.float64) -> ValueError:
-    """The error every trainer raises when training leaves the floating-point range."""
+#: What to do about an overflow, for a trainer without one (the step is fixed).
+SCALE = "Scale the data down (e.g. divide X by np.abs(X).max())"
+
+
+def _overflow(what: str, dtype=np.float64, fix: str = SCALE_OR_RATE) -> ValueError:
+    """The error every trainer raises when training leaves the floating-point range; ``fix``
+    says what the user can change (a trainer without a learning rate names its own knobs)."""
     top = np.finfo(dtype).max
     return ValueError(f"training overflowed: {what} became inf or NaN ({np.dtype(dtype).name} "
-                      f"holds magnitudes up to {top:.3g}). Scale the data down (e.g. divide X by "
-                      f"np.abs(X).max()) or lower the learning_rate")
+                      f"holds magnitudes up to {top:.3g}). {fix}")
 
 
 def _finite(a) -> bool:

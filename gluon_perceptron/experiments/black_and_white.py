@@ -27,6 +27,7 @@ from ..core._validation import (
     seeds,
     validate_params,
 )
+from ..core.chapter.sampler import drawn_points
 from ..core.data.synthetic import (
     SEPARATION,
     GaussianClasses,
@@ -176,7 +177,18 @@ def _within_trace(last, name: str, args: dict) -> int:
 def tail_stats(trace, last: int) -> TailStats:
     """Summarise the last ``last`` values of a per-epoch trace: where it sits, how it moves."""
     tail = np.asarray(trace, dtype=np.float64)[-last:]
-    return TailStats(float(tail.mean()), float(tail.std()), float(np.ptp(tail)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = float(np.ptp(tail))
+        if not math.isfinite(spread):
+            raise ValueError(f"trace's last {last} values spread over {tail.min():.3g} .. "
+                             f"{tail.max():.3g}, more than a float64 holds; scale the trace "
+                             f"down (e.g. divide it by np.abs(trace).max())")
+        mean, std = float(tail.mean()), float(tail.std())
+    if not (math.isfinite(mean) and math.isfinite(std)):  # the sum of squares overflowed
+        e = int(np.frexp(np.abs(tail).max())[1])  # scaled by 2**-e: exact, all below 1
+        scaled = np.ldexp(tail, -e)
+        mean, std = float(np.ldexp(scaled.mean(), e)), float(np.ldexp(scaled.std(), e))
+    return TailStats(mean, std, spread)
 
 
 def _numpy_xy(X, Y) -> tuple[np.ndarray, np.ndarray]:
@@ -333,8 +345,8 @@ class NormGrowth:
 
 
 @validate_params(seeds=seeds(), epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
-                 samples=count(minimum=2), flip=fraction(), separation=SEPARATION,
-                 progress=progress())
+                 samples=drawn_points(1, "norm_growth_over_seeds"), flip=fraction(),
+                 separation=SEPARATION, progress=progress())
 def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
                            flip: float = 0.2, separation: float = 2.0,
                            progress: Progress | None = None) -> NormGrowth:
@@ -486,7 +498,8 @@ def _heldout_epochs(caller: str) -> Rule:
     return Rule(check, "count(epochs x samples held-out scores)", ("samples",))
 
 
-@validate_params(samples=count(minimum=2), epochs=_heldout_epochs("remedies_experiment"),
+@validate_params(samples=drawn_points(2, "remedies_experiment"),
+                 epochs=_heldout_epochs("remedies_experiment"),
                  flip=fraction(), epsilon=real(minimum=0.0), radius=optional(real(positive=True)),
                  shuffle=flag(), seed=seed(), progress=progress())
 def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 300,
@@ -787,7 +800,7 @@ def _within_epochs(last, name: str, args: dict) -> int:
     return last
 
 
-@validate_params(seeds=seeds(), samples=count(minimum=2),
+@validate_params(seeds=seeds(), samples=drawn_points(2, "remedies_over_seeds"),
                  epochs=_heldout_epochs("remedies_over_seeds"), flip=fraction(),
                  last=Rule(_within_epochs, "count(<= epochs)", ("epochs",)), shuffle=flag(),
                  progress=progress())

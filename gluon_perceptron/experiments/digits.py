@@ -160,8 +160,17 @@ def baselines(Y_train, Y_test) -> Baselines:
 def _split(split, name: str, args: dict) -> Split:
     """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
     _checks.instance(split, Split, name, "from digits_split() or mnist_5k_split()")
-    _checks.features(split.X_train, "split.X_train")
-    _checks.features(split.X_test, "split.X_test")
+    for part in ("train", "test"):
+        images = _checks.features(getattr(split, f"X_{part}"), f"split.X_{part}")
+        labels = np.shape(getattr(split, f"y_{part}"))
+        if len(labels) != 1 or labels[0] != images.shape[0]:
+            raise ValueError(f"split.y_{part} holds {labels[0] if labels else 0} labels (shape "
+                             f"{labels}) for the {images.shape[0]} images of split.X_{part}; a "
+                             f"Split holds one label per image (datasets.digits_split() makes "
+                             f"one)")
+        if images.shape[1] != np.shape(split.X_train)[1]:
+            raise ValueError(f"split.X_test has {images.shape[1]} column(s) but split.X_train "
+                             f"{np.shape(split.X_train)[1]}: both parts need the same pixels")
     return split
 
 

@@ -100,7 +100,23 @@ def _float32_threshold(threshold, name: str, args: dict) -> float:
     return threshold
 
 
-@validate_params(cases=count(), dimensions=Rule(_gradients_fit, "count() whose gradients fit",
+#: Most cases :func:`compare_subgradients` takes: each is one autograd call of a few
+#: milliseconds, so 10,000 are already about a minute.
+MAX_SUBGRADIENT_CASES = 10_000
+
+
+def _bounded_cases(cases, name: str, args: dict) -> int:
+    cases = _checks.positive_int(cases, name, maximum=2**80)
+    if cases > MAX_SUBGRADIENT_CASES:
+        raise ValueError(f"{name} must be at most {MAX_SUBGRADIENT_CASES:,}, got {cases:,}: each "
+                         f"case is one autograd call (a few ms), so {MAX_SUBGRADIENT_CASES:,} "
+                         f"already take about a minute; the default 300 covers every kind of "
+                         f"case (tie, mistake, correct) many times")
+    return cases
+
+
+@validate_params(cases=Rule(_bounded_cases, f"count(maximum={MAX_SUBGRADIENT_CASES})"),
+                 dimensions=Rule(_gradients_fit, "count() whose gradients fit",
                                                  ("cases",)),
                  threshold=Rule(_float32_threshold, "real(minimum=0.0) within float32",
                                 ("dimensions",)),

@@ -12,12 +12,22 @@ from pathlib import Path
 from typing import NoReturn
 
 
+def _folder(text: str) -> Path:
+    """``--out``'s value: a folder's path; an empty one is refused (``Path("")`` is the
+    current folder, where the job would write its figures and manifest)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "needs a folder, e.g. --out figures; an empty path would write into the current "
+            "folder (say --out . for that)")
+    return Path(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="gluon-perceptron",
         description="Run the whole Perceptron chapter: print the demo's trace, run the "
                     "experiments (with progress bars) and save every figure as PNG.")
-    p.add_argument("--out", type=Path, default=Path("figures"),
+    p.add_argument("--out", type=_folder, default=Path("figures"),
                    help="folder for the PNG figures (default: figures/)")
     p.add_argument("--seed", type=int, default=0,
                    help="random seed, 0 .. 4294967295 (default: 0)")

@@ -41,6 +41,10 @@ _SAVEFIG = {"format": "png", "dpi": 90, "bbox_inches": "tight"}
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)
 
+#: The mode of the job's files (figures and manifest): what ``open`` would give, 0644 under
+#: the usual umask 022.
+FIGURE_MODE = 0o666 & ~_UMASK
+
 
 @contextlib.contextmanager
 def recording(into: list | None = None) -> Iterator[list[Path]]:
@@ -68,7 +72,12 @@ def _draw(fig, file: str) -> None:
 def _publish(tmp: str, path: Path, records: list) -> None:
     """Rename the whole PNG into place and record it, SIGINT held back in between."""
     with _sigint_held():
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise FigureError(f"{path} cannot be replaced ({_reason(exc)}): it is read-only, "
+                              f"immutable or not yours to overwrite; move or delete it, or save "
+                              f"into another folder (--out DIR)") from exc
         for paths in records:
             paths.append(path)
 
@@ -282,7 +291,7 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
                           f"{_FIX}") from exc
     _CALLS[0] += 1
     try:
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it private; a PNG is not
+        os.chmod(tmp, FIGURE_MODE)  # mkstemp makes it private; a PNG is not
         os.close(handle)
         if _BACKGROUND and _BACKGROUND[-1].submit(fig, tmp, path, list(_RECORDS)):
             return path

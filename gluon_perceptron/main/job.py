@@ -160,9 +160,12 @@ def _write_manifest(out: Path, opts: Options, ran: list[str], sections: dict[str
     manifest = {"seed": opts.seed, "version": __version__, "sections": names,
                 "files": files, "complete": complete, "ran": ran,
                 "by_section": {n: sections[n] for n in names}, "unattributed": loose}
+    from .figures import FIGURE_MODE
+
     out.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=out, prefix=".index.", suffix=".json.part")
     try:
+        os.fchmod(handle, FIGURE_MODE)  # mkstemp makes it private; it lists the figures
         with os.fdopen(handle, "w") as stream:
             json.dump(manifest, stream, indent=1)
         os.replace(tmp, out / MANIFEST)

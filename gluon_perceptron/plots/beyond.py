@@ -70,8 +70,25 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     return ax
 
 
-@validate_params(result=result(SeparationExperiment, "from separation_experiment"), ax=ax_rule,
-                 bounds=flag())
+def _separation_result(value, name: str, args: dict) -> SeparationExperiment:
+    """A :class:`SeparationExperiment` whose margins, counts and bounds are positive numbers
+    (the log-log fit of its growth has no logarithm of NaN, inf or a margin <= 0)."""
+    value = result(SeparationExperiment, "from separation_experiment")(value, name, args)
+    tables = {"rho": value.rho, **{f"iterations[{m!r}]": value.iterations[m] for m in METHODS},
+              **{f"bound[{m!r}]": value.bound[m] for m in METHODS}}
+    for field, table in tables.items():
+        table = np.asarray(table, dtype=np.float64)
+        if not np.isfinite(table).all():
+            raise ValueError(f"{name}.{field} holds NaN or inf; plot the SeparationExperiment "
+                             f"that separation_experiment returned, unchanged")
+    if np.any(np.asarray(value.rho) <= 0):
+        raise ValueError(f"{name}.rho holds a margin <= 0; plot the SeparationExperiment that "
+                         f"separation_experiment returned, unchanged")
+    return value
+
+
+@validate_params(result=Rule(_separation_result, "result(SeparationExperiment), finite"),
+                 ax=ax_rule, bounds=flag())
 def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = True) -> Axes:
     """Iterations to a separator against the margin :math:`\\rho`, log-log, every draw as a
     dot (open where the run hit ``max_iterations``), the median as a line labelled with its

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._arrays import SCALE, _overflow
 from .._validation import count, features, labels, validate_params
 from .kernels import KERNEL_RULES, _kernel
 
@@ -104,6 +105,8 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
     for t in range(X.shape[0]):
         f = float(np.dot(np.asarray(sigma) * Y[active],
                          kern.matrix(X[active], X[t:t + 1])[:, 0])) if active else 0.0
+        if not np.isfinite(f):
+            raise _overflow(f"the score f(x_{t}) of example {t}", np.float64, SCALE)
         if Y[t] * f > 0.0:
             continue
         mistakes += 1
@@ -115,6 +118,8 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
         r, lam = active[0], sigma[0]
         mu = Y[r] * float(np.dot(np.asarray(sigma) * Y[active],
                                  kern.matrix(X[active], X[r:r + 1])[:, 0]))
+        if not np.isfinite(mu):
+            raise _overflow(f"the score f(x_{r}) of the removed example {r}", np.float64, SCALE)
         phi = _shrink_factor(lam, mu, 15.0 / 32.0 * mistakes - Q)
         Q += (lam * phi) ** 2 + 2.0 * lam * phi * (1.0 - phi * mu)
         shrinks.append(phi)

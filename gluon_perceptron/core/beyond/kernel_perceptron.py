@@ -408,7 +408,12 @@ def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
     """
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     extra = 1.0 if bias else 0.0
-    G = kern.matrix(X, X) + extra
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+        G = kern.matrix(X, X) + extra
+    if not np.isfinite(G).all():
+        raise ValueError(f"X is too large for kernel={kernel!r}: the kernel values K(x_i, x_j) "
+                         f"overflow float64 (largest {np.finfo(np.float64).max:.3g}); scale X "
+                         f"down (e.g. divide it by np.abs(X).max())")
     solved = _hard_margin(G, Y.astype(np.float64))
     if solved is None:
         raise ValueError(f"the data is not separable in the feature space of kernel={kernel!r}:"

@@ -144,7 +144,9 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
     Ainv, v = np.eye(Z.shape[1]) / a, np.zeros(Z.shape[1])
     rows: list[int] = []
     per_epoch = _drive(lambda budget: [_second_order_epoch(Z, Y, Ainv, v, rows)], max_epochs,
-                       (Ainv, v), np.float64)
+                       (Ainv, v), np.float64,
+                       f"A^-1 starts at I/a: with a={a:g}, use a larger a (e.g. 1), or scale "
+                       f"the data down (e.g. divide X by np.abs(X).max())")
     return SecondOrderRun(updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
                           mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias,
                           w=Ainv @ v)

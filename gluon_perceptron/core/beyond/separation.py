@@ -78,6 +78,7 @@ def signed_unit_rows(X, Y) -> np.ndarray:
     """The separation problem of a labelled set: rows :math:`y_j (x_j, 1)/\\|(x_j, 1)\\|`."""
     Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
     Z *= Y.astype(np.float64)[:, None]
+    Z /= np.abs(Z).max(1)[:, None]  # each row's largest entry >= 1 first: no square overflows
     return Z / np.sqrt((Z * Z).sum(1))[:, None]
 
 

@@ -71,6 +71,23 @@ def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
     return samples, dimensions
 
 
+def drawn_points(per_sample: int, who: str):
+    """The rule of an experiment's ``samples`` when it draws ``per_sample * samples`` points
+    with the samplers: an integer >= 2 whose points stay within :data:`MAX_SAMPLES`, refused
+    before anything is drawn (the samplers' own rule is skipped when the package calls them)."""
+    top = MAX_SAMPLES // per_sample
+
+    def check(samples, name: str, args: dict) -> int:
+        samples = _checks.positive_int(samples, name, minimum=2, maximum=2**80)
+        if samples > top:
+            times = f"{per_sample} * {name}" if per_sample > 1 else name
+            raise ValueError(
+                f"{name}={samples:,} is more than {top:,}: {who} draws {times} points and the "
+                f"samplers draw at most {MAX_SAMPLES:,}; use fewer samples")
+        return samples
+    return Rule(check, f"count(2 .. {top:,} points drawn)")
+
+
 def _dimensions(dimensions, name: str, args: dict) -> int:
     return _check_shape(args["samples"], dimensions)[1]
 

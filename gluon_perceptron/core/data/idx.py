@@ -48,6 +48,10 @@ _GZIP_MAGIC = b"\x1f\x8b"
 IDX_MAX_BYTES = 2**63 - 1
 
 
+#: Most dimensions a numpy array (so an IDX file this reader accepts) can have.
+_MAX_DIMENSIONS = 32
+
+
 #: Decompress a gzip IDX file in pieces of this many bytes.
 _CHUNK = 1 << 24
 
@@ -88,6 +92,9 @@ def _parse_stream(stream: BinaryIO, source: str, size: int | None = None) -> np.
                        f"with two zero bytes, a type code in "
                        f"{[hex(k) for k in IDX_DTYPES]} and a dimension count >= 1 "
                        f"(MNIST images: 0x00000803, labels: 0x00000801)")
+    if ndim > _MAX_DIMENSIONS:
+        raise IDXError(f"{source}: the header announces {ndim} dimensions, more than the "
+                       f"{_MAX_DIMENSIONS} a numpy array can have; the header is corrupt")
     header = 4 + 4 * ndim
     dims = stream.read(4 * ndim)
     if len(dims) < 4 * ndim:
@@ -97,10 +104,12 @@ def _parse_stream(stream: BinaryIO, source: str, size: int | None = None) -> np.
     dtype = IDX_DTYPES[code]
     count = math.prod(shape)  # Python integers: the product cannot wrap around
     nbytes = count * dtype.itemsize
-    if nbytes > IDX_MAX_BYTES:
-        raise IDXError(f"{source}: the header announces shape {shape}, {count} elements of "
-                       f"{dtype.itemsize} bytes ({nbytes} bytes), more than the "
-                       f"{IDX_MAX_BYTES} bytes an array can hold; the header is corrupt")
+    # numpy also refuses a shape whose nonzero sizes multiply past its limit, even when
+    # another size is 0 (the array would be empty)
+    if (reach := math.prod(n for n in shape if n) * dtype.itemsize) > IDX_MAX_BYTES:
+        raise IDXError(f"{source}: the header announces shape {shape} of {dtype.itemsize}-byte "
+                       f"elements, whose sizes multiply to {reach} bytes, more than the "
+                       f"{IDX_MAX_BYTES} bytes numpy can address; the header is corrupt")
     expected = header + nbytes
     if size is not None and size != expected:
         problem = "truncated" if size < expected else "corrupt (extra bytes after the data)"

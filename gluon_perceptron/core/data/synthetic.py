@@ -22,6 +22,7 @@ from .. import _checks
 from .. import _validation as rule
 from .._validation import Rule, validate_params
 from ..chapter.sampler import (
+    MAX_SAMPLES,
     RADIUS,
     _check_shape,
     _default_attempts,
@@ -205,13 +206,29 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     FakeData
         ``X, Y, wfake, bfake, attempts``.
     """
+    if samples > MAX_SAMPLES:  # a trusted caller skipped the rule: never allocate past it
+        _check_shape(samples, dimensions)
     _mx_seed(seed)
     wfake, bfake = _draw_plane(dimensions, epsilon)
     sampler = _sample_faithful if engine == "faithful" else _sample_batched
     if max_attempts is None:
         max_attempts = _default_attempts(samples)
-    X, Y, attempts = sampler(samples, dimensions, epsilon, wfake, bfake, max_attempts)
+    try:
+        X, Y, attempts = sampler(samples, dimensions, epsilon, wfake, bfake, max_attempts)
+    except (MemoryError, mx.base.MXNetError) as exc:
+        if not isinstance(exc, MemoryError) and "allocate" not in str(exc):
+            raise
+        raise MemoryError(_out_of_memory(samples, dimensions)) from exc
     return FakeData(X, Y, wfake, bfake, attempts)
+
+
+def _out_of_memory(samples: int, dimensions: int) -> str:
+    """What a failed allocation of the sampler means, and that the process should restart."""
+    need = 2 * samples * dimensions * 4 / 2**30  # X and a block of candidates, float32
+    return (f"not enough memory to draw samples={samples:,} points in dimensions={dimensions:,} "
+            f"(about {need:.1f} GiB at once); use fewer samples or dimensions. After a failed "
+            f"allocation MXNet 1.9.1 can hang on its next call in this process (seen in 1 of "
+            f"6 trials): restart Python, or the notebook's kernel, before going on")
 
 
 def xor_data() -> tuple[np.ndarray, np.ndarray]:

@@ -390,11 +390,42 @@ class _Progress:
         self.fds.clear()
 
 
+#: A process of the cluster seen stopped (SIGSTOP, Ctrl-Z, a debugger) this many seconds in a
+#: row is named: the others wait for it, before and after the first round alike.
+STOPPED_GRACE = 2.0
+
+
+def _state(pid: int) -> str:
+    """The process state letter of ``pid`` (Linux ``/proc``; ``"?"`` where unknown)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return "?"
+    return stat[stat.rindex(")") + 2]
+
+
+def _check_stopped(procs: dict, run: ClusterRun, since: dict) -> None:
+    """Raise :class:`DistributedTimeout` naming a process stopped for ``STOPPED_GRACE`` s."""
+    now = time.monotonic()
+    for role, proc in procs.items():
+        if proc.returncode is not None or _state(proc.pid) not in "Tt":
+            since.pop(role, None)
+            continue
+        if now - since.setdefault(role, now) >= STOPPED_GRACE:
+            raise DistributedTimeout(
+                f"{role} (pid {proc.pid}) is stopped (SIGSTOP, Ctrl-Z or a debugger) and the "
+                f"cluster waits for it; resume it with SIGCONT (kill -CONT {proc.pid}) before "
+                f"it is named, or find what stops it; its log is {run.logs[role]}",
+                role=role, log=run.logs[role], pids=run.pids, roles=(role,))
+
+
 def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: float,
            progress: _Progress | None = None) -> None:
     """Poll until every worker exited 0; raise at the first failure or at a deadline."""
     worker_roles = [r for r in procs if r.startswith("worker")]
     others = [r for r in procs if r not in worker_roles]
+    stopped: dict[str, float] = {}  # role -> since when it is seen stopped
     while True:
         # the scheduler and servers first: they exit when the last worker leaves, so one seen
         # dead is a failure only if some worker was still running after it
@@ -407,7 +438,8 @@ def _watch(procs: dict, run: ClusterRun, deadline: float, timeout: float, poll: 
             _settle(procs, worker_roles, run, dead[0])
             return
         if progress is not None:
-            progress.check(procs, run)
+            progress.check(procs, run)  # first: a stalled round names the one behind
+        _check_stopped(procs, run, stopped)
         if time.monotonic() > deadline:
             waiting = [r for r, code in codes.items() if code is None]
             raise DistributedTimeout(

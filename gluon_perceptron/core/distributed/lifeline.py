@@ -59,6 +59,10 @@ OWNER_FILE = ".gluon_perceptron-owner.json"
 OVERFLOW_FILE = "overflow.txt"
 OVERFLOWED = "training overflowed"
 
+#: A worker whose shard file holds bad values writes the error's message (naming the shard by
+#: its index and file) in this file of the task folder; the parent raises it as a ValueError.
+BAD_SHARD_FILE = "bad-shard.txt"
+
 _PR_SET_PDEATHSIG = 1
 
 

@@ -80,12 +80,13 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
             with np.load(task_dir / f"result-{rank}.npz") as f:
                 results.append({name: f[name] for name in f.files})
     except BaseException as exc:
-        overflow = task_dir / lifeline.OVERFLOW_FILE
-        if isinstance(exc, DistributedError) and overflow.is_file():
-            message = overflow.read_text()
-            shutil.rmtree(task_dir, ignore_errors=True)
-            raise ValueError(message) from exc
-        if keep or not (task_dir / "logs").is_dir():
+        for told in (lifeline.OVERFLOW_FILE, lifeline.BAD_SHARD_FILE):
+            if isinstance(exc, DistributedError) and (task_dir / told).is_file():
+                message = (task_dir / told).read_text()
+                shutil.rmtree(task_dir, ignore_errors=True)
+                raise ValueError(message) from exc
+        # Ctrl-C is not a failure whose logs the user must read: nothing is kept
+        if keep or isinstance(exc, KeyboardInterrupt) or not (task_dir / "logs").is_dir():
             shutil.rmtree(task_dir, ignore_errors=True)
         else:  # keep the temporary logs the error points at; drop the data
             for path in task_dir.glob("*.npz"):

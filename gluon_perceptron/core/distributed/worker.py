@@ -145,7 +145,11 @@ def run(task_dir: Path) -> None:
     out = {"rank": rank, "pid": os.getpid(), "connected": connected}
     for j, job in enumerate(task["jobs"]):
         if task["kind"] == "mixing":
-            Xs, Ys = _my_shard(task_dir, j, job, rank, kv.num_workers)
+            try:
+                Xs, Ys = _my_shard(task_dir, j, job, rank, kv.num_workers)
+            except ValueError as exc:  # the data's fault, named by its shard: the parent
+                (task_dir / lifeline.BAD_SHARD_FILE).write_text(str(exc))  # raises it as is
+                raise
             res = _mixing_job(kv, nd, j, job, Xs, Ys, task.get("fault"))
         else:
             with np.load(task_dir / f"data-{j}.npz") as data:

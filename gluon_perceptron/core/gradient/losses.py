@@ -137,8 +137,9 @@ def _threshold(threshold, name: str, args: dict) -> float:
 def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
     """The result rule: ``loss``, or a ValueError when finite inputs overflowed it to inf."""
     if not np.all(np.isfinite(loss.asnumpy())):
-        raise ValueError(f"{who} overflowed to inf in {np.dtype(loss.dtype).name}: w, b and x "
-                         f"(and threshold) are too large for the dtype; rescale x and w, or use "
+        also = " (and threshold)" if "threshold" in args else ""
+        raise ValueError(f"{who} overflowed to inf in {np.dtype(loss.dtype).name}: w, b and x"
+                         f"{also} are too large for the dtype; rescale x and w, or use "
                          f"float64 w, b and x")
     return loss
 
@@ -182,7 +183,7 @@ def _compiled(threshold: float, label: float, d: int, dtype) -> Callable:
     return lambda *wbx: op(*[wbx[i] for i in take])
 
 
-@validate_params(w=LOSS_RULES["w"], b=LOSS_RULES["b"], x=LOSS_RULES["x"])
+@validate_params(w=LOSS_RULES["w"], b=LOSS_RULES["b"], x=LOSS_RULES["x"], returns=_finite_loss)
 def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     """The score :math:`f(x) = w^\\top x + b` of one example, a batch, or one example per run.
 

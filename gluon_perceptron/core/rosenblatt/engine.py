@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .._arrays import _finite, _overflow
+from .._arrays import SCALE_OR_RATE, _finite, _overflow
 
 #: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
@@ -61,26 +61,15 @@ FAST_BACKEND = "compiled" if numba is not None else "numpy"
 _CHUNK = 1024  # passes per call of the compiled driver: records grow with the passes made
 
 
-def _refuse_overflow(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray, epoch: int) -> None:
-    """After pass ``epoch`` of a trainer that steps outside the kernel (autograd, Gluon): raise
-    :func:`_overflow` when the weights, or the margins they give on ``(X, Y)``, left the floats
-    (a margin of inf would count as "correct" and the run as converged)."""
-    if not (_finite(w) and np.isfinite(b)):
-        raise _overflow(f"the weights (w, b) in pass {epoch}", X.dtype)
-    with np.errstate(over="ignore", invalid="ignore"):
-        margins = Y * (X @ w.astype(X.dtype, copy=False) + X.dtype.type(b))
-    if not np.isfinite(margins).all():
-        raise _overflow(f"the margins y (w.x + b) in pass {epoch}", X.dtype)
-
-
 def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,
-           dtype=np.float64) -> list[int]:
+           dtype=np.float64, fix: str = SCALE_OR_RATE) -> list[int]:
     """Repeat passes until one makes no update or ``max_epochs`` passes are done.
 
     ``passes(budget)`` makes at least one and at most ``budget`` passes, stops after a pass
     without an update, and returns the updates of each pass it made (``-1`` for a pass whose
     margins overflowed). After each call the arrays in ``state`` (the weights) must be finite.
-    The record grows with the passes actually made, never with ``max_epochs``.
+    The record grows with the passes actually made, never with ``max_epochs``. ``fix`` ends
+    the overflow's message: what the caller's user can change.
     """
     per_epoch: list[int] = []
     while len(per_epoch) < max_epochs:
@@ -88,9 +77,9 @@ def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Seque
             made = passes(max_epochs - len(per_epoch))
         per_epoch.extend(int(m) for m in made)
         if per_epoch[-1] < 0:
-            raise _overflow(f"the margins y (w.x + b) in pass {len(per_epoch)}", dtype)
+            raise _overflow(f"the margins y (w.x + b) in pass {len(per_epoch)}", dtype, fix)
         if not all(_finite(a) for a in state):
-            raise _overflow(f"the weights (w, b) in pass {len(per_epoch)}", dtype)
+            raise _overflow(f"the weights (w, b) in pass {len(per_epoch)}", dtype, fix)
         if per_epoch[-1] == 0:
             break
     return per_epoch

@@ -276,6 +276,8 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
 
     per_epoch = _drive(lambda budget: [_numpy_epoch(X, Y, w, b, 1.0, threshold, bias=bias,
                                                     on_update=keep)],
-                       max_epochs, (w, b), X.dtype)
+                       max_epochs, (w, b), X.dtype,
+                       "Scale the data down (e.g. divide X by np.abs(X).max()) or start from "
+                       "a smaller w0 and b0 (update_path steps by 1)")
     return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
                       per_epoch[-1] == 0, len(per_epoch), bias, per_epoch)

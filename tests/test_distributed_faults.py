@@ -1,0 +1,110 @@
+"""The distributed runs' last faults (issue 32): a worker stopped during start-up is named
+promptly, a bad shard is named by its index (not the launch index of the worker that read it),
+and a run interrupted by Ctrl-C leaves no task folder behind."""
+
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gluon_perceptron as gp
+from gluon_perceptron.core.distributed import lifeline, training
+from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
+from gluon_perceptron.core.distributed.mixing import shard_bounds
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _kill_all(pids) -> None:
+    for pid in pids:
+        if _alive(pid):
+            try:
+                os.kill(pid, signal.SIGCONT)
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _noisy(n: int = 90):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(n, 3))
+    Y = np.where(X[:, 0] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
+    return X, Y
+
+
+def _my_task_folders() -> set[Path]:
+    return set(Path(tempfile.gettempdir()).glob(f"{lifeline.TASK_PREFIX}{os.getpid()}-*"))
+
+
+def test_a_worker_stopped_during_start_up_is_named_promptly(tmp_path):
+    # was: nothing named; the run waited for the whole timeout (10 minutes by default)
+    X, Y = _noisy()
+    pids: dict = {}
+
+    def stop_worker_1(started):
+        pids.update(started)
+        os.kill(started["worker 1"], signal.SIGSTOP)
+
+    start = time.monotonic()
+    try:
+        with pytest.raises(DistributedTimeout) as info:
+            training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
+                                        log_dir=tmp_path, on_started=stop_worker_1)
+        err = info.value
+        assert time.monotonic() - start < 100
+        assert err.role == "worker 1" and f"worker 1 (pid {pids['worker 1']})" in str(err)
+        assert "stopped" in str(err) and "SIGCONT" in str(err)
+        assert not any(_alive(pid) for pid in pids.values())
+    finally:
+        _kill_all(pids.values())
+
+
+def test_a_bad_shard_is_named_by_its_index(tmp_path):
+    X, Y = _noisy(60)
+    pairs = []
+    for i, (a, b) in enumerate(shard_bounds(len(X), 2)):
+        x = X[a:b].copy()
+        if i == 1:
+            x[3, 1] = np.nan  # found only when the worker reads its values
+        np.save(tmp_path / f"x{i}.npy", x)
+        np.save(tmp_path / f"y{i}.npy", Y[a:b])
+        pairs.append((tmp_path / f"x{i}.npy", tmp_path / f"y{i}.npy"))
+    before = _my_task_folders()
+    # was: DistributedError "worker 0 (pid ...) exited with code 1" and a worker's traceback
+    with pytest.raises(ValueError, match=r"shard 1 .*x1\.npy.*finite") as info:
+        gp.distributed.train_distributed(shards=pairs, max_epochs=3)
+    assert not isinstance(info.value, DistributedError)
+    assert "worker 0" not in str(info.value) and "Traceback" not in str(info.value)
+    assert _my_task_folders() == before
+
+
+def test_ctrl_c_leaves_no_task_folder(tmp_path):
+    X, Y = _noisy()
+    pids: dict = {}
+
+    def interrupt(started):
+        pids.update(started)
+        raise KeyboardInterrupt  # as Ctrl-C does, in the launcher's thread
+
+    before = _my_task_folders()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
+                                        on_started=interrupt)
+        # was: the task folder and its logs kept, and no later run removed them
+        assert _my_task_folders() == before
+        assert not any(_alive(pid) for pid in pids.values())
+    finally:
+        _kill_all(pids.values())
