@@ -52,8 +52,8 @@ LAYERS = ("core", "experiments", "plots", "main")
 API_PAGES = ("chapter", "rosenblatt", "gradient", "theory", "beyond", "data", "distributed",
              "experiments", "plots", "main")
 #: The hand-written pages and files copied into the source tree.
-PAGES = ("index.md", "slips.md", "package.md", "reading.md", "bibliography.md",
-         "references.bib")
+PAGES = ("index.md", "slips.md", "package.md", "retired_mxnet.md", "reading.md",
+         "bibliography.md", "references.bib")
 
 
 # --- the source tree -------------------------------------------------------------------------
