@@ -92,13 +92,17 @@ skip = p.get("lock", "unlocked_extras", fallback="").split()
 print(" ".join(f"--extra={e}" for e in p["options.extras_require"] if e not in skip))')
     build=$("$py" -c 'import tomllib
 print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
+    # and the [lock] constraints of setup.cfg: versions the lock holds to, each with its reason
+    local constraints=.venv-lock/setup.cfg-lock-constraints.txt
+    "$py" -c 'import configparser as c; p = c.ConfigParser(); p.read("setup.cfg")
+print(p.get("lock", "constraints", fallback="").strip())' > "$constraints"
     # --python-version 3.11: what installs on every 3.11.x (Debian 12 has 3.11.2), for this
     # platform (Linux x86-64: where MXNet 1.9.1 has wheels); PyPI's own hashes of every file of
     # each version; no index line, so pip's own configuration says where to look.
     # shellcheck disable=SC2086  # one word per extra
     echo "$build" | .venv-lock/bin/uv pip compile --quiet --generate-hashes \
         --python-version 3.11 --custom-compile-command "bash run.sh lock" \
-        $extras --output-file "$LOCK" setup.cfg - "$@"
+        --constraint "$constraints" $extras --output-file "$LOCK" setup.cfg - "$@"
     echo "run.sh: wrote $LOCK ($(grep -c '^[a-z0-9].*==' "$LOCK") packages) from setup.cfg" \
          "(${extras//--extra=/}) and pyproject.toml's build system" >&2
 }

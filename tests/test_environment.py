@@ -95,15 +95,20 @@ def installed_here() -> dict[str, str]:
 
 
 def asked_for(setup_cfg: Path) -> list[tuple[str, Requirement]]:
-    """Every requirement of ``setup.cfg``: ``install_requires`` and each extra, with where it
-    was asked for."""
+    """Every requirement of ``setup.cfg``: ``install_requires``, each extra but those its
+    ``[lock]`` section leaves unlocked, and that section's constraints, with where each was
+    asked for."""
     cfg = configparser.ConfigParser()
     cfg.read(setup_cfg)
     found = [("install_requires", line) for line in
              cfg.get("options", "install_requires", fallback="").splitlines()]
+    unlocked = cfg.get("lock", "unlocked_extras", fallback="").split()
     if cfg.has_section("options.extras_require"):
         for extra, lines in cfg.items("options.extras_require"):
-            found += [(f"the extra '{extra}'", line) for line in lines.splitlines()]
+            if extra not in unlocked:
+                found += [(f"the extra '{extra}'", line) for line in lines.splitlines()]
+    found += [("[lock] constraints", line) for line in
+              cfg.get("lock", "constraints", fallback="").splitlines()]
     return [(where, Requirement(line.split("#", 1)[0].strip()))
             for where, line in found if line.split("#", 1)[0].strip()]
 
@@ -196,10 +201,14 @@ def test_uncovered_names_what_setup_cfg_asks_and_the_lock_lacks(tmp_path):
     cfg = tmp_path / "setup.cfg"
     cfg.write_text("[options]\ninstall_requires =\n    numpy >= 1.23, < 1.24\n"
                    "[options.extras_require]\nriver =\n    river >= 0.21\n"
-                   "test =\n    scipy >= 2  # a comment\n    pywin32 ; sys_platform == 'win32'\n")
+                   "test =\n    scipy >= 2  # a comment\n    pywin32 ; sys_platform == 'win32'\n"
+                   "gpu =\n    mxnet-cu117\n"
+                   "[lock]\nunlocked_extras = gpu\nconstraints =\n    numpy < 1.23.5\n")
     problems = uncovered(asked_for(cfg), PINS)
     assert problems == [
         "setup.cfg asks for river>=0.21 (the extra 'river'); requirements-lock.txt does not "
         "pin it: run bash run.sh lock",
         "setup.cfg asks for scipy>=2 (the extra 'test'); requirements-lock.txt pins 1.15.3: "
-        "run bash run.sh lock"]
+        "run bash run.sh lock",
+        "setup.cfg asks for numpy<1.23.5 ([lock] constraints); requirements-lock.txt pins "
+        "1.23.5: run bash run.sh lock"]
