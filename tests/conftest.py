@@ -151,14 +151,21 @@ def pytest_addoption(parser):
              "namespaces): the developer's loop, about a minute on two cores")
 
 
+#: Modules whose every test belongs to one slow group: the book's own build and kernels, the
+#: main job run on its helper processes.
+_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job"}
+
+
 def _group(item) -> str | None:
-    """The slow group a test belongs to, if any: ``book``, ``distributed``, ``main_job`` or
-    ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
-    if "book" in getattr(item, "fixturenames", ()):
-        return "book"
-    if item.get_closest_marker("main_job"):
-        return "main_job"
+    """The slow group a test belongs to, if any: ``book`` (it needs the book, or builds one),
+    ``distributed``, ``main_job`` (marked so, named so, or in a module of the main job's runs)
+    or ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
     module = item.path.name
+    if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(module) == "book":
+        return "book"
+    if (item.get_closest_marker("main_job") or "main_job" in item.name
+            or _MODULE_GROUPS.get(module) == "main_job"):
+        return "main_job"
     if item.get_closest_marker("namespaces") or "namespace" in module or "netns" in module:
         return "namespaces"
     if module.startswith("test_distributed") or (
