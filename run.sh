@@ -9,6 +9,7 @@
 #   bash run.sh book                the book: every notebook executed, as HTML in docs/_build/html
 #   bash run.sh notebooks           JupyterLab on the notebooks
 #   bash run.sh fuzz [pytest args]  generated bad input at every public function, large budget
+#   bash run.sh claims [--start S]  every frequency the notebooks state, on 40 fresh draws each
 #   bash run.sh mutate [mutmut args]  mutation testing of core/ with mutmut (slow, not in CI)
 #   bash run.sh setup               only set up .venv (from wheelhouse/ alone when it exists)
 #   bash run.sh lock                regenerate requirements-lock.txt from setup.cfg (network)
@@ -177,6 +178,8 @@ case "$what" in
              exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks "${hide[@]}" \
                  ${root[@]+"${root[@]}"} "$@" ;;
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
+    claims)  setup  # the mnist extra is part of the locked set
+             exec .venv/bin/python -m gluon_perceptron.main.claims "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
                  tests/test_properties.py "$@" ;;
     mutate)  setup

@@ -13,6 +13,8 @@ Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
    package has them).
 4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment (issue 21:
    at most 15 %), with its slowest sections from the ``index.json`` it writes.
+6. Passive-aggressive (PA-I, PA-II) against scikit-learn's ``PassiveAggressiveClassifier`` on
+   an MNIST-shaped 60,000 x 784, 2 epochs (issue 31: at most 1x; ``benchmarks/family.py``).
 5. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
    most 5 %), and the outer validation calls of one call of ``train_pocket`` and four
    experiments (issue 18: at most 10 each; ``benchmarks/validation_share.py``).
@@ -56,6 +58,7 @@ import numpy as np  # noqa: E402
 import gluon_perceptron as gp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import family  # noqa: E402
 import validation_share  # noqa: E402
 
 perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
@@ -499,8 +502,21 @@ def goals(rows: list[Row]) -> list[tuple[str, str, str, str, str]]:
             out.append((f"validation calls, {r.method}", str(calls),
                         f"<= {validation_share.CALLS_TARGET}",
                         "yes" if calls <= validation_share.CALLS_TARGET else "NO", ""))
+    for r in rows:
+        if r.benchmark.startswith("passive-aggressive"):
+            add(f"{r.method} vs scikit-learn (issue 31)", r, f"<= {family.TARGET:g}x",
+                family.TARGET, r.agrees)
     out += [_test_time_goal(*run) for run in TEST_RUNS]
     return out
+
+
+def bench_family(quick: bool) -> list[Row]:
+    """Passive-aggressive vs scikit-learn's PassiveAggressiveClassifier (benchmarks/family.py)."""
+    n = 6000 if quick else 60_000
+    return [Row(r["benchmark"], r["variant"], r["ours_s"], n * 2, r["ratio"], "sklearn",
+                agrees="identical" if r["identical"] else "DIFFER",
+                note=f"scikit-learn {r['sklearn_s']:.3f} s; first call {r['first_call_s']:.2f} s")
+            for r in family.pa_rows(n, repeat=2 if quick else 3)]
 
 
 def _cpu_seconds(text: str) -> float:
@@ -591,6 +607,8 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_main_job(t_faithful)
     print("validation share ...", flush=True)
     rows += bench_validation(2 if quick else 5)
+    print("passive-aggressive vs scikit-learn ...", flush=True)
+    rows += bench_family(quick)
     print_table(rows, info)
     print_goals(rows)
     RESULTS.mkdir(parents=True, exist_ok=True)

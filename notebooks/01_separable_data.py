@@ -176,6 +176,20 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
 
 
 # %% [markdown]
+# ## Summary
+#
+# * `getfake` picks a random plane $(w^*, b^*)$ first and keeps only points inside the ball
+#   $\|x\| < 3$ whose score is farther than $\epsilon$ from zero, labelled by their side: the
+#   data are separable with margin $\epsilon$ by construction.
+# * `plotdata` scatters the two classes and `plotscore` draws the score over a grid, its zero
+#   contour bold; `sample_separable` runs the same sampler and also returns the plane.
+# * The fast sampler applies the same two tests to blocks of candidates: the same distribution,
+#   but another random stream (under one seed, the same plane and other points).
+# * A request no point can meet is refused at once, and the number of candidates is capped, so
+#   the sampler never loops forever.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on the problem the chapter sets up. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

@@ -289,6 +289,18 @@ print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[
 
 
 # %% [markdown]
+# ## Summary
+#
+# * Rosenblatt's step: when $y\,(w^\top x + b) \le 0$, add $y x$ to $w$ and $y$ to $b$. The tie
+#   counts as a mistake; without it the run never leaves $w = 0, b = 0$.
+# * The final weights are the signed sum of the examples the run erred on.
+# * The chapter's 2017 trace still checks: its printed points, replayed, give its printed
+#   weights; MXNet's NumPy interface draws the 2017 stream again.
+# * One pass need not separate the data. `gp.train` repeats passes until one makes no update,
+#   or stops at its bound and says so (`converged=False`, as on XOR).
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Three exercises on Rosenblatt's rule. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

@@ -336,6 +336,20 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 
 
 # %% [markdown]
+# ## Summary
+#
+# * The perceptron is stochastic gradient descent with step 1 on the loss
+#   $\max(0, -y f(x))$: autograd's gradient is the closed form $-(y x, y)$ on a mistake and 0
+#   elsewhere.
+# * At the tie $y f(x) = 0$ the slope depends on how the loss is written: with `nd.relu(-z)` it
+#   is 0, and training never leaves the origin.
+# * The autograd loop, the Gluon loop and both engines of `gp.train` make the same updates and
+#   end with the same weights; the margin perceptron is SGD on the hinge loss.
+# * The SGD bound for the averaged iterate (Nesterov and Vial) is measured on a problem whose
+#   optimum is known exactly.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Three exercises on the perceptron as gradient descent. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

@@ -474,6 +474,18 @@ glue("hinge_decaying", np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))), disp
 
 
 # %% [markdown]
+# ## Summary
+#
+# * On data no line separates, the perceptron never converges: every pass updates and the
+#   boundary keeps moving, but the weights stay bounded, so the chapter's "diverges" is too
+#   strong.
+# * What really breaks is a rule that updates without a mistake: the aggressive rule errs at
+#   every step of a separable sequence.
+# * Remedies (the pocket with ratchet, the averaged perceptron and others) make the predictions
+#   settle; they are judged over many draws, not on the one drawn.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on rules that keep updating. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

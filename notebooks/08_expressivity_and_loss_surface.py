@@ -134,6 +134,15 @@ plt.show()
 
 
 # %% [markdown]
+# ## Summary
+#
+# * AND, OR and NOT are single perceptrons; XOR is not (its four conditions ask for $2b < 0$ and
+#   $2b > 0$), and on XOR the perceptron cycles for ever.
+# * The perceptron's loss on a two-point example is piecewise linear and zero on a cone of
+#   weights; the rule is a subgradient step on it.
+
+
+# %% [markdown]
 # ## Exercises
 #
 # Two exercises on what one perceptron can compute. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.

@@ -190,3 +190,10 @@ def pytest_collection_modifyitems(config, items):
     if config.getoption("quick") and slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = quick
+    # the claims group (the notebooks' frequencies at full size, tens of CPU-minutes) runs only
+    # when -m names it: `bash run.sh test -m claims`
+    if "claims" not in (config.getoption("markexpr") or ""):
+        slow = [item for item in items if item.get_closest_marker("claims")]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker("claims")]

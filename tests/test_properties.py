@@ -85,7 +85,7 @@ POOL = {
     # signed rows y (x, 1): separable through the origin, by theta = (1, 0, 0.2)
     "A": _Y[:, None] * np.column_stack([_X, np.ones(len(_X))]), "c": np.ones(12),
     "w_norm": 1.0, "radius_a": 1.0, "last": 5, "gammas": (0.5, 0.3), "s": 0.1, "u_norm": 1.0,
-    "max_norm": 1.0,
+    "max_norm": 1.0, "alpha": 0.5,
 }
 
 _C = np.digitize(_X[:, 0], [-0.5, 0.5])  # three classes 0, 1, 2 for the multiclass functions
@@ -321,22 +321,25 @@ VALID = {
     ("mnist_split", "folder"): lambda: _mnist_folder(_new_folder()),
     ("show_source", "obj"): lambda: gp.perceptron,
     ("PerceptronLearner", "dimensions"): lambda: 2,
+    ("predict_voted", "model"): lambda: gp.beyond.train_voted(_X, _Y, max_epochs=2),
+    ("pa_mistake_bound", "u"): lambda: np.array([1.0, 0.0]),
 }
 
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
           "shards", "draws", "runs", "seeds", "epochs", "max_iter", "max_attempts", "workers",
           "horizon", "last", "xor_epochs", "short", "long", "servers", "batch_size",
-          "batch_axis"}
+          "batch_axis", "repeats", "tests"}
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
-          "tol", "noise", "margin", "timeout", "round_timeout", "poll"}
+          "tol", "noise", "margin", "timeout", "round_timeout", "poll", "C", "alpha", "B"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
            "scales", "shifts", "epsilons", "gammas", "learning_rates"}
 SCALARS = {"b", "bfake", "b0"}
 FEATURES = {"X", "A", "M"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
-NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part"}
+NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part", "variant",
+         "method"}
 FLAGS = {"scale", "bias", "shuffle", "compress", "python_servers", "docstring", "check_inputs"}
 PATHS = {"path", "folder", "log_dir", "cwd"}
 COMMANDS = {"worker_command"}

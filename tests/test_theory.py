@@ -431,38 +431,27 @@ def test_shift_along_the_normal_grows_the_bias_by_the_distance(seed):
 
 @pytest.fixture(scope="module")
 def curves():
-    """Notebook 07's table on 2 runs from reserved seeds: 100 draws for each N in 25 ... 400."""
-    out = []
-    for master in TEST_SEEDS[:2]:
-        import mxnet as mx
+    """Notebook 07's table on 1 run from a reserved seed, 40 draws for each N in 25 ... 400."""
+    import mxnet as mx
 
-        mx.random.seed(master)
-        out.append(gp.experiments.generalization_curve([25, 50, 100, 200, 400], 100, epsilon=0.5,
-                                           test_points=200))
-    return out
+    mx.random.seed(TEST_SEEDS[0])
+    return gp.experiments.generalization_curve([25, 50, 100, 200, 400], 40, epsilon=0.5,
+                                               test_points=200)
 
 
-def test_generalization_curve_over_many_draws(curves):
-    """Notebook 07: the theorem in every draw; a bound about 1 at N = 25 that falls more slowly
-    than 1/N over the whole range ((N+1) x bound = E[R_a^2 / gamma_2^2] rises at every doubling
-    of N, by 3 to 60 %); measured errors falling faster than 1/N; leave-one-out and fresh
-    points agreeing."""
-    for curve in curves:
-        for run in curve.runs:
-            assert run.draws == 100
-            assert np.all(run.loo <= run.support) and np.all(run.support <= run.updates + 1e-12)
-            assert np.all(run.updates <= run.bound * (1 + 1e-6))
-        bound = curve.means("bound")
-        assert 0.8 < bound[0] < 1.5 and np.all(np.diff(bound) < 0)
-        scaled = curve.scaled("bound")
-        assert scaled[3] > 1.5 * scaled[0]                 # more slowly than 1/N
-        steps = scaled[1:] / scaled[:-1]                    # per doubling of N
-        assert np.all(steps > 1.03) and np.all(steps < 1.6)   # it keeps rising: no levelling
-        loo = curve.scaled("loo")
-        assert loo[4] <= 0.55 * loo[0]            # the errors fall faster than 1/N (0.23-0.5)
-        assert max(loo[3], loo[4]) < min(loo[0], loo[1])
-        diff = np.abs(curve.means("loo") - curve.means("test"))
-        assert np.all(diff <= 3 * np.hypot(curve.sems("loo"), curve.sems("test")))
+def test_generalization_theorem_in_every_draw(curves):
+    """Notebook 07: the steps of Theorem 2.6's proof hold in every draw (leave-one-out
+    mistakes <= |I| <= updates <= R_a^2 / gamma_2^2), and every run converged. What the
+    notebook says of its tables (the bound's rise and fall, the errors falling faster than
+    1/N, the two columns agreeing) are frequencies over 40 tables of 100 draws: the
+    ``generalization`` claims, which ``tests/test_claims.py`` checks on 40 reserved tables
+    (``-m claims``)."""
+    assert list(curves.sizes) == [25, 50, 100, 200, 400]
+    for run in curves.runs:
+        assert run.draws == 40 and np.all(run.converged)
+        assert np.all(run.loo <= run.support) and np.all(run.support <= run.updates + 1e-12)
+        assert np.all(run.updates <= run.bound * (1 + 1e-6))
+        assert np.all((0 <= run.test) & (run.test <= 1)) and np.all(run.loo >= 0)
 
 
 def test_bounds_name_what_overflowed_or_is_invalid():

@@ -57,4 +57,9 @@ __all__, __getattr__, __dir__ = export(__name__, {
         "KernelBoundExperiment", "kernel_demo", "KernelDemo", "second_order_experiment",
         "SecondOrderExperiment", "separation_experiment", "SeparationExperiment", "two_moons",
     ),
+    "family": (
+        "alma_margin_experiment", "AlmaMargins", "heldout_predictors_experiment",
+        "HeldoutPredictors", "pa_bounds_experiment", "PABounds", "voted_bound_experiment",
+        "VotedBound",
+    ),
 })

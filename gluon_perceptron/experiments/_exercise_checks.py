@@ -29,17 +29,22 @@ class ExerciseCheck:
     passed : bool
         True when the reader's function agreed with the reference on every case.
     message : str
-        One sentence: what was checked, or what differs on the first failing case.
+        One sentence: what was checked, or what differs on the smallest failing case, which it
+        shows whole (every argument as Python reads it back) and names a tie where it is one.
     cases : int
-        How many cases were run (up to and including the first failure).
+        How many cases were run (all of them: a failing check still runs every case, to name
+        the smallest that fails).
     failing_case : dict or None
-        The inputs of the first failing case (None when it passed).
+        The inputs of the smallest failing case (None when it passed).
+    failures : int
+        How many cases failed.
     """
 
     passed: bool
     message: str
     cases: int
     failing_case: dict | None = field(default=None, compare=False)
+    failures: int = 0
 
     def __str__(self) -> str:
         return self.message
@@ -62,15 +67,31 @@ def _function(value, name: str, args: dict):
 function = Rule(_function, "function()")
 
 
+def _literal(value: Any) -> str:
+    """A number or nested list as Python reads it back: floats by ``repr`` (exact)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    return repr(value)
+
+
 def _show(value: Any) -> str:
-    """A short text of a case's value (arrays rounded, NDArrays as numpy)."""
+    """A case's value, whole and on one line, as Python reads it back: an array as its nested
+    list (never elided), a float by ``repr``."""
     if isinstance(value, nd.NDArray):
         value = value.asnumpy()
     if isinstance(value, np.ndarray):
-        return np.array2string(np.asarray(value, dtype=np.float64), precision=4,
-                               separator=", ", threshold=8)
-    if isinstance(value, float):
-        return f"{value:g}"
+        return _literal(value.tolist())
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, np.integer):
+        return repr(int(value))
+    if isinstance(value, (list, tuple)):  # e.g. the voted perceptron's [(w_k, c_k), ...]
+        inner = ", ".join(_show(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
     return repr(value)
 
 
@@ -78,11 +99,27 @@ def _describe(case: dict) -> str:
     return ", ".join(f"{k}={_show(v)}" for k, v in case.items() if not k.startswith("_"))
 
 
+def _size(case: dict) -> int:
+    """How big a case is: the numbers in its arrays, and an integer argument by its value (the
+    number of steps of a sequence)."""
+    total = 0
+    for key, value in case.items():
+        if key.startswith("_"):
+            continue
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            total += abs(int(value))
+        else:
+            total += int(np.size(value.asnumpy() if isinstance(value, nd.NDArray) else value))
+    return total
+
+
 def _verdict(cases: Iterable[tuple[dict, Callable[[], str | None]]], passed: str
              ) -> ExerciseCheck:
-    """Run ``(case, compare)`` pairs in order; ``compare()`` returns None when the reader's
-    function agrees on the case, else what differs. The first difference fails the check."""
+    """Run every ``(case, compare)`` pair; ``compare()`` returns None when the reader's
+    function agrees on the case, else what differs. The check fails when any case differs, and
+    its sentence rebuilds the smallest failing case (the first of the smallest), whole."""
     count = 0
+    failures: list[tuple[int, dict, str]] = []
     for case, compare in cases:
         count += 1
         try:
@@ -90,11 +127,15 @@ def _verdict(cases: Iterable[tuple[dict, Callable[[], str | None]]], passed: str
         except Exception as exc:  # the reader's code may raise anything
             difference = f"your function raised {type(exc).__name__}: {exc}"
         if difference is not None:
-            where = case.get("_what")
-            where = f", {where}" if where else ""
-            return ExerciseCheck(False, f"failed on case {count} ({_describe(case)}{where}): "
-                                        f"{difference}.", count, case)
-    return ExerciseCheck(True, f"passed: {passed} on {count} cases.", count, None)
+            failures.append((count, case, difference))
+    if not failures:
+        return ExerciseCheck(True, f"passed: {passed} on {count} cases.", count, None)
+    number, case, difference = min(failures, key=lambda f: _size(f[1]))
+    where = case.get("_what")
+    where = f", {where}" if where else ""
+    return ExerciseCheck(False, f"failed on {len(failures)} of {count} cases, the smallest "
+                                f"case {number} ({_describe(case)}{where}): {difference}.",
+                         count, case, len(failures))
 
 
 def _same(a, b, tol: float = 1e-6) -> bool:
@@ -124,8 +165,8 @@ def check_recover_affine(solution: Callable) -> ExerciseCheck:
         for d in range(1, 7):
             for kind in ("zero", "integer", "real", "no bias"):
                 w = (np.zeros(d) if kind == "zero" else _integer_vectors(rng, d)
-                     if kind == "integer" else rng.normal(size=d))
-                b = 0.0 if kind == "no bias" else float(rng.normal())
+                     if kind == "integer" else np.round(rng.normal(size=d), 3))
+                b = 0.0 if kind == "no bias" else round(float(rng.normal()), 3)
                 yield {"d": d, "w": w, "b": b}, _compare(w, b, d)
 
     def _compare(w, b, d):
@@ -145,7 +186,7 @@ def check_recover_affine(solution: Callable) -> ExerciseCheck:
             if not _same(np.reshape(np.asarray(gw, dtype=np.float64), -1), w):
                 return f"your w is {_show(np.asarray(gw))} where f has w = {_show(w)}"
             if not _same(np.reshape(np.asarray(gb, dtype=np.float64), -1), [b]):
-                return f"your b is {_show(gb)} where f has b = f(0) = {b:g}"
+                return f"your b is {_show(gb)} where f has b = f(0) = {_show(b)}"
             if len(calls) > d + 1:
                 return f"your function called f {len(calls)} times; d + 1 = {d + 1} " \
                        f"(f(0) and f(e_i)) are enough"
@@ -332,6 +373,18 @@ def check_aggressive_sequence(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 06: the padded run is the bias run -----------------------------------------------
 
+def _run_ties(X: np.ndarray, Y: np.ndarray, max_epochs: int) -> str:
+    """How many of the run's updates (gp.train's, with bias) are at a tie y f(x) = 0, in words:
+    the first update from w = 0, b = 0 always is."""
+    from ..core.rosenblatt.traced import update_path
+    path = update_path(X, Y, max_epochs=max_epochs)
+    theta, k = path.thetas[:-1], path.examples
+    ties = int(np.sum(Y[k] * (np.sum(X[k] * theta[:, :-1], axis=1) + theta[:, -1]) == 0))
+    return f"{ties} of the run's {k.size} update{'s' if k.size != 1 else ''} at a tie " \
+           f"y f(x) = 0"
+
+
+
 def _datasets(rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray, str]]:
     """Small datasets in integer-valued floats (exact arithmetic: ties are real ties):
     separable, with duplicates and conflicting points, XOR, one feature."""
@@ -363,7 +416,8 @@ def check_padded_run(solution: Callable) -> ExerciseCheck:
     def cases() -> Iterator:
         for X, Y, what in _datasets(np.random.default_rng(6)):
             for max_epochs in (1, 3, 50):
-                yield ({"X": X, "Y": Y, "max_epochs": max_epochs, "_what": what},
+                yield ({"X": X, "Y": Y, "max_epochs": max_epochs,
+                        "_what": f"{what}, {_run_ties(X, Y, max_epochs)}"},
                        _compare(X, Y, max_epochs))
 
     def _compare(X, Y, max_epochs):
@@ -377,7 +431,7 @@ def check_padded_run(solution: Callable) -> ExerciseCheck:
             if not _same(uw, ref.w):
                 return f"your w is {_show(uw)} where gp.train's is {_show(ref.w)}"
             if not _same(ub, [ref.b]):
-                return f"your b is {_show(ub)} where gp.train's is {ref.b:g}"
+                return f"your b is {_show(ub)} where gp.train's is {_show(ref.b)}"
             return None
         return compare
 
@@ -385,6 +439,41 @@ def check_padded_run(solution: Callable) -> ExerciseCheck:
 
 
 # --- notebook 07: leave-one-out through the set I ----------------------------------------------
+
+def _held_out_ties(X: np.ndarray, Y: np.ndarray, max_epochs: int) -> list[int]:
+    """The examples of I on which the run without them ends at a tie y f(x) = 0: held out,
+    each is a leave-one-out mistake (the perceptron counts a tie as one)."""
+    from ..core.rosenblatt.traced import update_path
+    from ..core.rosenblatt.training import train
+    ties = []
+    for i in np.unique(update_path(X, Y, max_epochs=max_epochs).examples):
+        keep = np.arange(len(X)) != i
+        run = train(X[keep], Y[keep], max_epochs=max_epochs)
+        if Y[i] * (X[i] @ run.w + run.b) == 0:
+            ties.append(int(i))
+    return ties
+
+
+def _loo_cases(rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray, str]]:
+    """The leave-one-out checker's data: the small separable sets of :func:`_datasets`, then
+    sets on which a held-out example ends at a tie y f(x) = 0 (a mistake), the smallest
+    first."""
+    for X, Y, what in _datasets(rng):
+        if what == "separable" and X.shape[0] >= 2:
+            yield X, Y, what
+    yield np.array([[1.0], [-2.0], [-1.0]]), np.array([1.0, -1.0, -1.0]), "separable"
+    found = 0
+    for _ in range(400):  # about one small set in four has a held-out tie
+        d, n = int(rng.integers(1, 3)), int(rng.integers(3, 7))
+        X = rng.integers(-3, 4, size=(n, d)).astype(np.float64)
+        w, b = _integer_vectors(rng, d), float(rng.integers(-2, 3))
+        Y = np.where(X @ w + b > 0, 1.0, -1.0)
+        if _held_out_ties(X, Y, 1000):
+            yield X, Y, "separable"
+            found += 1
+            if found == 8:
+                return
+
 
 @validate_params(solution=function, skip_nested=False)
 def check_leave_one_out(solution: Callable) -> ExerciseCheck:
@@ -394,14 +483,20 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
     :func:`gluon_perceptron.experiments.leave_one_out` (whose ``errors <= support``: an example
     outside :math:`I` is never a leave-one-out mistake).
 
-    Cases: separable data in d = 1 to 5 with 2 to 30 points, integer-valued (exact ties).
+    Cases: separable data in d = 1 to 5 with 2 to 30 points, integer-valued (exact ties), and
+    small sets on which a held-out example ends at a tie :math:`y f(x) = 0`, which counts as a
+    mistake (the perceptron updates there), starting with ``X = [[1], [-2], [-1]]``,
+    ``Y = [1, -1, -1]``.
     """
     from .optimality import leave_one_out
 
     def cases() -> Iterator:
-        for X, Y, what in _datasets(np.random.default_rng(7)):
-            if what != "separable" or X.shape[0] < 2:
-                continue
+        for X, Y, what in _loo_cases(np.random.default_rng(7)):
+            ties = _held_out_ties(X, Y, 1000)
+            if ties:
+                what += (f", held out, example {ties[0]} ends at a tie y f(x) = 0 (a mistake)"
+                         if len(ties) == 1 else
+                         f", held out, examples {ties} end at a tie y f(x) = 0 (mistakes)")
             yield {"X": X, "Y": Y, "_what": what}, _compare(X, Y)
 
     def _compare(X, Y):
@@ -421,7 +516,7 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
         return compare
 
     return _verdict(cases(), "your leave-one-out mistakes and |I| agree with "
-                             "gp.experiments.leave_one_out")
+                             "gp.experiments.leave_one_out, held-out ties included,")
 
 
 # --- notebook 08: NAND and NOR ----------------------------------------------------------------
@@ -572,7 +667,8 @@ def check_inequality_solver(solution: Callable) -> ExerciseCheck:
             bad = np.flatnonzero(~(values > 0))
             if bad.size:
                 i = int(bad[0])
-                return f"column {i} has a_i^T w = {values[i]:g}, not > 0"
+                tie = " (a tie: 0 is not > 0)" if values[i] == 0 else ""
+                return f"column {i} has a_i^T w = {values[i]:g}, not > 0{tie}"
             return None
         return compare
 
@@ -597,7 +693,8 @@ def check_projection_step(solution: Callable) -> ExerciseCheck:
                     w, a = _integer_vectors(rng, d), _integer_vectors(rng, d)
                     a[0] = a[0] or 1.0
                     c = float(a @ w) + {"violated": -2.0, "satisfied": 2.0, "tight": 0.0}[what]
-                    yield ({"w": w, "a": a, "c": c, "eta": eta, "_what": what},
+                    label = "tight, a tie a^T w = c" if what == "tight" else what
+                    yield ({"w": w, "a": a, "c": c, "eta": eta, "_what": label},
                            _compare(w, a, c, eta))
 
     def _compare(w, a, c, eta):
@@ -631,7 +728,7 @@ def check_mixing(solution: Callable) -> ExerciseCheck:
         for workers in (1, 2, 3, 6):
             for d in (1, 3):
                 for _ in range(3):
-                    thetas = rng.normal(size=(workers, d + 1))
+                    thetas = np.round(rng.normal(size=(workers, d + 1)), 2)
                     mistakes = rng.integers(0, 4, size=workers)
                     mistakes[rng.integers(workers)] += 1
                     for mixing in ("uniform", "weighted"):
@@ -652,3 +749,7 @@ def check_mixing(solution: Callable) -> ExerciseCheck:
 
     return _verdict(cases(), "your mixing agrees with train_mixed's, uniform and weighted,")
 
+
+# --- notebook 14: the perceptron's family (in their own module) --------------------------------
+
+from ._family_checks import check_pa_step, check_vote  # noqa: E402, F401

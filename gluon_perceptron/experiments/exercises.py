@@ -2,8 +2,8 @@
 
 Each checker runs a reader's function against the package's reference on many cases, ties
 and edge cases included, and returns an :class:`ExerciseCheck` whose text is one sentence:
-"passed" with the number of cases, or what differs on the first case that fails. Checkers
-call the reader's code and print nothing.
+"passed" with the number of cases, or what differs on the smallest case that fails, shown
+whole. Checkers call the reader's code and print nothing.
 
 This module is the table of its public names; the checkers live in
 :mod:`gluon_perceptron.experiments._exercise_checks` and load on first use (checking
@@ -18,7 +18,8 @@ import sys
 #: The public names, each found in the private module that holds the checkers.
 __all__ = sorted((
     "check_aggressive_sequence", "check_gate", "check_inequality_solver",
-    "check_leave_one_out", "check_mixing", "check_one_vs_all", "check_padded_run",
+    "check_leave_one_out", "check_mixing", "check_one_vs_all", "check_pa_step",
+    "check_padded_run", "check_vote",
     "check_projection_step", "check_random_guess", "check_recover_affine", "check_step",
     "check_subgradient", "ExerciseCheck",
 ), key=str.lower)

@@ -80,6 +80,7 @@ def _sections() -> list[tuple[str, Callable[[Options], list[Path]]]]:
         digits,
         distributed,
         expressivity,
+        family,
         multiclass,
         optimality,
         relaxation,
@@ -100,6 +101,7 @@ def _sections() -> list[tuple[str, Callable[[Options], list[Path]]]]:
         ("The relaxation method", relaxation.relaxation_section),
         ("The perceptron on many machines", distributed.distributed_section),
         ("Beyond Rosenblatt", beyond.beyond_section),
+        ("The perceptron's family", family.family_section),
     ]
 
 

@@ -30,4 +30,5 @@ __all__, __getattr__, __dir__ = export(__name__, {
     "relaxation": ("plot_rule_comparison", "plot_wedge_paths"),
     "distributed": ("plot_mixing_bound", "plot_mixing_speedup", "plot_nonseparable_mixing"),
     "beyond": ("plot_forgetron", "plot_kernel_boundary", "plot_separation"),
+    "family": ("plot_alma_margins", "plot_heldout_predictors", "plot_pa_bounds"),
 })

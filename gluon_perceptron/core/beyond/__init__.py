@@ -1,5 +1,6 @@
-"""Beyond Rosenblatt: the kernel perceptron and the Forgetron, the second-order perceptron, and
-the smooth and rescaled perceptrons for the separation problem.
+"""Beyond Rosenblatt: the kernel perceptron and the Forgetron, the second-order perceptron, the
+smooth and rescaled perceptrons for the separation problem, and the perceptron's family:
+passive-aggressive, voted and ALMA.
 
 Public names load on first use.
 """
@@ -15,6 +16,10 @@ __all__, __getattr__, __dir__ = export(__name__, {
         "perceptron_separation_bound", "phase_length", "rescaled_bound", "separation_margin",
         "separation_problem", "SeparationProblem", "signed_unit_rows", "smooth_bound",
     ),
+    "passive": ("pa_mistake_bound", "passive_aggressive"),
+    "voting": ("KernelVotedPerceptron", "predict_voted", "train_voted", "train_voted_kernel",
+               "voted_bound", "VotedPerceptron"),
+    "approximate_margin": ("alma", "alma_bound", "normalized_rows"),
     "solvers": (
         "perceptron_separation", "rescaled_perceptron", "SeparationRun", "smooth_perceptron",
     ),
