@@ -67,8 +67,8 @@ API_PARTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     },
 }
 #: The hand-written pages and files copied into the source tree.
-PAGES = ("index.md", "slips.md", "package.md", "reading.md", "bibliography.md",
-         "references.bib")
+PAGES = ("index.md", "slips.md", "package.md", "retired_mxnet.md", "reading.md",
+         "bibliography.md", "references.bib")
 
 
 # --- the source tree -------------------------------------------------------------------------

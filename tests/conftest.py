@@ -140,14 +140,34 @@ def book(request, tmp_path_factory):
 #: The public functions that start a cluster (their property-suite cases start one each).
 _CLUSTER_STARTERS = ("launch_cluster", "train_distributed", "train_gluon_distributed")
 
+#: The slow groups, which ``--quick`` (``bash run.sh test --quick``) leaves out.
+SLOW_GROUPS = ("book", "distributed", "main_job", "namespaces")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--quick", action="store_true",
+        help="leave out the slow groups (the book, clusters, the main job, network "
+             "namespaces): the developer's loop, about a minute on two cores")
+
+
+#: Modules whose every test belongs to one slow group: the book's own build and kernels, the
+#: main job run on its helper processes.
+_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job"}
+
 
 def _group(item) -> str | None:
-    """The slow group a test belongs to, if any: ``book``, ``distributed`` or ``main_job``."""
-    if "book" in getattr(item, "fixturenames", ()):
-        return "book"
-    if item.get_closest_marker("main_job"):
-        return "main_job"
+    """The slow group a test belongs to, if any: ``book`` (it needs the book, or builds one),
+    ``distributed``, ``main_job`` (marked so, named so, or in a module of the main job's runs)
+    or ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
     module = item.path.name
+    if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(module) == "book":
+        return "book"
+    if (item.get_closest_marker("main_job") or "main_job" in item.name
+            or _MODULE_GROUPS.get(module) == "main_job"):
+        return "main_job"
+    if item.get_closest_marker("namespaces") or "namespace" in module or "netns" in module:
+        return "namespaces"
     if module.startswith("test_distributed") or (
             module == "test_properties.py"
             and any(f"[{name}-" in item.name or f"[{name}]" in item.name
@@ -157,14 +177,19 @@ def _group(item) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the slow groups (``-m "not book"`` etc. skips them). The run keeps the collected
-    order: started first, the book's build overlapped the distributed tests, and a notebook's
-    kernel once lost a port it had picked to a cluster that bound it first ("Address already
-    in use"), so the build failed."""
+    """Mark the slow groups (``-m "not book"`` etc. skips them), and with ``--quick`` leave
+    them out. The run keeps the collected order: started first, the book's build overlapped
+    the distributed tests, and a notebook's kernel once lost a port it had picked to a cluster
+    that bound it first ("Address already in use"), so the build failed."""
+    quick, slow = [], []
     for item in items:
         group = _group(item)
         if group is not None:
             item.add_marker(group)
+        (slow if group is not None else quick).append(item)
+    if config.getoption("quick") and slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = quick
     # the claims group (the notebooks' frequencies at full size, tens of CPU-minutes) runs only
     # when -m names it: `bash run.sh test -m claims`
     if "claims" not in (config.getoption("markexpr") or ""):
