@@ -312,6 +312,36 @@ def test_river_alma_departs_from_the_paper_on_one_example():
     assert np.linalg.norm(sparse.w) <= 1.0 + 1e-15
 
 
+def _libol_alma(X, Y, alpha):
+    """LIBOL's ``algorithms/ALMA.m`` (p = 2), transcribed: B fixed at 1/alpha, x used as it
+    comes (not normalised), no bias, and an update only when the margin is strictly below the
+    target (the paper updates at a tie too). Returns the weights and k."""
+    w, k, B, C = np.zeros(X.shape[1]), 1, 1.0 / alpha, math.sqrt(2.0)
+    for x, y in zip(X, Y):
+        if (1.0 - alpha) * B / math.sqrt(k) - y * (w @ x) > 0:
+            w = w + C / math.sqrt(k) * y * x
+            w = w / max(1.0, np.linalg.norm(w))
+            k += 1
+    return w, k
+
+
+def test_libol_alma_departs_from_the_paper_on_one_example():
+    """The slips page's example, against LIBOL's rule: on x2 = (-3, 2.5) the raw margin 0.2 is
+    above the target 0.079, so LIBOL does not update where the paper (margin 0.051 on the
+    normalised x2) does; and at a margin exactly on the target LIBOL does not update, the paper
+    does."""
+    X, Y = np.array([[3.0, 4.0], [-3.0, 2.5]]), np.array([1.0, 1.0])
+    paper = beyond.alma(X, Y, alpha=0.9, max_epochs=1, bias=False)
+    w, k = _libol_alma(X, Y, alpha=0.9)
+    assert np.allclose(w, [0.6, 0.8]) and k == 2 and paper.history["k"] == 3
+    # ties: alpha = 1 makes the target 0, and from w = 0 every margin is 0 (x2 is orthogonal
+    # to w after the paper's first update), so the paper updates twice and LIBOL never moves
+    X, Y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, 1.0])
+    w, k = _libol_alma(X, Y, alpha=1.0)
+    paper = beyond.alma(X, Y, alpha=1.0, max_epochs=1, bias=False)
+    assert k == 1 and not w.any() and paper.history["k"] == 3
+
+
 # --- the theory, measured (experiments; seeds the notebook never prints) ---------------------
 
 def test_pa_bounds_hold_on_30_draws():
