@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_distributed_lifeline import _alive, _kill_all, _noisy
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import lifeline, training
@@ -17,31 +18,6 @@ from gluon_perceptron.core.distributed.launcher import DistributedError, Distrib
 from gluon_perceptron.core.distributed.mixing import shard_bounds
 
 pytestmark = pytest.mark.timeout(240)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-def _kill_all(pids) -> None:
-    for pid in pids:
-        if _alive(pid):
-            try:
-                os.kill(pid, signal.SIGCONT)
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-
-def _noisy(n: int = 90):
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(n, 3))
-    Y = np.where(X[:, 0] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
-    return X, Y
 
 
 def _my_task_folders() -> set[Path]:
