@@ -1,4 +1,16 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "7.%s"
+# ---
 # # 7. Optimality and generalization
 #
 # Two more theorems about the perceptron, each run rather than just quoted:
@@ -45,7 +57,6 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -93,16 +104,11 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 run = gp.experiments.adversary_run(0.1, 500)
 opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
 path = gp.rosenblatt.update_path(run.X, run.Y, max_epochs=10, bias=False)
-glue("adv_n", run.n, display=False)
-glue("adv_gamma2", opt.gamma, display=False)
-glue("adv_inv_sqrt_n", 1 / np.sqrt(run.n), display=False)
-glue("adv_bound", opt.bound, display=False)
-glue("adv_updates", path.updates, display=False)
 
 # %% [markdown]
-# For γ = 0.1 and d = 500, the optimal margin is γ₂ = {glue:text}`adv_gamma2:.4f` against 1/√n =
-# {glue:text}`adv_inv_sqrt_n:.4f` for n = {glue:text}`adv_n` examples, the bound R²/γ₂² is
-# {glue:text}`adv_bound:.1f`, and the perceptron makes {glue:text}`adv_updates` updates.
+# For γ = 0.1 and d = 500, the optimal margin is γ₂ = {eval}`f"{opt.gamma:.4f}"` against 1/√n =
+# {eval}`f"{1 / np.sqrt(run.n):.4f}"` for n = {eval}`run.n` examples, the bound R²/γ₂² is
+# {eval}`f"{opt.bound:.1f}"`, and the perceptron makes {eval}`path.updates` updates.
 
 # %% [markdown]
 # The theorem covers every deterministic learner, not only the perceptron. A learner that
@@ -118,12 +124,10 @@ class AlwaysPositive:
 
 
 lost = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
-glue("lost_mistakes", lost.mistakes, display=False)
-glue("lost_n", lost.n, display=False)
 
 # %% [markdown]
-# With γ = 0.25 and d = 30 it makes {glue:text}`lost_mistakes` mistakes in
-# {glue:text}`lost_n` rounds: the adversary labels every $e_i$ −1.
+# With γ = 0.25 and d = 30 it makes {eval}`lost.mistakes` mistakes in
+# {eval}`lost.n` rounds: the adversary labels every $e_i$ −1.
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -140,7 +144,7 @@ glue("lost_n", lost.n, display=False)
 # first N points and counts errors on fresh points from the same plane, a second, direct
 # estimate of the held-out error. For the bound we use the optimal padded margin, which gives
 # the smallest bound R_a²/γ₂² (with R_a² = R² + 1 for the bias).
-
+#
 # `generalization_curve` runs it for several N, 100 draws each, and keeps every draw, so each
 # mean comes with its standard error.
 
@@ -155,17 +159,11 @@ for n, s in zip(curve.sizes, curve.runs):
           f"{(n + 1) * s.mean('bound'):5.1f} +- {(n + 1) * s.sem('bound'):.1f}")
 in_order = [np.sum((s.loo <= s.support) & (s.support <= s.bound * (1 + 1e-9)))
             for s in curve.runs]
-glue("loo_draws_ok", int(np.sum(in_order)), display=False)
-glue("loo_draws", sum(s.draws for s in curve.runs), display=False)
-glue("bound_25", curve.means("bound")[0], display=False)
-loo = curve.scaled("loo")
-glue("loo_ratio", loo[-1] / loo[0], display=False)
+bound_25 = curve.means("bound")[0]
+loo_scaled = curve.scaled("loo")
 growth = 100 * (curve.scaled("bound")[1:] / curve.scaled("bound")[:-1] - 1)
-glue("growth_min", growth.min(), display=False)
-glue("growth_max", growth.max(), display=False)
 z = np.abs(curve.means("loo") - curve.means("test")) / np.hypot(curve.sems("loo"),
                                                                  curve.sems("test"))
-glue("loo_test_z", z.max(), display=False)
 
 # %% [markdown]
 # Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
@@ -181,26 +179,24 @@ plt.show()
 # %% [markdown]
 # (± is one standard error over the 100 draws.) The theorem holds in every row, and not only
 # on average: the leave-one-out error is at most |I|/(N+1), which is at most the bound, in
-# {glue:text}`loo_draws_ok` of the {glue:text}`loo_draws` draws. The bound is loose:
-# {glue:text}`bound_25:.2f` for N = 25, where it says nothing. It falls as N grows, but more
+# {eval}`int(np.sum(in_order))` of the {eval}`sum(s.draws for s in curve.runs)` draws. The bound is loose:
+# {eval}`f"{bound_25:.2f}"` for N = 25, where it says nothing. It falls as N grows, but more
 # slowly than 1/N: (N+1) × bound = E[R_a²/γ₂²] rises at every doubling of N in the table, by
-# {glue:text}`growth_min:.0f` to {glue:text}`growth_max:.0f` % per doubling, because larger
+# {eval}`f"{growth.min():.0f}"` to {eval}`f"{growth.max():.0f}"` % per doubling, because larger
 # samples leave smaller margins. On the log scale of the right-hand panel the later rises look
 # small, but they do not stop: getfake never puts a point closer to the plane than ε, so the
 # margin cannot shrink below ε and the growth must end eventually, but not by N = 400. The
 # measured errors fall faster than 1/N: (N+1) × the leave-one-out error goes down, not at every
 # step (it is noisy), but by N = 400 to about half its N = 25 value or less (here to
-# {glue:text}`loo_ratio:.2f` of it; `tests/test_theory.py` checks "half or less" on draws no
+# {eval}`f"{loo_scaled[-1] / loo_scaled[0]:.2f}"` of it; `tests/test_theory.py` checks "half or less" on draws no
 # notebook prints).
 # The leave-one-out and fresh-point columns estimate the same expectation and agree: they
-# differ by at most {glue:text}`loo_test_z:.1f` standard errors over the five sizes.
-
+# differ by at most {eval}`f"{z.max():.1f}"` standard errors over the five sizes.
 
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the two theorems. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -213,7 +209,6 @@ plt.show()
 # gives the run's `examples`, one per update.)
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-07-loo
 # :class: dropdown
@@ -223,8 +218,7 @@ plt.show()
 # same $(w, b)$, which classifies $j$ correctly (the full run converged). Only the examples in
 # $I$ need retraining.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def loo(X, Y, max_epochs):
     updated = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples)
     errors = 0
@@ -237,11 +231,9 @@ def loo(X, Y, max_epochs):
 
 gp.exercises.check_leave_one_out(loo)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -251,7 +243,6 @@ gp.exercises.check_leave_one_out(loo)
 # the data are separable by a unit vector with margin $1/\sqrt n \ge \gamma$, so every
 # deterministic learner makes $n$ mistakes on data of margin $\gamma$.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-07-adversary

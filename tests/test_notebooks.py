@@ -38,7 +38,7 @@ def test_every_notebook_has_its_source_and_they_agree():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_clean(path):
     nb = json.loads(path.read_text())
-    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+    assert nb["metadata"]["kernelspec"]["name"] == "gluon-perceptron"  # the project's kernel
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert code, "a notebook with no code"
     for cell in code:

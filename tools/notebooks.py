@@ -7,10 +7,28 @@ behind ``# ``). It diffs and lints like code; JupyterLab with jupytext opens it 
     python tools/notebooks.py build          # write every .ipynb from its .py (no outputs)
     python tools/notebooks.py check          # exit 1 if an .ipynb differs from its .py
     python tools/notebooks.py build NN       # only the notebooks whose name starts with NN
+    python tools/notebooks.py unglue [NN]    # rewrite old sources to the current conventions
+
+``unglue`` is re-runnable (a source already converted is left as it is) and rewrites a source
+in place to what JupyterLab and the book both show:
+
+- each number glued for the prose (``glue("key", value, display=False)`` and
+  ``{glue:text}`key:fmt` `` in the markdown) becomes an inline expression in the prose,
+  ``{eval}`f"{value:fmt}"` ``, which myst-nb (the book) and jupyterlab-myst (JupyterLab) both
+  evaluate where the markdown cell stands; the ``glue`` line goes. When the expression is long,
+  or a name it reads is bound again before the prose, the value is kept in a variable named
+  after the key instead. A glue it cannot convert (a key computed in a loop) is reported and
+  left for a person to write as an expression;
+- the first markdown cell starts with the front matter ``numbering: enumerator: "NN.%s"``
+  (per-notebook numbering in JupyterLab; the book strips it and numbers from its toctree);
+- the file starts with the jupytext header naming the project's kernel (:data:`KERNELSPEC`);
+- code cells between ``solution-start`` and ``solution-end`` are folded in JupyterLab
+  (``jupyter={"source_hidden": true}`` on their header line).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -19,6 +37,15 @@ from pathlib import Path
 import nbformat
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+#: The project's kernel, which ``bash run.sh notebooks`` installs into ``.venv`` (sys-prefix):
+#: every notebook names it, so JupyterLab starts it without asking.
+KERNELSPEC = {"display_name": "Python (gluon_perceptron)", "language": "python",
+              "name": "gluon-perceptron"}
+#: The jupytext header every source starts with (what jupytext reads the kernel from).
+HEADER = ("# ---\n# jupyter:\n#   kernelspec:\n"
+          f"#     display_name: {KERNELSPEC['display_name']}\n"
+          f"#     language: {KERNELSPEC['language']}\n"
+          f"#     name: {KERNELSPEC['name']}\n# ---\n")
 
 
 _KEY = re.compile(r"\s*([A-Za-z_][\w.-]*)=")
@@ -73,8 +100,7 @@ def convert(text: str) -> nbformat.NotebookNode:
     for i, cell in enumerate(cells):
         cell["id"] = f"cell-{i:02d}"  # stable ids: regenerating a notebook gives a small diff
     nb = nbformat.v4.new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata["language_info"] = {"name": "python"}
     nb.metadata["jupytext"] = {"formats": "ipynb,py:percent"}
     return nb
@@ -89,7 +115,188 @@ def to_percent(nb: nbformat.NotebookNode) -> str:
             parts.append(_header("markdown", cell.metadata) + "\n" + body)
         elif cell.cell_type == "code":
             parts.append(_header("code", cell.metadata) + "\n" + cell.source)
-    return "\n\n".join(parts) + "\n"
+    return HEADER + "\n" + "\n\n".join(parts) + "\n"
+
+
+# --- unglue: the old sources to the current conventions ------------------------------------
+
+_GLUE_ROLE = re.compile(r"\{glue:text\}`([A-Za-z_][\w.-]*)(?::([^`]*))?`")
+_FRONT_MATTER = re.compile(r"\A---\nnumbering:\n  enumerator: \"(\d+)\.%s\"\n---\n")
+#: An expression longer than this goes into a named variable rather than into the prose.
+INLINE_LIMIT = 60
+#: The dict that holds the numbers a loop computes for the prose (``PROSE["passes_xor"]``).
+PROSE = "prose"
+
+
+def _bound_names(nodes) -> set[str]:
+    names = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+                names.add(sub.id)
+            elif isinstance(sub, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef):
+                names.add(sub.name)
+            elif isinstance(sub, ast.alias):
+                names.add((sub.asname or sub.name).split(".")[0])
+    return names
+
+
+def _glue_call(stmt) -> tuple[str, ast.expr] | None:
+    """(key, value) of a top-level ``glue("key", value, ...)`` statement, else None."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    if not (isinstance(call.func, ast.Name) and call.func.id == "glue" and len(call.args) >= 2
+            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+        return None
+    return call.args[0].value, call.args[1]
+
+
+def _glue_call_any(stmt) -> bool:
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "glue"
+            and len(stmt.value.args) >= 2)
+
+
+def _expression(value: str, fmt: str | None) -> str:
+    return f'f"{{{value}:{fmt}}}"' if fmt else value
+
+
+def unglue(text: str, number: int) -> tuple[str, list[str]]:
+    """The source ``text`` of notebook ``number`` in the current conventions (see the module's
+    docstring), and what could not be converted."""
+    nb = convert(text)
+    cells = nb.cells
+    left: list[str] = []
+    trees = {}
+    for i, cell in enumerate(cells):
+        if cell.cell_type == "code":
+            try:
+                trees[i] = ast.parse(cell.source)
+            except SyntaxError:  # IPython magics: nothing to convert in that cell
+                trees[i] = ast.Module(body=[], type_ignores=[])
+    all_names = set().union(*(_bound_names(t.body) for t in trees.values())) if trees else set()
+    # every glue statement: key -> (cell, statement, value node)
+    glued: dict[str, tuple[int, ast.stmt, ast.expr]] = {}
+    for i, tree in trees.items():
+        for stmt in tree.body:
+            found = _glue_call(stmt)
+            if found:
+                glued[found[0]] = (i, stmt, found[1])
+    # which keys each markdown cell shows
+    uses: dict[str, list[int]] = {}
+    for j, cell in enumerate(cells):
+        if cell.cell_type == "markdown":
+            for match in _GLUE_ROLE.finditer(cell.source):
+                uses.setdefault(match.group(1), []).append(j)
+    # decide, per key: the expression in the prose, and what replaces the glue line
+    shown: dict[str, str] = {}
+    replace: dict[tuple[int, int], str] = {}  # (cell, first line) -> replacement ("" drops it)
+    spans: dict[tuple[int, int], int] = {}    # (cell, first line) -> last line
+    for key, (i, stmt, value) in glued.items():
+        source = ast.get_source_segment(cells[i].source, value) or ast.unparse(value)
+        inline = source if "\n" not in source else ast.unparse(value)
+        reads = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+        later = [s for s in trees[i].body if s.lineno > stmt.lineno]
+        rebound = set()
+        for j in uses.get(key, []):
+            rebound |= _bound_names(later)
+            rebound |= _bound_names([s for k in range(i + 1, j) if k in trees
+                                     for s in trees[k].body])
+        spans[(i, stmt.lineno)] = stmt.end_lineno
+        if key not in uses:
+            replace[(i, stmt.lineno)] = ""
+            continue
+        fits = (len(inline) <= INLINE_LIMIT and not reads & rebound
+                and not set('"\\`') & set(inline) and "\n" not in inline)
+        if fits:
+            shown[key] = inline
+            replace[(i, stmt.lineno)] = ""
+        else:
+            name = key if key.isidentifier() and key not in all_names else f"shown_{key}"
+            name = name.replace(".", "_").replace("-", "_")
+            shown[key] = name
+            indent = " " * stmt.col_offset
+            replace[(i, stmt.lineno)] = f"{indent}{name} = {source}"
+    # a glue inside a loop (its key computed, e.g. f"passes_{name}"): the value goes into the
+    # dict PROSE under the same key, and the prose reads it from there
+    nested: set[int] = set()
+    for i, tree in trees.items():
+        for top in tree.body:
+            inner = [s for s in ast.walk(top) if s is not top and _glue_call_any(s)]
+            for stmt in inner:
+                key_src = ast.get_source_segment(cells[i].source, stmt.value.args[0])
+                value_src = ast.get_source_segment(cells[i].source, stmt.value.args[1])
+                indent = " " * stmt.col_offset
+                replace[(i, stmt.lineno)] = f"{indent}{PROSE}[{key_src}] = {value_src}"
+                spans[(i, stmt.lineno)] = stmt.end_lineno
+                nested.add(i)
+                if isinstance(stmt.value.args[0], ast.Constant):
+                    shown[stmt.value.args[0].value] = f"{PROSE}[{stmt.value.args[0].value!r}]"
+    for key in uses:
+        if key not in shown and key not in glued and nested:
+            shown[key] = f"{PROSE}[{key!r}]"
+    # the code cells without their glue lines
+    for i in trees:
+        lines = cells[i].source.split("\n")
+        out, skip_to = [], 0
+        for n, line in enumerate(lines, start=1):
+            if n <= skip_to:
+                continue
+            if (i, n) in replace:
+                skip_to = spans[(i, n)]
+                if replace[(i, n)]:
+                    out.append(replace[(i, n)])
+                continue
+            out.append(line)
+        cells[i].source = "\n".join(out).strip("\n")
+    if nested and PROSE not in all_names:
+        first = min(nested)
+        cells[first].source = (f"{PROSE} = {{}}  # the numbers the prose below shows\n"
+                               + cells[first].source)
+    if not any(re.search(r"\bglue\(", cells[i].source) for i in trees):
+        for i in trees:
+            cells[i].source = re.sub(r"^from myst_nb import glue\n?", "", cells[i].source,
+                                     flags=re.MULTILINE).strip("\n")
+
+    def role(match: re.Match) -> str:
+        key, fmt = match.group(1), match.group(2)
+        if key not in shown:
+            left.append(f"{{glue:text}}`{key}` (glued in a loop or not at all)")
+            return match.group(0)
+        return "{eval}`" + _expression(shown[key], fmt) + "`"
+
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            cell.source = _GLUE_ROLE.sub(role, cell.source)
+    if any(re.search(r"^\s*glue\(", c.source, re.MULTILINE) for c in cells
+           if c.cell_type == "code"):
+        left.append("glue(...) calls remain (in loops): write their values as expressions")
+    _front_matter(cells, number)
+    _fold_solutions(cells)
+    nb.cells = [c for c in cells if c.cell_type != "code" or c.source.strip()]
+    return to_percent(nb), left
+
+
+def _front_matter(cells, number: int) -> None:
+    first = next(c for c in cells if c.cell_type == "markdown")
+    if not _FRONT_MATTER.match(first.source + "\n"):
+        first.source = (f'---\nnumbering:\n  enumerator: "{number}.%s"\n---\n'
+                        + first.source)
+
+
+def _fold_solutions(cells) -> None:
+    """Fold (in JupyterLab) the code of every solution: the cells between a markdown cell with
+    ``{solution-start}`` and the next with ``{solution-end}``."""
+    inside = False
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            if "{solution-start}" in cell.source:
+                inside = True
+            if "{solution-end}" in cell.source:
+                inside = False
+        elif inside:
+            cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
 
 
 def pairs(prefix: str = "") -> list[tuple[Path, Path]]:
@@ -102,9 +309,16 @@ def rendered(py: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("build", "check"):
+    if not argv or argv[0] not in ("build", "check", "unglue"):
         print(__doc__)
         return 2
+    if argv[0] == "unglue":
+        for py, _ in pairs(argv[1] if len(argv) > 1 else ""):
+            text, left = unglue(py.read_text(), int(py.name[:2]))
+            py.write_text(text)
+            for what in left:
+                print(f"{py.name}: not converted: {what}")
+        return 0
     stale = []
     for py, ipynb in pairs(argv[1] if len(argv) > 1 else ""):
         text = rendered(py)
