@@ -8,6 +8,7 @@ behind ``# ``). It diffs and lints like code; JupyterLab with jupytext opens it 
     python tools/notebooks.py check          # exit 1 if an .ipynb differs from its .py
     python tools/notebooks.py build NN       # only the notebooks whose name starts with NN
     python tools/notebooks.py unglue [NN]    # rewrite old sources to the current conventions
+    python tools/notebooks.py student [DIR]  # the student edition (default: student/)
 
 ``unglue`` is re-runnable (a source already converted is left as it is) and rewrites a source
 in place to what JupyterLab and the book both show:
@@ -299,6 +300,104 @@ def _fold_solutions(cells) -> None:
             cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
 
 
+# --- the student edition ----------------------------------------------------------------------
+
+_LABEL = re.compile(r"\{solution(?:-start)?\}\s*(\S+)")
+
+
+def _stub(source: str, label: str) -> str:
+    """The stub of a solution's code: each function it defines raises NotImplementedError,
+    the checker calls below it stay (their literal answers replaced by ``...``)."""
+    tree = ast.parse(source)
+    defs = [s for s in tree.body if isinstance(s, ast.FunctionDef)]
+    checks = [s for s in tree.body if "exercises.check" in ast.unparse(s)]
+    parts = []
+    for func in defs:
+        args = ast.get_source_segment(source, func.args) or ast.unparse(func.args)
+        parts.append(f"def {func.name}({args}):\n"
+                     f'    raise NotImplementedError("{label}: write {func.name}, then run '
+                     'this cell to check it")')
+    if not defs:
+        parts.append(f'raise NotImplementedError("{label}: replace each ... below with your '
+                     'answer, then run this cell")')
+    lines = []
+    for check in checks:
+        if not defs:  # the answer is in the call: hide it
+            check = _hide_answers(check)
+            lines.append(ast.unparse(check))
+        else:
+            lines.append(ast.get_source_segment(source, check) or ast.unparse(check))
+    return "\n\n\n".join(parts) + "\n\n\n" + "\n".join(lines)
+
+
+def _hide_answers(stmt: ast.stmt) -> ast.stmt:
+    class Hide(ast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if "check" in ast.unparse(node.func):
+                node.args = [a if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                             else ast.Constant(...) for a in node.args]
+            return node
+    return Hide().visit(stmt)
+
+
+def student(text: str) -> tuple[nbformat.NotebookNode, dict[int, str]]:
+    """The student edition of a notebook source: every solution taken out (its prose, and its
+    code replaced by a stub that raises ``NotImplementedError``, with the checker call below
+    it), and, per stub cell (its index), the reference solution's code to paste back."""
+    nb = convert(text)
+    front = _FRONT_MATTER.match(nb.cells[0].source + "\n") if nb.cells else None
+    prefix = f"{front.group(1)}." if front else ""
+    numbers = {}  # the exercises' labels -> "Exercise NN.k", as JupyterLab and the book number
+    for cell in nb.cells:
+        for found in re.finditer(r":::\{exercise\}[^\n]*\n:label: (\S+)", cell.source):
+            numbers[found.group(1)] = f"Exercise {prefix}{len(numbers) + 1}"
+    cells, references, inside, block, label = [], {}, False, [], ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "{solution-start}" in cell.source:
+            inside, block = True, []
+            found = _LABEL.search(cell.source)
+            label = numbers.get(found.group(1), "This exercise") if found else "This exercise"
+            continue
+        if cell.cell_type == "markdown" and "{solution-end}" in cell.source:
+            inside = False
+            if block:
+                reference = "\n\n".join(block)
+                stub = nbformat.v4.new_code_cell(_stub(reference, label))
+                references[len(cells)] = reference
+                cells.append(stub)
+            continue
+        if inside:
+            if cell.cell_type == "code":
+                block.append(cell.source)
+            continue
+        if cell.cell_type == "markdown" and re.search(r"^:::\{solution\}", cell.source,
+                                                     re.MULTILINE):
+            continue  # a solution in prose: the student writes it
+        cells.append(cell)
+    for i, cell in enumerate(cells):
+        cell["id"] = f"cell-{i:02d}"
+        cell.metadata.pop("jupyter", None)
+    nb.cells = cells
+    return nb, references
+
+
+def write_student_edition(out: Path) -> list[Path]:
+    """Write the student edition of every notebook into ``out`` as jupytext sources
+    (``NN_name.py``); a file that is already there is the student's and is left as it is.
+    Returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for py, _ in pairs():
+        target = out / py.name
+        if target.exists():
+            continue
+        nb, _ = student(py.read_text())
+        target.write_text(to_percent(nb))
+        written.append(target)
+    return written
+
+
 def pairs(prefix: str = "") -> list[tuple[Path, Path]]:
     """(source, notebook) for every notebook source, sorted by name."""
     return [(py, py.with_suffix(".ipynb")) for py in sorted(NOTEBOOKS.glob(f"{prefix}*.py"))]
@@ -309,9 +408,16 @@ def rendered(py: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("build", "check", "unglue"):
+    if not argv or argv[0] not in ("build", "check", "unglue", "student"):
         print(__doc__)
         return 2
+    if argv[0] == "student":
+        out = Path(argv[1]) if len(argv) > 1 else NOTEBOOKS.parent / "student"
+        written = write_student_edition(out)
+        kept = len(pairs()) - len(written)
+        print(f"student edition in {out}: {len(written)} notebooks written"
+              + (f", {kept} already there left as they are" if kept else ""))
+        return 0
     if argv[0] == "unglue":
         for py, _ in pairs(argv[1] if len(argv) > 1 else ""):
             text, left = unglue(py.read_text(), int(py.name[:2]))
