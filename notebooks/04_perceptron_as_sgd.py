@@ -94,13 +94,8 @@ pd.DataFrame.from_dict(rows, orient="index")
 # closed form, entry by entry (on the diagonal when they agree).
 
 # %%
-prose = {}  # the numbers the prose below shows
 checks = {threshold: gp.experiments.compare_subgradients(200, threshold=threshold)
           for threshold in (0.0, 1.0)}
-for key, check in zip(("perceptron", "hinge"), checks.values()):
-    prose[f"{key}_difference"] = float(check.largest_difference)
-    prose[f"{key}_cases"] = check.kind.size
-    prose[f"{key}_ties"] = int(np.sum(check.kind == "tie"))
 
 # %% mystnb={"figure": {"caption": "Autograd's gradient against the closed form, entry by entry, for the perceptron loss (left) and the hinge loss (right): every point on the diagonal."}}
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.5))
@@ -108,10 +103,10 @@ for ax, (threshold, check) in zip(axes, checks.items()):
     gp.plots.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
 
 # %% [markdown]
-# They agree: the largest difference is {eval}`f"{prose['perceptron_difference']:g}"` over the
-# {eval}`prose['perceptron_cases']` cases of the perceptron loss
-# ({eval}`prose['perceptron_ties']` of them at the kink) and {eval}`f"{prose['hinge_difference']:g}"` over
-# the {eval}`prose['hinge_cases']` of the hinge loss ({eval}`prose['hinge_ties']` at the kink).
+# They agree: the largest difference is {eval}`f"{float(checks[0.0].largest_difference):g}"` over the
+# {eval}`checks[0.0].kind.size` cases of the perceptron loss
+# ({eval}`int(np.sum(checks[0.0].kind == 'tie'))` of them at the kink) and {eval}`f"{float(checks[1.0].largest_difference):g}"` over
+# the {eval}`checks[1.0].kind.size` of the hinge loss ({eval}`int(np.sum(checks[1.0].kind == 'tie'))` at the kink).
 
 # %% [markdown]
 # ## The trap at the tie

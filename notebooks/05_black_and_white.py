@@ -70,19 +70,13 @@ np.random.seed(0)
 # it must use all 300 and report `converged=False`.
 
 # %%
-prose = {}  # the numbers the prose below shows
 part1 = gp.experiments.nonseparable_experiment(300)
 data, traces, noisy = part1.data, part1.traces, part1.noisy
 X, Y = data["20% label noise"]
 plane = (noisy.wfake.asnumpy(), float(noisy.bfake.asscalar()))
-#: short glue keys for the three sets
-KEY = {"20% label noise": "noise", "overlapping Gaussians": "gauss", "XOR": "xor"}
+NOISE, GAUSS, XOR = traces  # the three sets' names
 pocket_train_error = gp.train_pocket(X, Y, max_epochs=300).history["error"][-1]
 unconverged = sum(not res.converged for res in traces.values())
-for name, res in traces.items():
-    prose[f"passes_{KEY[name]}"] = res.epochs
-    prose[f"fewest_{KEY[name]}"] = min(res.updates_per_epoch)
-    prose[f"mean_updates_{KEY[name]}"] = res.updates / res.epochs
 
 # %% [markdown]
 # The linear program finds {eval}`sum(not sep for sep in part1.separable.values())` of the 3 sets not separable. The
@@ -91,11 +85,11 @@ for name, res in traces.items():
 # of the points and the pocket's line on {eval}`f"{pocket_train_error:.2f}"`.
 #
 # {eval}`unconverged` of the 3 runs report `converged=False`, after
-# {eval}`prose['passes_noise']`, {eval}`prose['passes_gauss']` and {eval}`prose['passes_xor']` passes. No
+# {eval}`traces[NOISE].epochs`, {eval}`traces[GAUSS].epochs` and {eval}`traces[XOR].epochs` passes. No
 # pass goes without an update: the fewest updates in a pass are
-# {eval}`prose['fewest_noise']` on the label-noise data (mean {eval}`f"{prose['mean_updates_noise']:.1f}"`),
-# {eval}`prose['fewest_gauss']` on the Gaussians (mean {eval}`f"{prose['mean_updates_gauss']:.1f}"`) and
-# {eval}`prose['fewest_xor']` on XOR (mean {eval}`f"{prose['mean_updates_xor']:.1f}"`).
+# {eval}`min(traces[NOISE].updates_per_epoch)` on the label-noise data (mean {eval}`f"{traces[NOISE].updates / traces[NOISE].epochs:.1f}"`),
+# {eval}`min(traces[GAUSS].updates_per_epoch)` on the Gaussians (mean {eval}`f"{traces[GAUSS].updates / traces[GAUSS].epochs:.1f}"`) and
+# {eval}`min(traces[XOR].updates_per_epoch)` on XOR (mean {eval}`f"{traces[XOR].updates / traces[XOR].epochs:.1f}"`).
 
 # %% [markdown]
 # On XOR the picture after each pass is misleading: the four updates of a pass add up to zero,
@@ -111,11 +105,6 @@ print(xor_run.thetas[:8])
 # running maximum (red), over the 300 passes (for XOR, over every step of the first passes).
 
 # %% mystnb={"figure": {"caption": "One row per data set: cumulative updates, training error, and the norm of (w, b) with its running maximum (red). Updates never stop; the norm stays bounded."}}
-for name in traces:
-    first, total = part1.norm_maxima(name)
-    prose[f"max_first_{KEY[name]}"] = first
-    prose[f"max_all_{KEY[name]}"] = total
-    prose[f"ceiling_{KEY[name]}"] = bounds[name]
 fig, grid = plt.subplots(3, 3, figsize=(11, 10))
 gp.plots.plot_nonseparable(traces, grid.T, bounds=bounds, steps=part1.steps)
 for ax in grid.flat:
@@ -135,8 +124,8 @@ fig.tight_layout()
 #   which $\theta$ turns over a pass).
 # * **But the weights stay bounded.** The running maximum of $\|(w, b)\|$ grows less and less:
 #   most of its height is reached in the first tenth of the passes (on the label-noise data
-#   {eval}`f"{prose['max_first_noise']:.2f}"` after 30 passes, {eval}`f"{prose['max_all_noise']:.2f}"` after 300;
-#   on the Gaussians {eval}`f"{prose['max_first_gauss']:.2f}"` and {eval}`f"{prose['max_all_gauss']:.2f}"`). It
+#   {eval}`f"{part1.norm_maxima(NOISE)[0]:.2f}"` after 30 passes, {eval}`f"{part1.norm_maxima(NOISE)[1]:.2f}"` after 300;
+#   on the Gaussians {eval}`f"{part1.norm_maxima(GAUSS)[0]:.2f}"` and {eval}`f"{part1.norm_maxima(GAUSS)[1]:.2f}"`). It
 #   does not stop growing, though: it creeps up by small steps, and on this draw and on most
 #   others the last new maximum comes late in the run (measured over 40 draws below).
 #
@@ -158,10 +147,10 @@ fig.tight_layout()
 # :::
 #
 # The ceiling depends on the data only, holds for every step of every run, and is very loose:
-# {eval}`f"{prose['ceiling_noise']:.3g}"` on the label-noise data and {eval}`f"{prose['ceiling_gauss']:.3g}"` on
-# the Gaussians, against largest norms of {eval}`f"{prose['max_all_noise']:.2f}"` and
-# {eval}`f"{prose['max_all_gauss']:.2f}"`; for XOR {eval}`f"{prose['ceiling_xor']:.3g}"` against
-# {eval}`f"{prose['max_all_xor']:.2f}"`.
+# {eval}`f"{bounds[NOISE]:.3g}"` on the label-noise data and {eval}`f"{bounds[GAUSS]:.3g}"` on
+# the Gaussians, against largest norms of {eval}`f"{part1.norm_maxima(NOISE)[1]:.2f}"` and
+# {eval}`f"{part1.norm_maxima(GAUSS)[1]:.2f}"`; for XOR {eval}`f"{bounds[XOR]:.3g}"` against
+# {eval}`f"{part1.norm_maxima(XOR)[1]:.2f}"`.
 #
 # Below, the boundaries after the last eight passes; on the label-noise data the flipped points
 # are ringed and the generating plane is dashed. The boundary swings around the plane, pulled
@@ -184,12 +173,6 @@ fig.tight_layout()
 
 # %%
 growth = gp.experiments.norm_growth_over_seeds(40, 300)
-for name, last in growth.last_new_max.items():
-    ratio = growth.growth(name)
-    prose[f"last_max_median_{KEY[name]}"] = np.median(last)
-    prose[f"late_{KEY[name]}"] = growth.late(name, 30)
-    prose[f"growth_median_{KEY[name]}"] = np.median(ratio)
-    prose[f"growth_largest_{KEY[name]}"] = ratio.max()
 # The 40 draws reseeded MXNet's generator. Replay part 1's two draws from seed 0, so that
 # part 3 draws what the main job draws (part 1, then the remedies).
 mx.random.seed(0)
@@ -197,14 +180,14 @@ _ = gp.data.getfake_noisy(100, 2, 0.0, 0.2), gp.data.gaussian_classes(100, 2, 2.
 
 # %% [markdown]
 # So "stops growing after a few dozen passes" would be wrong: the maximum still grows after
-# pass 30 in {eval}`prose['late_noise']` of the {eval}`growth.draws` label-noise draws and in
-# {eval}`prose['late_gauss']` of the Gaussian ones, and its last new value comes at pass
-# {eval}`f"{prose['last_max_median_noise']:.0f}"` and {eval}`f"{prose['last_max_median_gauss']:.0f}"` of 300
+# pass 30 in {eval}`growth.late(NOISE, 30)` of the {eval}`growth.draws` label-noise draws and in
+# {eval}`growth.late(GAUSS, 30)` of the Gaussian ones, and its last new value comes at pass
+# {eval}`f"{np.median(growth.last_new_max[NOISE]):.0f}"` and {eval}`f"{np.median(growth.last_new_max[GAUSS]):.0f}"` of 300
 # (medians over the draws): past the middle of the run. What the data does support is that it
-# grows *little*: over the whole run the maximum ends a median {eval}`f"{prose['growth_median_noise']:.3f}"`
+# grows *little*: over the whole run the maximum ends a median {eval}`f"{np.median(growth.growth(NOISE)):.3f}"`
 # times that of the first tenth on the label-noise data (at most
-# {eval}`f"{prose['growth_largest_noise']:.2f}"`), {eval}`f"{prose['growth_median_gauss']:.3f}"` times on the
-# Gaussians (at most {eval}`f"{prose['growth_largest_gauss']:.2f}"`), and the theorem says it can never
+# {eval}`f"{growth.growth(NOISE).max():.2f}"`), {eval}`f"{np.median(growth.growth(GAUSS)):.3f}"` times on the
+# Gaussians (at most {eval}`f"{growth.growth(GAUSS).max():.2f}"`), and the theorem says it can never
 # run off.
 
 # %% [markdown]
@@ -340,9 +323,6 @@ gp.show_source(gp.rosenblatt.train_projected, stepping._project)
 # %% mystnb={"figure": {"caption": "Held-out error after each pass. Left: plain, pocket and averaged. Right: plain and the step rules. Dashed: the Bayes error and the reference lines."}}
 R = gp.experiments.remedies_experiment(150, epochs=200)
 gp.plots.plot_remedies(R)
-for key, value in (("flip", R.flip), ("plane_error", R.plane_error),
-                   ("hinge_error", R.hinge_error), ("majority_error", R.majority_error)):
-    prose[f"R_{key}"] = value
 R_plain_tail = R.tail("plain", 50).mean
 print("held-out error over the last 50 passes:")
 for name in R.errors:
@@ -350,9 +330,9 @@ for name in R.errors:
     print(f"  {name:18s} mean {s.mean:.3f}  std {s.std:.3f}  range {s.spread:.3f}")
 
 # %% [markdown]
-# The references on this draw: the Bayes error {eval}`f"{prose['R_flip']:.3f}"`, the generating plane's
-# held-out error {eval}`f"{prose['R_plane_error']:.3f}"`, the hinge LP's {eval}`f"{prose['R_hinge_error']:.3f}"`
-# and the majority label's {eval}`f"{prose['R_majority_error']:.3f}"`. The plain perceptron is not
+# The references on this draw: the Bayes error {eval}`f"{R.flip:.3f}"`, the generating plane's
+# held-out error {eval}`f"{R.plane_error:.3f}"`, the hinge LP's {eval}`f"{R.hinge_error:.3f}"`
+# and the majority label's {eval}`f"{R.majority_error:.3f}"`. The plain perceptron is not
 # merely far above the best line: its mean held-out error over the last 50 passes,
 # {eval}`f"{R_plain_tail:.3f}"`, is worse than a coin flip and worse than always answering the
 # majority label. "decaying" and "projected", which also return the last iterate $\theta$
@@ -400,8 +380,6 @@ plain_worse = spread.worse_than_majority("plain")
 iqr = spread.quartiles("plain")[2] - spread.quartiles("plain")[0]
 iqr_shuffled = np.subtract(*spread.quartiles("plain", shuffled=True)[[2, 0]])
 plain_median_shuffled = spread.quartiles("plain", shuffled=True)[1]
-for name, key in (("pocket", "pocket"), ("averaged", "averaged")):
-    prose[f"{key}_worse"] = spread.worse_than_majority(name)
 gp.plots.plot_remedies_over_seeds(spread)
 plt.show()
 
@@ -424,7 +402,7 @@ plt.show()
 #   **decaying** and **projected**.
 # * **pocket** and **averaged** settle: their error barely moves over the last passes and sits
 #   within a few points of the generating plane in most draws (worse than the majority label
-#   in {eval}`prose['pocket_worse']` and {eval}`prose['averaged_worse']` of the draws). The pocket's
+#   in {eval}`spread.worse_than_majority('pocket')` and {eval}`spread.worse_than_majority('averaged')` of the draws). The pocket's
 #   *training* error cannot rise (that is the ratchet, checked below), and on a sample it can
 #   even undercut the plane's ({eval}`int(np.sum(spread.pocket_train < spread.plane_train))` of the draws).
 # * **decaying step alone does not help.** The rule is blind to the scale of $\theta$:

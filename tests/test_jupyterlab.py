@@ -258,13 +258,19 @@ def test_notebook_runs_to_the_end_in_the_lab(name, lab, chromium):
         page.wait_for_timeout(1000)
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        page.wait_for_function(
-            r"""() => { const prompts = Array.from(document.querySelectorAll(
+        state = """() => ({status: document.querySelector(
+                '.jp-NotebookPanel .jp-Notebook-ExecutionIndicator').dataset.status,
+            prompts: Array.from(document.querySelectorAll(
                 '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt'))
-                .map(p => p.innerText.trim()).filter(t => t);
-              return prompts.length > 0 && prompts.every(t => /^\[\d+\]:$/.test(t))
-                && document.querySelector('.jp-Notebook-ExecutionIndicator')
-                   .dataset.status === 'idle'; }""", timeout=RUN_TIMEOUT * 1000)
+                .map(p => p.textContent.trim())})"""
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while True:
+            now = page.evaluate(state)
+            done = [p for p in now["prompts"] if re.fullmatch(r"\[\d+\]:", p)]
+            if now["status"] == "idle" and len(done) == len(now["prompts"]) > 0:
+                break
+            assert time.monotonic() < deadline, f"{name} did not finish: {now}"
+            page.wait_for_timeout(1000)
         errors = page.locator(".jp-NotebookPanel .jp-OutputArea-output"
                               "[data-mime-type='application/vnd.jupyter.stderr']")
         assert errors.count() == 0, f"{name}: " + errors.first.inner_text()[:2000]
