@@ -13,6 +13,8 @@
 # ---
 # # 2. The perceptron algorithm
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # This notebook follows the chapter
 # [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
 # of *Deep Learning - The Straight Dope* {cite:p}`straightdope` (MXNet), the part of

@@ -13,6 +13,8 @@
 # ---
 # # 5. Black & White: when the data cannot be separated
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # The [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
 # {cite:p}`straightdope` closes its convergence proof with a warning: the proof needs separable data, and
 # without it "the perceptron algorithm will diverge", with nothing to keep $(w, b)$ bounded. It

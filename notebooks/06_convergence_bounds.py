@@ -13,6 +13,8 @@
 # ---
 # # 6. Convergence bounds, measured
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # The convergence theorem ([notebook 03](03_convergence_theorem.ipynb), from the
 # [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
 # {cite:p}`straightdope`) promises that on separable data the perceptron stops after a

@@ -13,6 +13,8 @@
 # ---
 # # 7. Optimality and generalization
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # Two more theorems about the perceptron, each run rather than just quoted:
 #
 # * **Theorem 1.34** (optimality, {prf:ref}`thm-adversary`): no deterministic learner can

@@ -13,6 +13,8 @@
 # ---
 # # 8. Expressivity and the loss surface
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # A single perceptron can compute AND, OR and NOT, but not XOR {cite:p}`minskypapert1969`. And
 # its training rule is a subgradient step on a piecewise-linear loss
 # ([notebook 04](04_perceptron_as_sgd.ipynb)), which we can draw for a two-point example.

@@ -13,6 +13,8 @@
 # ---
 # # 9. Real digits: "0 or not 0"
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # The lecture slides leave the toy data behind and hand the perceptron real handwriting: MNIST,
 # with every 0 labelled $+1$ and every other digit $-1$. Nobody promises that this data can be
 # split by a hyperplane, so the slides train for a fixed number of epochs, plot a learning curve,

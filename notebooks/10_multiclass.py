@@ -13,6 +13,8 @@
 # ---
 # # 10. Ten digits with binary perceptrons
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # A perceptron answers yes or no. To tell ten digits apart, the notes (Remark 1.36) build a
 # multiclass rule out of several binary ones, in one of two ways.
 #

@@ -13,6 +13,8 @@
 # ---
 # # 11. The relaxation method: the perceptron as a solver of inequalities
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # Pad each example with a constant 1 and fold its label in, $a_i = y_i\,(x_i, 1)$, and the
 # perceptron's task becomes a system of linear inequalities in $\tilde w = (w, b)$: find
 # $\tilde w$ with $a_i^\top \tilde w > 0$ for every $i$, problem (1.3) of the notes.

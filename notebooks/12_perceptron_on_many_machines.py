@@ -13,6 +13,8 @@
 # ---
 # # 12. The perceptron on many machines
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # MXNet's selling point was scale: the same code on one machine or many, through its KVStore
 # parameter server (ps-lite). A *scheduler* introduces the processes to each other, *servers*
 # hold arrays under integer keys and sum what is pushed to them, and *workers* compute. With

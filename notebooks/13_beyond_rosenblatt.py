@@ -13,6 +13,8 @@
 # ---
 # # 13. Beyond Rosenblatt
 #
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
+#
 # The lecture notes close their perceptron chapter with pointers (Remarks 1.39 to 1.42) to
 # algorithms that repair its weak points. This notebook runs five of them next to the plain
 # rule and checks each one against the theorem it comes with:

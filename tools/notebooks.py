@@ -22,7 +22,8 @@ in place to what JupyterLab and the book both show:
   left for a person to write as an expression;
 - the first markdown cell starts with the front matter ``numbering: enumerator: "NN.%s"``
   (per-notebook numbering in JupyterLab; the book strips it and numbers from its toctree);
-- the file starts with the jupytext header naming the project's kernel (:data:`KERNELSPEC`);
+- the file starts with the jupytext header naming the project's kernel (:data:`KERNELSPEC`),
+  and the first cell says which environment the notebook needs (:data:`ENVIRONMENT_NOTE`);
 - code cells between ``solution-start`` and ``solution-end`` are folded in JupyterLab
   (``jupyter={"source_hidden": true}`` on their header line).
 """
@@ -274,9 +275,27 @@ def unglue(text: str, number: int) -> tuple[str, list[str]]:
            if c.cell_type == "code"):
         left.append("glue(...) calls remain (in loops): write their values as expressions")
     _front_matter(cells, number)
+    _environment_note(cells)
     _fold_solutions(cells)
     nb.cells = [c for c in cells if c.cell_type != "code" or c.source.strip()]
     return to_percent(nb), left
+
+
+#: What the first cell says about the environment a notebook needs (for a Jupyter that is not
+#: the project's: another kernel would import another gluon_perceptron, or none).
+ENVIRONMENT_NOTE = ("*Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`:"
+                    " open it with `bash run.sh notebooks`, which installs both.*")
+
+
+def _environment_note(cells) -> None:
+    first = next(c for c in cells if c.cell_type == "markdown")
+    if ENVIRONMENT_NOTE in first.source:
+        return
+    lines = first.source.split("\n")
+    title = next((k for k, line in enumerate(lines) if line.startswith("# ")), None)
+    if title is not None:
+        lines[title + 1:title + 1] = ["", ENVIRONMENT_NOTE]
+        first.source = "\n".join(lines)
 
 
 def _front_matter(cells, number: int) -> None:
