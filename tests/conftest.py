@@ -142,9 +142,13 @@ _CLUSTER_STARTERS = ("launch_cluster", "train_distributed", "train_gluon_distrib
 
 
 def _group(item) -> str | None:
-    """The slow group a test belongs to, if any: ``book``, ``distributed`` or ``main_job``."""
+    """The slow group a test belongs to, if any: ``book`` (with the tests that run notebooks
+    in JupyterLab or as student copies), ``distributed`` or ``main_job``."""
     if "book" in getattr(item, "fixturenames", ()):
         return "book"
+    if item.path.name == "test_jupyterlab.py" or getattr(item, "originalname", "") == (
+            "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
+        return "book"  # they run the notebooks too (in JupyterLab, or as student copies)
     if item.get_closest_marker("main_job"):
         return "main_job"
     module = item.path.name
