@@ -36,11 +36,6 @@ import gluon_perceptron as gp
 
 # %% [markdown]
 # ## The data
-#
-# `gp.data.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
-# keeps a quarter for testing: {eval}`f"{len(split.y_train):,}"` images to train on, {eval}`f"{len(split.y_test):,}"`
-# to test, each a row of {eval}`split.X_train.shape[1]` grey levels. The split is reproducible: the same
-# seed gives the same rows.
 
 # %% mystnb={"figure": {"caption": "The first eight training images of split 0, each titled with its label."}}
 split = gp.data.digits_split(seed=0)
@@ -50,19 +45,26 @@ for ax, x, y in zip(axes, split.X_train, split.y_train):
     gp.plots.plot_digit(x, ax, title=f"label {y}")
 
 # %% [markdown]
+# `gp.data.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
+# keeps a quarter for testing: {eval}`f"{len(split.y_train):,}"` images to train on, {eval}`f"{len(split.y_test):,}"`
+# to test, each a row of {eval}`split.X_train.shape[1]` grey levels. The split is reproducible: the same
+# seed gives the same rows.
+
+# %% [markdown]
 # ## Padding, or a bias?
-#
+
+# %%
+Y_train = gp.data.one_vs_rest(split.y_train, 0)
+Y_test = gp.data.one_vs_rest(split.y_test, 0)
+padded = split.padded()
+
+# %% [markdown]
 # The slides append a constant 1 to every image and learn a single weight vector with no bias:
 # $\operatorname{sign}(\tilde w^\top \tilde x)$ with $\tilde x = (x, 1)$. The last weight then
 # *is* the bias. Started from zero, that homogeneous perceptron on padded data makes exactly the
 # updates `gp.train` makes on the raw images with a bias, so the two views are the same run.
 # `split.padded()` applies `gp.data.pad_constant` to both parts if you want the padded form (the
 # relaxation notebook uses it): rows of {eval}`padded.X_train.shape[1]` numbers, the pixels and a 1.
-
-# %%
-Y_train = gp.data.one_vs_rest(split.y_train, 0)
-Y_test = gp.data.one_vs_rest(split.y_test, 0)
-padded = split.padded()
 
 # %% [markdown]
 # ## What would guessing score?
@@ -173,6 +175,14 @@ ax = gp.plots.plot_learning_curves(curves, 0)
 X_all, y_all = gp.data.load_digits()
 gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0))
 
+# %% mystnb={"figure": {"caption": "\"8 or not 8\" on split 0: the plain perceptron's test accuracy jumps from epoch to epoch, the averaged one's hardly moves (left); no epoch is free of updates (right)."}}
+eight = gp.experiments.learning_curve(split, 8, epochs=20)
+base8 = gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
+                                 gp.data.one_vs_rest(split.y_test, 8))
+fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+gp.plots.plot_learning_curve(eight, base8, axes)
+plain, averaged = curves.spread(8)
+
 # %% [markdown]
 # Not every digit is that easy. "8 or not 8" is not separated within 20 epochs, on none of
 # the tests' 40 splits (on {eval}`int(curves.separated(8).sum())` of the {eval}`n` here): every epoch still makes dozens of mistakes (at least {eval}`int(curves.updates[:, curves.of(8)].min())` in any epoch
@@ -184,26 +194,8 @@ gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0))
 # {eval}`int(np.sum(averaged < plain / 2))` of {eval}`n` splits here (the tests ask for at least 32 of
 # their 40).
 
-# %% mystnb={"figure": {"caption": "\"8 or not 8\" on split 0: the plain perceptron's test accuracy jumps from epoch to epoch, the averaged one's hardly moves (left); no epoch is free of updates (right)."}}
-eight = gp.experiments.learning_curve(split, 8, epochs=20)
-base8 = gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
-                                 gp.data.one_vs_rest(split.y_test, 8))
-fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-gp.plots.plot_learning_curve(eight, base8, axes)
-plain, averaged = curves.spread(8)
-
 # %% [markdown]
 # ## Looking at the weights
-#
-# A linear rule on images has one weight per pixel, so its weights are an image too. Red pixels
-# are where ink counts *for* the digit, blue where ink counts *against* it. For 0 the centre
-# is blue: a 0 has a hole there, and ink in the middle is evidence of some other digit (on
-# {eval}`int(np.sum(np.all(centre < 0, axis=(1, 2))))` of the {eval}`n` splits all four centre weights are
-# negative). The ring around it is mostly red.
-#
-# The slides show the same picture for 3, 5 and 8. Each weight image looks like a rough
-# template: "this digit's average ink minus everyone else's", which is what a linear rule can
-# best exploit:
 
 # %%
 gp.show_source(gp.experiments.mean_image_contrast)
@@ -223,6 +215,17 @@ for d in curves.digits:
     prose[f"corr_{d}_min"] = corr.min()
     prose[f"corr_{d}_max"] = corr.max()
 centre = curves.weights[:, curves.of(0)].reshape(-1, 8, 8)[:, 3:5, 3:5]
+
+# %% [markdown]
+# A linear rule on images has one weight per pixel, so its weights are an image too. Red pixels
+# are where ink counts *for* the digit, blue where ink counts *against* it. For 0 the centre
+# is blue: a 0 has a hole there, and ink in the middle is evidence of some other digit (on
+# {eval}`int(np.sum(np.all(centre < 0, axis=(1, 2))))` of the {eval}`n` splits all four centre weights are
+# negative). The ring around it is mostly red.
+#
+# The slides show the same picture for 3, 5 and 8. Each weight image looks like a rough
+# template: "this digit's average ink minus everyone else's", which is what a linear rule can
+# best exploit:
 
 # %% [markdown]
 # Over the {eval}`n` splits, the correlation of the weights with that template

@@ -37,7 +37,13 @@ import gluon_perceptron as gp
 
 # %% [markdown]
 # ## Projections against reflections, in the plane
-#
+
+# %% mystnb={"figure": {"caption": "The thin wedge (shaded) and two runs from (0, 0.5): projections zig-zag towards the apex and stay outside, reflections get in."}}
+wedge = gp.experiments.wedge_demo(0.1)
+ax = gp.plots.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
+projections, reflections = wedge.paths["eta = 1"], wedge.paths["eta = 2"]
+
+# %% [markdown]
 # Two inequalities, $|w_2| \le 0.1\,(w_1 - 1)$, leave a thin wedge with its apex at $(1, 0)$.
 # Start at $(0, 0.5)$ and visit the two inequalities in turn. Projections land on one edge,
 # which puts them outside the other, and the zig-zag creeps towards the apex in ever smaller
@@ -45,11 +51,6 @@ import gluon_perceptron as gp
 # outside, by {eval}`f"{projections.max_violation:.2g}"`. Reflections overshoot and are inside after
 # {eval}`reflections.iterations` steps.
 # `gp.experiments.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
-
-# %% mystnb={"figure": {"caption": "The thin wedge (shaded) and two runs from (0, 0.5): projections zig-zag towards the apex and stay outside, reflections get in."}}
-wedge = gp.experiments.wedge_demo(0.1)
-ax = gp.plots.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
-projections, reflections = wedge.paths["eta = 1"], wedge.paths["eta = 2"]
 
 # %% [markdown]
 # Exact feasibility is too much to ask of projections: they approach such a corner only
@@ -83,18 +84,19 @@ gp.show_source(gp.theory.relaxation._Residuals.move)
 
 # %% [markdown]
 # ## "0 or not 0" as a system of inequalities
-#
+
+# %%
+split = gp.data.digits_split(seed=0)
+Y = gp.data.one_vs_rest(split.y_train, 0)
+A, c = gp.theory.perceptron_system(split.X_train, Y)
+
+# %% [markdown]
 # `gp.theory.perceptron_system(X, Y)` builds the system for a labelled dataset: column
 # $a_i = -y_i\,(x_i, 1)$ and $c_i = -1$, so that $a_i^\top \tilde w \le c_i$ says
 # $y_i\,(w^\top x_i + b) \ge 1$. Any positive right-hand side would do, since scaling a
 # solution scales its margins; 1 just turns the strict "$> 0$" into a closed system the
 # method can reach. On the 8x8 digits of notebook 9 (split 0) that is
 # {eval}`f"{A.shape[1]:,}"` inequalities in {eval}`A.shape[0]` unknowns.
-
-# %%
-split = gp.data.digits_split(seed=0)
-Y = gp.data.one_vs_rest(split.y_train, 0)
-A, c = gp.theory.perceptron_system(split.X_train, Y)
 
 # %% [markdown]
 # ## Which inequality next?

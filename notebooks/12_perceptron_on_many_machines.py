@@ -101,16 +101,6 @@ assert run.w.tobytes() == same.w.tobytes() and run.b == same.b  # bit for bit
 # Distribution pays only when a pass is long.
 #
 # ## Mixing against one perceptron
-#
-# `gp.distributed.train_mixed` is the same algorithm in one process (the tests check that it equals the
-# cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
-# perceptron needs passes: each round, every shard's pass moves the weights, and the average of
-# $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
-# shard that erred most and takes longer here. On this set the perceptron needs
-# {eval}`speed_train_passes` passes; uniform mixing with $W = 2, 4, 8$ needs
-# {eval}`prose['speed_uniform_min']` to {eval}`prose['speed_uniform_max']` rounds, weighted mixing
-# {eval}`prose['speed_weighted_min']` to {eval}`prose['speed_weighted_max']`. (The time on the right is
-# the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 
 # %% mystnb={"figure": {"caption": "Left: rounds to separate against the number of workers W for both mixings, one perceptron dashed. Right: where the time goes."}}
 prose = {}  # the numbers the prose below shows
@@ -123,6 +113,17 @@ for kind in ("uniform", "weighted"):
     rounds = [passes[f"{kind} W={w}"] for w in (2, 4, 8)]
     prose[f"speed_{kind}_min"] = min(rounds)
     prose[f"speed_{kind}_max"] = max(rounds)
+
+# %% [markdown]
+# `gp.distributed.train_mixed` is the same algorithm in one process (the tests check that it equals the
+# cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
+# perceptron needs passes: each round, every shard's pass moves the weights, and the average of
+# $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
+# shard that erred most and takes longer here. On this set the perceptron needs
+# {eval}`speed_train_passes` passes; uniform mixing with $W = 2, 4, 8$ needs
+# {eval}`prose['speed_uniform_min']` to {eval}`prose['speed_uniform_max']` rounds, weighted mixing
+# {eval}`prose['speed_weighted_min']` to {eval}`prose['speed_weighted_max']`. (The time on the right is
+# the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 
 # %% [markdown]
 # ## The bound
@@ -171,14 +172,6 @@ ax = gp.plots.plot_mixing_bound(bound)
 
 # %% [markdown]
 # ## No separator: what mixing does to noise
-#
-# Flip 10% of the labels and no plane separates the data: the perceptron never stops, and its
-# last weights jump around. The mixed weights are averages, and averages of many shards'
-# weights jump less, the averaged perceptron's effect (compare
-# [notebook 05](05_black_and_white.ipynb)). One draw first; a single draw need not fall at
-# every step. On this one, the mean training error over the last 10 rounds is
-# {eval}`f"{prose['noisy_1']:.3f}"`, {eval}`f"{prose['noisy_2']:.3f}"`, {eval}`f"{prose['noisy_4']:.3f}"` and
-# {eval}`f"{prose['noisy_8']:.3f}"` for $W = 1, 2, 4, 8$:
 
 # %% mystnb={"figure": {"caption": "Training error of the mixed weights, round by round, on data with flipped labels, one line per worker count; dashed: the share flipped."}}
 noisy = gp.experiments.nonseparable_mixing(seed=0)
@@ -196,6 +189,15 @@ last = np.array([gp.experiments.nonseparable_mixing(seed=s).error[:, -10:].mean(
                  for s in range(20)])
 for w, err in zip(noisy.workers, last.T):
     prose[f"noisy_mean_{w}"] = err.mean()
+
+# %% [markdown]
+# Flip 10% of the labels and no plane separates the data: the perceptron never stops, and its
+# last weights jump around. The mixed weights are averages, and averages of many shards'
+# weights jump less, the averaged perceptron's effect (compare
+# [notebook 05](05_black_and_white.ipynb)). One draw first; a single draw need not fall at
+# every step. On this one, the mean training error over the last 10 rounds is
+# {eval}`f"{prose['noisy_1']:.3f}"`, {eval}`f"{prose['noisy_2']:.3f}"`, {eval}`f"{prose['noisy_4']:.3f}"` and
+# {eval}`f"{prose['noisy_8']:.3f}"` for $W = 1, 2, 4, 8$:
 
 # %% [markdown]
 # Averaged over the {eval}`len(last)` draws, the error is {eval}`f"{prose['noisy_mean_1']:.3f}"`,

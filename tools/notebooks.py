@@ -274,6 +274,7 @@ def unglue(text: str, number: int) -> tuple[str, list[str]]:
     if any(re.search(r"^\s*glue\(", c.source, re.MULTILINE) for c in cells
            if c.cell_type == "code"):
         left.append("glue(...) calls remain (in loops): write their values as expressions")
+    cells = _after_their_numbers(cells)
     _front_matter(cells, number)
     _environment_note(cells)
     _fold_solutions(cells)
@@ -296,6 +297,70 @@ def _environment_note(cells) -> None:
     if title is not None:
         lines[title + 1:title + 1] = ["", ENVIRONMENT_NOTE]
         first.source = "\n".join(lines)
+
+
+def _read_names(expression: str) -> set[str]:
+    """The free names an inline expression reads (builtins and comprehension targets left out)."""
+    import builtins
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return set()
+    inner = {n.id for c in ast.walk(tree) if isinstance(c, ast.comprehension)
+             for n in ast.walk(c.target) if isinstance(n, ast.Name)}
+    return ({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+             and isinstance(n.ctx, ast.Load)} - set(dir(builtins)) - inner)
+
+
+def _after_their_numbers(cells) -> list:
+    """Glue let the prose state a number computed further down; an inline expression is
+    evaluated where it stands. A paragraph that reads a name no code cell above has bound (or a
+    key of PROSE set further down) moves, with the rest of its cell, to just after the first
+    code cell that binds it."""
+    moved = True
+    while moved:
+        moved = False
+        bound: set[str] = set()
+        for j, cell in enumerate(cells):
+            if cell.cell_type == "code":
+                try:
+                    bound |= _bound_names(ast.parse(cell.source).body)
+                except SyntaxError:
+                    pass
+                continue
+            paragraphs = cell.source.split("\n\n")
+            for p, paragraph in enumerate(paragraphs):
+                expressions = re.findall(r"\{eval\}`([^`]*)`", paragraph)
+                missing = set().union(*map(_read_names, expressions)) - bound
+                keys = set(re.findall(rf"{PROSE}\['([^']+)'\]", paragraph))
+                if not missing and not keys:
+                    continue
+                target, seen = None, set(bound)
+                for k in range(j + 1, len(cells)):
+                    if cells[k].cell_type != "code":
+                        continue
+                    try:
+                        seen |= _bound_names(ast.parse(cells[k].source).body)
+                    except SyntaxError:
+                        continue
+                    sets_key = any(key.split("_")[0] in cells[k].source and PROSE + "[" in
+                                   cells[k].source for key in keys)
+                    if missing <= seen and (not keys or sets_key or not missing):
+                        target = k if (missing or sets_key) else None
+                        break
+                if target is None:
+                    continue
+                head, tail = "\n\n".join(paragraphs[:p]), "\n\n".join(paragraphs[p:])
+                cells.insert(target + 1, nbformat.v4.new_markdown_cell(tail))
+                if head.strip():
+                    cell.source = head
+                else:
+                    cells.pop(j)
+                moved = True
+                break
+            if moved:
+                break
+    return cells
 
 
 def _front_matter(cells, number: int) -> None:
