@@ -70,6 +70,7 @@ mx.random.seed(1)  # the original notebook's seed
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)
+start_w, start_b = demo_run.w.asnumpy(), float(demo_run.b.asscalar())  # the experiment moves them
 faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200,
                                                      w=demo_run.w, b=demo_run.b)
 
@@ -77,8 +78,8 @@ faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200,
 _ = gp.plots.plot_faithful_experiment(faithful)
 
 # %% [markdown]
-# The first dataset starts from the demo's weights, $w$ = ({eval}`f"{float(demo_run.w[0].asscalar()):.3f}"`,
-# {eval}`f"{float(demo_run.w[1].asscalar()):.3f}"`) and $b$ = {eval}`f"{float(demo_run.b.asscalar()):g}"`; the counts of one pass range from
+# The first dataset starts from the demo's weights, $w$ = ({eval}`f"{start_w[0]:.3f}"`,
+# {eval}`f"{start_w[1]:.3f}"`) and $b$ = {eval}`f"{start_b:g}"`; the counts of one pass range from
 # {eval}`f"{float(faithful.updates.min()):g}"` to {eval}`f"{float(faithful.updates.max()):g}"` updates over the margins. Each is
 # an average of only 2 passes, and each pass starts from what the previous dataset left, so
 # the curve mixes the effect of the margin with that history.
