@@ -8,6 +8,7 @@
 #   bash run.sh bench               the benchmarks (not part of the tests)
 #   bash run.sh book                the book: every notebook executed, as HTML in docs/_build/html
 #   bash run.sh notebooks           JupyterLab on the notebooks
+#   bash run.sh notebooks --student JupyterLab on the student edition (student/: no solutions)
 #   bash run.sh fuzz [pytest args]  generated bad input at every public function, large budget
 #   bash run.sh claims [--start S]  every frequency the notebooks state, on 40 fresh draws each
 #   bash run.sh mutate [mutmut args]  mutation testing of core/ with mutmut (slow, not in CI)
@@ -129,6 +130,14 @@ lab_settings() {  # a double click opens a notebook's .py source as a notebook (
     fi
 }
 
+kernel() {  # the project's kernel, "Python (gluon_perceptron)": .venv's Python, in .venv (sys-prefix)
+    local spec=.venv/share/jupyter/kernels/gluon-perceptron/kernel.json
+    if [ -f "$spec" ] && grep -q "\"$PWD/.venv/bin/python" "$spec"; then return 0; fi
+    echo "run.sh: installing the kernel 'Python (gluon_perceptron)' into .venv" >&2
+    .venv/bin/python -m ipykernel install --sys-prefix --name gluon-perceptron \
+        --display-name "Python (gluon_perceptron)" >/dev/null
+}
+
 browser() {  # the browser test's Chromium: Debian's chromium-headless-shell, when root can
     command -v chromium-headless-shell >/dev/null 2>&1 && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -170,13 +179,16 @@ record_test_time() {
 
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
-    test)    setup; browser; ssh_server
+    test)    setup; kernel; browser; ssh_server
              start=$SECONDS; times > .venv/.times; before=$(tail -1 .venv/.times); status=0
              .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
              record_test_time $((SECONDS - start)) "$status" "$*" "$before"
              exit "$status" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
-    notebooks) setup; lab_settings
+    notebooks) setup; lab_settings; kernel
+             # .venv's kernels first: a kernel of the same name registered elsewhere (another
+             # checkout's) cannot shadow the project's
+             export JUPYTER_PATH="$PWD/.venv/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
              root=(); [ "$(id -u)" != 0 ] || root=(--allow-root)  # Jupyter refuses root else
              # One entry per notebook: the .py sources (opened as notebooks by jupytext); the
              # .ipynb built from them are hidden, with what Jupyter hides anyway.
@@ -185,8 +197,13 @@ case "$what" in
                          '*.ipynb' .ipynb_checkpoints; do
                  hide+=(--ContentsManager.hide_globs="$glob")
              done
-             exec .venv/bin/jupyter lab --ServerApp.root_dir=notebooks "${hide[@]}" \
-                 ${root[@]+"${root[@]}"} "$@" ;;
+             dir=notebooks
+             if [ "${1:-}" = --student ]; then  # copies without the solutions, in student/
+                 shift; dir=student
+                 .venv/bin/python tools/notebooks.py student "$dir"
+             fi
+             exec .venv/bin/jupyter lab --ServerApp.root_dir="$dir" "${hide[@]}" \
+                 --config=tools/lab_config.py ${root[@]+"${root[@]}"} "$@" ;;
     bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
     claims)  setup  # the mnist extra is part of the locked set
              exec .venv/bin/python -m gluon_perceptron.main.claims "$@" ;;

@@ -13,11 +13,13 @@ Prints one table and writes it as JSON to ``benchmarks/results/`` (git-ignored):
    package has them).
 4. The whole main job ``python -m gluon_perceptron`` against the faithful experiment (issue 21:
    at most 15 %), with its slowest sections from the ``index.json`` it writes.
-6. Passive-aggressive (PA-I, PA-II) against scikit-learn's ``PassiveAggressiveClassifier`` on
-   an MNIST-shaped 60,000 x 784, 2 epochs (issue 31: at most 1x; ``benchmarks/family.py``).
-5. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
+5. Each notebook from kernel start to its last cell (``benchmarks/notebooks.py``; issue 27:
+   at most 10 s), one row per notebook, its ratio to the 10 s target.
+6. The share of input validation in ``train_pocket`` on 1000 x 20, 50 epochs (issue 10: at
    most 5 %), and the outer validation calls of one call of ``train_pocket`` and four
    experiments (issue 18: at most 10 each; ``benchmarks/validation_share.py``).
+7. Passive-aggressive (PA-I, PA-II) against scikit-learn's ``PassiveAggressiveClassifier`` on
+   an MNIST-shaped 60,000 x 784, 2 epochs (issue 31: at most 1x; ``benchmarks/family.py``).
 
 At the end, issue 21's table: each workload now, its target and whether this run meets it,
 every ratio measured against its reference in the same run (``bash run.sh test``'s time is not
@@ -60,6 +62,8 @@ import gluon_perceptron as gp  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import family  # noqa: E402
 import validation_share  # noqa: E402
+
+import notebooks as notebook_runs  # noqa: E402
 
 perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -609,6 +613,13 @@ def main(argv: list[str] | None = None) -> int:
     rows += bench_validation(2 if quick else 5)
     print("passive-aggressive vs scikit-learn ...", flush=True)
     rows += bench_family(quick)
+    print("notebooks, kernel start to last cell ...", flush=True)
+    for name, seconds, error in notebook_runs.run():
+        rows.append(Row(f"notebook {name[:2]}", name, seconds,
+                        ratio=seconds / notebook_runs.TARGET_SECONDS,
+                        reference=f"target {notebook_runs.TARGET_SECONDS:g} s",
+                        note=error or ("meets 10 s" if seconds <= notebook_runs.TARGET_SECONDS
+                                       else "over 10 s")))
     print_table(rows, info)
     print_goals(rows)
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -250,6 +250,21 @@ def api_index() -> str:
             f".. toctree::\n   :maxdepth: 1\n\n{pages}\n")
 
 
+def without_front_matter(text: str) -> str:
+    """A notebook's JSON without the front matter of its first markdown cell (``---`` lines
+    around ``numbering: ...``, read by jupyterlab-myst; Sphinx numbers per notebook itself, see
+    ``conf.py``, and would read the block as a heading)."""
+    nb = json.loads(text)
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            source = "".join(cell["source"])
+            match = re.match(r"---\n.*?\n---\n", source, re.DOTALL)
+            if match:
+                cell["source"] = source[match.end():]
+            break
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
 def stage(src: Path, notebooks: Path, api: bool = True,
           only: tuple[str, ...] = ()) -> list[Path]:
     """Write the Sphinx source tree into ``src`` (emptied first); returns the notebooks (those
@@ -264,7 +279,7 @@ def stage(src: Path, notebooks: Path, api: bool = True,
     for nb in sorted(notebooks.glob("*.ipynb")):
         if only and not nb.name.startswith(tuple(only)):
             continue
-        shutil.copy2(nb, src / "notebooks" / nb.name)
+        (src / "notebooks" / nb.name).write_text(without_front_matter(nb.read_text()))
         staged.append(src / "notebooks" / nb.name)
     if api:
         (src / "api" / "index.rst").write_text(api_index())

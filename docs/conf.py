@@ -12,6 +12,7 @@ import importlib.util
 import itertools
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -85,7 +86,11 @@ for _manager in (KernelManager, AsyncKernelManager):  # traitlets finds it in th
     _manager._ip_default = lambda self: os.path.join(_IPC_DIR, f"{os.getpid()}-{next(_IPC_COUNT)}")
 atexit.register(shutil.rmtree, _IPC_DIR, ignore_errors=True)
 
-nb_execution_mode = "force"
+# "inline": the kernel runs beside the reader of each page, so the prose's inline expressions
+# (`` {eval}`f"{x:.2f}"` ``, which jupyterlab-myst also evaluates) are evaluated where they stand.
+nb_execution_mode = "inline"
+# An inline expression is any one-line Python expression (myst-nb's default allows only a name).
+nb_eval_name_regex = r"^[^\n]+$"
 # Stop a notebook at its first error, as a reader running it would; the traceback stays in the
 # executed notebook and in execution.json, which the build and the tests read.
 nb_execution_allow_errors = False
@@ -98,6 +103,12 @@ nb_ipywidgets_js = {}
 # colon_fence: `:::{exercise}`, `:::{solution}` and `:::{prf:theorem}` blocks in markdown cells.
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
+# One numbering per notebook, the same as in JupyterLab (jupyterlab-myst numbers from the
+# `numbering: enumerator: "NN.%s"` front matter of each notebook's first cell, which build.py
+# strips from the book's copy): exercise k of notebook NN is "Exercise NN.k", its figure k
+# "Figure NN.k", its theorem k "Theorem NN.k" (see _number_per_notebook below).
+numfig = True
+numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s"}
 
 # --- exercises, theorems, references, copy buttons -----------------------------------------
 # sphinx-proof 0.4 declares itself safe for parallel reading but its domain has no
@@ -216,5 +227,20 @@ def _write_execution_report(app, exception) -> None:
         json.dumps(report, indent=1, default=str))
 
 
+def _number_per_notebook(app, env) -> list[str]:
+    """Renumber what Sphinx numbered across the book, per notebook: the k-th figure (exercise,
+    theorem, ...) of ``notebooks/NN_name`` is NN.k, whichever notebooks the build holds."""
+    for docname, numbers in env.toc_fignumbers.items():
+        notebook = re.match(r"notebooks/(\d+)_", docname)
+        if notebook is None:
+            continue
+        for ids in numbers.values():
+            for k, name in enumerate(sorted(ids, key=ids.get), start=1):
+                ids[name] = (int(notebook.group(1)), k)
+    return []
+
+
 def setup(app):
     app.connect("build-finished", _write_execution_report)
+    # after Sphinx's own numbering (TocTreeCollector, priority 500)
+    app.connect("env-get-updated", _number_per_notebook, priority=900)

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "1.%s"
+# ---
 # # 1. A separable classification problem
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # This notebook follows the chapter
 # [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
@@ -16,7 +30,6 @@ import textwrap
 import mxnet as mx
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -53,17 +66,12 @@ gp.show_source(gp.getfake, "_draw_plane", "_sample_faithful")
 
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
-glue("n_points", X.shape[0], display=False)
-glue("n_positive", int((Y == 1).sum().asscalar()), display=False)
-glue("first_x1", float(X[0, 0].asscalar()), display=False)
-glue("first_x2", float(X[0, 1].asscalar()), display=False)
-glue("first_label", int(Y[0].asscalar()), display=False)
 
 # %% [markdown]
-# `X` holds {glue:text}`n_points` points in the plane, one per row, and `Y` their labels,
-# {glue:text}`n_positive` of them $+1$. With `mx.random.seed(1)` this is the original notebook's
-# data on MXNet 1.9: its first point is ({glue:text}`first_x1:.7f`,
-# {glue:text}`first_x2:.8f`) with label {glue:text}`first_label:+d`.
+# `X` holds {eval}`X.shape[0]` points in the plane, one per row, and `Y` their labels,
+# {eval}`int((Y == 1).sum().asscalar())` of them $+1$. With `mx.random.seed(1)` this is the original notebook's
+# data on MXNet 1.9: its first point is ({eval}`f"{float(X[0, 0].asscalar()):.7f}"`,
+# {eval}`f"{float(X[0, 1].asscalar()):.8f}"`) with label {eval}`f"{int(Y[0].asscalar()):+d}"`.
 
 # %% [markdown]
 # ## `plotdata`
@@ -91,14 +99,11 @@ mx.random.seed(1)
 fake = gp.sample_separable(50, 2, 0.3, engine="faithful")
 assert np.array_equal(fake.X.asnumpy(), X.asnumpy())  # the same data as getfake's
 margins = gp.generating_margins(fake.X, fake.Y, fake.wfake, fake.bfake)
-glue("margin_min", float(margins.min()), display=False)
-glue("norm_max", float(np.linalg.norm(fake.X.asnumpy(), axis=1).max()), display=False)
-glue("attempts", int(fake.attempts), display=False)
 
 # %% [markdown]
 # Under the same seed it draws the same points as `getfake` (the `assert` checks it). Their
-# smallest margin is {glue:text}`margin_min:.3f`, above $\epsilon = 0.3$, their largest norm
-# {glue:text}`norm_max:.2f`, below 3, and the sampler drew {glue:text}`attempts` candidates to
+# smallest margin is {eval}`f"{float(margins.min()):.3f}"`, above $\epsilon = 0.3$, their largest norm
+# {eval}`f"{float(np.linalg.norm(fake.X.asnumpy(), axis=1).max()):.2f}"`, below 3, and the sampler drew {eval}`int(fake.attempts)` candidates to
 # keep 50 points.
 
 # %% [markdown]
@@ -137,13 +142,7 @@ _ = ax.set_title("the generating plane's score f(x) = w*.x + b*")
 # %%
 cmp = gp.experiments.compare_samplers(range(10), samples=500)
 spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
-glue("n_seeds", cmp.seeds.size, display=False)
-glue("same_plane", int(cmp.same_plane.sum()), display=False)
-glue("same_points", int(cmp.same_points.sum()), display=False)
-glue("quartile_gap", cmp.largest_quartile_gap, display=False)
-glue("quartile_spread", float(spread), display=False)
-glue("gap_below_spread", "less" if cmp.largest_quartile_gap < spread else "more",
-     display=False)
+gap_below_spread = "less" if cmp.largest_quartile_gap < spread else "more"
 pd.DataFrame(
     {engine: [f"{m:.2f} ± {s:.2f}" for m, s in zip(q.mean(axis=0), q.std(axis=0))]
      + [f"{cmp.positive_share[engine].mean():.2f} ± {cmp.positive_share[engine].std():.2f}"]
@@ -152,10 +151,10 @@ pd.DataFrame(
 
 # %% [markdown]
 # The table gives each value's mean over the seeds ± its spread (standard deviation) from seed
-# to seed. The two engines drew the same plane under {glue:text}`same_plane` of the
-# {glue:text}`n_seeds` seeds and the same points under {glue:text}`same_points`. Their mean
-# quartiles differ by at most {glue:text}`quartile_gap:.3f`, {glue:text}`gap_below_spread` than
-# the smallest spread from seed to seed, {glue:text}`quartile_spread:.3f`;
+# to seed. The two engines drew the same plane under {eval}`int(cmp.same_plane.sum())` of the
+# {eval}`cmp.seeds.size` seeds and the same points under {eval}`int(cmp.same_points.sum())`. Their mean
+# quartiles differ by at most {eval}`f"{cmp.largest_quartile_gap:.3f}"`, {eval}`gap_below_spread` than
+# the smallest spread from seed to seed, {eval}`f"{float(spread):.3f}"`;
 # `tests/test_chapter.py` checks that the gap stays below the spread on 10 seeds no notebook
 # uses.
 #
@@ -174,7 +173,6 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
         message = f"sample_separable{args}: {type(err).__name__}: {err}"
         print(textwrap.fill(message, 88, subsequent_indent="    "), end="\n\n")
 
-
 # %% [markdown]
 # ## Summary
 #
@@ -188,12 +186,10 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
 # * A request no point can meet is refused at once, and the number of candidates is capped, so
 #   the sampler never loops forever.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the problem the chapter sets up. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -205,7 +201,6 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
 # `gp.exercises.check_recover_affine(recover)`.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-01-affine
 # :class: dropdown
@@ -215,8 +210,7 @@ for args in [(10, 2, 50.0), (10, 40, 0.1)]:
 # $e_1, \dots, e_d, 0$ with weights summing to 1, so
 # $f(x) = \sum_i x_i f(e_i) + (1 - \sum_i x_i) f(0) = \sum_i x_i (f(e_i) - f(0)) + f(0)$.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def recover(f, d):
     b = f(np.zeros(d))
     w = np.array([f(e) - b for e in np.eye(d)])
@@ -225,11 +219,9 @@ def recover(f, d):
 
 gp.exercises.check_recover_affine(recover)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -239,7 +231,6 @@ gp.exercises.check_recover_affine(recover)
 # |b_{\text{fake}}|$ ever be satisfied, and what should a sampler do then instead of looping
 # forever?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-01-margin

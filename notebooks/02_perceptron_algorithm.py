@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "2.%s"
+# ---
 # # 2. The perceptron algorithm
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # This notebook follows the chapter
 # [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
@@ -23,7 +37,6 @@ import mxnet as mx
 import numpy as np
 import pandas as pd
 from mxnet import nd
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -70,16 +83,12 @@ pd.DataFrame.from_dict(rows, orient="index")
 mx.random.seed(1)
 X, Y = gp.getfake(50, 2, 0.3)
 run = gp.demo(X, Y)
-glue("demo_updates", len(run.updates), display=False)
-glue("demo_first_x1", float(run.updates[0].x[0]), display=False)
-glue("demo_first_x2", float(run.updates[0].x[1]), display=False)
-glue("demo_first_y", int(run.updates[0].y), display=False)
 print(run.trace)
 
 # %% [markdown]
-# The pass makes {glue:text}`demo_updates` updates, the first on the first point,
-# ({glue:text}`demo_first_x1:.7f`, {glue:text}`demo_first_x2:.8f`), label
-# {glue:text}`demo_first_y:+d`.
+# The pass makes {eval}`len(run.updates)` updates, the first on the first point,
+# ({eval}`f"{float(run.updates[0].x[0]):.7f}"`, {eval}`f"{float(run.updates[0].x[1]):.8f}"`), label
+# {eval}`f"{int(run.updates[0].y):+d}"`.
 
 # %% [markdown]
 # ## The chapter's printed trace (2017)
@@ -95,8 +104,6 @@ print(run.trace)
 # %%
 replay = gp.experiments.replay_printed_trace()
 assert replay.updated.all() and replay.reproduces
-glue("replay_points", len(replay.y), display=False)
-glue("replay_difference", replay.max_difference, display=False)
 pair = "({:.4f}, {:.4f})".format
 pd.DataFrame({"data": [pair(*x) for x in replay.x], "label": replay.y.astype(int),
               "printed w": [pair(*w) for w in replay.printed_w],
@@ -106,9 +113,9 @@ pd.DataFrame({"data": [pair(*x) for x in replay.x], "label": replay.y.astype(int
              index=pd.RangeIndex(1, len(replay.y) + 1, name="update"))
 
 # %% [markdown]
-# Each of the {glue:text}`replay_points` printed points causes an update when replayed, and
+# Each of the {eval}`len(replay.y)` printed points causes an update when replayed, and
 # every printed weight is reproduced (the `assert` checks both), up to
-# {glue:text}`replay_difference:.1e`: the float32 rounding of the print. The table shows them
+# {eval}`f"{replay.max_difference:.1e}"`: the float32 rounding of the print. The table shows them
 # to four decimals.
 
 # %% [markdown]
@@ -140,13 +147,10 @@ fig.tight_layout()
 # %%
 signed_sum = sum(u.y * u.x for u in updates)
 np.testing.assert_allclose(signed_sum, run.w.asnumpy(), rtol=1e-6)
-glue("demo_w1", float(run.w[0].asscalar()), display=False)
-glue("demo_w2", float(run.w[1].asscalar()), display=False)
-glue("demo_error", gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y), display=False)
 
 # %% [markdown]
-# Both are ({glue:text}`demo_w1:.4f`, {glue:text}`demo_w2:.4f`) (the cell checks that they
-# agree), and the training error after this one pass is {glue:text}`demo_error:.0%`.
+# Both are ({eval}`f"{float(run.w[0].asscalar()):.4f}"`, {eval}`f"{float(run.w[1].asscalar()):.4f}"`) (the cell checks that they
+# agree), and the training error after this one pass is {eval}`f"{gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y):.0%}"`.
 
 # %% [markdown]
 # ## One pass over many draws
@@ -158,22 +162,14 @@ glue("demo_error", gp.error_rate(run.w.asnumpy(), run.b.asscalar(), X, Y), displ
 # %%
 stats = gp.experiments.demo_statistics(range(50))
 u = stats.updates
-glue("stats_draws", stats.seeds.size, display=False)
-glue("stats_mean", u.mean(), display=False)
-glue("stats_min", int(u.min()), display=False)
-glue("stats_max", int(u.max()), display=False)
-glue("stats_first", int(np.sum(stats.first_update == 0)), display=False)
-glue("stats_separated", int(stats.separated), display=False)
-glue("stats_not_separated", int(stats.seeds.size - stats.separated), display=False)
-glue("stats_error", stats.training_error.mean(), display=False)
 
 # %% [markdown]
-# Over the {glue:text}`stats_draws` draws, one pass makes between {glue:text}`stats_min` and
-# {glue:text}`stats_max` updates, {glue:text}`stats_mean:.1f` on average, and its first update
-# is on the first example in {glue:text}`stats_first` of them (on every draw, by the tie at
-# zero). One pass separates the data on {glue:text}`stats_separated` draws; on the other
-# {glue:text}`stats_not_separated` it does not, and the mean training error after the pass is
-# {glue:text}`stats_error:.1%`. So one pass need not separate the data.
+# Over the {eval}`stats.seeds.size` draws, one pass makes between {eval}`int(u.min())` and
+# {eval}`int(u.max())` updates, {eval}`f"{u.mean():.1f}"` on average, and its first update
+# is on the first example in {eval}`int(np.sum(stats.first_update == 0))` of them (on every draw, by the tie at
+# zero). One pass separates the data on {eval}`int(stats.separated)` draws; on the other
+# {eval}`int(stats.seeds.size - stats.separated)` it does not, and the mean training error after the pass is
+# {eval}`f"{stats.training_error.mean():.1%}"`. So one pass need not separate the data.
 #
 # ## Until it separates: `train`
 #
@@ -189,14 +185,12 @@ slow = gp.train(X, Y, max_epochs=100, engine="faithful")
 fast = gp.train(X, Y, max_epochs=100)
 assert slow.updates_per_epoch == fast.updates_per_epoch  # the same updates,
 assert np.array_equal(slow.w, fast.w) and slow.b == fast.b  # the same weights
-glue("train_updates", ", ".join(map(str, fast.updates_per_epoch)), display=False)
-glue("train_epochs", fast.epochs, display=False)
-glue("train_converged", str(fast.converged), display=False)
+train_updates = ", ".join(map(str, fast.updates_per_epoch))
 
 # %% [markdown]
 # Both engines make the same updates and end with the same weights (the `assert`s check it).
-# The updates per pass are {glue:text}`train_updates`: pass {glue:text}`train_epochs` makes
-# none, so `converged` is {glue:text}`train_converged`.
+# The updates per pass are {eval}`train_updates`: pass {eval}`fast.epochs` makes
+# none, so `converged` is {eval}`str(fast.converged)`.
 
 # %% mystnb={"figure": {"caption": "The weights train ends with and the data: the bold zero contour is the learned boundary."}}
 ax = gp.plotscore(fast.w, fast.b)
@@ -211,13 +205,11 @@ _ = ax.set_title(f"after {fast.epochs} passes: training error "
 Xx, Yx = gp.xor_data()
 r = gp.train(Xx, Yx, max_epochs=20)
 lo, hi = min(r.updates_per_epoch), max(r.updates_per_epoch)
-glue("xor_converged", str(r.converged), display=False)
-glue("xor_epochs", r.epochs, display=False)
-glue("xor_updates", f"{lo}" if lo == hi else f"{lo} to {hi}", display=False)
+xor_updates = f"{lo}" if lo == hi else f"{lo} to {hi}"
 
 # %% [markdown]
-# `converged` is {glue:text}`xor_converged` after {glue:text}`xor_epochs` passes, with
-# {glue:text}`xor_updates` updates in each pass: the rule keeps cycling.
+# `converged` is {eval}`str(r.converged)` after {eval}`r.epochs` passes, with
+# {eval}`xor_updates` updates in each pass: the rule keeps cycling.
 
 # %% [markdown]
 # (appendix-numpy)=
@@ -261,11 +253,9 @@ steps = [(gp.perceptron(w_nd, b_nd, X[i], Y[i]),
 assert all(a == b for a, b in steps)  # the same update at every step
 assert np.array_equal(w_nd.asnumpy(), w_np.asnumpy())  # the same weights, to the bit
 assert np.array_equal(b_nd.asnumpy(), b_np.asnumpy())
-glue("np_steps", len(steps), display=False)
-glue("np_updates", sum(a for a, _ in steps), display=False)
 
 # %% [markdown]
-# Over the {glue:text}`np_steps` steps both make the same {glue:text}`np_updates` updates and
+# Over the {eval}`len(steps)` steps both make the same {eval}`sum(a for a, _ in steps)` updates and
 # end with bit-identical weights.
 
 # %% [markdown]
@@ -287,7 +277,6 @@ for x, y in zip(Xp, Yp):
 print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[-1][2],
       "b", gp.chapter.PRINTED_TRACE[-1][3])
 
-
 # %% [markdown]
 # ## Summary
 #
@@ -299,12 +288,10 @@ print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[
 # * One pass need not separate the data. `gp.train` repeats passes until one makes no update,
 #   or stops at its bound and says so (`converged=False`, as on XOR).
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Three exercises on Rosenblatt's rule. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -316,7 +303,6 @@ print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[
 # checker say about a step that tests `< 0` instead of `<= 0`?
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-02-step
 # :class: dropdown
@@ -325,8 +311,7 @@ print("the chapter printed, after its last update: w", gp.chapter.PRINTED_TRACE[
 # with `< 0` never leaves $w = 0, b = 0$, where every margin is a tie: the checker fails it on
 # its first case, "a tie", where `gp.perceptron` updates and it does not.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def my_step(w, b, x, y):
     if y * (nd.dot(w, x) + b).asscalar() <= 0:
         w += y * x
@@ -337,11 +322,9 @@ def my_step(w, b, x, y):
 
 gp.exercises.check_step(my_step)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -350,7 +333,6 @@ gp.exercises.check_step(my_step)
 # it makes exactly the same mistakes, and that its weights are $\eta$ times those of the run
 # with $\eta = 1$. Why does this fail when the run starts from some other $(w_0, b_0)$?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-02-rate
@@ -363,7 +345,6 @@ gp.exercises.check_step(my_step)
 # mistakes can differ.
 # :::
 
-
 # %% [markdown]
 # :::{exercise}
 # :label: ex-02-signed-sum
@@ -372,7 +353,6 @@ gp.exercises.check_step(my_step)
 # data are separable by a wide margin? (This is the dual form behind the kernel perceptron of
 # notebook 13.)
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-02-signed-sum

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "3.%s"
+# ---
 # # 3. The perceptron convergence theorem
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # This notebook follows the chapter
 # [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
@@ -28,7 +42,6 @@ import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -57,21 +70,17 @@ mx.random.seed(1)  # the original notebook's seed
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)
-glue("start_w1", float(demo_run.w[0].asscalar()), display=False)
-glue("start_w2", float(demo_run.w[1].asscalar()), display=False)
-glue("start_b", float(demo_run.b.asscalar()), display=False)
+start_w, start_b = demo_run.w.asnumpy(), float(demo_run.b.asscalar())  # the experiment moves them
 faithful = gp.experiments.margin_experiment_faithful(trials=2, samples=200,
                                                      w=demo_run.w, b=demo_run.b)
-glue("faithful_min", float(faithful.updates.min()), display=False)
-glue("faithful_max", float(faithful.updates.max()), display=False)
 
 # %% mystnb={"figure": {"caption": "The chapter's experiment as written: the mean updates of one warm-started pass against the margin."}}
 _ = gp.plots.plot_faithful_experiment(faithful)
 
 # %% [markdown]
-# The first dataset starts from the demo's weights, $w$ = ({glue:text}`start_w1:.3f`,
-# {glue:text}`start_w2:.3f`) and $b$ = {glue:text}`start_b:g`; the counts of one pass range from
-# {glue:text}`faithful_min:g` to {glue:text}`faithful_max:g` updates over the margins. Each is
+# The first dataset starts from the demo's weights, $w$ = ({eval}`f"{start_w[0]:.3f}"`,
+# {eval}`f"{start_w[1]:.3f}"`) and $b$ = {eval}`f"{start_b:g}"`; the counts of one pass range from
+# {eval}`f"{float(faithful.updates.min()):g}"` to {eval}`f"{float(faithful.updates.max()):g}"` updates over the margins. Each is
 # an average of only 2 passes, and each pass starts from what the previous dataset left, so
 # the curve mixes the effect of the margin with that history.
 
@@ -88,14 +97,6 @@ result = gp.experiments.margin_experiment(trials=10, samples=1000)
 assert result.converged.all()
 assert np.all(result.updates <= result.bound)  # the theorem
 mean, std = result.updates.mean(axis=0), result.updates.std(axis=0)
-glue("trials", result.updates.shape[0], display=False)
-glue("runs", result.updates.size, display=False)
-glue("eps_first", float(result.epsilons[0]), display=False)
-glue("eps_last", float(result.epsilons[-1]), display=False)
-glue("mean_first", mean[0], display=False)
-glue("mean_last", mean[-1], display=False)
-glue("fall_factor", mean[0] / mean[-1], display=False)
-glue("largest_ratio", float(np.max(result.updates / result.bound)), display=False)
 pick = [0, 4, 8, 16]
 pd.DataFrame({"epsilon": result.epsilons[pick], "mean updates": mean[pick].round(1),
               "std over trials": std[pick].round(1),
@@ -108,15 +109,15 @@ gp.plots.plot_margin_experiment(result, ax=ax)
 _ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 
 # %% [markdown]
-# Every one of the {glue:text}`runs` runs converged. Over the {glue:text}`trials` trials per
-# margin of this run, the mean count falls from {glue:text}`mean_first:.1f` updates at
-# $\epsilon$ = {glue:text}`eps_first:g` to {glue:text}`mean_last:.1f` at
-# $\epsilon$ = {glue:text}`eps_last:g`, a factor of {glue:text}`fall_factor:.1f`, with a large
+# Every one of the {eval}`result.updates.size` runs converged. Over the {eval}`result.updates.shape[0]` trials per
+# margin of this run, the mean count falls from {eval}`f"{mean[0]:.1f}"` updates at
+# $\epsilon$ = {eval}`f"{float(result.epsilons[0]):g}"` to {eval}`f"{mean[-1]:.1f}"` at
+# $\epsilon$ = {eval}`f"{float(result.epsilons[-1]):g}"`, a factor of {eval}`f"{mean[0] / mean[-1]:.1f}"`, with a large
 # spread between trials. Over 40 runs of this experiment on seeds no notebook prints, the mean
 # count falls by a factor above 5 on nearly every run (at least 38 of 40): `tests/test_claims.py`
 # checks it, and `bash run.sh claims` measures it again on fresh seeds.
 # Every run stays below its bound, as the theorem says it must, and far below: the largest
-# count is {glue:text}`largest_ratio:.0%` of its run's bound. The theorem is a worst case over
+# count is {eval}`f"{float(np.max(result.updates / result.bound)):.0%}"` of its run's bound. The theorem is a worst case over
 # all data and all orders, and our Gaussian clouds are nowhere near it.
 #
 # ## When the chapter's assumption fails
@@ -135,12 +136,10 @@ _ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 broken = ~result.chapter_assumptions
 assert np.all(result.updates <= result.bound)
 assert np.all(result.updates[~broken] <= result.chapter_bound[~broken])
-glue("broken_share", broken.mean(), display=False)
-glue("broken_count", int(broken.sum()), display=False)
 
 # %% [markdown]
-# In this run {glue:text}`broken_count` of the {glue:text}`runs` planes
-# ({glue:text}`broken_share:.0%`) have $b^{*2} > 1$ (the chance is
+# In this run {eval}`int(broken.sum())` of the {eval}`result.updates.size` planes
+# ({eval}`f"{broken.mean():.0%}"`) have $b^{*2} > 1$ (the chance is
 # $P(|N(0,1)| > 1) \approx 32\%$). The bound with the true $\|(w^*, b^*)\|$ holds on every
 # run, and where $b^{*2} \le 1$ so does the chapter's own bound (the `assert`s check both).
 
@@ -177,18 +176,17 @@ glue("broken_count", int(broken.sum()), display=False)
 # matter: more points means more of them close to the margin, and in 10 dimensions the Gaussian
 # points crowd towards the sphere of radius 3, so the counts do grow with both, on average over
 # the seeds, just never past the bound.
-
+#
 #
 # {py:func}`~gluon_perceptron.experiments.chapter.updates_by_size` measures it over 20 seeds
 # per size (mean with its standard deviation):
 
 # %%
+prose = {}  # the numbers the prose below shows
 sizes = gp.experiments.updates_by_size([(100, 2), (1000, 2), (1000, 10)], seeds=20)
 means = sizes.updates.mean(axis=1)
 for i, key in enumerate(("size_small", "size_large", "size_dims")):
-    glue(key, means[i], display=False)
-glue("size_seeds", sizes.updates.shape[1], display=False)
-glue("size_ratio", float(sizes.ratios.max()), display=False)
+    prose[key] = means[i]
 pd.DataFrame({"points": [c[0] for c in sizes.configs],
               "dimensions": [c[1] for c in sizes.configs],
               "mean updates": means.round(1), "std": sizes.updates.std(axis=1).round(1),
@@ -196,11 +194,10 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
              ).set_index(["points", "dimensions"])
 
 # %% [markdown]
-# Over the {glue:text}`size_seeds` seeds the mean count grows from
-# {glue:text}`size_small:.1f` updates for 100 points to {glue:text}`size_large:.1f` for 1000,
-# and to {glue:text}`size_dims:.1f` for 1000 points in 10 dimensions, while no run gets past
-# {glue:text}`size_ratio:.0%` of its bound.
-
+# Over the {eval}`sizes.updates.shape[1]` seeds the mean count grows from
+# {eval}`f"{prose['size_small']:.1f}"` updates for 100 points to {eval}`f"{prose['size_large']:.1f}"` for 1000,
+# and to {eval}`f"{prose['size_dims']:.1f}"` for 1000 points in 10 dimensions, while no run gets past
+# {eval}`f"{float(sizes.ratios.max()):.0%}"` of its bound.
 
 # %% [markdown]
 # ## Summary
@@ -215,12 +212,10 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
 # * The bound is a worst case: the measured counts stay far below it, and grow on average
 #   with the number of points and the dimension, which the bound does not mention.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the proof.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -230,7 +225,6 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
 # what are the radius and the margin of the padded data $(x_i, 1)$, in terms of $R$,
 # $\epsilon$ and the conditions $\|w^*\| \le 1$, $b^{*2} \le 1$?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-03-plus-one
@@ -242,14 +236,12 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
 # a bias, is then $(R^2 + 1)/(\epsilon^2/2) = 2(R^2 + 1)/\epsilon^2$.
 # :::
 
-
 # %% [markdown]
 # :::{exercise}
 # :label: ex-03-tight
 # Find a dataset on which the perceptron *without* bias makes exactly $R^2/\gamma^2$ updates,
 # so that Novikoff's bound cannot be improved in general. (Hint: one example suffices.)
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-03-tight

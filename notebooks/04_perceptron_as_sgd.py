@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "4.%s"
+# ---
 # # 4. The perceptron as stochastic gradient descent
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # This notebook follows the chapter
 # [**"The Perceptron"**](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
@@ -19,12 +33,10 @@
 # convergence bound on a problem whose optimum is known exactly.
 
 # %%
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from mxnet import autograd, nd
-from myst_nb import glue
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss
@@ -86,10 +98,6 @@ pd.DataFrame.from_dict(rows, orient="index")
 # %%
 checks = {threshold: gp.experiments.compare_subgradients(200, threshold=threshold)
           for threshold in (0.0, 1.0)}
-for key, check in zip(("perceptron", "hinge"), checks.values()):
-    glue(f"{key}_difference", float(check.largest_difference), display=False)
-    glue(f"{key}_cases", check.kind.size, display=False)
-    glue(f"{key}_ties", int(np.sum(check.kind == "tie")), display=False)
 
 # %% mystnb={"figure": {"caption": "Autograd's gradient against the closed form, entry by entry, for the perceptron loss (left) and the hinge loss (right): every point on the diagonal."}}
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 4))
@@ -97,10 +105,10 @@ for ax, (threshold, check) in zip(axes, checks.items()):
     gp.plots.plot_subgradient_check(check, ax, title=f"threshold {threshold:g}")
 
 # %% [markdown]
-# They agree: the largest difference is {glue:text}`perceptron_difference:g` over the
-# {glue:text}`perceptron_cases` cases of the perceptron loss
-# ({glue:text}`perceptron_ties` of them at the kink) and {glue:text}`hinge_difference:g` over
-# the {glue:text}`hinge_cases` of the hinge loss ({glue:text}`hinge_ties` at the kink).
+# They agree: the largest difference is {eval}`f"{float(checks[0.0].largest_difference):g}"` over the
+# {eval}`checks[0.0].kind.size` cases of the perceptron loss
+# ({eval}`int(np.sum(checks[0.0].kind == 'tie'))` of them at the kink) and {eval}`f"{float(checks[1.0].largest_difference):g}"` over
+# the {eval}`checks[1.0].kind.size` of the hinge loss ({eval}`int(np.sum(checks[1.0].kind == 'tie'))` at the kink).
 
 # %% [markdown]
 # ## The trap at the tie
@@ -124,24 +132,17 @@ pd.DataFrame({"slope at z = 0": [gp.kink_gradient(form) for form in gp.KINK_FORM
 X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
 trapped = gp.experiments.relu_trap(X, Y)
 trap, right = trapped.trap, trapped.right
-glue("n_points", len(Y), display=False)
-glue("trap_updates", trap.updates, display=False)
-glue("trap_converged", str(trap.converged), display=False)
-glue("trap_norm", float(np.linalg.norm(np.append(trap.w, trap.b))), display=False)
-glue("trap_error", trapped.trap_error, display=False)
-glue("right_updates", right.updates, display=False)
-glue("right_error", trapped.right_error, display=False)
 
 # %% mystnb={"figure": {"caption": "Left: autograd's slope at the tie for the three forms of max(0, -z). Right: the norm of (w, b) along SGD; with nd.relu it stays at zero."}}
 _ = gp.plots.plot_relu_trap(trapped)
 
 # %% [markdown]
-# On these {glue:text}`n_points` points (labels flipped with probability 0.1), the `nd.relu`
-# form makes {glue:text}`trap_updates` updates, ends with $\|(w, b)\|$ =
-# {glue:text}`trap_norm:g`, reports `converged` = {glue:text}`trap_converged` and has a
-# training error of {glue:text}`trap_error:.0%` (a point on the boundary counts as an error).
-# The same training with the scalar maximum makes {glue:text}`right_updates` updates and
-# ends with a training error of {glue:text}`right_error:.0%`.
+# On these {eval}`len(Y)` points (labels flipped with probability 0.1), the `nd.relu`
+# form makes {eval}`trap.updates` updates, ends with $\|(w, b)\|$ =
+# {eval}`f"{float(np.linalg.norm(np.append(trap.w, trap.b))):g}"`, reports `converged` = {eval}`str(trap.converged)` and has a
+# training error of {eval}`f"{trapped.trap_error:.0%}"` (a point on the boundary counts as an error).
+# The same training with the scalar maximum makes {eval}`right.updates` updates and
+# ends with a training error of {eval}`f"{trapped.right_error:.0%}"`.
 
 # %% [markdown]
 # ## The autograd training loop
@@ -202,19 +203,16 @@ gp.show_source(gp.train_gluon, gp.perceptron_net)
 # %%
 results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
 assert results.identical
-glue("trainers_converged", str(results.reference.converged), display=False)
-glue("trainer_epochs", results.reference.epochs, display=False)
-glue("trainer_updates", ", ".join(map(str, results.reference.updates_per_epoch)),
-     display=False)
+trainer_updates = ", ".join(map(str, results.reference.updates_per_epoch))
 
 # %% mystnb={"figure": {"caption": "The four trainers: updates per epoch (left) and final boundaries (right), drawn on top of each other since they coincide."}}
 _ = gp.plots.plot_trainers(X, Y, results)
 
 # %% [markdown]
-# The four trainers make the same updates in each of the {glue:text}`trainer_epochs` epochs,
-# {glue:text}`trainer_updates`, and end with identical weights and bias (the `assert` checks
+# The four trainers make the same updates in each of the {eval}`results.reference.epochs` epochs,
+# {eval}`trainer_updates`, and end with identical weights and bias (the `assert` checks
 # it). With the flipped labels no pass is free of updates: `converged` is
-# {glue:text}`trainers_converged`.
+# {eval}`str(results.reference.converged)`.
 #
 # The margin perceptron is SGD on the hinge loss: it also updates on correct points whose
 # margin is at most 1, which is `train(..., threshold=1)`.
@@ -224,10 +222,10 @@ margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)
 margin_rule = gp.train(X, Y, max_epochs=5, threshold=1.0)
 assert margin_sgd.updates_per_epoch == margin_rule.updates_per_epoch
 assert np.array_equal(margin_sgd.w, margin_rule.w) and margin_sgd.b == margin_rule.b
-glue("margin_updates", ", ".join(map(str, margin_sgd.updates_per_epoch)), display=False)
+margin_updates = ", ".join(map(str, margin_sgd.updates_per_epoch))
 
 # %% [markdown]
-# Both make {glue:text}`margin_updates` updates in their five passes and end with the same
+# Both make {eval}`margin_updates` updates in their five passes and end with the same
 # weights (the `assert`s check it).
 
 # %% [markdown]
@@ -278,12 +276,6 @@ glue("margin_updates", ", ".join(map(str, margin_sgd.updates_per_epoch)), displa
 Xb, Yb = gp.experiments.sgd_demo_data()
 result = gp.experiments.sgd_bound_experiment(Xb, Yb, seeds=10)
 assert result.assumptions_hold
-glue("risk_min", result.risk_min, display=False)
-glue("radius", result.radius, display=False)
-glue("lipschitz", result.lipschitz, display=False)
-glue("max_grad_norm", result.max_grad_norm, display=False)
-glue("max_norm", result.max_norm, display=False)
-glue("bound_seeds", result.constant_gap.shape[0], display=False)
 pd.DataFrame({"gap, constant rate": result.constant_gap.mean(axis=0),
               "its bound R L / sqrt T": result.constant_bound,
               "gap, 1/sqrt t": result.anytime_gap.mean(axis=0),
@@ -291,11 +283,11 @@ pd.DataFrame({"gap, constant rate": result.constant_gap.mean(axis=0),
              index=pd.Index(result.horizons, name="T")).round(4)
 
 # %% [markdown]
-# Here $R(\theta^*)$ = {glue:text}`risk_min:.4f`, the radius $R$ = {glue:text}`radius:.3f`
-# and $L$ = {glue:text}`lipschitz:.3f`. The runs met gradients of norm up to
-# {glue:text}`max_grad_norm:.3f` (so $L$ is reached, not just assumed) and iterates of norm up
-# to {glue:text}`max_norm:.4f`, inside the ball (the `assert` checks both assumptions). The
-# table gives the mean gap over the {glue:text}`bound_seeds` seeds next to each bound.
+# Here $R(\theta^*)$ = {eval}`f"{result.risk_min:.4f}"`, the radius $R$ = {eval}`f"{result.radius:.3f}"`
+# and $L$ = {eval}`f"{result.lipschitz:.3f}"`. The runs met gradients of norm up to
+# {eval}`f"{result.max_grad_norm:.3f}"` (so $L$ is reached, not just assumed) and iterates of norm up
+# to {eval}`f"{result.max_norm:.4f}"`, inside the ball (the `assert` checks both assumptions). The
+# table gives the mean gap over the {eval}`result.constant_gap.shape[0]` seeds next to each bound.
 
 # %% mystnb={"figure": {"caption": "The measured gap of SGD's averaged iterate (mean over seeds, the band its range) against each schedule's bound (dashed)."}}
 _ = gp.plots.plot_sgd_bound_experiment(result)
@@ -312,28 +304,25 @@ for name, gap, bound in (("constant", result.constant_gap, result.constant_bound
     assert np.all(mean <= bound)  # the theorem, at every T
     ratios[name] = bound / mean
 horizons = result.horizons
-glue("t_first", int(horizons[0]), display=False)
-glue("t_last", int(horizons[-1]), display=False)
-glue("constant_ratio_min", ratios["constant"].min(), display=False)
-glue("constant_ratio_max", ratios["constant"].max(), display=False)
-glue("anytime_ratio_first", ratios["1/sqrt t"][0], display=False)
-glue("anytime_ratio_last", ratios["1/sqrt t"][-1], display=False)
-glue("constant_ratio_last", ratios["constant"][-1], display=False)
+constant_ratio_min = ratios["constant"].min()
+constant_ratio_max = ratios["constant"].max()
+anytime_ratio_first = ratios["1/sqrt t"][0]
+anytime_ratio_last = ratios["1/sqrt t"][-1]
+constant_ratio_last = ratios["constant"][-1]
 pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 
 # %% [markdown]
 # With the constant rate tuned to the horizon, $\eta = R/(L\sqrt T)$, the bound stays within
-# a small factor of the measured gap at every $T$, between {glue:text}`constant_ratio_min:.1f`
-# and {glue:text}`constant_ratio_max:.1f` times it: it is not vacuous, and a bound that many
+# a small factor of the measured gap at every $T$, between {eval}`f"{constant_ratio_min:.1f}"`
+# and {eval}`f"{constant_ratio_max:.1f}"` times it: it is not vacuous, and a bound that many
 # times smaller would already be violated. The $1/\sqrt t$ schedule does not need $T$ in
 # advance but pays for it: its bound carries the extra $\log T$ of $\sum_t \eta_t^2$, its
-# measured gap does not, and its ratio grows from {glue:text}`anytime_ratio_first:.1f` at
-# $T$ = {glue:text}`t_first` to {glue:text}`anytime_ratio_last:.1f` at $T$ =
-# {glue:text}`t_last`, where the constant rate's is {glue:text}`constant_ratio_last:.1f`: at
+# measured gap does not, and its ratio grows from {eval}`f"{anytime_ratio_first:.1f}"` at
+# $T$ = {eval}`int(horizons[0])` to {eval}`f"{anytime_ratio_last:.1f}"` at $T$ =
+# {eval}`int(horizons[-1])`, where the constant rate's is {eval}`f"{constant_ratio_last:.1f}"`: at
 # the largest $T$ it is the looser of the two bounds. (`tests/test_sgd.py` checks both directions, the growth of the
 # $1/\sqrt t$ ratio and its exceeding the constant rate's at the largest $T$, on data and
 # seeds no notebook uses.)
-
 
 # %% [markdown]
 # ## Summary
@@ -348,12 +337,10 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 # * The SGD bound for the averaged iterate (Nesterov and Vial) is measured on a problem whose
 #   optimum is known exactly.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Three exercises on the perceptron as gradient descent. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -365,7 +352,6 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 # MXNet's autograd on `gp.perceptron_loss` at the kink, just either side of it and far away.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-04-subgradient
 # :class: dropdown
@@ -375,8 +361,7 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 # takes $(-y x, -y)$, which is what lets it leave $w = 0$, and `gp.perceptron_loss` is
 # written so that autograd does the same.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def perceptron_subgradient(w, b, x, y):
     if y * (w @ x + b) <= 0:
         return -y * x, np.array([-y])
@@ -385,11 +370,9 @@ def perceptron_subgradient(w, b, x, y):
 
 gp.exercises.check_subgradient(perceptron_subgradient)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -399,7 +382,6 @@ gp.exercises.check_subgradient(perceptron_subgradient)
 # it still update?
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-04-hinge
 # :class: dropdown
@@ -408,8 +390,7 @@ gp.exercises.check_subgradient(perceptron_subgradient)
 # correct points with a margin below 1. Passing `perceptron_subgradient` with `loss="hinge"`
 # fails at the first point on that kink.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def hinge_subgradient(w, b, x, y):
     if y * (w @ x + b) <= 1:
         return -y * x, np.array([-y])
@@ -418,11 +399,9 @@ def hinge_subgradient(w, b, x, y):
 
 gp.exercises.check_subgradient(hinge_subgradient, loss="hinge")
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -431,7 +410,6 @@ gp.exercises.check_subgradient(hinge_subgradient, loss="hinge")
 # the slope autograd gives each at $z = 0$, and explain why SGD from $w = 0, b = 0$ on the
 # `relu` form never moves.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-04-relu

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "5.%s"
+# ---
 # # 5. Black & White: when the data cannot be separated
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # The [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
 # {cite:p}`straightdope` closes its convergence proof with a warning: the proof needs separable data, and
@@ -27,7 +41,6 @@ import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 from gluon_perceptron.theory import signed_rows
-from myst_nb import glue
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.rosenblatt import stepping
@@ -63,31 +76,22 @@ part1 = gp.experiments.nonseparable_experiment(300)
 data, traces, noisy = part1.data, part1.traces, part1.noisy
 X, Y = data["20% label noise"]
 plane = (noisy.wfake.asnumpy(), float(noisy.bfake.asscalar()))
-#: short glue keys for the three sets
-KEY = {"20% label noise": "noise", "overlapping Gaussians": "gauss", "XOR": "xor"}
-glue("nonseparable", sum(not sep for sep in part1.separable.values()), display=False)
-glue("bayes_gauss", part1.gauss.bayes_error, display=False)
-glue("plane_train_error", gp.error_rate(*plane, X, Y), display=False)
-glue("pocket_train_error", gp.train_pocket(X, Y, max_epochs=300).history["error"][-1],
-     display=False)
-glue("unconverged", sum(not res.converged for res in traces.values()), display=False)
-for name, res in traces.items():
-    glue(f"passes_{KEY[name]}", res.epochs, display=False)
-    glue(f"fewest_{KEY[name]}", min(res.updates_per_epoch), display=False)
-    glue(f"mean_updates_{KEY[name]}", res.updates / res.epochs, display=False)
+NOISE, GAUSS, XOR = traces  # the three sets' names
+pocket_train_error = gp.train_pocket(X, Y, max_epochs=300).history["error"][-1]
+unconverged = sum(not res.converged for res in traces.values())
 
 # %% [markdown]
-# The linear program finds {glue:text}`nonseparable` of the 3 sets not separable. The
-# Gaussian classes of this draw have a Bayes error of {glue:text}`bayes_gauss:.3f`. On the
-# label-noise sample the generating plane errs on a fraction {glue:text}`plane_train_error:.2f`
-# of the points and the pocket's line on {glue:text}`pocket_train_error:.2f`.
+# The linear program finds {eval}`sum(not sep for sep in part1.separable.values())` of the 3 sets not separable. The
+# Gaussian classes of this draw have a Bayes error of {eval}`f"{part1.gauss.bayes_error:.3f}"`. On the
+# label-noise sample the generating plane errs on a fraction {eval}`f"{gp.error_rate(*plane, X, Y):.2f}"`
+# of the points and the pocket's line on {eval}`f"{pocket_train_error:.2f}"`.
 #
-# {glue:text}`unconverged` of the 3 runs report `converged=False`, after
-# {glue:text}`passes_noise`, {glue:text}`passes_gauss` and {glue:text}`passes_xor` passes. No
+# {eval}`unconverged` of the 3 runs report `converged=False`, after
+# {eval}`traces[NOISE].epochs`, {eval}`traces[GAUSS].epochs` and {eval}`traces[XOR].epochs` passes. No
 # pass goes without an update: the fewest updates in a pass are
-# {glue:text}`fewest_noise` on the label-noise data (mean {glue:text}`mean_updates_noise:.1f`),
-# {glue:text}`fewest_gauss` on the Gaussians (mean {glue:text}`mean_updates_gauss:.1f`) and
-# {glue:text}`fewest_xor` on XOR (mean {glue:text}`mean_updates_xor:.1f`).
+# {eval}`min(traces[NOISE].updates_per_epoch)` on the label-noise data (mean {eval}`f"{traces[NOISE].updates / traces[NOISE].epochs:.1f}"`),
+# {eval}`min(traces[GAUSS].updates_per_epoch)` on the Gaussians (mean {eval}`f"{traces[GAUSS].updates / traces[GAUSS].epochs:.1f}"`) and
+# {eval}`min(traces[XOR].updates_per_epoch)` on XOR (mean {eval}`f"{traces[XOR].updates / traces[XOR].epochs:.1f}"`).
 
 # %% [markdown]
 # On XOR the picture after each pass is misleading: the four updates of a pass add up to zero,
@@ -103,11 +107,6 @@ print(xor_run.thetas[:8])
 # running maximum (red), over the 300 passes (for XOR, over every step of the first passes).
 
 # %% mystnb={"figure": {"caption": "One row per data set: cumulative updates, training error, and the norm of (w, b) with its running maximum (red). Updates never stop; the norm stays bounded."}}
-for name in traces:
-    first, total = part1.norm_maxima(name)
-    glue(f"max_first_{KEY[name]}", first, display=False)
-    glue(f"max_all_{KEY[name]}", total, display=False)
-    glue(f"ceiling_{KEY[name]}", bounds[name], display=False)
 fig, grid = plt.subplots(3, 3, figsize=(7.2, 8.5))
 gp.plots.plot_nonseparable(traces, grid.T, bounds=bounds, steps=part1.steps)
 for ax in grid.flat:
@@ -127,8 +126,8 @@ fig.tight_layout()
 #   which $\theta$ turns over a pass).
 # * **But the weights stay bounded.** The running maximum of $\|(w, b)\|$ grows less and less:
 #   most of its height is reached in the first tenth of the passes (on the label-noise data
-#   {glue:text}`max_first_noise:.2f` after 30 passes, {glue:text}`max_all_noise:.2f` after 300;
-#   on the Gaussians {glue:text}`max_first_gauss:.2f` and {glue:text}`max_all_gauss:.2f`). It
+#   {eval}`f"{part1.norm_maxima(NOISE)[0]:.2f}"` after 30 passes, {eval}`f"{part1.norm_maxima(NOISE)[1]:.2f}"` after 300;
+#   on the Gaussians {eval}`f"{part1.norm_maxima(GAUSS)[0]:.2f}"` and {eval}`f"{part1.norm_maxima(GAUSS)[1]:.2f}"`). It
 #   does not stop growing, though: it creeps up by small steps, and on this draw and on most
 #   others the last new maximum comes late in the run (measured over 40 draws below).
 #
@@ -150,10 +149,10 @@ fig.tight_layout()
 # :::
 #
 # The ceiling depends on the data only, holds for every step of every run, and is very loose:
-# {glue:text}`ceiling_noise:.3g` on the label-noise data and {glue:text}`ceiling_gauss:.3g` on
-# the Gaussians, against largest norms of {glue:text}`max_all_noise:.2f` and
-# {glue:text}`max_all_gauss:.2f`; for XOR {glue:text}`ceiling_xor:.3g` against
-# {glue:text}`max_all_xor:.2f`.
+# {eval}`f"{bounds[NOISE]:.3g}"` on the label-noise data and {eval}`f"{bounds[GAUSS]:.3g}"` on
+# the Gaussians, against largest norms of {eval}`f"{part1.norm_maxima(NOISE)[1]:.2f}"` and
+# {eval}`f"{part1.norm_maxima(GAUSS)[1]:.2f}"`; for XOR {eval}`f"{bounds[XOR]:.3g}"` against
+# {eval}`f"{part1.norm_maxima(XOR)[1]:.2f}"`.
 #
 # Below, the boundaries after the last eight passes; on the label-noise data the flipped points
 # are ringed and the generating plane is dashed. The boundary swings around the plane, pulled
@@ -176,13 +175,6 @@ fig.tight_layout()
 
 # %%
 growth = gp.experiments.norm_growth_over_seeds(40, 300)
-glue("growth_draws", growth.draws, display=False)
-for name, last in growth.last_new_max.items():
-    ratio = growth.growth(name)
-    glue(f"last_max_median_{KEY[name]}", np.median(last), display=False)
-    glue(f"late_{KEY[name]}", growth.late(name, 30), display=False)
-    glue(f"growth_median_{KEY[name]}", np.median(ratio), display=False)
-    glue(f"growth_largest_{KEY[name]}", ratio.max(), display=False)
 # The 40 draws reseeded MXNet's generator. Replay part 1's two draws from seed 0, so that
 # part 3 draws what the main job draws (part 1, then the remedies).
 mx.random.seed(0)
@@ -190,14 +182,14 @@ _ = gp.data.getfake_noisy(100, 2, 0.0, 0.2), gp.data.gaussian_classes(100, 2, 2.
 
 # %% [markdown]
 # So "stops growing after a few dozen passes" would be wrong: the maximum still grows after
-# pass 30 in {glue:text}`late_noise` of the {glue:text}`growth_draws` label-noise draws and in
-# {glue:text}`late_gauss` of the Gaussian ones, and its last new value comes at pass
-# {glue:text}`last_max_median_noise:.0f` and {glue:text}`last_max_median_gauss:.0f` of 300
+# pass 30 in {eval}`growth.late(NOISE, 30)` of the {eval}`growth.draws` label-noise draws and in
+# {eval}`growth.late(GAUSS, 30)` of the Gaussian ones, and its last new value comes at pass
+# {eval}`f"{np.median(growth.last_new_max[NOISE]):.0f}"` and {eval}`f"{np.median(growth.last_new_max[GAUSS]):.0f}"` of 300
 # (medians over the draws): past the middle of the run. What the data does support is that it
-# grows *little*: over the whole run the maximum ends a median {glue:text}`growth_median_noise:.3f`
+# grows *little*: over the whole run the maximum ends a median {eval}`f"{np.median(growth.growth(NOISE)):.3f}"`
 # times that of the first tenth on the label-noise data (at most
-# {glue:text}`growth_largest_noise:.2f`), {glue:text}`growth_median_gauss:.3f` times on the
-# Gaussians (at most {glue:text}`growth_largest_gauss:.2f`), and the theorem says it can never
+# {eval}`f"{growth.growth(NOISE).max():.2f}"`), {eval}`f"{np.median(growth.growth(GAUSS)):.3f}"` times on the
+# Gaussians (at most {eval}`f"{growth.growth(GAUSS).max():.2f}"`), and the theorem says it can never
 # run off.
 
 # %% [markdown]
@@ -226,23 +218,14 @@ plain, aggressive, unguarded = part2.plain, part2.aggressive, part2.unguarded
 plain_at = np.flatnonzero(plain.mistakes) + 1
 aggressive_at = part2.aggressive_mistakes_at
 powers = 2 ** np.arange(5, 13)  # 32, ..., 4096: the steps where the notes predict a mistake
-glue("notes_steps", 2**12, display=False)
-glue("plain_mistakes", plain_at.size, display=False)
-glue("plain_last", int(plain_at.max()), display=False)
-glue("aggressive_mistakes", aggressive_at.size, display=False)
-glue("aggressive_early", int(np.sum(aggressive_at < 32)), display=False)
-glue("aggressive_powers", int(np.isin(powers, aggressive_at).sum()), display=False)
-glue("powers", powers.size, display=False)
-glue("margin_32", aggressive.margins[31], display=False)
-glue("margin_4096", aggressive.margins[2**12 - 1], display=False)
 
 # %% [markdown]
-# In {glue:text}`notes_steps` steps the perceptron errs {glue:text}`plain_mistakes` times, the
-# last at t = {glue:text}`plain_last`. The aggressive rule errs {glue:text}`aggressive_mistakes`
-# times: {glue:text}`aggressive_early` times before t = 32, and at
-# {glue:text}`aggressive_powers` of the {glue:text}`powers` powers of two from 32 to 4096,
-# where its margin falls from {glue:text}`margin_32:g` just before t = 32 to
-# {glue:text}`margin_4096:g` just before t = 4096.
+# In {eval}`2**12` steps the perceptron errs {eval}`plain_at.size` times, the
+# last at t = {eval}`int(plain_at.max())`. The aggressive rule errs {eval}`aggressive_at.size`
+# times: {eval}`int(np.sum(aggressive_at < 32))` times before t = 32, and at
+# {eval}`int(np.isin(powers, aggressive_at).sum())` of the {eval}`powers.size` powers of two from 32 to 4096,
+# where its margin falls from {eval}`f"{aggressive.margins[31]:g}"` just before t = 32 to
+# {eval}`f"{aggressive.margins[2**12 - 1]:g}"` just before t = 4096.
 
 # %% [markdown]
 # Without the mistake test nothing stops the weights either. On the notes' sequence the bias
@@ -253,9 +236,8 @@ glue("margin_4096", aggressive.margins[2**12 - 1], display=False)
 
 # %% mystnb={"figure": {"caption": "Left and middle: the notes' sequence, cumulative mistakes and the norm of theta. Right: the norm after each pass on the label-noise data, plain rule against the unguarded one."}}
 slope = np.linalg.norm(signed_rows(*data["20% label noise"]).sum(axis=0))
-glue("unguarded_norm", unguarded.history["norm"][-1], display=False)
-glue("unguarded_slope", slope, display=False)
-glue("plain_norm_max", max(traces["20% label noise"].history["norm"]), display=False)
+unguarded_norm = unguarded.history["norm"][-1]
+plain_norm_max = max(traces["20% label noise"].history["norm"])
 
 fig, axes = plt.subplots(3, 1, figsize=(7, 11), layout="constrained")
 gp.plots.plot_aggressive(plain, aggressive, axes[:2])
@@ -263,8 +245,8 @@ _ = gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
 
 # %% [markdown]
 # On the label-noise data the unguarded rule ends the 300 passes at
-# $\|\theta\| =$ {glue:text}`unguarded_norm:.0f` = 300 × {glue:text}`unguarded_slope:.1f`,
-# while the plain rule never went above {glue:text}`plain_norm_max:.2f`.
+# $\|\theta\| =$ {eval}`f"{unguarded_norm:.0f}"` = 300 × {eval}`f"{slope:.1f}"`,
+# while the plain rule never went above {eval}`f"{plain_norm_max:.2f}"`.
 
 # %% [markdown]
 # ## 3. Making the learner playable again
@@ -342,21 +324,18 @@ gp.show_source(gp.rosenblatt.train_projected, stepping._project)
 # %% mystnb={"figure": {"caption": "Held-out error after each pass. Left: plain, pocket and averaged. Right: plain and the step rules. Dashed: the Bayes error and the reference lines."}}
 R = gp.experiments.remedies_experiment(150, epochs=200)
 gp.plots.plot_remedies(R)
-for key, value in (("flip", R.flip), ("plane_error", R.plane_error),
-                   ("hinge_error", R.hinge_error), ("majority_error", R.majority_error)):
-    glue(f"R_{key}", value, display=False)
-glue("R_plain_tail", R.tail("plain", 50).mean, display=False)
+R_plain_tail = R.tail("plain", 50).mean
 print("held-out error over the last 50 passes:")
 for name in R.errors:
     s = R.tail(name, 50)
     print(f"  {name:18s} mean {s.mean:.3f}  std {s.std:.3f}  range {s.spread:.3f}")
 
 # %% [markdown]
-# The references on this draw: the Bayes error {glue:text}`R_flip:.3f`, the generating plane's
-# held-out error {glue:text}`R_plane_error:.3f`, the hinge LP's {glue:text}`R_hinge_error:.3f`
-# and the majority label's {glue:text}`R_majority_error:.3f`. The plain perceptron is not
+# The references on this draw: the Bayes error {eval}`f"{R.flip:.3f}"`, the generating plane's
+# held-out error {eval}`f"{R.plane_error:.3f}"`, the hinge LP's {eval}`f"{R.hinge_error:.3f}"`
+# and the majority label's {eval}`f"{R.majority_error:.3f}"`. The plain perceptron is not
 # merely far above the best line: its mean held-out error over the last 50 passes,
-# {glue:text}`R_plain_tail:.3f`, is worse than a coin flip and worse than always answering the
+# {eval}`f"{R_plain_tail:.3f}"`, is worse than a coin flip and worse than always answering the
 # majority label. "decaying" and "projected", which also return the last iterate $\theta$
 # itself, do as badly (the table).
 #
@@ -369,18 +348,14 @@ for name in R.errors:
 
 # %% mystnb={"figure": {"caption": "Held-out error after every step of the plain run's last three passes: the circled pass ends, which history records, sit high above each pass's mean (blue)."}}
 effect = gp.experiments.order_effect(R, last=100)
-glue("last10_flipped", int(R.train_flipped[-10:].sum()), display=False)
-glue("share_last5", 100 * effect.flipped_share_of_last_updates(5), display=False)
-glue("end_error", effect.end_errors.mean(), display=False)
-glue("step_error", effect.mean_errors.mean(), display=False)
 gp.plots.plot_order_effect(effect, passes=3)
 plt.show()
 
 # %% [markdown]
-# The last 10 training points hold {glue:text}`last10_flipped` flipped labels (about 2
-# expected), and {glue:text}`share_last5:.0f` % of each pass's last 5 updates are on flipped
+# The last 10 training points hold {eval}`int(R.train_flipped[-10:].sum())` flipped labels (about 2
+# expected), and {eval}`f"{100 * effect.flipped_share_of_last_updates(5):.0f}"` % of each pass's last 5 updates are on flipped
 # labels. Over the last 100 passes the held-out error at the end of a pass averages
-# {glue:text}`end_error:.3f`, and over every step of a pass {glue:text}`step_error:.3f`. The
+# {eval}`f"{effect.end_errors.mean():.3f}"`, and over every step of a pass {eval}`f"{effect.mean_errors.mean():.3f}"`. The
 # same run is much better on average over the steps of a pass than at the pass ends: the
 # snapshot we happened to record is the worst place to look. A different draw puts different
 # points at the end, so one draw says little. `remedies_over_seeds` repeats the whole
@@ -400,20 +375,12 @@ for name in spread.shuffled:
     print(f"  {name + ', shuffled':18s} {q}  above 0.5 in {spread.above(name, shuffled=True):2d}"
           f", worse than the majority label in "
           f"{spread.worse_than_majority(name, shuffled=True):2d} of 40")
-glue("spread_draws", spread.majority.size, display=False)
-glue("plain_median", spread.quartiles("plain")[1], display=False)
-glue("plain_above", spread.above("plain"), display=False)
-glue("plain_worse", spread.worse_than_majority("plain"), display=False)
-glue("shuffled_above", max(spread.above(m, shuffled=True) for m in spread.shuffled),
-     display=False)
+plain_median = spread.quartiles("plain")[1]
+plain_above = spread.above("plain")
+plain_worse = spread.worse_than_majority("plain")
 iqr = spread.quartiles("plain")[2] - spread.quartiles("plain")[0]
 iqr_shuffled = np.subtract(*spread.quartiles("plain", shuffled=True)[[2, 0]])
-glue("plain_iqr", iqr, display=False)
-glue("plain_iqr_shuffled", iqr_shuffled, display=False)
-glue("plain_median_shuffled", spread.quartiles("plain", shuffled=True)[1], display=False)
-for name, key in (("pocket", "pocket"), ("averaged", "averaged")):
-    glue(f"{key}_worse", spread.worse_than_majority(name), display=False)
-glue("pocket_undercuts", int(np.sum(spread.pocket_train < spread.plane_train)), display=False)
+plain_median_shuffled = spread.quartiles("plain", shuffled=True)[1]
 gp.plots.plot_remedies_over_seeds(spread)
 plt.show()
 
@@ -422,23 +389,23 @@ plt.show()
 # 10 000 to 10 039, which no notebook prints):
 #
 # * **plain**: the default draw's error above is an unlucky one. The median over draws is
-#   {glue:text}`plain_median:.3f`, above 0.5 in only {glue:text}`plain_above` of the
-#   {glue:text}`spread_draws` draws, but still far above the best line and typically no better
-#   than the majority label (worse in {glue:text}`plain_worse` of the draws): the last iterate
+#   {eval}`f"{plain_median:.3f}"`, above 0.5 in only {eval}`plain_above` of the
+#   {eval}`spread.majority.size` draws, but still far above the best line and typically no better
+#   than the majority label (worse in {eval}`plain_worse` of the draws): the last iterate
 #   of the perceptron on noisy data is a poor predictor, and within one run it jumps by tens of
 #   points from pass to pass.
 # * **shuffling each pass** removes the lottery, not the problem: each pass now ends on a
 #   random handful of points, so the end-of-pass errors scatter around the in-pass average and
 #   their mean over 100 passes hardly varies between draws (above 0.5 in at most
-#   {glue:text}`shuffled_above` of the draws, whichever of the three rules; for plain, quartiles
-#   {glue:text}`plain_iqr_shuffled:.3f` apart instead of {glue:text}`plain_iqr:.3f`), but its
-#   median, {glue:text}`plain_median_shuffled:.3f` for plain, is no lower. The same holds for
+#   {eval}`max(spread.above(m, shuffled=True) for m in spread.shuffled)` of the draws, whichever of the three rules; for plain, quartiles
+#   {eval}`f"{iqr_shuffled:.3f}"` apart instead of {eval}`f"{iqr:.3f}"`), but its
+#   median, {eval}`f"{plain_median_shuffled:.3f}"` for plain, is no lower. The same holds for
 #   **decaying** and **projected**.
 # * **pocket** and **averaged** settle: their error barely moves over the last passes and sits
 #   within a few points of the generating plane in most draws (worse than the majority label
-#   in {glue:text}`pocket_worse` and {glue:text}`averaged_worse` of the draws). The pocket's
+#   in {eval}`spread.worse_than_majority('pocket')` and {eval}`spread.worse_than_majority('averaged')` of the draws). The pocket's
 #   *training* error cannot rise (that is the ratchet, checked below), and on a sample it can
-#   even undercut the plane's ({glue:text}`pocket_undercuts` of the draws).
+#   even undercut the plane's ({eval}`int(np.sum(spread.pocket_train < spread.plane_train))` of the draws).
 # * **decaying step alone does not help.** The rule is blind to the scale of $\theta$:
 #   shrinking every step shrinks $\theta$ by the same factor, and the boundary moves as much as
 #   before. With a margin $\delta = 1$ scale matters, the rule becomes a subgradient method
@@ -453,24 +420,19 @@ plt.show()
 
 # %%
 pocket_train = np.array(R.results["pocket"].history["error"])
-glue("pocket_rises", int(np.sum(np.diff(pocket_train) > 0)), display=False)
-glue("pocket_passes", pocket_train.size, display=False)
-glue("decaying_norm", R.results["decaying"].history["norm"][-1], display=False)
-glue("plain_max_R", max(R.results["plain"].history["norm"]), display=False)
+decaying_norm = R.results["decaying"].history["norm"][-1]
+plain_max_R = max(R.results["plain"].history["norm"])
 X, Y = R.train
 w, b, best = gp.theory.hinge_separator(X, Y)
 res = R.results["decaying + margin"]
-glue("hinge_best", best, display=False)
-glue("hinge_decaying", np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))), display=False)
 
 # %% [markdown]
-# On the default draw: the pocket's training error rises {glue:text}`pocket_rises` times over
-# its {glue:text}`pocket_passes` passes; the decaying step alone ends at
-# $\|\theta\| =$ {glue:text}`decaying_norm:.4f`, against the plain run's largest
-# {glue:text}`plain_max_R:.2f` (the same motion at a smaller scale); and with the margin its
-# hinge loss, {glue:text}`hinge_decaying:.4f`, is close to the optimum
-# {glue:text}`hinge_best:.4f` of the linear program.
-
+# On the default draw: the pocket's training error rises {eval}`int(np.sum(np.diff(pocket_train) > 0))` times over
+# its {eval}`pocket_train.size` passes; the decaying step alone ends at
+# $\|\theta\| =$ {eval}`f"{decaying_norm:.4f}"`, against the plain run's largest
+# {eval}`f"{plain_max_R:.2f}"` (the same motion at a smaller scale); and with the margin its
+# hinge loss, {eval}`f"{np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))):.4f}"`, is close to the optimum
+# {eval}`f"{best:.4f}"` of the linear program.
 
 # %% [markdown]
 # ## Summary
@@ -483,12 +445,10 @@ glue("hinge_decaying", np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))), disp
 # * Remedies (the pocket with ratchet, the averaged perceptron and others) make the predictions
 #   settle; they are judged over many draws, not on the one drawn.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on rules that keep updating. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -501,7 +461,6 @@ glue("hinge_decaying", np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))), disp
 # examples may grow without bound. Can you keep them bounded?)
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-05-aggressive
 # :class: dropdown
@@ -513,8 +472,7 @@ glue("hinge_decaying", np.mean(np.maximum(0, 1 - Y * (X @ res.w + res.b))), disp
 # $\theta_0 = 0$. The notes' bounded sequence (`gp.rosenblatt.notes_sequence`) makes it err
 # infinitely often, not at every step.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def aggressive_sequence(steps):
     X = (-2.0) ** np.arange(1, steps + 1)[:, None]
     return X, np.ones(steps)
@@ -522,11 +480,9 @@ def aggressive_sequence(steps):
 
 gp.exercises.check_aggressive_sequence(aggressive_sequence)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -535,7 +491,6 @@ gp.exercises.check_aggressive_sequence(aggressive_sequence)
 # examples from $\theta_0 = 0$, what is $\theta$? When does $\|\theta\|$ stay bounded, and
 # which direction does the boundary settle on otherwise?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-05-unguarded

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "6.%s"
+# ---
 # # 6. Convergence bounds, measured
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # The convergence theorem ([notebook 03](03_convergence_theorem.ipynb), from the
 # [chapter](https://github.com/zackchase/mxnet-the-straight-dope/blob/master/chapter02_supervised-learning/perceptron.ipynb)
@@ -57,7 +71,6 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -81,34 +94,31 @@ gp.show_source(gp.theory.novikoff_bound, "chapter_bound", "bias_bound", "_bias_b
 # that the generating plane passes through the origin), next to each bound.
 
 # %%
+prose = {}  # the numbers the prose below shows
 rec = gp.experiments.bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000),
                                       epsilons=(0.1, 0.3), trials=8)
 ok = rec.b ** 2 <= 1
-glue("datasets", rec.updates.size, display=False)
-glue("converged", int(rec.converged.sum()), display=False)
 every = slice(None)
 for key, count, bound, sel in [("bias", "updates", "bias_bound", every),
                                ("optimal", "updates", "optimal_bound", every),
                                ("chapter", "updates", "chapter_bound", ok),
                                ("novikoff", "homogeneous_updates", "novikoff_bound", every)]:
     r = rec[count][sel] / rec[bound][sel]
-    glue(f"{key}_exceeded", int((r > 1).sum()), display=False)
-    glue(f"{key}_largest", r.max(), display=False)
-glue("far_planes", int((~ok).sum()), display=False)
-glue("far_exceeded", int((rec.updates[~ok] > rec.chapter_bound[~ok]).sum()), display=False)
+    prose[f"{key}_exceeded"] = int((r > 1).sum())
+    prose[f"{key}_largest"] = r.max()
 
 # %% [markdown]
-# All {glue:text}`converged` of the {glue:text}`datasets` runs converged, and no count reached
+# All {eval}`int(rec.converged.sum())` of the {eval}`rec.updates.size` runs converged, and no count reached
 # its bound, as the theorems say: the count went past the bias bound
-# (R²+1)(1+b\*²)/γ² on {glue:text}`bias_exceeded` datasets, past the optimal-margin bound
-# (R²+1)/γ₂² on {glue:text}`optimal_exceeded`, past Novikoff's bound without bias on
-# {glue:text}`novikoff_exceeded`, and past the chapter's 2(R²+1)/ε² on
-# {glue:text}`chapter_exceeded` of the datasets its condition b\*² ≤ 1 covers. The bounds are
-# loose: the largest ratio count/bound is {glue:text}`bias_largest:.2f`,
-# {glue:text}`optimal_largest:.2f`, {glue:text}`novikoff_largest:.2f` and
-# {glue:text}`chapter_largest:.2f` for these four. {glue:text}`far_planes` of the planes have
+# (R²+1)(1+b\*²)/γ² on {eval}`prose['bias_exceeded']` datasets, past the optimal-margin bound
+# (R²+1)/γ₂² on {eval}`prose['optimal_exceeded']`, past Novikoff's bound without bias on
+# {eval}`prose['novikoff_exceeded']`, and past the chapter's 2(R²+1)/ε² on
+# {eval}`prose['chapter_exceeded']` of the datasets its condition b\*² ≤ 1 covers. The bounds are
+# loose: the largest ratio count/bound is {eval}`f"{prose['bias_largest']:.2f}"`,
+# {eval}`f"{prose['optimal_largest']:.2f}"`, {eval}`f"{prose['novikoff_largest']:.2f}"` and
+# {eval}`f"{prose['chapter_largest']:.2f}"` for these four. {eval}`int((~ok).sum())` of the planes have
 # b\*² > 1, outside the chapter's condition; its bound was exceeded on
-# {glue:text}`far_exceeded` of them. Left below, every bound against every count; right, the
+# {eval}`int((rec.updates[~ok] > rec.chapter_bound[~ok]).sum())` of them. Left below, every bound against every count; right, the
 # medians against the dimension.
 
 # %% mystnb={"figure": {"caption": "Left: each bound against the measured count, one point per dataset; all lie above the diagonal. Right: median counts and bounds against the dimension; the bounds stay flat."}}
@@ -127,14 +137,11 @@ print("updates per dimension, quartiles [25% 50% 75%] over", int(rec.updates.siz
       "datasets each:")
 for d, q in zip(dims, rec.quartiles_by_dimension("updates")):
     print(f"  d = {d:2d}: {q}")
-glue("per_dim", int(rec.updates.size / dims.size), display=False)
-glue("growth_2_10", medians[2] / medians[0], display=False)
-glue("growth_10_20", medians[3] / medians[2], display=False)
 
 # %% [markdown]
-# Over {glue:text}`per_dim` datasets per dimension the median count grows from d = 2 to
-# d = 10, by a factor of {glue:text}`growth_2_10:.2f`, and from d = 10 to d = 20 much less, if
-# at all (a factor of {glue:text}`growth_10_20:.2f`). The spread within each dimension, shown
+# Over {eval}`int(rec.updates.size / dims.size)` datasets per dimension the median count grows from d = 2 to
+# d = 10, by a factor of {eval}`f"{medians[2] / medians[0]:.2f}"`, and from d = 10 to d = 20 much less, if
+# at all (a factor of {eval}`f"{medians[3] / medians[2]:.2f}"`). The spread within each dimension, shown
 # by the quartiles, is as large as the change between dimensions, so one dataset per cell
 # could not show this.
 #
@@ -145,20 +152,13 @@ glue("growth_10_20", medians[3] / medians[2], display=False)
 # %%
 growth = gp.experiments.dimension_growth(40, dimensions=(2, 10))
 ratios = growth.ratios(10)
-glue("grids", ratios.size, display=False)
-glue("grids_grow", int(np.sum(ratios > 1)), display=False)
-glue("ratio_median", np.median(ratios), display=False)
-glue("ratio_q25", np.percentile(ratios, 25), display=False)
-glue("ratio_q75", np.percentile(ratios, 75), display=False)
-glue("ratio_min", ratios.min(), display=False)
-glue("ratio_max", ratios.max(), display=False)
 
 # %% [markdown]
-# So the growth from d = 2 to d = 10 is real, on {glue:text}`grids_grow` of the
-# {glue:text}`grids` grids, but its size varies: the factor has median
-# {glue:text}`ratio_median:.2f`, quartiles {glue:text}`ratio_q25:.2f` and
-# {glue:text}`ratio_q75:.2f`, and ranges from {glue:text}`ratio_min:.2f` to
-# {glue:text}`ratio_max:.2f`: roughly two- to fourfold, not a fixed number. Over 40 other grids,
+# So the growth from d = 2 to d = 10 is real, on {eval}`int(np.sum(ratios > 1))` of the
+# {eval}`ratios.size` grids, but its size varies: the factor has median
+# {eval}`f"{np.median(ratios):.2f}"`, quartiles {eval}`f"{np.percentile(ratios, 25):.2f}"` and
+# {eval}`f"{np.percentile(ratios, 75):.2f}"`, and ranges from {eval}`f"{ratios.min():.2f}"` to
+# {eval}`f"{ratios.max():.2f}"`: roughly two- to fourfold, not a fixed number. Over 40 other grids,
 # which no notebook prints, the count grows from d = 2 to d = 10 on nearly every grid (at least
 # 38 of 40), by a factor between 1.5 and 5 on nearly every grid (at least 36 of 40)
 # (`tests/test_claims.py` checks both, `bash run.sh claims` measures them on fresh seeds).
@@ -176,19 +176,14 @@ fake = gp.sample_separable(300, 2, 0.1)
 opt = gp.theory.optimal_margin(fake.X, fake.Y)
 info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
 run = gp.train(fake.X, fake.Y, max_epochs=10_000)
-glue("plane_margin", info.gamma / np.sqrt(1 + info.b**2), display=False)
-glue("plane_bound", info.bound, display=False)
-glue("opt_margin", opt.gamma, display=False)
-glue("opt_bound", opt.bound, display=False)
-glue("opt_support", len(opt.support), display=False)
-glue("opt_updates", run.updates, display=False)
 
 # %% [markdown]
 # On 300 getfake points in the plane with ε = 0.1, the generating plane has margin
-# {glue:text}`plane_margin:.4f` per unit (w\*, b\*) and bound {glue:text}`plane_bound:.0f`; the
-# optimal plane, held up by {glue:text}`opt_support` support vectors, has margin γ₂ =
-# {glue:text}`opt_margin:.4f` and bound {glue:text}`opt_bound:.0f`. The perceptron needed
-# {glue:text}`opt_updates` updates.
+# {eval}`f"{info.gamma / np.sqrt(1 + info.b**2):.4f}"` per unit (w\*, b\*) and bound {eval}`f"{info.bound:.0f}"`; the
+# optimal plane, held up by {eval}`len(opt.support)` support vectors, has margin γ₂ =
+# {eval}`f"{opt.gamma:.4f}"` and bound {eval}`f"{opt.bound:.0f}"`. The perceptron needed
+# {eval}`run.updates` updates.
+
 # %% [markdown]
 # ## The proof, live
 #
@@ -208,19 +203,15 @@ glue("opt_updates", run.updates, display=False)
 fake = gp.sample_separable(200, 2, 0.05)
 best = gp.theory.optimal_margin(fake.X, fake.Y).theta
 trace = gp.experiments.proof_trace(fake.X, fake.Y, best)
-glue("trace_updates", trace.path.updates, display=False)
-glue("trace_bound", trace.bound, display=False)
-glue("part1_ok", int(np.sum(trace.progress >= trace.lower - 1e-9)), display=False)
-glue("part2_ok", int(np.sum(trace.norm2 <= trace.upper + 1e-9)), display=False)
-glue("trace_points", trace.progress.size, display=False)
 gp.plots.plot_proof_trace(trace)
 plt.show()
 
 # %% [markdown]
-# On 200 points with ε = 0.05 the run makes {glue:text}`trace_updates` updates against a
-# bound of {glue:text}`trace_bound:.0f`. Part 1 holds at {glue:text}`part1_ok` and Part 2 at
-# {glue:text}`part2_ok` of the {glue:text}`trace_points` points of the run (from t = 0), as
+# On 200 points with ε = 0.05 the run makes {eval}`trace.path.updates` updates against a
+# bound of {eval}`f"{trace.bound:.0f}"`. Part 1 holds at {eval}`int(np.sum(trace.progress >= trace.lower - 1e-9))` and Part 2 at
+# {eval}`int(np.sum(trace.norm2 <= trace.upper + 1e-9))` of the {eval}`trace.progress.size` points of the run (from t = 0), as
 # the proof says they must.
+
 # %% [markdown]
 # ## Padding a constant feature is a bias
 #
@@ -235,11 +226,11 @@ with_bias = gp.rosenblatt.update_path(X, Y, max_epochs=1000, bias=True)
 padded = gp.rosenblatt.update_path(gp.data.pad_constant(X), Y, max_epochs=1000, bias=False)
 assert np.array_equal(with_bias.examples, padded.examples)  # the same examples updated on
 assert np.array_equal(with_bias.thetas, padded.thetas)      # the same (w, b), bit for bit
-glue("padded_updates", padded.updates, display=False)
 
 # %% [markdown]
 # The two asserts pass: both runs update on the same examples, in the same order, and hold
-# the same parameters after each of their {glue:text}`padded_updates` updates.
+# the same parameters after each of their {eval}`padded.updates` updates.
+
 # %% [markdown]
 # ## The general bound (1.4): a start and a threshold
 #
@@ -265,12 +256,11 @@ for m in (10.0, 1000.0):
     variants.append(tr)
     print(f"theta_0 = -{m:g} u: {tr.path.updates:5d} updates; plain bound {plain.bound:.0f}, "
           f"(1.4) {tr.bound:.0f}")
-glue("past_plain", sum(tr.path.updates > plain.bound for tr in variants), display=False)
-glue("past_general", sum(tr.path.updates > tr.bound for tr in variants), display=False)
+past_plain = sum(tr.path.updates > plain.bound for tr in variants)
 
 # %% [markdown]
-# Of the four runs with a threshold or a start, {glue:text}`past_plain` go past the plain
-# bound and {glue:text}`past_general` past their bound (1.4).
+# Of the four runs with a threshold or a start, {eval}`past_plain` go past the plain
+# bound and {eval}`sum(tr.path.updates > tr.bound for tr in variants)` past their bound (1.4).
 
 # %% [markdown]
 # The chapter states the condition of its 2(R²+1)/ε²: a separator with ‖w\*‖ ≤ 1 and
@@ -283,14 +273,12 @@ glue("past_general", sum(tr.path.updates > tr.bound for tr in variants), display
 X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
 run = gp.train(X1, Y1, max_epochs=100_000)
 R1 = gp.theory.radius(X1)
-glue("far_updates", run.updates, display=False)
-glue("far_chapter", gp.theory.chapter_bound(R1, 10.0), display=False)
-glue("far_bias", gp.theory.bias_bound(R1, 10.0, 1.0, -20.0), display=False)
 
 # %% [markdown]
-# The perceptron makes {glue:text}`far_updates` updates, far past the chapter's
-# 2(R²+1)/ε² = {glue:text}`far_chapter:.2f` with ε = 10. With the true b\* the bias bound
-# (R²+1)(1+b\*²)/ε² = {glue:text}`far_bias:.0f` still holds.
+# The perceptron makes {eval}`run.updates` updates, far past the chapter's
+# 2(R²+1)/ε² = {eval}`f"{gp.theory.chapter_bound(R1, 10.0):.2f}"` with ε = 10. With the true b\* the bias bound
+# (R²+1)(1+b\*²)/ε² = {eval}`f"{gp.theory.bias_bound(R1, 10.0, 1.0, -20.0):.0f}"` still holds.
+
 # %% [markdown]
 # ## Data normalization (Exercise 1.29)
 #
@@ -311,7 +299,7 @@ Xh = gp.theory.shift_plane_to_origin(fake.X, fake.wfake, fake.bfake)
 scaled_runs = [gp.experiments.transformed_run(Xh, fake.Y, fake.wfake, np.zeros(1), scale=s)
                for s in (0.01, 1.0, 100.0)]
 for name, r in zip(("small", "unit", "large"), scaled_runs):
-    glue(f"homogeneous_{name}", r.homogeneous_updates, display=False)
+    prose[f"homogeneous_{name}"] = r.homogeneous_updates
 scales = np.logspace(-1.5, 1.5, 9)
 runs = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=float(s))
         for s in scales]
@@ -323,19 +311,18 @@ moved = [gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, 
 gp.plots.plot_transformed_runs(scales, runs, shifts, moved)
 plt.show()
 for key, r in (("c0", moved[0]), ("c10", moved[-1])):
-    glue(f"moved_b_{key}", abs(r.b), display=False)
-    glue(f"moved_R_{key}", r.R, display=False)
-    glue(f"moved_bound_{key}", r.bias_bound, display=False)
+    prose[f"moved_b_{key}"] = abs(r.b)
+    prose[f"moved_R_{key}"] = r.R
+    prose[f"moved_bound_{key}"] = r.bias_bound
 
 # %% [markdown]
 # Without a bias, with the data moved through the origin, the counts for λ = 0.01, 1 and 100
-# are {glue:text}`homogeneous_small`, {glue:text}`homogeneous_unit` and
-# {glue:text}`homogeneous_large`: scaling changes nothing. With a bias, moving the data
-# c = 10 along the normal takes |b\*| from {glue:text}`moved_b_c0:.2f` to
-# {glue:text}`moved_b_c10:.2f`, R from {glue:text}`moved_R_c0:.2f` to
-# {glue:text}`moved_R_c10:.2f`, and the generating plane's bound (R²+1)(1+b\*²)/γ² from
-# {glue:text}`moved_bound_c0:.0f` to {glue:text}`moved_bound_c10:.0f`.
-
+# are {eval}`prose['homogeneous_small']`, {eval}`prose['homogeneous_unit']` and
+# {eval}`prose['homogeneous_large']`: scaling changes nothing. With a bias, moving the data
+# c = 10 along the normal takes |b\*| from {eval}`f"{prose['moved_b_c0']:.2f}"` to
+# {eval}`f"{prose['moved_b_c10']:.2f}"`, R from {eval}`f"{prose['moved_R_c0']:.2f}"` to
+# {eval}`f"{prose['moved_R_c10']:.2f}"`, and the generating plane's bound (R²+1)(1+b\*²)/γ² from
+# {eval}`f"{prose['moved_bound_c0']:.0f}"` to {eval}`f"{prose['moved_bound_c10']:.0f}"`.
 
 # %% [markdown]
 # ## Summary
@@ -348,12 +335,10 @@ for key, r in (("c0", moved[0]), ("c10", moved[-1])):
 # * A start $\theta_0 \ne 0$ or a threshold $\delta > 0$ needs the general bound; scaling and
 #   moving the data change the run with a bias.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on padding and on moving the data. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -365,7 +350,6 @@ for key, r in (("c0", moved[0]), ("c10", moved[-1])):
 # data with exact ties, duplicate points and XOR: the padded run *is* the bias run.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-06-padded
 # :class: dropdown
@@ -374,8 +358,7 @@ for key, r in (("c0", moved[0]), ("c10", moved[-1])):
 # $\theta \mathrel{+}= y a$ is $w \mathrel{+}= y x$, $b \mathrel{+}= y$: the same test, the
 # same updates, in the same order.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def padded_run(X, Y, max_epochs):
     A = np.column_stack([X, np.ones(len(X))])
     theta = np.zeros(A.shape[1])
@@ -392,11 +375,9 @@ def padded_run(X, Y, max_epochs):
 
 gp.exercises.check_padded_run(padded_run)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -406,7 +387,6 @@ gp.exercises.check_padded_run(padded_run)
 # *without* bias from zero, does scaling change the mistakes? With a bias? How do $R$ and the
 # margin, hence the bound, change?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-06-normalize

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "7.%s"
+# ---
 # # 7. Optimality and generalization
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # Two more theorems about the perceptron, each run rather than just quoted:
 #
@@ -45,7 +59,6 @@
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -93,16 +106,11 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 run = gp.experiments.adversary_run(0.1, 500)
 opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)
 path = gp.rosenblatt.update_path(run.X, run.Y, max_epochs=10, bias=False)
-glue("adv_n", run.n, display=False)
-glue("adv_gamma2", opt.gamma, display=False)
-glue("adv_inv_sqrt_n", 1 / np.sqrt(run.n), display=False)
-glue("adv_bound", opt.bound, display=False)
-glue("adv_updates", path.updates, display=False)
 
 # %% [markdown]
-# For γ = 0.1 and d = 500, the optimal margin is γ₂ = {glue:text}`adv_gamma2:.4f` against 1/√n =
-# {glue:text}`adv_inv_sqrt_n:.4f` for n = {glue:text}`adv_n` examples, the bound R²/γ₂² is
-# {glue:text}`adv_bound:.1f`, and the perceptron makes {glue:text}`adv_updates` updates.
+# For γ = 0.1 and d = 500, the optimal margin is γ₂ = {eval}`f"{opt.gamma:.4f}"` against 1/√n =
+# {eval}`f"{1 / np.sqrt(run.n):.4f}"` for n = {eval}`run.n` examples, the bound R²/γ₂² is
+# {eval}`f"{opt.bound:.1f}"`, and the perceptron makes {eval}`path.updates` updates.
 
 # %% [markdown]
 # The theorem covers every deterministic learner, not only the perceptron. A learner that
@@ -118,12 +126,10 @@ class AlwaysPositive:
 
 
 lost = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
-glue("lost_mistakes", lost.mistakes, display=False)
-glue("lost_n", lost.n, display=False)
 
 # %% [markdown]
-# With γ = 0.25 and d = 30 it makes {glue:text}`lost_mistakes` mistakes in
-# {glue:text}`lost_n` rounds: the adversary labels every $e_i$ −1.
+# With γ = 0.25 and d = 30 it makes {eval}`lost.mistakes` mistakes in
+# {eval}`lost.n` rounds: the adversary labels every $e_i$ −1.
 
 # %% [markdown]
 # ## Leave-one-out and the generalization bound
@@ -140,7 +146,7 @@ glue("lost_n", lost.n, display=False)
 # first N points and counts errors on fresh points from the same plane, a second, direct
 # estimate of the held-out error. For the bound we use the optimal padded margin, which gives
 # the smallest bound R_a²/γ₂² (with R_a² = R² + 1 for the bias).
-
+#
 # `generalization_curve` runs it for several N, 100 draws each, and keeps every draw, so each
 # mean comes with its standard error.
 
@@ -155,17 +161,11 @@ for n, s in zip(curve.sizes, curve.runs):
           f"{(n + 1) * s.mean('bound'):5.1f} +- {(n + 1) * s.sem('bound'):.1f}")
 in_order = [np.sum((s.loo <= s.support) & (s.support <= s.bound * (1 + 1e-9)))
             for s in curve.runs]
-glue("loo_draws_ok", int(np.sum(in_order)), display=False)
-glue("loo_draws", sum(s.draws for s in curve.runs), display=False)
-glue("bound_25", curve.means("bound")[0], display=False)
-loo = curve.scaled("loo")
-glue("loo_ratio", loo[-1] / loo[0], display=False)
+bound_25 = curve.means("bound")[0]
+loo_scaled = curve.scaled("loo")
 growth = 100 * (curve.scaled("bound")[1:] / curve.scaled("bound")[:-1] - 1)
-glue("growth_min", growth.min(), display=False)
-glue("growth_max", growth.max(), display=False)
 z = np.abs(curve.means("loo") - curve.means("test")) / np.hypot(curve.sems("loo"),
                                                                  curve.sems("test"))
-glue("loo_test_z", z.max(), display=False)
 
 # %% [markdown]
 # Left: the errors and the bound against N; right: the same multiplied by N + 1, on log scales.
@@ -181,29 +181,28 @@ plt.show()
 # %% [markdown]
 # (± is one standard error over the 100 draws.) The theorem holds in every row, and not only
 # on average: the leave-one-out error is at most |I|/(N+1), which is at most the bound, in
-# {glue:text}`loo_draws_ok` of the {glue:text}`loo_draws` draws. The bound is loose:
-# {glue:text}`bound_25:.2f` for N = 25, where it says nothing. It falls as N grows: over 40
+# {eval}`int(np.sum(in_order))` of the {eval}`sum(s.draws for s in curve.runs)` draws. The bound is loose:
+# {eval}`f"{bound_25:.2f}"` for N = 25, where it says nothing. It falls as N grows: over 40
 # tables like this one, on seeds no notebook prints, it falls at every doubling of N on nearly
 # every table (at least 38 of 40). But it falls no faster than 1/N: (N+1) × bound estimates
 # E[R_a²/γ₂²], and that expectation cannot fall as N grows, since N + 2 random points contain
 # N + 1 of them, and adding a point can only raise R and lower the best margin γ₂: larger
 # samples leave smaller margins. The table's estimates, 100 draws each, are noisy: here they
-# change by {glue:text}`growth_min:.0f` to {glue:text}`growth_max:.0f` % per doubling, and over
+# change by {eval}`f"{growth.min():.0f}"` to {eval}`f"{growth.max():.0f}"` % per doubling, and over
 # the 40 tables they rise at every doubling on most tables (at least 30 of 40), not on all.
 # getfake never puts a point closer to the plane than ε, so the margin cannot shrink below ε
 # and the growth must end eventually. The measured errors fall faster than 1/N: (N+1) × the
 # leave-one-out error goes down, not at every step (it is noisy); by N = 400 it is here
-# {glue:text}`loo_ratio:.2f` of its N = 25 value, and over the 40 tables it is below 0.8 of
+# {eval}`f"{loo_scaled[-1] / loo_scaled[0]:.2f}"` of its N = 25 value, and over the 40 tables it is below 0.8 of
 # its N = 25 value on nearly every table (at least 38 of 40), and at most half of it on many
 # of them (at least 16 of 40).
 # The leave-one-out and fresh-point columns estimate the same expectation; here they differ by
-# at most {glue:text}`loo_test_z:.1f` standard errors over the five sizes, and over the 40
+# at most {eval}`f"{z.max():.1f}"` standard errors over the five sizes, and over the 40
 # tables they differ by at most 2 standard errors at N = 25, 50 and 100 on most tables (at
 # least 26 of 40). At N = 200 and 400 the fresh-point errors come from a few draws only, so the
 # standard error there is itself unreliable. `tests/test_claims.py` checks these
 # frequencies on 40 tables of its own, and `bash run.sh claims` measures them again on fresh
 # seeds.
-
 
 # %% [markdown]
 # ## Summary
@@ -217,12 +216,10 @@ plt.show()
 #   grows), while the measured errors fall faster; what the table shows beyond the theorems is
 #   stated as a frequency over 40 tables.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the two theorems. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -235,7 +232,6 @@ plt.show()
 # gives the run's `examples`, one per update.)
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-07-loo
 # :class: dropdown
@@ -245,8 +241,7 @@ plt.show()
 # same $(w, b)$, which classifies $j$ correctly (the full run converged). Only the examples in
 # $I$ need retraining.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def loo(X, Y, max_epochs):
     updated = np.unique(gp.rosenblatt.update_path(X, Y, max_epochs=max_epochs).examples)
     errors = 0
@@ -259,11 +254,9 @@ def loo(X, Y, max_epochs):
 
 gp.exercises.check_leave_one_out(loo)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -273,7 +266,6 @@ gp.exercises.check_leave_one_out(loo)
 # the data are separable by a unit vector with margin $1/\sqrt n \ge \gamma$, so every
 # deterministic learner makes $n$ mistakes on data of margin $\gamma$.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-07-adversary

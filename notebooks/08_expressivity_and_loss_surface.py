@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "8.%s"
+# ---
 # # 8. Expressivity and the loss surface
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # A single perceptron can compute AND, OR and NOT, but not XOR {cite:p}`minskypapert1969`. And
 # its training rule is a subgradient step on a piecewise-linear loss
@@ -11,7 +25,6 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -37,25 +50,25 @@ for name in gp.theory.BOOLEAN_PERCEPTRONS:
 gp.show_source(gp.theory.learn_boolean)
 
 # %%
+prose = {}  # the numbers the prose below shows
 learned = {name: gp.theory.learn_boolean(name) for name in ("AND", "OR", "NOT")}
 correct = 0
 for name, run in learned.items():
     X, Y = gp.theory.boolean_data(name)
     correct += run.converged and np.array_equal(gp.predict(run.w, run.b, X), Y)
-    glue(f"{name.lower()}_updates", run.updates, display=False)
-glue("tables_correct", int(correct), display=False)
-glue("not_w", float(learned["NOT"].w[0]), display=False)
-glue("not_b", float(learned["NOT"].b), display=False)
-glue("and_w1", float(learned["AND"].w[0]), display=False)
-glue("and_w2", float(learned["AND"].w[1]), display=False)
-glue("and_b", float(learned["AND"].b), display=False)
+    prose[f"{name.lower()}_updates"] = run.updates
+not_w = float(learned["NOT"].w[0])
+not_b = float(learned["NOT"].b)
+and_w1 = float(learned["AND"].w[0])
+and_w2 = float(learned["AND"].w[1])
+and_b = float(learned["AND"].b)
 
 # %% [markdown]
-# The rule gets {glue:text}`tables_correct` of the 3 tables right. It finds AND after
-# {glue:text}`and_updates` update(s), with the book's weights w = ({glue:text}`and_w1:g`,
-# {glue:text}`and_w2:g`), b = {glue:text}`and_b:g`; OR after {glue:text}`or_updates`, again
-# with the book's weights; and NOT after {glue:text}`not_updates`, with
-# w = {glue:text}`not_w:g` and b = {glue:text}`not_b:g`: twice the book's −x₁, the same
+# The rule gets {eval}`int(correct)` of the 3 tables right. It finds AND after
+# {eval}`prose['and_updates']` update(s), with the book's weights w = ({eval}`f"{and_w1:g}"`,
+# {eval}`f"{and_w2:g}"`), b = {eval}`f"{and_b:g}"`; OR after {eval}`prose['or_updates']`, again
+# with the book's weights; and NOT after {eval}`prose['not_updates']`, with
+# w = {eval}`f"{not_w:g}"` and b = {eval}`f"{not_b:g}"`: twice the book's −x₁, the same
 # function. A perceptron's weights are fixed only up to a
 # positive factor.
 
@@ -80,17 +93,13 @@ X, Y = gp.xor_data()
 run = gp.theory.learn_boolean("XOR", max_epochs=1000)
 path, period = gp.theory.xor_cycle()
 assert not gp.theory.is_separable(X, Y) and not run.converged
-glue("xor_passes", run.epochs, display=False)
-glue("xor_updates_min", min(run.updates_per_epoch), display=False)
-glue("xor_period", period, display=False)
-glue("xor_largest", float(np.abs(path.thetas).max()), display=False)
 
 # %% [markdown]
 # The linear program finds no separating line (the `assert` above), and in
-# {glue:text}`xor_passes` passes the perceptron does not converge: every pass errs on at least
-# {glue:text}`xor_updates_min` of the 4 points. The weights at the end of a pass repeat every
-# {glue:text}`xor_period` pass(es), and no weight is ever larger than
-# {glue:text}`xor_largest:g` in absolute value: the run goes around a short cycle, forever,
+# {eval}`run.epochs` passes the perceptron does not converge: every pass errs on at least
+# {eval}`min(run.updates_per_epoch)` of the 4 points. The weights at the end of a pass repeat every
+# {eval}`period` pass(es), and no weight is ever larger than
+# {eval}`f"{float(np.abs(path.thetas).max()):g}"` in absolute value: the run goes around a short cycle, forever,
 # without blowing up.
 
 # %% [markdown]
@@ -116,22 +125,16 @@ gp.show_source(gp.theory.total_perceptron_loss)
 X2, Y2 = gp.theory.two_point_data()
 path = gp.rosenblatt.update_path(X2, Y2, max_epochs=100, bias=False)
 margins = Y2 * (X2 @ path.w)
-glue("path_updates", path.updates, display=False)
-glue("path_w1", float(path.w[0]), display=False)
-glue("path_w2", float(path.w[1]), display=False)
-glue("path_loss", float(gp.theory.total_perceptron_loss(path.w, X2, Y2)), display=False)
-glue("path_margin_min", float(margins.min()), display=False)
 gp.plots.plot_loss_surface(path=path)
 plt.show()
 
 # %% [markdown]
-# The run makes {glue:text}`path_updates` updates and stops at
-# w = ({glue:text}`path_w1:g`, {glue:text}`path_w2:g`), inside the cone (the loss there is
-# {glue:text}`path_loss:g`), where both examples have a margin of at least
-# {glue:text}`path_margin_min:g`.
+# The run makes {eval}`path.updates` updates and stops at
+# w = ({eval}`f"{float(path.w[0]):g}"`, {eval}`f"{float(path.w[1]):g}"`), inside the cone (the loss there is
+# {eval}`f"{float(gp.theory.total_perceptron_loss(path.w, X2, Y2)):g}"`), where both examples have a margin of at least
+# {eval}`f"{float(margins.min()):g}"`.
 # The updates are subgradient steps on L with step 1. At the kink y w·x = 0 the rule takes
 # the subgradient −y x, the one that moves, and that is how the run leaves w = 0.
-
 
 # %% [markdown]
 # ## Summary
@@ -141,12 +144,10 @@ plt.show()
 # * The perceptron's loss on a two-point example is piecewise linear and zero on a cone of
 #   weights; the rule is a subgradient step on it.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on what one perceptron can compute. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -157,7 +158,6 @@ plt.show()
 # a network of perceptrons computes anything.)
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-08-nand
 # :class: dropdown
@@ -165,16 +165,13 @@ plt.show()
 # NAND is "not AND": negate the book's AND, $x_1 + x_2 - 1$, to $-x_1 - x_2 + 1$; NOR negates
 # OR, $x_1 + x_2 + 1$, to $-x_1 - x_2 - 1$. The scores are $\pm 1$ and $\pm 3$, never 0.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 print(gp.exercises.check_gate("NAND", [-1.0, -1.0], 1.0))
 print(gp.exercises.check_gate("NOR", [-1.0, -1.0], -1.0))
-
 
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -182,7 +179,6 @@ print(gp.exercises.check_gate("NOR", [-1.0, -1.0], -1.0))
 # Prove that no $(w, b)$ computes XOR on $\pm 1$ inputs: write the four inequalities
 # $y\,(w^\top x + b) > 0$ and add them in suitable pairs.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-08-xor

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "9.%s"
+# ---
 # # 9. Real digits: "0 or not 0"
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # The lecture slides leave the toy data behind and hand the perceptron real handwriting: MNIST,
 # with every 0 labelled $+1$ and every other digit $-1$. Nobody promises that this data can be
@@ -17,51 +31,48 @@
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
-from myst_nb import glue
+import numpy as np  # noqa: F401 - the prose below reads np
 
 import gluon_perceptron as gp
 
 # %% [markdown]
 # ## The data
-#
-# `gp.data.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
-# keeps a quarter for testing: {glue:text}`n_train:,` images to train on, {glue:text}`n_test:,`
-# to test, each a row of {glue:text}`n_pixels` grey levels. The split is reproducible: the same
-# seed gives the same rows.
 
 # %% mystnb={"figure": {"caption": "The first eight training images of split 0, each titled with its label."}}
 split = gp.data.digits_split(seed=0)
-glue("n_train", len(split.y_train), display=False)
-glue("n_test", len(split.y_test), display=False)
-glue("n_pixels", split.X_train.shape[1], display=False)
 
 fig, axes = plt.subplots(1, 8, figsize=(9, 1.5))
 for ax, x, y in zip(axes, split.X_train, split.y_train):
     gp.plots.plot_digit(x, ax, title=f"label {y}")
 
 # %% [markdown]
+# `gp.data.digits_split` loads the digits, scales the pixels to $[0, 1]$, shuffles with a seed and
+# keeps a quarter for testing: {eval}`f"{len(split.y_train):,}"` images to train on, {eval}`f"{len(split.y_test):,}"`
+# to test, each a row of {eval}`split.X_train.shape[1]` grey levels. The split is reproducible: the same
+# seed gives the same rows.
+
+# %% [markdown]
 # ## Padding, or a bias?
-#
-# The slides append a constant 1 to every image and learn a single weight vector with no bias:
-# $\operatorname{sign}(\tilde w^\top \tilde x)$ with $\tilde x = (x, 1)$. The last weight then
-# *is* the bias. Started from zero, that homogeneous perceptron on padded data makes exactly the
-# updates `gp.train` makes on the raw images with a bias, so the two views are the same run.
-# `split.padded()` applies `gp.data.pad_constant` to both parts if you want the padded form (the
-# relaxation notebook uses it): rows of {glue:text}`n_padded` numbers, the pixels and a 1.
 
 # %%
 Y_train = gp.data.one_vs_rest(split.y_train, 0)
 Y_test = gp.data.one_vs_rest(split.y_test, 0)
 padded = split.padded()
-glue("n_padded", padded.X_train.shape[1], display=False)
+
+# %% [markdown]
+# The slides append a constant 1 to every image and learn a single weight vector with no bias:
+# $\operatorname{sign}(\tilde w^\top \tilde x)$ with $\tilde x = (x, 1)$. The last weight then
+# *is* the bias. Started from zero, that homogeneous perceptron on padded data makes exactly the
+# updates `gp.train` makes on the raw images with a bias, so the two views are the same run.
+# `split.padded()` applies `gp.data.pad_constant` to both parts if you want the padded form (the
+# relaxation notebook uses it): rows of {eval}`padded.X_train.shape[1]` numbers, the pixels and a 1.
 
 # %% [markdown]
 # ## What would guessing score?
 #
 # The slides ask what a random guess achieves. A fair coin is right half the time. But the
 # classes are far from balanced here: only about a tenth of the digits are zeros
-# ({glue:text}`zero_share:.1%` of split 0's test images), so the lazy
+# ({eval}`f"{np.mean(Y_test == 1):.1%}"` of split 0's test images), so the lazy
 # rule "always say *not 0*" is right about nine times out of ten. That majority baseline, not
 # the coin, is the bar a classifier has to clear. `gp.experiments.baselines` computes the three
 # from the share $p$ of positives in the training labels and $q$ in the test labels:
@@ -77,14 +88,11 @@ gp.show_source(gp.experiments.baselines, "_baselines")
 
 # %%
 base = gp.experiments.baselines(Y_train, Y_test)
-glue("zero_share", np.mean(Y_test == 1), display=False)
-glue("base_random", base.class_frequencies, display=False)
-glue("base_majority", base.majority, display=False)
 
 # %% [markdown]
 # On split 0's test set the random guess with the class frequencies is right on
-# {glue:text}`base_random:.3f` of the images and the majority rule on
-# {glue:text}`base_majority:.3f`: a classifier of zeros is worth something only above that.
+# {eval}`f"{base.class_frequencies:.3f}"` of the images and the majority rule on
+# {eval}`f"{base.majority:.3f}"`: a classifier of zeros is worth something only above that.
 
 # %% [markdown]
 # ## The learning curve
@@ -122,15 +130,11 @@ gp.show_source(gp.train_averaged)
 zero = gp.experiments.learning_curve(split, 0, epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
 gp.plots.plot_learning_curve(zero, base, axes)
-glue("zero_updates_1", int(zero.updates[0]), display=False)
-glue("zero_clean_0", int(np.flatnonzero(zero.updates == 0)[0]) + 1, display=False)
-glue("zero_test_1", zero.test_accuracy[0], display=False)
-glue("zero_test_last", zero.test_accuracy[-1], display=False)
 
 # %% [markdown]
-# On split 0 the perceptron makes {glue:text}`zero_updates_1` updates in the first epoch and
-# none from epoch {glue:text}`zero_clean_0` on; its test accuracy is
-# {glue:text}`zero_test_1:.3f` after one epoch and {glue:text}`zero_test_last:.3f` after 20.
+# On split 0 the perceptron makes {eval}`int(zero.updates[0])` updates in the first epoch and
+# none from epoch {eval}`int(np.flatnonzero(zero.updates == 0)[0]) + 1` on; its test accuracy is
+# {eval}`f"{zero.test_accuracy[0]:.3f}"` after one epoch and {eval}`f"{zero.test_accuracy[-1]:.3f}"` after 20.
 
 # %% [markdown]
 # ## The same on 20 splits
@@ -145,33 +149,22 @@ curves = gp.experiments.learning_curves("digits", seeds=range(20), digits=(0, 3,
 n = len(curves.seeds)
 lead = curves.lead_over_majority(0)
 clean = curves.first_clean_epoch(0)
-glue("n_splits", n, display=False)
-glue("share_min", curves.test_share[:, 0].min(), display=False)
-glue("share_max", curves.test_share[:, 0].max(), display=False)
-glue("ahead_1", int(np.sum(lead[:, 0] > 0.05)), display=False)
-glue("lead_1_min", lead[:, 0].min(), display=False)
-glue("ahead_all", int(np.sum(np.all(lead > 0.05, axis=1))), display=False)
-glue("below_some", int(np.sum(lead.min(axis=1) < 0)), display=False)
-glue("separated_0", int(curves.separated(0).sum()), display=False)
-glue("clean_min", int(clean.min()), display=False)
-glue("clean_max", int(clean.max()), display=False)
-glue("clean_median", float(np.median(clean)), display=False)
 ax = gp.plots.plot_learning_curves(curves, 0)
 
 # %% [markdown]
-# The share of zeros in the test sets ranges from {glue:text}`share_min:.3f` to
-# {glue:text}`share_max:.3f`, so each split has its own baseline. After one epoch the
+# The share of zeros in the test sets ranges from {eval}`f"{curves.test_share[:, 0].min():.3f}"` to
+# {eval}`f"{curves.test_share[:, 0].max():.3f}"`, so each split has its own baseline. After one epoch the
 # perceptron is more than five points above it on most splits (at least 36 of 40),
-# but not on every split: here on {glue:text}`ahead_1` of {glue:text}`n_splits` (the smallest
-# lead is {glue:text}`lead_1_min:.3f`). Nor does it always stay ahead: each update moves the
+# but not on every split: here on {eval}`int(np.sum(lead[:, 0] > 0.05))` of {eval}`n` (the smallest
+# lead is {eval}`f"{lead[:, 0].min():.3f}"`). Nor does it always stay ahead: each update moves the
 # whole boundary, and a later epoch can drag the test accuracy back below that margin; it even
 # falls below the baseline itself in some epoch on few splits (at most 4 of 40). Here the
 # lead stays above five points in all 20 epochs on
-# {glue:text}`ahead_all` of {glue:text}`n_splits` splits, and falls below the baseline in some
-# epoch on {glue:text}`below_some` of them. Then, within the 20 epochs, an epoch makes no
+# {eval}`int(np.sum(np.all(lead > 0.05, axis=1)))` of {eval}`n` splits, and falls below the baseline in some
+# epoch on {eval}`int(np.sum(lead.min(axis=1) < 0))` of them. Then, within the 20 epochs, an epoch makes no
 # update at all: the training set is separated and the curves stop moving. Here that happens
-# on {glue:text}`separated_0` of the {glue:text}`n_splits` splits, first in an epoch between
-# {glue:text}`clean_min` and {glue:text}`clean_max` (median {glue:text}`clean_median:g`); over
+# on {eval}`int(curves.separated(0).sum())` of the {eval}`n` splits, first in an epoch between
+# {eval}`int(clean.min())` and {eval}`int(clean.max())` (median {eval}`f"{float(np.median(clean)):g}"`); over
 # the 40 other splits "0 or not 0" is separated within 20 epochs on nearly every split (at
 # least 38 of 40), and within 8 epochs on most of them (at least 24 of 40). So "0 or not 0" on
 # these digits *is* linearly separable,
@@ -183,19 +176,6 @@ ax = gp.plots.plot_learning_curves(curves, 0)
 X_all, y_all = gp.data.load_digits()
 gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0))
 
-# %% [markdown]
-# Not every digit is that easy. "8 or not 8" is not separated within 20 epochs on nearly
-# every split (at least 38 of 40), and here on {glue:text}`separated_8` of the
-# {glue:text}`n_splits` it is: every epoch still makes dozens of mistakes (here at least
-# {glue:text}`fewest_8` in any epoch of any split), and each mistake drags the boundary around,
-# so the plain perceptron's test
-# accuracy jumps from epoch to epoch. The averaged perceptron smooths those jumps away. Over
-# the last ten epochs the plain perceptron's test accuracy moves over a range of
-# {glue:text}`spread_plain:.3f` and the averaged one's over {glue:text}`spread_averaged:.3f`
-# (medians over the splits here); the averaged range is below half the plain one on
-# {glue:text}`calmer_8` of {glue:text}`n_splits` splits here, and over the 40 other splits it
-# is below half the plain one on most splits (at least 32 of 40).
-
 # %% mystnb={"figure": {"caption": "\"8 or not 8\" on split 0: the plain perceptron's test accuracy jumps from epoch to epoch, the averaged one's hardly moves (left); no epoch is free of updates (right)."}}
 eight = gp.experiments.learning_curve(split, 8, epochs=20)
 base8 = gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
@@ -203,25 +183,22 @@ base8 = gp.experiments.baselines(gp.data.one_vs_rest(split.y_train, 8),
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
 gp.plots.plot_learning_curve(eight, base8, axes)
 plain, averaged = curves.spread(8)
-glue("separated_8", int(curves.separated(8).sum()), display=False)
-glue("fewest_8", int(curves.updates[:, curves.of(8)].min()), display=False)
-glue("spread_plain", float(np.median(plain)), display=False)
-glue("spread_averaged", float(np.median(averaged)), display=False)
-glue("calmer_8", int(np.sum(averaged < plain / 2)), display=False)
+
+# %% [markdown]
+# Not every digit is that easy. "8 or not 8" is not separated within 20 epochs on nearly
+# every split (at least 38 of 40), and here on {eval}`int(curves.separated(8).sum())` of the
+# {eval}`n` it is: every epoch still makes dozens of mistakes (here at least
+# {eval}`int(curves.updates[:, curves.of(8)].min())` in any epoch of any split), and each mistake drags the boundary around,
+# so the plain perceptron's test
+# accuracy jumps from epoch to epoch. The averaged perceptron smooths those jumps away. Over
+# the last ten epochs the plain perceptron's test accuracy moves over a range of
+# {eval}`f"{float(np.median(plain)):.3f}"` and the averaged one's over {eval}`f"{float(np.median(averaged)):.3f}"`
+# (medians over the splits here); the averaged range is below half the plain one on
+# {eval}`int(np.sum(averaged < plain / 2))` of {eval}`n` splits here, and over the 40 other splits it
+# is below half the plain one on most splits (at least 32 of 40).
 
 # %% [markdown]
 # ## Looking at the weights
-#
-# A linear rule on images has one weight per pixel, so its weights are an image too. Red pixels
-# are where ink counts *for* the digit, blue where ink counts *against* it. For 0 the centre
-# is blue: a 0 has a hole there, and ink in the middle is evidence of some other digit (here
-# on {glue:text}`centre_negative` of the {glue:text}`n_splits` splits all four centre weights
-# are negative; over 40 other splits all four centre weights are negative on nearly every split
-# (at least 36 of 40)). The ring around it is mostly red.
-#
-# The slides show the same picture for 3, 5 and 8. Each weight image looks like a rough
-# template: "this digit's average ink minus everyone else's", which is what a linear rule can
-# best exploit:
 
 # %%
 gp.show_source(gp.experiments.mean_image_contrast)
@@ -231,23 +208,35 @@ gp.show_source(gp.experiments.mean_image_contrast)
 # digit or not" (bottom).
 
 # %% mystnb={"figure": {"caption": "Top: a training image of 0, 3, 5 and 8. Bottom: the weights of \"that digit or not\", red where ink counts for the digit, blue against."}}
+prose = {}  # the numbers the prose below shows
 single = [zero] + [gp.experiments.learning_curve(split, d, epochs=20, averaged=False)
                    for d in (3, 5)]
 single.append(eight)
 _ = gp.plots.plot_digit_weights(split, single)
 for d in curves.digits:
     corr = curves.correlation[:, curves.of(d)]
-    glue(f"corr_{d}_min", corr.min(), display=False)
-    glue(f"corr_{d}_max", corr.max(), display=False)
+    prose[f"corr_{d}_min"] = corr.min()
+    prose[f"corr_{d}_max"] = corr.max()
 centre = curves.weights[:, curves.of(0)].reshape(-1, 8, 8)[:, 3:5, 3:5]
-glue("centre_negative", int(np.sum(np.all(centre < 0, axis=(1, 2)))), display=False)
 
 # %% [markdown]
-# Over the {glue:text}`n_splits` splits, the correlation of the weights with that template
-# ranges from {glue:text}`corr_0_min:.2f` to {glue:text}`corr_0_max:.2f` for 0, from
-# {glue:text}`corr_3_min:.2f` to {glue:text}`corr_3_max:.2f` for 3, from
-# {glue:text}`corr_5_min:.2f` to {glue:text}`corr_5_max:.2f` for 5 and from
-# {glue:text}`corr_8_min:.2f` to {glue:text}`corr_8_max:.2f` for 8. Over 40 other splits, the
+# A linear rule on images has one weight per pixel, so its weights are an image too. Red pixels
+# are where ink counts *for* the digit, blue where ink counts *against* it. For 0 the centre
+# is blue: a 0 has a hole there, and ink in the middle is evidence of some other digit (here
+# on {eval}`int(np.sum(np.all(centre < 0, axis=(1, 2))))` of the {eval}`n` splits all four centre weights
+# are negative; over 40 other splits all four centre weights are negative on nearly every split
+# (at least 36 of 40)). The ring around it is mostly red.
+#
+# The slides show the same picture for 3, 5 and 8. Each weight image looks like a rough
+# template: "this digit's average ink minus everyone else's", which is what a linear rule can
+# best exploit:
+
+# %% [markdown]
+# Over the {eval}`n` splits, the correlation of the weights with that template
+# ranges from {eval}`f"{prose['corr_0_min']:.2f}"` to {eval}`f"{prose['corr_0_max']:.2f}"` for 0, from
+# {eval}`f"{prose['corr_3_min']:.2f}"` to {eval}`f"{prose['corr_3_max']:.2f}"` for 3, from
+# {eval}`f"{prose['corr_5_min']:.2f}"` to {eval}`f"{prose['corr_5_max']:.2f}"` for 5 and from
+# {eval}`f"{prose['corr_8_min']:.2f}"` to {eval}`f"{prose['corr_8_max']:.2f}"` for 8. Over 40 other splits, the
 # correlation for 0 and for 8 is above 0.5 for both digits on nearly every split (at least 38
 # of 40).
 
@@ -264,15 +253,6 @@ glue("centre_negative", int(np.sum(np.all(centre < 0, axis=(1, 2)))), display=Fa
 mnist = gp.experiments.learning_curves("mnist-5k", seeds=range(5), digits=(0,), averaged=False)
 mlead = mnist.lead_over_majority(0)
 mfinal = mnist.test_accuracy[:, 0, -1]
-glue("m_final_min", mfinal.min(), display=False)
-glue("m_final_max", mfinal.max(), display=False)
-glue("m_majority_min", mnist.majority[:, 0].min(), display=False)
-glue("m_majority_max", mnist.majority[:, 0].max(), display=False)
-glue("m_lead_min", mlead.min(), display=False)
-glue("m_separated", int(mnist.separated(0).sum()), display=False)
-glue("m_fewest", int(mnist.updates.min()), display=False)
-glue("m_corr_min", mnist.correlation[:, 0].min(), display=False)
-glue("m_corr_max", mnist.correlation[:, 0].max(), display=False)
 fig = plt.figure(figsize=(7.2, 6.8), layout="constrained")
 grid = fig.add_gridspec(2, 2)
 axes = [fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])]
@@ -283,20 +263,20 @@ ax = gp.plots.plot_digit(mnist_split.X_train[mnist_split.y_train == 0][0], axes[
                   title="an MNIST 0")
 
 # %% [markdown]
-# On the 5 splits the perceptron ends between {glue:text}`m_final_min:.1%` and
-# {glue:text}`m_final_max:.1%` on the test digits, against a majority baseline of
-# {glue:text}`m_majority_min:.1%` to {glue:text}`m_majority_max:.1%`; its smallest lead over
-# the baseline in any epoch of these splits is {glue:text}`m_lead_min:.3f`. Over 40 other
+# On the 5 splits the perceptron ends between {eval}`f"{mfinal.min():.1%}"` and
+# {eval}`f"{mfinal.max():.1%}"` on the test digits, against a majority baseline of
+# {eval}`f"{mnist.majority[:, 0].min():.1%}"` to {eval}`f"{mnist.majority[:, 0].max():.1%}"`; its smallest lead over
+# the baseline in any epoch of these splits is {eval}`f"{mlead.min():.3f}"`. Over 40 other
 # splits the lead is more than five points in every epoch on most splits (at least 28 of 40),
 # not on all: an early epoch can fall close to the baseline. The perceptron
 # does not separate its 3,750 training digits within 20 epochs on nearly every split (at
-# least 34 of 40), and here on {glue:text}`m_separated` of the 5 it does: every epoch still
-# makes at least {glue:text}`m_fewest` mistakes. The 28x28 weights show the same template as
+# least 34 of 40), and here on {eval}`int(mnist.separated(0).sum())` of the 5 it does: every epoch still
+# makes at least {eval}`int(mnist.updates.min())` mistakes. The 28x28 weights show the same template as
 # the 8x8 ones, only noisier: on nearly every split (at least 38 of 40) the centre weighs
 # against a 0 on average, and more than half of the ring where a typical 0 has ink weighs for
 # it. With 784 pixels and few mistakes per pixel, the correlation with the mean-image contrast
-# is lower than for the 8x8 digits: {glue:text}`m_corr_min:.2f` to
-# {glue:text}`m_corr_max:.2f` on these 5 splits.
+# is lower than for the 8x8 digits: {eval}`f"{mnist.correlation[:, 0].min():.2f}"` to
+# {eval}`f"{mnist.correlation[:, 0].max():.2f}"` on these 5 splits.
 #
 # The run is the very one scikit-learn makes: `gp.train` on these digits gives, bit for bit,
 # the weights of `sklearn.linear_model.Perceptron(shuffle=False, eta0=1, alpha=0, tol=None,
@@ -320,7 +300,6 @@ if MNIST.is_dir():
 else:
     print(f"no MNIST files in {MNIST}; skipping")
 
-
 # %% [markdown]
 # ## Summary
 #
@@ -335,12 +314,10 @@ else:
 # * Every statement about a split is a frequency over 40 splits, checked on splits nobody
 #   printed.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the baselines a learning curve must beat. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -351,7 +328,6 @@ else:
 # `gp.exercises.check_random_guess(random_guess_accuracy)`. What is it for $p = 1/10$?
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-09-random
 # :class: dropdown
@@ -359,19 +335,16 @@ else:
 # The guess is right when both the label and the guess are "0" (probability $p \cdot p$) or
 # both are "not 0" ($(1 - p)^2$). For $p = 1/10$: $0.01 + 0.81 = 0.82$.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def random_guess_accuracy(p):
     return p**2 + (1 - p) ** 2
 
 
 gp.exercises.check_random_guess(random_guess_accuracy)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -380,7 +353,6 @@ gp.exercises.check_random_guess(random_guess_accuracy)
 # worse than the random guess, and equal only at $p \in \{0, 1/2, 1\}$. Which baseline should
 # the perceptron's test accuracy be compared with?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-09-majority

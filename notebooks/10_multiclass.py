@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "10.%s"
+# ---
 # # 10. Ten digits with binary perceptrons
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # A perceptron answers yes or no. To tell ten digits apart, the notes (Remark 1.36) build a
 # multiclass rule out of several binary ones, in one of two ways.
@@ -20,7 +34,6 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -100,16 +113,12 @@ demo = gp.experiments.multiclass_demo(split, max_epochs=20)
 fig, axes = plt.subplots(1, 2, figsize=(7.2, 4.2))
 for result, ax in zip(demo.schemes, axes):
     gp.plots.plot_confusion_matrix(result.confusion, result.model.classes, ax, title=result.scheme)
-glue("ova_acc_0", demo.one_vs_all.accuracy, display=False)
-glue("ovo_acc_0", demo.one_vs_one.accuracy, display=False)
-glue("ova_ties_0", int(demo.one_vs_all.ties), display=False)
-glue("ovo_ties_0", int(demo.one_vs_one.ties), display=False)
 
 # %% [markdown]
-# On split 0, one-vs-all classifies {glue:text}`ova_acc_0:.1%` of the test digits right and
-# one-vs-one {glue:text}`ovo_acc_0:.1%`. A tie decided the prediction of
-# {glue:text}`ova_ties_0` test images under one-vs-all, where scores are real numbers, and of
-# {glue:text}`ovo_ties_0` under one-vs-one, where votes are small integers.
+# On split 0, one-vs-all classifies {eval}`f"{demo.one_vs_all.accuracy:.1%}"` of the test digits right and
+# one-vs-one {eval}`f"{demo.one_vs_one.accuracy:.1%}"`. A tie decided the prediction of
+# {eval}`int(demo.one_vs_all.ties)` test images under one-vs-all, where scores are real numbers, and of
+# {eval}`int(demo.one_vs_one.ties)` under one-vs-one, where votes are small integers.
 #
 # That is one split. `gp.experiments.multiclass_over_splits` repeats the whole measurement on
 # 20 splits (seeds 0 to 19; the main job runs only split 0); the tests check the direction of
@@ -119,26 +128,17 @@ glue("ovo_ties_0", int(demo.one_vs_one.ties), display=False)
 runs = gp.experiments.multiclass_over_splits(range(20), max_epochs=20)
 n = len(runs.seeds)
 acc_ova, acc_ovo = runs.accuracy.T
-glue("n_splits", n, display=False)
-for name, acc in (("ova", acc_ova), ("ovo", acc_ovo)):
-    glue(f"{name}_acc_min", acc.min(), display=False)
-    glue(f"{name}_acc_max", acc.max(), display=False)
-    glue(f"{name}_acc_median", np.median(acc), display=False)
-glue("ovo_above_95", int(np.sum(acc_ovo > 0.95)), display=False)
-glue("ovo_better", int(np.sum(acc_ovo > acc_ova)), display=False)
-glue("ovo_equal", int(np.sum(acc_ovo == acc_ova)), display=False)
-glue("ovo_worse", int(np.sum(acc_ovo < acc_ova)), display=False)
 
 # %% [markdown]
 # Both schemes get about 95 % of the test digits right, one-vs-all a few points less and with
-# a wider spread from split to split: over the {glue:text}`n_splits` splits, one-vs-all scores
-# between {glue:text}`ova_acc_min:.1%` and {glue:text}`ova_acc_max:.1%` (median
-# {glue:text}`ova_acc_median:.1%`), one-vs-one between {glue:text}`ovo_acc_min:.1%` and
-# {glue:text}`ovo_acc_max:.1%` (median {glue:text}`ovo_acc_median:.1%`). One-vs-one is usually
-# above 95 %, not always: here on {glue:text}`ovo_above_95` of {glue:text}`n_splits` splits
+# a wider spread from split to split: over the {eval}`n` splits, one-vs-all scores
+# between {eval}`f"{acc_ova.min():.1%}"` and {eval}`f"{acc_ova.max():.1%}"` (median
+# {eval}`f"{np.median(acc_ova):.1%}"`), one-vs-one between {eval}`f"{acc_ovo.min():.1%}"` and
+# {eval}`f"{acc_ovo.max():.1%}"` (median {eval}`f"{np.median(acc_ovo):.1%}"`). One-vs-one is usually
+# above 95 %, not always: here on {eval}`int(np.sum(acc_ovo > 0.95))` of {eval}`n` splits
 # (the tests ask for at least 34 of their 40). It is ahead of one-vs-all on most splits: here
-# better on {glue:text}`ovo_better`, equal on {glue:text}`ovo_equal` and worse on
-# {glue:text}`ovo_worse` (the tests ask for ahead on at least 32 of their 40).
+# better on {eval}`int(np.sum(acc_ovo > acc_ova))`, equal on {eval}`int(np.sum(acc_ovo == acc_ova))` and worse on
+# {eval}`int(np.sum(acc_ovo < acc_ova))` (the tests ask for ahead on at least 32 of their 40).
 #
 # ## What each scheme costs, and which pairs are separable
 #
@@ -159,23 +159,15 @@ for result in demo.schemes:
 # "not separable": such a run may simply need more epochs. For those pairs the exact linear
 # program of `gp.theory.is_separable` decides.
 
-# %%
-glue("pairs_separable", int(np.sum(runs.pairs_separable == 45)), display=False)
-glue("pairs_separated", int(np.sum(runs.pairs_separated == 45)), display=False)
-glue("pairs_fewest", int(runs.pairs_separated.min()), display=False)
-glue("visits_ratio_max", np.max(runs.visits[:, 1] / runs.visits[:, 0]), display=False)
-glue("ova_full_min", int(runs.ova_full_runs.min()), display=False)
-glue("ova_full_max", int(runs.ova_full_runs.max()), display=False)
-
 # %% [markdown]
-# The linear program finds all 45 pairs separable on {glue:text}`pairs_separable` of the
-# {glue:text}`n_splits` splits. The perceptron finds that out within 20 epochs for all 45 on
-# only {glue:text}`pairs_separated` of them; on the others it leaves a few pairs unseparated
-# (it separates at least {glue:text}`pairs_fewest` of the 45 on every split), which the linear
+# The linear program finds all 45 pairs separable on {eval}`int(np.sum(runs.pairs_separable == 45))` of the
+# {eval}`n` splits. The perceptron finds that out within 20 epochs for all 45 on
+# only {eval}`int(np.sum(runs.pairs_separated == 45))` of them; on the others it leaves a few pairs unseparated
+# (it separates at least {eval}`int(runs.pairs_separated.min())` of the 45 on every split), which the linear
 # program shows are separable all the same. In total one-vs-one looks at fewer than half as
-# many examples as one-vs-all (at most {glue:text}`visits_ratio_max:.2f` times as many, over
+# many examples as one-vs-all (at most {eval}`f"{np.max(runs.visits[:, 1] / runs.visits[:, 0]):.2f}"` times as many, over
 # the splits), whose ten perceptrons mostly run all 20 epochs without separating their data:
-# {glue:text}`ova_full_min` to {glue:text}`ova_full_max` of the ten do, per split.
+# {eval}`int(runs.ova_full_runs.min())` to {eval}`int(runs.ova_full_runs.max())` of the ten do, per split.
 #
 # ## The imbalance one-vs-all lives with
 #
@@ -189,30 +181,19 @@ glue("ova_full_max", int(runs.ova_full_runs.max()), display=False)
 # %% mystnb={"figure": {"caption": "Miss and false-alarm rates of each one-vs-all perceptron on split 0's test set: for most classes the misses are far more frequent."}}
 ova = demo.one_vs_all.model
 ovo = demo.one_vs_one.model
-glue("ova_pos_min", ova.positive_share.min(), display=False)
-glue("ova_pos_max", ova.positive_share.max(), display=False)
-glue("ovo_pos_min", ovo.positive_share.min(), display=False)
-glue("ovo_pos_max", ovo.positive_share.max(), display=False)
 ax = gp.plots.plot_binary_error_rates(ova, demo.rates)
 ratio = runs.miss / runs.false_alarm
-glue("ratio_min", ratio.min(), display=False)
-glue("ratio_max", ratio.max(), display=False)
-glue("ratio_above_2", int(np.sum(ratio > 2)), display=False)
-glue("ratio_above_3", int(np.sum(ratio > 3)), display=False)
-glue("unclaimed_min", runs.no_positive.min(), display=False)
-glue("unclaimed_max", runs.no_positive.max(), display=False)
 
 # %% [markdown]
-# On split 0 the positives make up {glue:text}`ova_pos_min:.1%` to
-# {glue:text}`ova_pos_max:.1%` of each one-vs-all problem and {glue:text}`ovo_pos_min:.1%` to
-# {glue:text}`ovo_pos_max:.1%` of each one-vs-one problem. The one-vs-all perceptrons miss
+# On split 0 the positives make up {eval}`f"{ova.positive_share.min():.1%}"` to
+# {eval}`f"{ova.positive_share.max():.1%}"` of each one-vs-all problem and {eval}`f"{ovo.positive_share.min():.1%}"` to
+# {eval}`f"{ovo.positive_share.max():.1%}"` of each one-vs-one problem. The one-vs-all perceptrons miss
 # their own class several times as often as they raise a false alarm: the mean miss rate is
-# {glue:text}`ratio_min:.1f` to {glue:text}`ratio_max:.1f` times the mean false-alarm rate over
-# the {glue:text}`n_splits` splits, more than twice on {glue:text}`ratio_above_2` of them and
-# more than three times on {glue:text}`ratio_above_3` (the tests ask for more than twice on at
-# least 34 of their 40). And {glue:text}`unclaimed_min:.1%` to
-# {glue:text}`unclaimed_max:.1%` of the test digits are claimed by none of them.
-
+# {eval}`f"{ratio.min():.1f}"` to {eval}`f"{ratio.max():.1f}"` times the mean false-alarm rate over
+# the {eval}`n` splits, more than twice on {eval}`int(np.sum(ratio > 2))` of them and
+# more than three times on {eval}`int(np.sum(ratio > 3))` (the tests ask for more than twice on at
+# least 34 of their 40). And {eval}`f"{runs.no_positive.min():.1%}"` to
+# {eval}`f"{runs.no_positive.max():.1%}"` of the test digits are claimed by none of them.
 
 # %% [markdown]
 # ## Summary
@@ -223,12 +204,10 @@ glue("unclaimed_max", runs.no_positive.max(), display=False)
 # * The one-vs-all problems are imbalanced: their perceptrons miss their own class more often
 #   than they raise a false alarm.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on building ten classes out of binary perceptrons. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -239,26 +218,22 @@ glue("unclaimed_max", runs.no_positive.max(), display=False)
 # integer-valued scores tie often.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-10-argmax
 # :class: dropdown
 # :::
 # `np.argmax` returns the *first* maximum, which is the smallest index among tied scores.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def one_vs_all(W, b, X):
     return np.argmax(X @ W.T + b, axis=1)
 
 
 gp.exercises.check_one_vs_all(one_vs_all)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -266,7 +241,6 @@ gp.exercises.check_one_vs_all(one_vs_all)
 # With $c$ classes of $m$ training examples each, how many binary perceptrons does each scheme
 # train, and on how many examples in total per pass? Compare for $c = 10$.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-10-cost

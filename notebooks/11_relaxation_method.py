@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "11.%s"
+# ---
 # # 11. The relaxation method: the perceptron as a solver of inequalities
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # Pad each example with a constant 1 and fold its label in, $a_i = y_i\,(x_i, 1)$, and the
 # perceptron's task becomes a system of linear inequalities in $\tilde w = (w, b)$: find
@@ -22,28 +36,24 @@
 # when the system has an interior point (a $w$ with every inequality strict).
 
 # %%
-from myst_nb import glue
-
 import gluon_perceptron as gp
 
 # %% [markdown]
 # ## Projections against reflections, in the plane
-#
-# Two inequalities, $|w_2| \le 0.1\,(w_1 - 1)$, leave a thin wedge with its apex at $(1, 0)$.
-# Start at $(0, 0.5)$ and visit the two inequalities in turn. Projections land on one edge,
-# which puts them outside the other, and the zig-zag creeps towards the apex in ever smaller
-# steps without getting in: after {glue:text}`wedge_proj_iterations` steps they are still
-# outside, by {glue:text}`wedge_proj_violation:.2g`. Reflections overshoot and are inside after
-# {glue:text}`wedge_refl_iterations` steps.
-# `gp.experiments.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
 
 # %% mystnb={"figure": {"caption": "The thin wedge (shaded) and two runs from (0, 0.5): projections zig-zag towards the apex and stay outside, reflections get in."}}
 wedge = gp.experiments.wedge_demo(0.1)
 ax = gp.plots.plot_wedge_paths(wedge.paths, wedge.A, wedge.c)
 projections, reflections = wedge.paths["eta = 1"], wedge.paths["eta = 2"]
-glue("wedge_proj_iterations", projections.iterations, display=False)
-glue("wedge_proj_violation", projections.max_violation, display=False)
-glue("wedge_refl_iterations", reflections.iterations, display=False)
+
+# %% [markdown]
+# Two inequalities, $|w_2| \le 0.1\,(w_1 - 1)$, leave a thin wedge with its apex at $(1, 0)$.
+# Start at $(0, 0.5)$ and visit the two inequalities in turn. Projections land on one edge,
+# which puts them outside the other, and the zig-zag creeps towards the apex in ever smaller
+# steps without getting in: after {eval}`projections.iterations` steps they are still
+# outside, by {eval}`f"{projections.max_violation:.2g}"`. Reflections overshoot and are inside after
+# {eval}`reflections.iterations` steps.
+# `gp.experiments.wedge_demo` makes these runs (the main job draws the same figure); nothing here is random.
 
 # %% [markdown]
 # Exact feasibility is too much to ask of projections: they approach such a corner only
@@ -72,29 +82,24 @@ gp.show_source(gp.theory.relaxation._Residuals.move)
 #   residuals are recomputed exactly, so rounding cannot pile up.
 #
 # On the wedge, projections with `tol = 0` are still outside when they reach the cap of
-# {glue:text}`wedge_exact_iterations:,` iterations; with the default `tol` they stop after
-# {glue:text}`wedge_tolerant_iterations` iterations, checked feasible.
-
-# %%
-glue("wedge_exact_iterations", wedge.exact.iterations, display=False)
-glue("wedge_tolerant_iterations", wedge.tolerant.iterations, display=False)
+# {eval}`f"{wedge.exact.iterations:,}"` iterations; with the default `tol` they stop after
+# {eval}`wedge.tolerant.iterations` iterations, checked feasible.
 
 # %% [markdown]
 # ## "0 or not 0" as a system of inequalities
-#
-# `gp.theory.perceptron_system(X, Y)` builds the system for a labelled dataset: column
-# $a_i = -y_i\,(x_i, 1)$ and $c_i = -1$, so that $a_i^\top \tilde w \le c_i$ says
-# $y_i\,(w^\top x_i + b) \ge 1$. Any positive right-hand side would do, since scaling a
-# solution scales its margins; 1 just turns the strict "$> 0$" into a closed system the
-# method can reach. On the 8x8 digits of notebook 9 (split 0) that is
-# {glue:text}`n_inequalities:,` inequalities in {glue:text}`n_unknowns` unknowns.
 
 # %%
 split = gp.data.digits_split(seed=0)
 Y = gp.data.one_vs_rest(split.y_train, 0)
 A, c = gp.theory.perceptron_system(split.X_train, Y)
-glue("n_unknowns", A.shape[0], display=False)
-glue("n_inequalities", A.shape[1], display=False)
+
+# %% [markdown]
+# `gp.theory.perceptron_system(X, Y)` builds the system for a labelled dataset: column
+# $a_i = -y_i\,(x_i, 1)$ and $c_i = -1$, so that $a_i^\top \tilde w \le c_i$ says
+# $y_i\,(w^\top x_i + b) \ge 1$. Any positive right-hand side would do, since scaling a
+# solution scales its margins; 1 just turns the strict "$> 0$" into a closed system the
+# method can reach. On the 8x8 digits of notebook 9 (split 0) that is
+# {eval}`f"{A.shape[1]:,}"` inequalities in {eval}`A.shape[0]` unknowns.
 
 # %% [markdown]
 # ## Which inequality next?
@@ -148,42 +153,31 @@ print("* not feasible at the bound")
 # %%
 splits = gp.experiments.relaxation_over_splits(range(10))
 n = len(splits.seeds)
-glue("n_splits", n, display=False)
-glue("reflections_win", int(splits.reflections_win().sum()), display=False)
-glue("blind_stuck", int(splits.blind_projections_stuck().sum()), display=False)
-glue("greedy_ahead", int(splits.greedy_ahead().sum()), display=False)
 greedy = splits.iterations[:, [table.rules.index("max_distance"),
                                table.rules.index("max_residual")], table.etas.index(2.0)]
-glue("greedy_min", int(greedy.min()), display=False)
-glue("greedy_max", int(greedy.max()), display=False)
-glue("margin_0", run.smallest_margin, display=False)
-glue("test_accuracy_0", run.test_accuracy, display=False)
-glue("test_accuracy_min", splits.test_accuracy.min(), display=False)
-glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 
 # %% [markdown]
 # Reading the table:
 #
 # * Reflections usually win. On most splits, for every rule, $\eta = 2$ solves the system in
-#   fewer iterations than $\eta = 1$ (here on {glue:text}`reflections_win` of
-#   {glue:text}`n_splits`), but it is a count, not a law: over 40 splits no notebook prints,
+#   fewer iterations than $\eta = 1$ (here on {eval}`int(splits.reflections_win().sum())` of
+#   {eval}`n`), but it is a count, not a law: over 40 splits no notebook prints,
 #   it holds for all five rules on most splits (at least 24 of 40); on the others some rule
 #   is not faster with reflections. With
 #   plain projections the blind rules are typically still outside after 50 epochs, like the
-#   wedge above (no blind rule with $\eta = 1$ is feasible on {glue:text}`blind_stuck` of
-#   {glue:text}`n_splits` splits).
+#   wedge above (no blind rule with $\eta = 1$ is feasible on {eval}`int(splits.blind_projections_stuck().sum())` of
+#   {eval}`n` splits).
 # * Looking before moving pays here. For every $\eta$, both greedy rules need fewer iterations
-#   than every blind one on {glue:text}`greedy_ahead` of {glue:text}`n_splits` splits; with
-#   reflections they finish in {glue:text}`greedy_min` to {glue:text}`greedy_max` iterations,
-#   though each of their iterations scans all {glue:text}`n_inequalities:,` inequalities.
+#   than every blind one on {eval}`int(splits.greedy_ahead().sum())` of {eval}`n` splits; with
+#   reflections they finish in {eval}`int(greedy.min())` to {eval}`int(greedy.max())` iterations,
+#   though each of their iterations scans all {eval}`f"{A.shape[1]:,}"` inequalities.
 #
 # Every $w$ reported feasible was checked against all the inequalities; it is a separator of
 # the training set, and classifies the test set too. On split 0 the separator that maximal
 # distance finds with $\eta = 2$ has a smallest training margin $y\,(w^\top x + b)$ of
-# {glue:text}`margin_0:.3f` and is right on {glue:text}`test_accuracy_0:.1%` of the test
-# digits; over the {glue:text}`n_splits` splits its test accuracy is between
-# {glue:text}`test_accuracy_min:.1%` and {glue:text}`test_accuracy_max:.1%`.
-
+# {eval}`f"{run.smallest_margin:.3f}"` and is right on {eval}`f"{run.test_accuracy:.1%}"` of the test
+# digits; over the {eval}`n` splits its test accuracy is between
+# {eval}`f"{splits.test_accuracy.min():.1%}"` and {eval}`f"{splits.test_accuracy.max():.1%}"`.
 
 # %% [markdown]
 # ## Summary
@@ -196,12 +190,10 @@ glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 # * "0 or not 0" is a system of inequalities; which inequality comes next, and $\eta$, change how
 #   many iterations it takes.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the perceptron as a solver of inequalities. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -212,7 +204,6 @@ glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 # `gp.exercises.check_inequality_solver(solve)`. Why does it stop?
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-11-homogeneous
 # :class: dropdown
@@ -222,8 +213,7 @@ glue("test_accuracy_max", splits.test_accuracy.max(), display=False)
 # to unit length has margin $\gamma = \min_i a_i^\top u > 0$, so Novikoff's theorem bounds the
 # additions by $\max_i \|a_i\|^2 / \gamma^2$.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 import numpy as np
 
 
@@ -238,11 +228,9 @@ def solve(A):
 
 gp.exercises.check_inequality_solver(solve)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -253,7 +241,6 @@ gp.exercises.check_inequality_solver(solve)
 # satisfies $a^\top w = c$ when the inequality was violated.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-11-step
 # :class: dropdown
@@ -262,14 +249,12 @@ gp.exercises.check_inequality_solver(solve)
 # orthogonal projection onto the boundary; with $\eta = 2$, $a^\top w' = 2c - a^\top w$, the
 # reflection. A satisfied inequality leaves $w$ unchanged.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def relax(w, a, c, eta):
     return w - eta * max(a @ w - c, 0.0) / (a @ a) * a
 
 
 gp.exercises.check_projection_step(relax)
-
 
 # %% [markdown]
 # :::{solution-end}

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "12.%s"
+# ---
 # # 12. The perceptron on many machines
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # MXNet's selling point was scale: the same code on one machine or many, through its KVStore
 # parameter server (ps-lite). A *scheduler* introduces the processes to each other, *servers*
@@ -23,7 +37,6 @@
 import tempfile
 
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import mixing
@@ -76,32 +89,40 @@ with tempfile.TemporaryDirectory() as logs:
     print("worker 0's log:", run.logs["worker 0"].read_text().strip().splitlines()[0])
 same = gp.distributed.train_mixed(X, Y, shards=2, mixing="uniform")
 assert run.w.tobytes() == same.w.tobytes() and run.b == same.b  # bit for bit
-glue("cluster_rounds", run.epochs, display=False)
-glue("cluster_first_mistakes", run.updates_per_epoch[0], display=False)
-glue("cluster_startup", run.startup_seconds, display=False)
-glue("cluster_exchange_ms", 1e3 * np.nanmedian(run.exchange_seconds), display=False)
-glue("cluster_pass_ms", 1e3 * np.median(run.pass_seconds), display=False)
 
 # %% [markdown]
-# The cluster made {glue:text}`cluster_rounds` rounds ({glue:text}`cluster_first_mistakes`
+# The cluster made {eval}`run.epochs` rounds ({eval}`run.updates_per_epoch[0]`
 # mistakes in the first, none in the last), and its weights are those of
 # `train_mixed(shards=2)` bit for bit (the `assert` above checks it). On a toy set the
 # start-up (each worker imports MXNet) dwarfs everything, and an exchange costs more than a
-# pass over 150 examples: in this run the start-up took {glue:text}`cluster_startup:.1f` s, an
-# exchange (push and pull) {glue:text}`cluster_exchange_ms:.2f` ms and a local pass
-# {glue:text}`cluster_pass_ms:.3f` ms (medians over the rounds; timings vary from run to run).
+# pass over 150 examples: in this run the start-up took {eval}`f"{run.startup_seconds:.1f}"` s, an
+# exchange (push and pull) {eval}`f"{1e3 * np.nanmedian(run.exchange_seconds):.2f}"` ms and a local pass
+# {eval}`f"{1e3 * np.median(run.pass_seconds):.3f}"` ms (medians over the rounds; timings vary from run to run).
 # Distribution pays only when a pass is long.
 #
 # ## Mixing against one perceptron
-#
+
+# %% mystnb={"figure": {"caption": "Left: rounds to separate against the number of workers W for both mixings, one perceptron dashed. Right: where the time goes."}}
+prose = {}  # the numbers the prose below shows
+Xh, Yh = gp.experiments.hard_separable(4000, 200, 0.1, seed=0)
+speed = gp.experiments.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
+axes = gp.plots.plot_mixing_speedup(speed)
+passes = dict(zip(speed.method, speed.passes))
+speed_train_passes = passes["train"]
+for kind in ("uniform", "weighted"):
+    rounds = [passes[f"{kind} W={w}"] for w in (2, 4, 8)]
+    prose[f"speed_{kind}_min"] = min(rounds)
+    prose[f"speed_{kind}_max"] = max(rounds)
+
+# %% [markdown]
 # `gp.distributed.train_mixed` is the same algorithm in one process (the tests check that it equals the
 # cluster bit for bit). On a hard separable set, uniform mixing needs fewer *rounds* than the
 # perceptron needs passes: each round, every shard's pass moves the weights, and the average of
 # $W$ such moves is a better step than one. Mixing weighted by mistakes, though, follows the
 # shard that erred most and is slower. On this set the perceptron needs
-# {glue:text}`speed_train_passes` passes; uniform mixing with $W = 2, 4, 8$ needs
-# {glue:text}`speed_uniform_min` to {glue:text}`speed_uniform_max` rounds, weighted mixing
-# {glue:text}`speed_weighted_min` to {glue:text}`speed_weighted_max`. (The time on the right is
+# {eval}`speed_train_passes` passes; uniform mixing with $W = 2, 4, 8$ needs
+# {eval}`prose['speed_uniform_min']` to {eval}`prose['speed_uniform_max']` rounds, weighted mixing
+# {eval}`prose['speed_weighted_min']` to {eval}`prose['speed_weighted_max']`. (The time on the right is
 # the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 # Over 40 such sets on seeds no notebook prints, uniform mixing needs fewer rounds than the
 # perceptron needs passes, at every W, on nearly every draw (at least 38 of 40); weighted
@@ -109,17 +130,6 @@ glue("cluster_pass_ms", 1e3 * np.median(run.pass_seconds), display=False)
 # and more rounds than the perceptron needs passes at W = 2 on about half of the draws (12 to
 # 32 of 40) but at W = 8 on most (at least 30 of 40). `tests/test_claims.py` checks these
 # counts on 40 sets of its own, `bash run.sh claims` on fresh seeds.
-
-# %% mystnb={"figure": {"caption": "Left: rounds to separate against the number of workers W for both mixings, one perceptron dashed. Right: where the time goes."}}
-Xh, Yh = gp.experiments.hard_separable(4000, 200, 0.1, seed=0)
-speed = gp.experiments.mixing_speedup(Xh, Yh, workers=(1, 2, 4, 8), max_epochs=2000)
-axes = gp.plots.plot_mixing_speedup(speed)
-passes = dict(zip(speed.method, speed.passes))
-glue("speed_train_passes", passes["train"], display=False)
-for kind in ("uniform", "weighted"):
-    rounds = [passes[f"{kind} W={w}"] for w in (2, 4, 8)]
-    glue(f"speed_{kind}_min", min(rounds), display=False)
-    glue(f"speed_{kind}_max", max(rounds), display=False)
 
 # %% [markdown]
 # ## The bound
@@ -160,32 +170,20 @@ for kind in ("uniform", "weighted"):
 # %% mystnb={"figure": {"caption": "The mixed mistakes of every run against the bound of the theorem, log-log: the points lie below the dashed line, measured = bound."}}
 bound = gp.experiments.mixing_bound_experiment(trials=5, seed=0)
 ax = gp.plots.plot_mixing_bound(bound)
-glue("bound_runs", bound.ratio.size, display=False)
-glue("bound_within", int(np.sum(bound.ratio <= 1)), display=False)
-glue("bound_ratio_max", bound.ratio.max(), display=False)
-glue("bound_ratio_median", np.median(bound.ratio), display=False)
 
 # %% [markdown]
-# All {glue:text}`bound_within` of the {glue:text}`bound_runs` runs are within the bound, as
+# All {eval}`int(np.sum(bound.ratio <= 1))` of the {eval}`bound.ratio.size` runs are within the bound, as
 # the theorem says they must be, and far below it: the measured $M_N$ is at most
-# {glue:text}`bound_ratio_max:.3f` of $R^2/\gamma^2$ (median {glue:text}`bound_ratio_median:.3f`).
+# {eval}`f"{bound.ratio.max():.3f}"` of $R^2/\gamma^2$ (median {eval}`f"{np.median(bound.ratio):.3f}"`).
 
 # %% [markdown]
 # ## No separator: what mixing does to noise
-#
-# Flip 10% of the labels and no plane separates the data: the perceptron never stops, and its
-# last weights jump around. The mixed weights are averages, and averages of many shards'
-# weights jump less, the averaged perceptron's effect (compare
-# [notebook 05](05_black_and_white.ipynb)). One draw first; a single draw need not fall at
-# every step. On this one, the mean training error over the last 10 rounds is
-# {glue:text}`noisy_1:.3f`, {glue:text}`noisy_2:.3f`, {glue:text}`noisy_4:.3f` and
-# {glue:text}`noisy_8:.3f` for $W = 1, 2, 4, 8$:
 
 # %% mystnb={"figure": {"caption": "Training error of the mixed weights, round by round, on data with flipped labels, one line per worker count; dashed: the share flipped."}}
 noisy = gp.experiments.nonseparable_mixing(seed=0)
 ax = gp.plots.plot_nonseparable_mixing(noisy)
 for w, err in zip(noisy.workers, noisy.error):
-    glue(f"noisy_{w}", err[-10:].mean(), display=False)
+    prose[f"noisy_{w}"] = err[-10:].mean()
 
 # %% [markdown]
 # Over 20 draws (seeds 0 to 19; the main job runs only the first), the training error of the
@@ -196,14 +194,21 @@ for w, err in zip(noisy.workers, noisy.error):
 last = np.array([gp.experiments.nonseparable_mixing(seed=s).error[:, -10:].mean(axis=1)
                  for s in range(20)])
 for w, err in zip(noisy.workers, last.T):
-    glue(f"noisy_mean_{w}", err.mean(), display=False)
-glue("noisy_8_below_1", int(np.sum(last[:, -1] < last[:, 0])), display=False)
-glue("noisy_draws", len(last), display=False)
+    prose[f"noisy_mean_{w}"] = err.mean()
 
 # %% [markdown]
-# Averaged over the {glue:text}`noisy_draws` draws, the error is {glue:text}`noisy_mean_1:.3f`,
-# {glue:text}`noisy_mean_2:.3f`, {glue:text}`noisy_mean_4:.3f` and {glue:text}`noisy_mean_8:.3f`
-# for $W = 1, 2, 4, 8$, and $W = 8$ is below $W = 1$ on {glue:text}`noisy_8_below_1` of them.
+# Flip 10% of the labels and no plane separates the data: the perceptron never stops, and its
+# last weights jump around. The mixed weights are averages, and averages of many shards'
+# weights jump less, the averaged perceptron's effect (compare
+# [notebook 05](05_black_and_white.ipynb)). One draw first; a single draw need not fall at
+# every step. On this one, the mean training error over the last 10 rounds is
+# {eval}`f"{prose['noisy_1']:.3f}"`, {eval}`f"{prose['noisy_2']:.3f}"`, {eval}`f"{prose['noisy_4']:.3f}"` and
+# {eval}`f"{prose['noisy_8']:.3f}"` for $W = 1, 2, 4, 8$:
+
+# %% [markdown]
+# Averaged over the {eval}`len(last)` draws, the error is {eval}`f"{prose['noisy_mean_1']:.3f}"`,
+# {eval}`f"{prose['noisy_mean_2']:.3f}"`, {eval}`f"{prose['noisy_mean_4']:.3f}"` and {eval}`f"{prose['noisy_mean_8']:.3f}"`
+# for $W = 1, 2, 4, 8$, and $W = 8$ is below $W = 1$ on {eval}`int(np.sum(last[:, -1] < last[:, 0]))` of them.
 
 # %% [markdown]
 # ## Gluon on `dist_sync`
@@ -219,14 +224,11 @@ glue("noisy_draws", len(last), display=False)
 sgd = dict(batch_size=4, max_epochs=3, learning_rate=0.5)
 d = gp.distributed.train_gluon_distributed(X, Y, workers=2, **sgd)
 ref = gp.distributed.train_gluon_sharded(X, Y, shards=2, **sgd)
-glue("gluon_mistakes_cluster", list(d.updates_per_epoch), display=False)
-glue("gluon_mistakes_one", list(ref.updates_per_epoch), display=False)
-glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
 
 # %% [markdown]
-# Mistakes per epoch: {glue:text}`gluon_mistakes_cluster` on the cluster,
-# {glue:text}`gluon_mistakes_one` in one process; the weights differ by at most
-# {glue:text}`gluon_weight_diff:.1e`, float rounding.
+# Mistakes per epoch: {eval}`list(d.updates_per_epoch)` on the cluster,
+# {eval}`list(ref.updates_per_epoch)` in one process; the weights differ by at most
+# {eval}`f"{np.abs(d.w - ref.w).max():.1e}"`, float rounding.
 
 # %% [markdown]
 # ## On several hosts
@@ -237,7 +239,6 @@ glue("gluon_weight_diff", np.abs(d.w - ref.w).max(), display=False)
 # limited by the exchange per round (one push and one pull of $W (d + 3)$ numbers, a network
 # round trip) against the local pass (proportional to the shard's size), and by stragglers:
 # `dist_sync` waits for the slowest worker every round.
-
 
 # %% [markdown]
 # ## When the network is slow
@@ -282,12 +283,10 @@ for P, tau in zip(latency.pass_seconds, latency.break_even):
 #   and mixing pays while the rounds times the round trips stay below the pass time saved.
 # * Gluon's own `dist_sync` training is one SGD step on the global batch.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on parameter mixing. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -298,7 +297,6 @@ for P, tau in zip(latency.pass_seconds, latency.break_even):
 # returns $\sum_i \mu_i \theta_i$. Check it with `gp.exercises.check_mixing(mix)`.
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-12-mix
 # :class: dropdown
@@ -307,8 +305,7 @@ for P, tau in zip(latency.pass_seconds, latency.break_even):
 # without a mistake this round gets weight 0 in weighted mixing: its $\theta_i$ is the last
 # round's mix, which the others already moved away from.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def mix(thetas, mistakes, mixing):
     workers = len(thetas)
     mu = np.full(workers, 1 / workers) if mixing == "uniform" else mistakes / mistakes.sum()
@@ -317,11 +314,9 @@ def mix(thetas, mistakes, mixing):
 
 gp.exercises.check_mixing(mix)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -330,7 +325,6 @@ gp.exercises.check_mixing(mix)
 # every round equal to one pass of the plain perceptron, whatever $W$. What does that say about
 # the speed-up to expect from mixing?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-12-same-shards

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "13.%s"
+# ---
 # # 13. Beyond Rosenblatt
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # The lecture notes close their perceptron chapter with pointers (Remarks 1.39 to 1.42) to
 # algorithms that repair its weak points. This notebook runs five of them next to the plain
@@ -18,7 +32,6 @@
 # %%
 import matplotlib.pyplot as plt
 import numpy as np
-from myst_nb import glue
 
 import gluon_perceptron as gp
 
@@ -60,14 +73,11 @@ dual = gp.beyond.train_kernel(X, Y, kernel="linear", max_epochs=100)
 w, b = dual.primal_weights()
 assert list(dual.updates_per_epoch) == list(primal.updates_per_epoch)  # the same mistakes
 assert np.array_equal(w, primal.w) and b == primal.b  # the same weights, bit for bit
-glue("dual_updates", int(np.sum(primal.updates_per_epoch)), display=False)
-glue("dual_passes", len(primal.updates_per_epoch), display=False)
-glue("dual_support", dual.support.size, display=False)
 
 # %% [markdown]
-# Both make {glue:text}`dual_updates` updates in {glue:text}`dual_passes` passes, the same
+# Both make {eval}`int(np.sum(primal.updates_per_epoch))` updates in {eval}`len(primal.updates_per_epoch)` passes, the same
 # number in every pass, and end with the same weights bit for bit (the `assert`s check it).
-# Only {glue:text}`dual_support` of the 60 examples have $\alpha_i > 0$: the others never
+# Only {eval}`dual.support.size` of the 60 examples have $\alpha_i > 0$: the others never
 # caused a mistake and do not enter the prediction.
 
 # %% [markdown]
@@ -81,25 +91,26 @@ glue("dual_support", dual.support.size, display=False)
 # XOR and on two interleaved half circles, and measures each set's margin in feature space.
 
 # %% mystnb={"figure": {"caption": "The sign of each kernel perceptron's score over the plane, for XOR and two moons under the linear, polynomial and Gaussian kernels; support vectors ringed."}}
+prose = {}  # the numbers the prose below shows
 demo = gp.experiments.kernel_demo(seed=0)
 fig, axes = plt.subplots(3, 2, figsize=(7.2, 10.5))
 for ax, key in zip(axes.ravel(), demo.runs):
     gp.plots.plot_kernel_boundary(demo.runs[key], ax)
 fig.tight_layout()
 for (data, kernel), run in demo.runs.items():
-    glue(f"{data}_{kernel}_updates", run.updates, display=False)
+    prose[f"{data}_{kernel}_updates"] = run.updates
     if (data, kernel) in demo.margins:
-        glue(f"{data}_{kernel}_bound", demo.margins[data, kernel].bound, display=False)
+        prose[f"{data}_{kernel}_bound"] = demo.margins[data, kernel].bound
 
 # %% [markdown]
 # The linear kernel runs until `max_epochs` and says so (`converged=False`): no line
-# separates these sets, and it makes {glue:text}`xor_linear_updates` updates on XOR and
-# {glue:text}`moons_linear_updates:,` on the moons. The polynomial and Gaussian kernels
-# separate both: XOR after {glue:text}`xor_poly_updates` and {glue:text}`xor_rbf_updates`
-# updates, the moons after {glue:text}`moons_poly_updates` and
-# {glue:text}`moons_rbf_updates`. The bound of the next section, computed from each set's
-# margin in feature space, allows {glue:text}`moons_poly_bound:,.0f` updates on the moons with
-# the polynomial kernel and {glue:text}`moons_rbf_bound:,.0f` with the Gaussian one.
+# separates these sets, and it makes {eval}`prose['xor_linear_updates']` updates on XOR and
+# {eval}`f"{prose['moons_linear_updates']:,}"` on the moons. The polynomial and Gaussian kernels
+# separate both: XOR after {eval}`prose['xor_poly_updates']` and {eval}`prose['xor_rbf_updates']`
+# updates, the moons after {eval}`prose['moons_poly_updates']` and
+# {eval}`prose['moons_rbf_updates']`. The bound of the next section, computed from each set's
+# margin in feature space, allows {eval}`f"{prose['moons_poly_bound']:,.0f}"` updates on the moons with
+# the polynomial kernel and {eval}`f"{prose['moons_rbf_bound']:,.0f}"` with the Gaussian one.
 #
 # ## Novikoff's bound, in feature space
 #
@@ -113,20 +124,21 @@ for (data, kernel), run in demo.runs.items():
 # %%
 for kernel in ("rbf", "poly"):
     exp = gp.experiments.kernel_bound_experiment(kernel=kernel, draws=30)
-    glue(f"{kernel}_sets", exp.updates.size, display=False)
-    glue(f"{kernel}_converged", int(exp.converged.sum()), display=False)
-    glue(f"{kernel}_within", int(np.sum(exp.updates <= exp.bound)), display=False)
-    glue(f"{kernel}_ratio_median", np.median(exp.ratio), display=False)
-    glue(f"{kernel}_ratio_max", exp.ratio.max(), display=False)
+    prose[f"{kernel}_sets"] = exp.updates.size
+    prose[f"{kernel}_converged"] = int(exp.converged.sum())
+    prose[f"{kernel}_within"] = int(np.sum(exp.updates <= exp.bound))
+    prose[f"{kernel}_ratio_median"] = np.median(exp.ratio)
+    prose[f"{kernel}_ratio_max"] = exp.ratio.max()
 
 # %% [markdown]
-# With the Gaussian kernel the perceptron converges on {glue:text}`rbf_converged` of the
-# {glue:text}`rbf_sets` sets and stays within the bound on {glue:text}`rbf_within`, using
-# {glue:text}`rbf_ratio_median:.3f` of it at the median and at most
-# {glue:text}`rbf_ratio_max:.3f`. With the polynomial kernel it converges on
-# {glue:text}`poly_converged` and stays within the bound on {glue:text}`poly_within` of the
-# {glue:text}`poly_sets` sets, using {glue:text}`poly_ratio_median:.3f` of it at the median and
-# at most {glue:text}`poly_ratio_max:.3f`: there the bound is far looser.
+# With the Gaussian kernel the perceptron converges on {eval}`prose['rbf_converged']` of the
+# {eval}`prose['rbf_sets']` sets and stays within the bound on {eval}`prose['rbf_within']`, using
+# {eval}`f"{prose['rbf_ratio_median']:.3f}"` of it at the median and at most
+# {eval}`f"{prose['rbf_ratio_max']:.3f}"`. With the polynomial kernel it converges on
+# {eval}`prose['poly_converged']` and stays within the bound on {eval}`prose['poly_within']` of the
+# {eval}`prose['poly_sets']` sets, using {eval}`f"{prose['poly_ratio_median']:.3f}"` of it at the median and
+# at most {eval}`f"{prose['poly_ratio_max']:.3f}"`: there the bound is far looser.
+
 # %% [markdown]
 # ## The Forgetron: a kernel perceptron on a budget
 #
@@ -156,21 +168,15 @@ gp.show_source(gp.beyond.forgetron, "_shrink_factor")
 forg = gp.experiments.forgetron_experiment(seed=0)
 _ = gp.plots.plot_forgetron(forg)
 applies = np.isfinite(forg.bound)
-glue("forg_smallest_budget", int(forg.budgets[0]), display=False)
-glue("forg_smallest_mistakes", int(forg.mistakes[0]), display=False)
-glue("forg_unbudgeted", int(forg.unbudgeted), display=False)
-glue("forg_support", int(forg.support), display=False)
-glue("forg_bound_min", forg.bound[applies].min(), display=False)
-glue("forg_mistakes_max_applies", int(forg.mistakes[applies].max()), display=False)
 
 # %% [markdown]
-# A small budget costs mistakes: {glue:text}`forg_smallest_mistakes` with a budget of
-# {glue:text}`forg_smallest_budget`, against {glue:text}`forg_unbudgeted` without a
+# A small budget costs mistakes: {eval}`int(forg.mistakes[0])` with a budget of
+# {eval}`int(forg.budgets[0])`, against {eval}`int(forg.unbudgeted)` without a
 # budget. Once $B$ exceeds the memory the unbudgeted perceptron needs (here
-# {glue:text}`forg_support` support vectors), the two coincide. The guarantee holds, but with
+# {eval}`int(forg.support)` support vectors), the two coincide. The guarantee holds, but with
 # $\|g\| \le 1.2$ to $2$ allowed at these budgets it is far above the counts here (at least
-# {glue:text}`forg_bound_min:,.0f` where it applies, against at most
-# {glue:text}`forg_mistakes_max_applies` mistakes): a competitor of such a small norm
+# {eval}`f"{forg.bound[applies].min():,.0f}"` where it applies, against at most
+# {eval}`int(forg.mistakes[applies].max())` mistakes): a competitor of such a small norm
 # classifies noisy moons with little margin, and the hinge term pays for it.
 #
 # ## The second-order perceptron
@@ -197,19 +203,14 @@ gp.show_source(gp.beyond.train_second_order, "_second_order_epoch")
 
 # %%
 so = gp.experiments.second_order_experiment(draws=20)
-glue("so_streams", so.plain.size, display=False)
-glue("so_mean", so.second_order.mean(), display=False)
-glue("so_plain_mean", so.plain.mean(), display=False)
-glue("so_fewer", int(np.sum(so.second_order <= so.plain)), display=False)
-glue("so_within", int(np.sum(so.second_order <= so.bound)), display=False)
-glue("so_slack", np.median(so.bound / so.second_order), display=False)
 
 # %% [markdown]
-# The second-order perceptron makes {glue:text}`so_mean:.1f` mistakes on average, the
-# perceptron {glue:text}`so_plain_mean:.1f`; it makes fewer or as many on
-# {glue:text}`so_fewer` of the {glue:text}`so_streams` streams. It stays within
-# the paper's bound on {glue:text}`so_within` of them, as the theorem says it must, with room
-# to spare: the bound is {glue:text}`so_slack:.1f` times the mistakes at the median.
+# The second-order perceptron makes {eval}`f"{so.second_order.mean():.1f}"` mistakes on average, the
+# perceptron {eval}`f"{so.plain.mean():.1f}"`; it makes fewer or as many on
+# {eval}`int(np.sum(so.second_order <= so.plain))` of the {eval}`so.plain.size` streams. It stays within
+# the paper's bound on {eval}`int(np.sum(so.second_order <= so.bound))` of them, as the theorem says it must, with room
+# to spare: the bound is {eval}`f"{np.median(so.bound / so.second_order):.1f}"` times the mistakes at the median.
+
 # %% [markdown]
 # ## The separation problem: iterations against the margin
 #
@@ -265,30 +266,28 @@ sep = gp.experiments.separation_experiment(draws=5, max_iterations=100_000)
 ax = gp.plots.plot_separation(sep)
 ax.set_title("iterations to a separator against the margin (5 draws per margin)", fontsize=9)
 rho = np.median(sep.rho, axis=1)
-glue("sep_rho_max", rho.max(), display=False)
-glue("sep_rho_min", rho.min(), display=False)
 for method in ("perceptron", "smooth", "rescaled"):
     its = sep.iterations[method]
-    glue(f"sep_{method}_slope", abs(sep.slope(method)), display=False)
-    glue(f"sep_{method}_bound_slope", abs(sep.slope(method, of="bound")), display=False)
-    glue(f"sep_{method}_capped", int((~sep.converged[method]).sum()), display=False)
-    glue(f"sep_{method}_within", int(np.sum(its <= sep.bound[method])), display=False)
-    glue(f"sep_{method}_hardest", float(np.median(its[np.argmin(rho)])), display=False)
-glue("sep_runs", sep.iterations["perceptron"].size, display=False)
+    prose[f"sep_{method}_slope"] = abs(sep.slope(method))
+    prose[f"sep_{method}_bound_slope"] = abs(sep.slope(method, of="bound"))
+    prose[f"sep_{method}_capped"] = int((~sep.converged[method]).sum())
+    prose[f"sep_{method}_within"] = int(np.sum(its <= sep.bound[method]))
+    prose[f"sep_{method}_hardest"] = float(np.median(its[np.argmin(rho)]))
+sep_runs = sep.iterations["perceptron"].size
 
 # %% [markdown]
-# The median margins of the draws run from {glue:text}`sep_rho_max:.2g` down to
-# {glue:text}`sep_rho_min:.2g`. Fitting log iterations against log $\rho$ gives the exponents
-# $s$ of "grows like $\rho^{-s}$" (in the legend): {glue:text}`sep_perceptron_slope:.2f` for
-# the perceptron, {glue:text}`sep_smooth_slope:.2f` for the smooth and
-# {glue:text}`sep_rescaled_slope:.2f` for the rescaled perceptron, against
-# {glue:text}`sep_perceptron_bound_slope:.2f`, {glue:text}`sep_smooth_bound_slope:.2f` and
-# {glue:text}`sep_rescaled_bound_slope:.2f` for their bounds. Of the
-# {glue:text}`sep_runs` runs of each, the perceptron hit the cap on
-# {glue:text}`sep_perceptron_capped`, the smooth perceptron on
-# {glue:text}`sep_smooth_capped` and the rescaled one on {glue:text}`sep_rescaled_capped`, and
-# {glue:text}`sep_perceptron_within`, {glue:text}`sep_smooth_within` and
-# {glue:text}`sep_rescaled_within` of them are within their bounds.
+# The median margins of the draws run from {eval}`f"{rho.max():.2g}"` down to
+# {eval}`f"{rho.min():.2g}"`. Fitting log iterations against log $\rho$ gives the exponents
+# $s$ of "grows like $\rho^{-s}$" (in the legend): {eval}`f"{prose['sep_perceptron_slope']:.2f}"` for
+# the perceptron, {eval}`f"{prose['sep_smooth_slope']:.2f}"` for the smooth and
+# {eval}`f"{prose['sep_rescaled_slope']:.2f}"` for the rescaled perceptron, against
+# {eval}`f"{prose['sep_perceptron_bound_slope']:.2f}"`, {eval}`f"{prose['sep_smooth_bound_slope']:.2f}"` and
+# {eval}`f"{prose['sep_rescaled_bound_slope']:.2f}"` for their bounds. Of the
+# {eval}`sep_runs` runs of each, the perceptron hit the cap on
+# {eval}`prose['sep_perceptron_capped']`, the smooth perceptron on
+# {eval}`prose['sep_smooth_capped']` and the rescaled one on {eval}`prose['sep_rescaled_capped']`, and
+# {eval}`prose['sep_perceptron_within']`, {eval}`prose['sep_smooth_within']` and
+# {eval}`prose['sep_rescaled_within']` of them are within their bounds.
 #
 # Reading the exponents: the bounds grow like $\rho^{-2}$, $\rho^{-1}$ and (for the
 # rescaled perceptron) only logarithmically. The measured counts sit far below their bounds,
@@ -299,13 +298,12 @@ glue("sep_runs", sep.iterations["perceptron"].size, display=False)
 # least 28 of 40), and the full order perceptron, smooth, rescaled on at least half of them
 # (`tests/test_claims.py` checks both on 40 runs of its own, `bash run.sh claims` on fresh
 # seeds). In this run, at the smallest margin the median perceptron run takes
-# {glue:text}`sep_perceptron_hardest:,.0f` iterations, against
-# {glue:text}`sep_smooth_hardest:,.0f` for the smooth and
-# {glue:text}`sep_rescaled_hardest:,.0f` for the rescaled perceptron. The rescaled
+# {eval}`f"{prose['sep_perceptron_hardest']:,.0f}"` iterations, against
+# {eval}`f"{prose['sep_smooth_hardest']:,.0f}"` for the smooth and
+# {eval}`f"{prose['sep_rescaled_hardest']:,.0f}"` for the rescaled perceptron. The rescaled
 # perceptron's advantage is a worst-case one: its
 # stretches only start after a phase of $N = \lceil 3m(m+1)^2/\ln 2\rceil$ updates fails
 # (208 here), so on easy draws it simply is the perceptron.
-
 
 # %% [markdown]
 # ## Summary
@@ -318,12 +316,10 @@ glue("sep_runs", sep.iterations["perceptron"].size, display=False)
 # * The smooth and rescaled perceptrons have better bounds in the margin $\rho$; on small
 #   problems the perceptron's measured exponent is the largest of the three on most draws.
 
-
 # %% [markdown]
 # ## Exercises
 #
 # Two exercises on the kernel perceptron.
-
 
 # %% [markdown]
 # :::{exercise}
@@ -333,7 +329,6 @@ glue("sep_runs", sep.iterations["perceptron"].size, display=False)
 # and that replacing $k$ by any kernel runs the perceptron in that kernel's feature space
 # without ever computing the features.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-13-dual
@@ -345,14 +340,12 @@ glue("sep_runs", sep.iterations["perceptron"].size, display=False)
 # evaluated.
 # :::
 
-
 # %% [markdown]
 # :::{exercise}
 # :label: ex-13-xor
 # With $k(x, z) = (1 + x^\top z)^2$ on $\pm 1$ inputs, which feature makes XOR separable? Give
 # a separating $(w, b)$ in that feature space.
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-13-xor

@@ -1,5 +1,19 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python (gluon_perceptron)
+#     language: python
+#     name: gluon-perceptron
+# ---
+
 # %% [markdown]
+# ---
+# numbering:
+#   enumerator: "14.%s"
+# ---
 # # 14. The perceptron's family
+#
+# *Runs on the kernel **Python (gluon_perceptron)**, this repository's `.venv`: open it with `bash run.sh notebooks`, which installs both.*
 #
 # Three relatives of Rosenblatt's rule that courses and practitioners reach for next, each
 # checked against an oracle and against the theorem it comes with:
@@ -20,7 +34,6 @@
 
 # %%
 import numpy as np
-from myst_nb import glue
 from sklearn.datasets import load_breast_cancer, load_digits
 from sklearn.linear_model import PassiveAggressiveClassifier
 
@@ -76,11 +89,9 @@ for name, (X, Y) in sets.items():
 for fit in fits:
     print("{:14s} {:6s} C={:<5g} identical: {}".format(*fit))
 assert all(fit[-1] for fit in fits)
-glue("pa_identical", sum(fit[-1] for fit in fits), display=False)
-glue("pa_fits", len(fits), display=False)
 
 # %% [markdown]
-# {glue:text}`pa_identical` of the {glue:text}`pa_fits` fits agree to the bit. (river's
+# {eval}`sum(fit[-1] for fit in fits)` of the {eval}`len(fits)` fits agree to the bit. (river's
 # `PAClassifier` agrees to within $10^{-12}$: it computes $\lVert x\rVert^2$ as the square of
 # a square root. The package's intercept is scikit-learn's, which the paper does not have;
 # the {doc}`slips page <../slips>` says how it differs.)
@@ -100,20 +111,19 @@ glue("pa_fits", len(fits), display=False)
 # bound for $u$ the generating plane scaled to margin 1 on the clean points.
 
 # %% mystnb={"figure": {"caption": "Mistakes of PA, PA-I and PA-II on 30 streams each against the bound of the paper's theorem for the generating plane: every dot lies under the diagonal."}}
+prose = {}  # the numbers the prose below shows
 pa = gp.experiments.pa_bounds_experiment(draws=30, seed=0)
 gp.plots.plot_pa_bounds(pa)
 for variant in pa.mistakes:
     key = variant.replace("-", "")
-    glue(f"pa_{key}_within", int(np.sum(pa.mistakes[variant] <= pa.bounds[variant])),
-         display=False)
-    glue(f"pa_{key}_used", float(np.max(pa.mistakes[variant] / pa.bounds[variant])),
-         display=False)
+    prose[f"pa_{key}_within"] = int(np.sum(pa.mistakes[variant] <= pa.bounds[variant]))
+    prose[f"pa_{key}_used"] = float(np.max(pa.mistakes[variant] / pa.bounds[variant]))
 
 # %% [markdown]
-# Every stream is within its bound: PA on {glue:text}`pa_PA_within`, PA-I on
-# {glue:text}`pa_PAI_within` and PA-II on {glue:text}`pa_PAII_within` of the 30, using at
-# most {glue:text}`pa_PA_used:.3f`, {glue:text}`pa_PAI_used:.3f` and
-# {glue:text}`pa_PAII_used:.3f` of it. These are theorems, so "every stream" is what they
+# Every stream is within its bound: PA on {eval}`prose['pa_PA_within']`, PA-I on
+# {eval}`prose['pa_PAI_within']` and PA-II on {eval}`prose['pa_PAII_within']` of the 30, using at
+# most {eval}`f"{prose['pa_PA_used']:.3f}"`, {eval}`f"{prose['pa_PAI_used']:.3f}"` and
+# {eval}`f"{prose['pa_PAII_used']:.3f}"` of it. These are theorems, so "every stream" is what they
 # promise; the measurement shows how loose they are on such data.
 
 # %% [markdown]
@@ -149,10 +159,9 @@ primal = gp.beyond.train_voted(Xi, Yi, max_epochs=3)
 dual = gp.beyond.train_voted_kernel(Xi, Yi, max_epochs=3)
 assert primal.updates_per_epoch == dual.updates_per_epoch
 assert np.array_equal(gp.beyond.predict_voted(primal, Xi), gp.beyond.predict_voted(dual, Xi))
-glue("voted_vectors", len(primal.counts), display=False)
 
 # %% [markdown]
-# Both keep {glue:text}`voted_vectors` weight vectors, the same mistakes in every pass and
+# Both keep {eval}`len(primal.counts)` weight vectors, the same mistakes in every pass and
 # the same votes.
 #
 # ### Its bound against its test error
@@ -165,12 +174,10 @@ glue("voted_vectors", len(primal.counts), display=False)
 # %%
 voted = gp.experiments.voted_bound_experiment(draws=30, seed=0)
 print(f"mean test error {voted.error.mean():.4f}, bound {voted.bound:.3f}")
-glue("voted_error", float(voted.error.mean()), display=False)
-glue("voted_bound", voted.bound, display=False)
 
 # %% [markdown]
-# The mean test error, {glue:text}`voted_error:.4f`, is far below the bound,
-# {glue:text}`voted_bound:.3f`: the bound is a worst case over distributions.
+# The mean test error, {eval}`f"{float(voted.error.mean()):.4f}"`, is far below the bound,
+# {eval}`f"{voted.bound:.3f}"`: the bound is a worst case over distributions.
 #
 # ### Last, averaged or voted?
 #
@@ -181,15 +188,13 @@ glue("voted_bound", voted.bound, display=False)
 held = gp.experiments.heldout_predictors_experiment(draws=40, seed=0)
 gp.plots.plot_heldout_predictors(held)
 beats = held.beats_last()
-glue("held_averaged", int(round(beats["averaged"] * 40)), display=False)
-glue("held_voted", int(round(beats["voted"] * 40)), display=False)
-glue("held_last_median", float(np.median(held.last)), display=False)
-glue("held_voted_median", float(np.median(held.voted)), display=False)
+held_averaged = int(round(beats["averaged"] * 40))
+held_voted = int(round(beats["voted"] * 40))
 
 # %% [markdown]
-# The averaged predictor errs less than the last weights in {glue:text}`held_averaged` of the
-# 40 draws and the vote in {glue:text}`held_voted` (median errors
-# {glue:text}`held_last_median:.3f` for the last weights, {glue:text}`held_voted_median:.3f`
+# The averaged predictor errs less than the last weights in {eval}`held_averaged` of the
+# 40 draws and the vote in {eval}`held_voted` (median errors
+# {eval}`f"{float(np.median(held.last)):.3f}"` for the last weights, {eval}`f"{float(np.median(held.voted)):.3f}"`
 # for the vote). The claim "at least 9 draws in 10" is checked by the tests on 40 other draws.
 # Averaging is the cheap way to get the vote's benefit: one weight vector instead of one per
 # mistake.
@@ -216,14 +221,11 @@ gp.show_source(gp.beyond.alma)
 # %% mystnb={"figure": {"caption": "The margin ALMA reached as a fraction of the optimal margin, 30 separable sets sorted, alpha = 0.5: every draw is above the guarantee 1 - alpha."}}
 margins = gp.experiments.alma_margin_experiment(draws=30, seed=0, alpha=0.5)
 gp.plots.plot_alma_margins(margins)
-glue("alma_lowest", float(margins.fraction.min()), display=False)
-glue("alma_median", float(np.median(margins.fraction)), display=False)
-glue("alma_updates_share", float(np.max(margins.updates / margins.bound)), display=False)
 
 # %% [markdown]
-# ALMA reached at least {glue:text}`alma_lowest:.2f` of the optimal margin (median
-# {glue:text}`alma_median:.2f`) where $1 - \alpha = 0.5$ is guaranteed, using at most
-# {glue:text}`alma_updates_share:.2f` of its update bound.
+# ALMA reached at least {eval}`f"{float(margins.fraction.min()):.2f}"` of the optimal margin (median
+# {eval}`f"{float(np.median(margins.fraction)):.2f}"`) where $1 - \alpha = 0.5$ is guaranteed, using at most
+# {eval}`f"{float(np.max(margins.updates / margins.bound)):.2f}"` of its update bound.
 
 # %% [markdown]
 # ## Summary
@@ -243,7 +245,6 @@ glue("alma_updates_share", float(np.max(margins.updates / margins.bound)), displ
 #
 # Three exercises on the family. Where you write code, a checker of the package runs your function against the package's own on many cases, ties and edge cases included, and says in one sentence what differs (`gp.exercises.check_...`). The solutions are folded; try first.
 
-
 # %% [markdown]
 # :::{exercise}
 # :label: ex-14-pa-step
@@ -253,7 +254,6 @@ glue("alma_updates_share", float(np.max(margins.updates / margins.bound)), displ
 # `pa_step(w, x, y, variant, C)` returning $\tau$ (0 when the loss is 0) and check it with
 # `gp.exercises.check_pa_step(pa_step)`.
 # :::
-
 
 # %% [markdown]
 # :::{solution-start} ex-14-pa-step
@@ -266,8 +266,7 @@ glue("alma_updates_share", float(np.max(margins.updates / margins.bound)), displ
 # at $C$; with $C\xi^2$, $\xi = \tau/(2C)$ and the dual becomes
 # $-\frac12\tau^2(\lVert x_t\rVert^2 + \frac1{2C}) + \tau\ell_t$.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def pa_step(w, x, y, variant, C):
     loss = max(0.0, 1.0 - y * (w @ x))
     if loss == 0.0:
@@ -281,11 +280,9 @@ def pa_step(w, x, y, variant, C):
 
 gp.exercises.check_pa_step(pa_step)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -296,7 +293,6 @@ gp.exercises.check_pa_step(pa_step)
 # What does a weight vector with $w_k^\top x = 0$ contribute?
 # :::
 
-
 # %% [markdown]
 # :::{solution-start} ex-14-vote
 # :class: dropdown
@@ -304,8 +300,7 @@ gp.exercises.check_pa_step(pa_step)
 # `np.sign` is 0 at 0, so a vector that scores exactly 0 abstains; the sum of the weighted
 # signs is the vote, and `>= 0` sends a tie to $+1$.
 
-
-# %%
+# %% jupyter={"source_hidden": true}
 def vote(pairs, X):
     total = sum(c * np.sign(X @ w) for w, c in pairs)
     return np.where(total >= 0, 1.0, -1.0)
@@ -313,11 +308,9 @@ def vote(pairs, X):
 
 gp.exercises.check_vote(vote)
 
-
 # %% [markdown]
 # :::{solution-end}
 # :::
-
 
 # %% [markdown]
 # :::{exercise}
@@ -327,7 +320,6 @@ gp.exercises.check_vote(vote)
 # $\operatorname{sign}(w^\top x)$ are the same whether or not $x$ is normalised. Which of its
 # *updates* does normalising $x$ change when $\alpha < 1$?
 # :::
-
 
 # %% [markdown]
 # :::{solution} ex-14-alma

@@ -153,16 +153,21 @@ def pytest_addoption(parser):
 
 #: Modules whose every test belongs to one slow group: the book's own build and kernels, the
 #: main job run on its helper processes.
-_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job"}
+_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job",
+                  "test_jupyterlab.py": "book"}
 
 
 def _group(item) -> str | None:
-    """The slow group a test belongs to, if any: ``book`` (it needs the book, or builds one),
+    """The slow group a test belongs to, if any: ``book`` (it needs the book, builds one, or
+    runs notebooks in JupyterLab or as student copies),
     ``distributed``, ``main_job`` (marked so, named so, or in a module of the main job's runs)
     or ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
     module = item.path.name
     if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(module) == "book":
         return "book"
+    if getattr(item, "originalname", "") == (
+            "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
+        return "book"  # it runs the notebooks too, as student copies
     if (item.get_closest_marker("main_job") or "main_job" in item.name
             or _MODULE_GROUPS.get(module) == "main_job"):
         return "main_job"

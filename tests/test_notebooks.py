@@ -38,7 +38,7 @@ def test_every_notebook_has_its_source_and_they_agree():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_clean(path):
     nb = json.loads(path.read_text())
-    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+    assert nb["metadata"]["kernelspec"]["name"] == "gluon-perceptron"  # the project's kernel
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert code, "a notebook with no code"
     for cell in code:
@@ -106,3 +106,49 @@ def test_cell_header_metadata_reaches_the_notebook():
     assert tool.convert(tool.to_percent(nb)) == nb
     with pytest.raises(ValueError, match="expected key=<json>"):
         tool.header_metadata("# %% caption")
+
+
+def _tool():
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        import notebooks as tool
+    finally:
+        sys.path.pop(0)
+    return tool
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_source_is_in_the_current_conventions(path):
+    """No `glue`: the prose's numbers are inline expressions that the book and JupyterLab both
+    evaluate; the source names the project's kernel, numbers per notebook (front matter), says
+    which environment it needs and folds its solutions' code (``tools/notebooks.py unglue``
+    would change nothing)."""
+    tool = _tool()
+    source = path.with_suffix(".py").read_text()
+    assert "{glue" not in source and not re.search(r"^\s*glue\(", source, re.MULTILINE)
+    assert "from myst_nb import glue" not in source
+    assert source.startswith(tool.HEADER)
+    assert tool.unglue(source, int(path.name[:2]))[0] == source, (
+        "python tools/notebooks.py unglue would change it")
+
+
+def test_unglue_writes_the_numbers_as_inline_expressions():
+    tool = _tool()
+    text = ("# %% [markdown]\n# # 4. Title\n\n"
+            "# %%\nfrom myst_nb import glue\nx = [1, 2]\n"
+            'glue("n", len(x), display=False)\nglue("m", sum(x) / 3, display=False)\n'
+            'for k in (1, 2):\n    glue(f"k{k}", k * 10, display=False)\n\n'
+            "# %% [markdown]\n# {glue:text}`n` items, mean {glue:text}`m:.2f`, "
+            "{glue:text}`k2`.\n")
+    new, left = tool.unglue(text, 4)
+    assert not left
+    assert "glue" not in new
+    assert '{eval}`len(x)` items, mean {eval}`f"{sum(x) / 3:.2f}"`' in new
+    assert "prose[f\"k{k}\"] = k * 10" in new and "{eval}`prose['k2']`" in new
+    assert 'enumerator: "4.%s"' in new and new.startswith(tool.HEADER)
+    assert tool.unglue(new, 4)[0] == new  # re-runnable
+    nb = tool.convert(new)
+    namespace: dict = {}
+    exec(nb.cells[1].source, namespace)  # the code still runs, and the prose's values hold
+    assert eval("len(x)", namespace) == 2 and eval("prose['k2']", namespace) == 20

@@ -1,0 +1,310 @@
+"""The notebooks in JupyterLab, opened the way the README tells a student to (``bash run.sh
+notebooks``): the project's JupyterLab from ``.venv`` (jupytext, jupyterlab-myst, the project's
+kernel and ``tools/lab_config.py``), on its own port and token on 127.0.0.1, driven in Debian's
+``chromium-headless-shell`` through Playwright (never ``playwright install``; without the
+browser these tests skip, except under ``CI=true``, as the book's browser tests do).
+
+Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
+folded, the project's kernel started without a question, and no modified mark; notebooks 02 and
+05 run to the end (Run All) with every inline number of their prose displayed and no cell
+error. The server runs on copies of the sources (an autosave must never touch them), dies with
+this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped by its PID.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_book import CHROMIUM_FLAGS, chromium_binary, unavailable
+
+from gluon_perceptron.core.distributed.lifeline import die_with_parent
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+KERNEL = "gluon-perceptron"
+KERNEL_DISPLAY = "Python (gluon_perceptron)"
+#: MyST that a renderer would have consumed: a role (``{cite:p}`x` ``), a directive's fence or
+#: its options.
+LITERAL_MYST = re.compile(r"\{[a-z][\w:-]*\}`|(^|\n)\s*(:::|```)\s*\{|(^|\n):(label|class):")
+#: What JupyterLab reads besides run.sh's defaultViewers (.py opens as a notebook): every cell
+#: rendered (no windowing), no news pop-up over the page.
+SETTINGS = {
+    "@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"python": "Jupytext Notebook"}},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+}
+START_TIMEOUT = 120
+RUN_TIMEOUT = 600
+
+pytestmark = pytest.mark.timeout(1800)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Lab:
+    """A JupyterLab server of the project on copies of the notebook sources."""
+
+    def __init__(self, workdir: Path):
+        self.root = workdir / "notebooks"
+        self.root.mkdir(parents=True)
+        for source in SOURCES:
+            shutil.copy2(source, self.root / source.name)
+        shutil.copy2(ROOT / "pyproject.toml", workdir / "pyproject.toml")  # jupytext's config
+        settings = workdir / "settings"
+        settings.mkdir()
+        (settings / "overrides.json").write_text(json.dumps(SETTINGS))
+        self.port, self.token = _free_port(), secrets.token_hex(16)
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # figures inline
+        env.update(JUPYTER_PATH=str(Path(sys.prefix) / "share" / "jupyter"),
+                   JUPYTER_CONFIG_DIR=str(workdir / "config"),
+                   JUPYTER_RUNTIME_DIR=str(workdir / "runtime"),
+                   JUPYTERLAB_SETTINGS_DIR=str(workdir / "user-settings"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(workdir / "workspaces"))
+        command = [str(Path(sys.executable).with_name("jupyter-lab")), "--no-browser",
+                   "--ip=127.0.0.1", f"--port={self.port}", "--port-retries=0",
+                   f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
+                   f"--config={ROOT / 'tools' / 'lab_config.py'}",
+                   f"--LabServerApp.app_settings_dir={settings}"]
+        if os.geteuid() == 0:
+            command.append("--allow-root")
+        self.log = workdir / "lab.log"
+        with self.log.open("w") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, cwd=workdir,
+                                            preexec_fn=die_with_parent(os.getpid()))
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                self.api("status")
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    pytest.fail("JupyterLab did not start:\n" + self.log.read_text()[-3000:])
+                time.sleep(0.5)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{path}"
+
+    def api(self, path: str, method: str = "GET"):
+        request = urllib.request.Request(self.url(f"api/{path}"), method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def shut_down_kernels(self) -> None:
+        for kernel in self.api("kernels"):
+            self.api(f"kernels/{kernel['id']}", method="DELETE")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    if not Path(sys.executable).with_name("jupyter-lab").exists():
+        pytest.fail("JupyterLab is not installed in this environment: it is part of the test "
+                    "extra (bash run.sh test installs it)")
+    spec = Path(sys.prefix) / "share" / "jupyter" / "kernels" / KERNEL / "kernel.json"
+    if not spec.exists():
+        pytest.fail(f"the project's kernel is not installed ({spec}): bash run.sh test and "
+                    "bash run.sh notebooks install it")
+    server = Lab(tmp_path_factory.mktemp("lab"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    binary = chromium_binary()
+    if binary is None:
+        unavailable("no chromium-headless-shell found")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed")
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_FLAGS)
+    except Exception as exc:  # noqa: BLE001 - any launch failure means no browser
+        playwright.stop()
+        unavailable(f"{binary} does not start under Playwright ({exc})")
+    try:
+        yield browser
+    finally:
+        browser.close()
+        playwright.stop()
+
+
+def open_notebook(lab: Lab, chromium, name: str):
+    """A page with notebook ``name`` open (a fresh workspace), its kernel started and idle."""
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(lab.url(f"lab/tree/{name}?reset&token={lab.token}"))
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=START_TIMEOUT * 1000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                           timeout=START_TIMEOUT * 1000)
+    return page
+
+
+def run_all(page, attempts: int = 3) -> None:
+    """Run > Run All Cells, as a student would; again if no cell started (a click that lands
+    before the notebook has the focus does nothing)."""
+    for _ in range(attempts):
+        page.locator(".jp-NotebookPanel .jp-Notebook").first.click(position={"x": 5, "y": 5})
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.wait_for_function(
+                r"""() => Array.from(document.querySelectorAll(
+                    '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt'))
+                    .some(p => /\[(\*|\d+)\]/.test(p.textContent))""", timeout=30_000)
+            return
+        except Exception:  # noqa: BLE001 - Playwright's timeout: try the menu again
+            continue
+    pytest.fail("Run All Cells started no cell")
+
+
+def rendered_markdown(page) -> list[str | None]:
+    """The text of every markdown cell as rendered (None for a cell not rendered)."""
+    return page.evaluate("""() => Array.from(
+        document.querySelectorAll('.jp-NotebookPanel .jp-MarkdownCell')).map(cell => {
+            const out = cell.querySelector('.myst') || cell.querySelector('.jp-RenderedMarkdown');
+            return out ? out.innerText : null; })""")
+
+
+def markdown_sources(path: Path) -> list[str]:
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import notebooks as tool
+    finally:
+        sys.path.pop(0)
+    return [c.source for c in tool.convert(path.read_text()).cells if c.cell_type == "markdown"]
+
+
+def test_the_lab_serves_the_projects_kernel(lab):
+    """The kernel the notebooks name is this environment's Python (not another checkout's)."""
+    specs = lab.api("kernelspecs")["kernelspecs"]
+    assert KERNEL in specs, f"JupyterLab does not know the kernel {KERNEL}: {sorted(specs)}"
+    spec = specs[KERNEL]["spec"]
+    assert spec["display_name"] == KERNEL_DISPLAY
+    assert Path(spec["argv"][0]).resolve() == Path(sys.executable).resolve()
+
+
+def test_every_notebook_opens_as_the_course(lab, chromium):
+    """All notebook sources: no literal MyST in any rendered markdown cell, the solutions folded
+    (their text and their code), the project's kernel started without a dialog, no modified
+    mark once the kernel is up."""
+    problems = []
+    for source in SOURCES:
+        page = open_notebook(lab, chromium, source.name)
+        try:
+            cells = markdown_sources(source)
+            page.wait_for_function(
+                "n => document.querySelectorAll('.jp-NotebookPanel .jp-MarkdownCell .myst')"
+                ".length >= n", arg=len(cells), timeout=60_000)
+            texts = rendered_markdown(page)
+            for k, text in enumerate(texts):
+                found = LITERAL_MYST.search(text or "")
+                if text is None or found:
+                    problems.append(f"{source.name}: markdown cell {k} "
+                                    + ("not rendered" if text is None
+                                       else f"shows MyST {found.group(0)!r}"))
+            solutions = page.evaluate("""() => Array.from(document.querySelectorAll(
+                '.jp-NotebookPanel details.myst-exercise')).filter(d => /Solution to/.test(
+                d.querySelector('summary').innerText)).map(d => d.open)""")
+            expected = sum(c.count("{solution") - c.count("{solution-end}") for c in cells)
+            if len(solutions) != expected or any(solutions):
+                problems.append(f"{source.name}: {len(solutions)} solutions rendered, "
+                                f"{sum(solutions)} open (expected {expected}, all folded)")
+            hidden = source.read_text().count('jupyter={"source_hidden": true}')
+            folded = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPlaceholder").count()
+            if folded != hidden:
+                problems.append(f"{source.name}: {folded} solution code cells folded, "
+                                f"expected {hidden}")
+            kernel = page.locator(".jp-NotebookPanel .jp-Toolbar-kernelName").first.inner_text()
+            if kernel.strip() != KERNEL_DISPLAY:
+                problems.append(f"{source.name}: kernel {kernel!r}")
+            if page.locator(".jp-Dialog").count():
+                problems.append(f"{source.name}: a dialog asks: "
+                                + page.locator(".jp-Dialog").first.inner_text()[:200])
+            page.wait_for_timeout(500)
+            tab = page.locator(".lm-TabBar-tab.jp-mod-current").first.get_attribute("class")
+            if "jp-mod-dirty" in tab:
+                problems.append(f"{source.name}: marked modified on opening")
+        finally:
+            page.close()
+            lab.shut_down_kernels()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", ["02_perceptron_algorithm.py", "05_black_and_white.py"])
+def test_notebook_runs_to_the_end_in_the_lab(name, lab, chromium):
+    """Run All (the Run menu): every code cell runs, none errs or writes to stderr, and every
+    inline expression of the prose shows its value (an expression not evaluated would show
+    its source as code, one that failed its error)."""
+    source = ROOT / "notebooks" / name
+    cells = markdown_sources(source)
+    expressions = [re.findall(r"\{eval\}`([^`]*)`", cell) for cell in cells]
+    assert sum(map(len, expressions)) >= 10, f"{name} has too few inline numbers to check"
+    page = open_notebook(lab, chromium, name)
+    try:
+        run_all(page)
+        state = """() => ({status: document.querySelector(
+                '.jp-NotebookPanel .jp-Notebook-ExecutionIndicator').dataset.status,
+            prompts: Array.from(document.querySelectorAll(
+                '.jp-NotebookPanel .jp-CodeCell .jp-InputArea-prompt'))
+                .map(p => p.textContent.trim())})"""
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while True:
+            now = page.evaluate(state)
+            done = [p for p in now["prompts"] if re.fullmatch(r"\[\d+\]:", p)]
+            if now["status"] == "idle" and len(done) == len(now["prompts"]) > 0:
+                break
+            assert time.monotonic() < deadline, f"{name} did not finish: {now}"
+            page.wait_for_timeout(1000)
+        errors = page.locator(".jp-NotebookPanel .jp-OutputArea-output"
+                              "[data-mime-type='application/vnd.jupyter.stderr']")
+        assert errors.count() == 0, f"{name}: " + errors.first.inner_text()[:2000]
+        missing: list[str] = []
+        deadline = time.monotonic() + 60
+        while True:
+            texts = rendered_markdown(page)
+            assert len(texts) == len(cells), "the markdown cells JupyterLab shows differ"
+            missing = [f"cell {k}: {expr}" for k, (text, exprs) in
+                       enumerate(zip(texts, expressions)) for expr in exprs
+                       if text is None or expr in text]
+            failed = [f"cell {k}: {text[:300]}" for k, text in enumerate(texts)
+                      if expressions[k] and text and re.search(r"\w+Error: ", text)]
+            assert not failed, f"{name}: inline expressions failed:\n" + "\n".join(failed)
+            if not missing or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(1000)
+        assert not missing, f"{name}: inline expressions not shown:\n" + "\n".join(missing)
+    finally:
+        page.close()
+        lab.shut_down_kernels()
