@@ -315,7 +315,10 @@ def kernel_environment(out: Path | None = None) -> dict[str, str]:
     into no output at all, and the book would have no figures. Without it ipykernel uses the
     inline backend. One thread per kernel: two notebooks run side by side on two cores. With
     ``out``, the kernels read their IPython profile from ``out/ipython`` (:data:`KERNEL_CONFIG`),
-    not the reader's own.
+    not the reader's own, and the project's kernel that every notebook names
+    (``gluon-perceptron``) is this Python, from ``out/jupyter`` (first on ``JUPYTER_PATH``):
+    the book needs no kernel installed, and one of that name registered elsewhere (another
+    checkout's) cannot run it.
     """
     env = dict(os.environ)
     if out is not None:
@@ -323,6 +326,13 @@ def kernel_environment(out: Path | None = None) -> dict[str, str]:
         profile.mkdir(parents=True, exist_ok=True)
         (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
         env["IPYTHONDIR"] = str(out / "ipython")
+        spec = out / "jupyter" / "kernels" / "gluon-perceptron"
+        spec.mkdir(parents=True, exist_ok=True)
+        (spec / "kernel.json").write_text(json.dumps({
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python (gluon_perceptron)", "language": "python"}))
+        env["JUPYTER_PATH"] = os.pathsep.join(
+            [str(out / "jupyter")] + ([env["JUPYTER_PATH"]] if env.get("JUPYTER_PATH") else []))
     env.pop("MPLBACKEND", None)
     env.setdefault("OMP_NUM_THREADS", "1")
     env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # no debugger warning on stderr from ipykernel
