@@ -111,19 +111,16 @@ assert all(fit[-1] for fit in fits)
 # bound for $u$ the generating plane scaled to margin 1 on the clean points.
 
 # %% mystnb={"figure": {"caption": "Mistakes of PA, PA-I and PA-II on 30 streams each against the bound of the paper's theorem for the generating plane: every dot lies under the diagonal."}}
-prose = {}  # the numbers the prose below shows
 pa = gp.experiments.pa_bounds_experiment(draws=30, seed=0)
 gp.plots.plot_pa_bounds(pa)
-for variant in pa.mistakes:
-    key = variant.replace("-", "")
-    prose[f"pa_{key}_within"] = int(np.sum(pa.mistakes[variant] <= pa.bounds[variant]))
-    prose[f"pa_{key}_used"] = float(np.max(pa.mistakes[variant] / pa.bounds[variant]))
+within = {name: int(np.sum(pa.mistakes[name] <= pa.bounds[name])) for name in pa.mistakes}
+used = {name: float(np.max(pa.mistakes[name] / pa.bounds[name])) for name in pa.mistakes}
 
 # %% [markdown]
-# Every stream is within its bound: PA on {eval}`prose['pa_PA_within']`, PA-I on
-# {eval}`prose['pa_PAI_within']` and PA-II on {eval}`prose['pa_PAII_within']` of the 30, using at
-# most {eval}`f"{prose['pa_PA_used']:.3f}"`, {eval}`f"{prose['pa_PAI_used']:.3f}"` and
-# {eval}`f"{prose['pa_PAII_used']:.3f}"` of it. These are theorems, so "every stream" is what they
+# Every stream is within its bound: PA on {eval}`within['PA']`, PA-I on
+# {eval}`within['PA-I']` and PA-II on {eval}`within['PA-II']` of the 30, using at
+# most {eval}`f"{used['PA']:.3f}"`, {eval}`f"{used['PA-I']:.3f}"` and
+# {eval}`f"{used['PA-II']:.3f}"` of it. These are theorems, so "every stream" is what they
 # promise; the measurement shows how loose they are on such data.
 
 # %% [markdown]
@@ -220,7 +217,7 @@ gp.show_source(gp.beyond.alma)
 
 # %% mystnb={"figure": {"caption": "The margin ALMA reached as a fraction of the optimal margin, 30 separable sets sorted, alpha = 0.5: every draw is above the guarantee 1 - alpha."}}
 margins = gp.experiments.alma_margin_experiment(draws=30, seed=0, alpha=0.5)
-gp.plots.plot_alma_margins(margins)
+_ = gp.plots.plot_alma_margins(margins)
 
 # %% [markdown]
 # ALMA reached at least {eval}`f"{float(margins.fraction.min()):.2f}"` of the optimal margin (median
