@@ -65,11 +65,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "core.gradient.losses": (
         "hinge_loss", "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
     ),
-    "core.gradient.subgradients": (
-        "analytic_subgradient", "average_loss", "KINK_FORMS", "kink_gradient",
-    ),
-    "core.gradient.steps": ("constant_rate", "inverse_sqrt_rate", "sgd_step"),
-    "core.gradient.sgd": ("run_sgd", "SGDResult"),
+    "core.gradient.subgradients": ("analytic_subgradient", "KINK_FORMS", "kink_gradient"),
+    "core.gradient.steps": ("sgd_step",),
+    "core.gradient.sgd": ("run_sgd",),
     "core.gradient.autograd": ("train_autograd",),
     "core.gradient.gluon": ("perceptron_net", "PerceptronLoss", "train_gluon"),
 }

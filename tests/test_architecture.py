@@ -228,6 +228,21 @@ def _is_private(module: str) -> bool:
     return any(part.startswith("_") and part != "__init__" for part in module.split("."))
 
 
+def test_public_names_are_few():
+    """At most :data:`MOST_PUBLIC_NAMES` distinct public names; and no other module of the
+    package declares public names of its own (an ``__all__`` outside the public packages would
+    be a public list this count does not see)."""
+    names = _public_names()
+    assert len(names) <= MOST_PUBLIC_NAMES, (
+        f"{len(names)} public names, at most {MOST_PUBLIC_NAMES}: make a helper private (a result "
+        f"a user only reads is not public) before adding a name")
+    packages = {package.__name__ for package in _packages().values()}
+    others = [info.name for info in pkgutil.walk_packages([str(PACKAGE)], "gluon_perceptron.")
+              if info.name not in packages and not _is_private(info.name)
+              and "__all__" in _module_source(info.name)]
+    assert not others, f"modules with an __all__ of their own: {others}"
+
+
 def _module_source(name: str) -> str:
     path = PACKAGE.joinpath(*name.split(".")[1:])
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
@@ -253,9 +268,10 @@ def _defined_names() -> set[str]:
 
 
 def test_no_deprecated_aliases():
-    """No public package gives a name it does not list: the 245 flat names of 0.2 (``gp.is_separable``
-    for ``gp.theory.is_separable``) were removed in 0.4, and no alias, old or new, may come back
-    (a name's one place is its ``__all__``; submodules are modules, not names)."""
+    """No public package gives a name it does not list: the 245 flat names of 0.2
+    (``gp.is_separable`` for ``gp.theory.is_separable``) were removed in 0.4, and no alias, old
+    or new, may come back (a name's one place is its ``__all__``; submodules are modules, not
+    names)."""
     aliases = []
     for label, package in _packages().items():
         for name in sorted((_defined_names() | _public_names()) - set(package.__all__)):
@@ -266,7 +282,8 @@ def test_no_deprecated_aliases():
             if not isinstance(value, types.ModuleType):
                 aliases.append(f"{label}.{name}")
     assert not aliases, f"names outside their package's __all__: {aliases}"
-    assert not [n for n in vars(gluon_perceptron) if "DEPRECATED" in n.upper() or "MOVED" in n.upper()]
+    assert not [n for n in vars(gluon_perceptron) if "DEPRECATED" in n.upper()
+                or "MOVED" in n.upper()]
     with pytest.raises(AttributeError, match="has no attribute 'is_separable'"):
         gluon_perceptron.is_separable  # noqa: B018
     with pytest.raises(ImportError, match="optimal_margin"):
