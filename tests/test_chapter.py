@@ -181,7 +181,7 @@ def test_demo_result_matches_the_updates():
     # the weights are the signed sum of the updated examples (notebook 2)
     np.testing.assert_allclose(w.asnumpy(), sum(u.y * u.x for u in updates), rtol=1e-6)
     assert b.asscalar() == sum(u.y for u in updates)
-    with pytest.warns(DeprecationWarning, match="verbose"):
+    with pytest.raises(TypeError, match="verbose"):  # deprecated in 0.3, gone in 0.4
         gp.demo(X, Y, verbose=False)
 
 
