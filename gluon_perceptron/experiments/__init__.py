@@ -2,7 +2,8 @@
 dataclasses. Nothing here prints or draws.
 
 One module per part of the chapter; every public name is also reachable as
-``gp.experiments.<name>`` and loads on first use.
+``gp.experiments.<name>`` and loads on first use. The dataclasses the experiments return are
+not public names: read their fields (each function's docstring says what it returns).
 """
 
 from ..core._lazy import export
