@@ -225,7 +225,8 @@ def _public_names() -> set[str]:
 
 
 def _is_private(module: str) -> bool:
-    return any(part.startswith("_") and part != "__init__" for part in module.split("."))
+    """``gluon_perceptron.plots._rules``, ``gluon_perceptron.core._lazy``: a part starts with _."""
+    return any(part.startswith("_") for part in module.split("."))
 
 
 def test_public_names_are_few():
@@ -239,32 +240,32 @@ def test_public_names_are_few():
     packages = {package.__name__ for package in _packages().values()}
     others = [info.name for info in pkgutil.walk_packages([str(PACKAGE)], "gluon_perceptron.")
               if info.name not in packages and not _is_private(info.name)
-              and "__all__" in _module_source(info.name)]
+              and "__all__" in _top_level_names(info.name)]
     assert not others, f"modules with an __all__ of their own: {others}"
 
 
-def _module_source(name: str) -> str:
-    path = PACKAGE.joinpath(*name.split(".")[1:])
+def _top_level_names(module: str) -> set[str]:
+    """The names a module of the package binds at its top level (functions, classes,
+    assignments), read from its source."""
+    path = PACKAGE.joinpath(*module.split(".")[1:])
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-    return path.read_text()
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
 
 
 def _defined_names() -> set[str]:
     """Every name a module of the package defines at its top level (functions, classes,
     constants), private modules and private names left out: what an alias could point at."""
-    names = set()
-    for path in MODULES:
-        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-        if _is_private(module):
-            continue
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, ast.Assign):
-                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                names.add(node.target.id)
-    return {name for name in names if not name.startswith("_")}
+    modules = [info.name for info in pkgutil.walk_packages([str(PACKAGE)], "gluon_perceptron.")]
+    return {name for module in modules if not _is_private(module)
+            for name in _top_level_names(module) if not name.startswith("_")}
 
 
 def test_no_deprecated_aliases():
@@ -273,8 +274,9 @@ def test_no_deprecated_aliases():
     or new, may come back (a name's one place is its ``__all__``; submodules are modules, not
     names)."""
     aliases = []
+    candidates = _defined_names() | _public_names()
     for label, package in _packages().items():
-        for name in sorted((_defined_names() | _public_names()) - set(package.__all__)):
+        for name in sorted(candidates - set(package.__all__)):
             try:
                 value = getattr(package, name)
             except AttributeError:
