@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.beyond.solvers import perceptron_separation
+from gluon_perceptron.experiments.beyond import two_moons
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -38,7 +40,7 @@ def best(fn, repeat: int):
 
 
 def kernel_rows(samples: int, repeat: int) -> list[dict]:
-    X, Y = gp.experiments.two_moons(samples, noise=0.15, seed=0)
+    X, Y = two_moons(samples, noise=0.15, seed=0)
     rows = []
     for kernel in ("linear", "poly", "rbf"):
         kw = {"kernel": kernel, "max_epochs": 20, "degree": 3, "gamma": 1.0}
@@ -63,7 +65,7 @@ def separation_rows(gammas, samples: int) -> list[dict]:
     rows = []
     for gamma in gammas:
         P = gp.beyond.separation_problem(samples, 2, gamma, seed=0)
-        for solve in (gp.beyond.perceptron_separation, gp.beyond.smooth_perceptron,
+        for solve in (perceptron_separation, gp.beyond.smooth_perceptron,
                       gp.beyond.rescaled_perceptron):
             seconds, run = best(lambda f=solve, A=P.A: f(A, max_iterations=300_000), 1)
             rows.append({"benchmark": f"separation rho={P.rho:.2g}", "method": run.method,

@@ -58,6 +58,7 @@ import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
 
 import gluon_perceptron as gp  # noqa: E402
+from gluon_perceptron.experiments.chapter import EPSILONS  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import family  # noqa: E402
@@ -264,7 +265,7 @@ def bench_experiment(fraction: float, repeat: int) -> tuple[list[Row], float]:
             f"faithful measured on {trials} of its 10 trials, extrapolated linearly; ")
     rows = [
         Row("updates vs margin", "margin_experiment_faithful (chapter, as written)",
-            t_faithful, 10 * len(gp.experiments.EPSILONS) * 1000, 1.0, "faithful", None, "",
+            t_faithful, 10 * len(EPSILONS) * 1000, 1.0, "faithful", None, "",
             note + "170 datasets x 1000 points, one warm-started pass each"),
         Row("updates vs margin", "margin_experiment (batched, 170 runs to convergence)",
             t_batched, None, t_batched / t_faithful, "faithful", None, "",

@@ -5,8 +5,8 @@ before it in that list. core draws nothing, shows no progress bar and prints not
 experiments print and draw nothing either; only main prints.
 
 The public API is tiered: ``gp.__all__`` holds the chapter and its trainers (at most about 60
-names), every other public name lives in one subpackage (``gp.theory``, ``gp.plots``, ...), and
-the flat names of 0.2 that moved still resolve with a DeprecationWarning naming the new place.
+names), every other public name lives in one subpackage (``gp.theory``, ``gp.plots``, ...); at
+most 200 distinct public names in all, and no alias (the flat names of 0.2 went in 0.4).
 """
 
 import ast
@@ -213,47 +213,83 @@ def test_no_public_name_is_a_module_name():
     assert not bad, bad
 
 
-MOVED = gluon_perceptron._DEPRECATED_IN_0_3
+#: The most distinct public names the package may have (issue 28): a public name is a name in
+#: the ``__all__`` of the top level or of a public subpackage (``gp.theory``, ...,
+#: ``gp.exercises``), counted once however many of them list it.
+MOST_PUBLIC_NAMES = 200
 
 
-def test_moved_names_are_the_flat_names_of_0_2():
-    assert not set(MOVED) & set(gluon_perceptron.__all__)
-    assert len(MOVED) == len(set(MOVED))
-    assert len(MOVED) + len(gluon_perceptron.__all__) == 279  # the flat __all__ of 0.2
-    assert not set(MOVED) & set(dir(gluon_perceptron)), "dir(gp) lists only current names"
+def _public_names() -> set[str]:
+    """The distinct public names: the union of the public packages' ``__all__``."""
+    return {name for package in _packages().values() for name in package.__all__}
 
 
-@pytest.mark.parametrize("name", MOVED)
-def test_a_moved_name_still_works_and_names_its_new_place(name):
-    with pytest.warns(DeprecationWarning) as caught:
-        old = getattr(gluon_perceptron, name)
-    [warning] = [w for w in caught if issubclass(w.category, DeprecationWarning)]
-    message = str(warning.message)
-    assert warning.filename == __file__, "the warning points at the caller's line"
-    if name == "save_figure":
-        assert message == ("gp.save_figure moved to gluon_perceptron.main.figures.save_figure; "
-                           "the old name goes in 0.4")
-        from gluon_perceptron.main.figures import save_figure
-        assert old is save_figure
-        return
-    alias = message.split(" moved to gp.")[1].split(".")[0]
-    assert message == f"gp.{name} moved to gp.{alias}.{name}; the old name goes in 0.4"
-    assert old is getattr(getattr(gluon_perceptron, alias), name)
+def _is_private(module: str) -> bool:
+    """``gluon_perceptron.plots._rules``, ``gluon_perceptron.core._lazy``: a part starts with _."""
+    return any(part.startswith("_") for part in module.split("."))
 
 
-def test_from_import_of_a_moved_name_warns():
-    with pytest.warns(DeprecationWarning, match=r"^gp\.optimal_margin moved to "
-                                                r"gp\.theory\.optimal_margin; the old name goes "
-                                                r"in 0\.4$"):
-        from gluon_perceptron import optimal_margin
-    assert optimal_margin is gluon_perceptron.theory.optimal_margin
+def test_public_names_are_few():
+    """At most :data:`MOST_PUBLIC_NAMES` distinct public names; and no other module of the
+    package declares public names of its own (an ``__all__`` outside the public packages would
+    be a public list this count does not see)."""
+    names = _public_names()
+    assert len(names) <= MOST_PUBLIC_NAMES, (
+        f"{len(names)} public names, at most {MOST_PUBLIC_NAMES}: make a helper private (a result "
+        f"a user only reads is not public) before adding a name")
+    packages = {package.__name__ for package in _packages().values()}
+    others = [info.name for info in pkgutil.walk_packages([str(PACKAGE)], "gluon_perceptron.")
+              if info.name not in packages and not _is_private(info.name)
+              and "__all__" in _top_level_names(info.name)]
+    assert not others, f"modules with an __all__ of their own: {others}"
 
 
-def test_the_suite_refuses_a_moved_name():
-    """pyproject.toml's filterwarnings turns the warning into an error in every other test, so
-    no test, notebook source or benchmark it runs can keep using an old name."""
-    with pytest.raises(DeprecationWarning, match="gp.is_separable moved to gp.theory"):
+def _top_level_names(module: str) -> set[str]:
+    """The names a module of the package binds at its top level (functions, classes,
+    assignments), read from its source."""
+    path = PACKAGE.joinpath(*module.split(".")[1:])
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def _defined_names() -> set[str]:
+    """Every name a module of the package defines at its top level (functions, classes,
+    constants), private modules and private names left out: what an alias could point at."""
+    modules = [info.name for info in pkgutil.walk_packages([str(PACKAGE)], "gluon_perceptron.")]
+    return {name for module in modules if not _is_private(module)
+            for name in _top_level_names(module) if not name.startswith("_")}
+
+
+def test_no_deprecated_aliases():
+    """No public package gives a name it does not list: the 245 flat names of 0.2
+    (``gp.is_separable`` for ``gp.theory.is_separable``) were removed in 0.4, and no alias, old
+    or new, may come back (a name's one place is its ``__all__``; submodules are modules, not
+    names)."""
+    aliases = []
+    candidates = _defined_names() | _public_names()
+    for label, package in _packages().items():
+        for name in sorted(candidates - set(package.__all__)):
+            try:
+                value = getattr(package, name)
+            except AttributeError:
+                continue
+            if not isinstance(value, types.ModuleType):
+                aliases.append(f"{label}.{name}")
+    assert not aliases, f"names outside their package's __all__: {aliases}"
+    assert not [n for n in vars(gluon_perceptron) if "DEPRECATED" in n.upper()
+                or "MOVED" in n.upper()]
+    with pytest.raises(AttributeError, match="has no attribute 'is_separable'"):
         gluon_perceptron.is_separable  # noqa: B018
+    with pytest.raises(ImportError, match="optimal_margin"):
+        from gluon_perceptron import optimal_margin  # noqa: F401
 
 
 def test_no_module_is_shadowed_by_a_function():

@@ -11,6 +11,10 @@ import pytest
 from mxnet import nd
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.data.real import train_test_split
+from gluon_perceptron.core.gradient.steps import clip_gradient, project_to_ball
+from gluon_perceptron.core.rosenblatt.multiclass import binary_error_rates
+from gluon_perceptron.core.theory.relaxation import max_violation
 from gluon_perceptron.main.figures import save_figure
 
 RNG = np.random.default_rng(0)
@@ -172,16 +176,16 @@ BAD_CALLS = [
     ("sgd_step learning_rate=-1", lambda: gp.sgd_step(*_grads(), nd.array(X[0]), 1,
                                                       learning_rate=-1),
      ValueError, r"learning_rate must be > 0"),  # was: a step uphill
-    ("clip_gradient numpy", lambda: gp.gradient.clip_gradient(W, np.zeros(1), 1.0), TypeError,
+    ("clip_gradient numpy", lambda: clip_gradient(W, np.zeros(1), 1.0), TypeError,
      r"grad_w must be an? NDArray"),  # was: MXNet AssertionError
-    ("project_to_ball numpy", lambda: gp.gradient.project_to_ball(W, np.zeros(1), 1.0), TypeError,
+    ("project_to_ball numpy", lambda: project_to_ball(W, np.zeros(1), 1.0), TypeError,
      r"w must be an? NDArray"),  # was: MXNet AssertionError
     ("plot_sgd_bound_experiment None", lambda: gp.plots.plot_sgd_bound_experiment(None), TypeError,
      r"result must be an? SGDBoundExperiment"),  # was: AttributeError
     ("perceptron_net dtype", lambda: gp.perceptron_net(2, dtype="x"), ValueError,
      r"dtype must be one of"),  # was: MXNet's "data type 'x' not understood"
     # relaxation
-    ("max_violation NaN w", lambda: gp.theory.max_violation(np.eye(2), np.ones(2), NAN_W),
+    ("max_violation NaN w", lambda: max_violation(np.eye(2), np.ones(2), NAN_W),
      ValueError,
      r"w must be finite"),  # was: returned 0.0
     ("compare_rules no etas", lambda: gp.experiments.compare_rules(np.eye(2), np.ones(2), etas=()),
@@ -197,7 +201,7 @@ BAD_CALLS = [
      r"nothing is downloaded"),
     ("load_mnist None", lambda: gp.data.load_mnist(None), TypeError,
      r"folder must be a folder name"),
-    ("train_test_split test_fraction=1", lambda: gp.data.train_test_split(XM, YM, test_fraction=1),
+    ("train_test_split test_fraction=1", lambda: train_test_split(XM, YM, test_fraction=1),
      ValueError, r"test_fraction"),
     ("baselines empty", lambda: gp.experiments.baselines(np.zeros(0), np.zeros(0)), ValueError,
      r"at least one label"),  # was: NaN accuracies
@@ -213,7 +217,7 @@ BAD_CALLS = [
     ("predict_multiclass None", lambda: gp.rosenblatt.predict_multiclass(None, XM), TypeError,
      r"model must be a MulticlassModel"),  # was: AttributeError
     ("binary_error_rates unknown labels",
-     lambda: gp.rosenblatt.binary_error_rates(
+     lambda: binary_error_rates(
          gp.rosenblatt.train_one_vs_all(XM, YM, max_epochs=5), XM, YM + 5),
      ValueError, r"not trained on"),  # was: counted them all as negatives
     ("plot_confusion_matrix not square",

@@ -13,6 +13,10 @@ import gluon_perceptron as gp
 from gluon_perceptron.core.beyond import budget as forgetron_module
 from gluon_perceptron.core.beyond import kernel_perceptron as dual
 from gluon_perceptron.core.beyond import solvers
+from gluon_perceptron.core.beyond.budget import forgetron_bound
+from gluon_perceptron.core.beyond.second_order import second_order_bound
+from gluon_perceptron.core.beyond.separation import smooth_bound
+from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.experiments import beyond
 
 
@@ -224,16 +228,16 @@ def test_forgetron_guarantee_where_it_applies():
     for seed in range(8):
         X, Y = blobs(seed, 600)
         run = gp.beyond.forgetron(X, Y, budget=400, gamma=0.1)
-        assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=400, gamma=0.1) < 60
+        assert run.mistakes <= forgetron_bound(X, Y, budget=400, gamma=0.1) < 60
     removals = 0
     for seed in range(4):
         X, Y = blobs(seed, 1500, flip=0.03)
         run = gp.beyond.forgetron(X, Y, budget=83, gamma=0.5)
         removals += run.removals
-        assert run.mistakes <= gp.beyond.forgetron_bound(X, Y, budget=83, gamma=0.5)
+        assert run.mistakes <= forgetron_bound(X, Y, budget=83, gamma=0.5)
     assert removals > 0
-    assert gp.beyond.forgetron_bound(X, Y, budget=82, gamma=0.1) == np.inf
-    assert gp.beyond.forgetron_bound(X, Y, budget=100, kernel="poly") == np.inf  # K(x, x) > 1
+    assert forgetron_bound(X, Y, budget=82, gamma=0.1) == np.inf
+    assert forgetron_bound(X, Y, budget=100, kernel="poly") == np.inf  # K(x, x) > 1
 
 
 # --- the second-order perceptron -------------------------------------------------------------
@@ -282,7 +286,7 @@ def test_second_order_bound_on_noisy_data_with_hinge_term():
         run = gp.beyond.train_second_order(X, Y, a=1.0)
         u = np.append(noisy.wfake.asnumpy(), noisy.bfake.asnumpy())
         for g in (0.05, 0.3, 1.0):
-            assert run.mistakes <= gp.beyond.second_order_bound(X, Y, run, u, gamma=g)
+            assert run.mistakes <= second_order_bound(X, Y, run, u, gamma=g)
 
 
 # --- the separation problem ------------------------------------------------------------------
@@ -312,7 +316,7 @@ def test_every_algorithm_within_its_bound():
 def test_reported_separators_separate_and_caps_are_reported():
     for seed in range(4):
         P = gp.beyond.separation_problem(60, 3, 0.003, seed=seed)
-        for solve in (gp.beyond.perceptron_separation, gp.beyond.smooth_perceptron,
+        for solve in (perceptron_separation, gp.beyond.smooth_perceptron,
                       gp.beyond.rescaled_perceptron):
             run = solve(P.A, max_iterations=100_000)
             assert run.converged == bool(np.all(P.A @ run.w > 0))
@@ -373,7 +377,7 @@ def test_separation_inputs_are_checked():
     with pytest.raises(ValueError, match="gamma"):
         gp.beyond.separation_problem(10, 2, 1.5)
     with pytest.raises(ValueError, match="rho"):
-        gp.beyond.smooth_bound(0.0, 10)
+        smooth_bound(0.0, 10)
 
 
 # --- figures ---------------------------------------------------------------------------------

@@ -8,21 +8,22 @@ import pytest
 from mxnet import nd
 
 import gluon_perceptron as gp
+from gluon_perceptron.experiments.chapter import CHAPTER_SEED, EPSILONS
 
 
 def test_epsilons_are_the_chapters():
-    assert len(gp.experiments.EPSILONS) == 17
-    np.testing.assert_allclose(gp.experiments.EPSILONS[[0, -1]], [0.025, 0.425])
+    assert len(EPSILONS) == 17
+    np.testing.assert_allclose(EPSILONS[[0, -1]], [0.025, 0.425])
 
 
 def test_results_hold_their_own_copy_of_the_default_epsilons():
     """Issue 20: writing to a result's epsilons must not change the package's constant."""
-    before = gp.experiments.EPSILONS.copy()
+    before = EPSILONS.copy()
     for run in (gp.experiments.margin_experiment(trials=1, samples=20, seed=0),
                 gp.experiments.margin_experiment_faithful(trials=1, samples=20, seed=0)):
-        assert not np.shares_memory(run.epsilons, gp.experiments.EPSILONS)
+        assert not np.shares_memory(run.epsilons, EPSILONS)
         run.epsilons[:] = -1.0
-        np.testing.assert_array_equal(gp.experiments.EPSILONS, before)
+        np.testing.assert_array_equal(EPSILONS, before)
 
 
 def test_faithful_experiment_never_resets(seed):
@@ -153,7 +154,7 @@ def _chapter_run(seed_value: int = 1):
 
 
 def test_seed_1_prints_what_the_original_notebook_prints(capsys):
-    X, Y, run = _chapter_run(gp.experiments.CHAPTER_SEED)
+    X, Y, run = _chapter_run(CHAPTER_SEED)
     assert capsys.readouterr().out == ""  # demo prints nothing
     assert len(run.updates) == 5
     np.testing.assert_array_equal(run.updates[0].x, np.array([-0.3469252, -0.22134334],
@@ -180,7 +181,7 @@ def test_demo_result_matches_the_updates():
     # the weights are the signed sum of the updated examples (notebook 2)
     np.testing.assert_allclose(w.asnumpy(), sum(u.y * u.x for u in updates), rtol=1e-6)
     assert b.asscalar() == sum(u.y for u in updates)
-    with pytest.warns(DeprecationWarning, match="verbose"):
+    with pytest.raises(TypeError, match="verbose"):  # deprecated in 0.3, gone in 0.4
         gp.demo(X, Y, verbose=False)
 
 

@@ -16,6 +16,7 @@ import gluon_perceptron as gp
 from gluon_perceptron.core.gradient import autograd as autograd_module
 from gluon_perceptron.core.gradient import gluon as gluon_module
 from gluon_perceptron.core.gradient.losses import score
+from gluon_perceptron.core.gradient.steps import clip_gradient, project_to_ball
 
 CTX = mx.cpu(1)
 
@@ -70,9 +71,9 @@ def test_sgd_step_clip_and_projection_stay_on_the_context(made):
                         radius=0.1)
     assert moved.all()
     assert w.context == b.context == w.grad.context == CTX
-    gw, gb = gp.gradient.clip_gradient(w.grad, b.grad, 0.1)
+    gw, gb = clip_gradient(w.grad, b.grad, 0.1)
     assert gw.context == gb.context == CTX
-    gp.gradient.project_to_ball(w, b, 0.01)
+    project_to_ball(w, b, 0.01)
     assert w.context == CTX and all(a.context == CTX for a in made)
 
 

@@ -125,21 +125,17 @@ def test_mx_seed_controls_everything(seed):
 
 # --- engine words, seeds and dataclass results (issue 10) ---------------------------------------
 
-def test_fast_is_the_engine_and_batched_its_deprecated_alias():
+def test_fast_is_the_engine_and_batched_is_gone():
     a = gp.sample_separable(50, 3, 0.1, seed=2)
-    with pytest.warns(DeprecationWarning, match="engine='batched' is the old name of 'fast'") \
-            as caught:
-        b = gp.sample_separable(50, 3, 0.1, seed=2, engine="batched")
-    assert caught[0].filename == __file__  # the warning points at the caller
-    with pytest.warns(DeprecationWarning, match="'batched'"):
-        noisy = gp.data.getfake_noisy(50, 3, 0.1, 0.2, seed=2, engine="batched")
+    noisy = gp.data.getfake_noisy(50, 3, 0.1, 0.2, seed=2)
     np.testing.assert_array_equal(noisy.X.asnumpy(), a.X.asnumpy())
     c = gp.sample_separable(50, 3, 0.1, seed=2, engine="fast")
-    for other in (b, c):
-        np.testing.assert_array_equal(a.X.asnumpy(), other.X.asnumpy())
-    with pytest.raises(ValueError, match=r"engine must be one of \['batched', 'faithful', "
-                                         r"'fast'\]"):
-        gp.sample_separable(5, 2, 0.1, engine="ndarray")
+    np.testing.assert_array_equal(a.X.asnumpy(), c.X.asnumpy())
+    for engine in ("ndarray", "batched"):  # "batched", the old name of "fast", went in 0.4
+        with pytest.raises(ValueError, match=r"engine must be one of \['faithful', 'fast'\]"):
+            gp.sample_separable(5, 2, 0.1, engine=engine)
+        with pytest.raises(ValueError, match=r"engine must be one of"):
+            gp.data.getfake_noisy(5, 2, 0.1, 0.2, engine=engine)
 
 
 @pytest.mark.parametrize("make", [

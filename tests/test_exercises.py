@@ -10,7 +10,7 @@ import pytest
 from mxnet import nd
 
 import gluon_perceptron as gp
-from gluon_perceptron.experiments.exercises import ExerciseCheck
+from gluon_perceptron.experiments._exercise_checks import ExerciseCheck
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SOURCES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))

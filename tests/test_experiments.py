@@ -8,6 +8,7 @@ import pytest
 
 import gluon_perceptron as gp
 import gluon_perceptron.experiments as experiments
+from gluon_perceptron.experiments.optimality import adversary_curve
 
 
 def _public_functions():
@@ -51,7 +52,7 @@ class _Spy:
 
 @pytest.mark.parametrize("run", [
     lambda p: gp.experiments.nonseparable_experiment(5, samples=10, seed=0, progress=p),
-    lambda p: gp.experiments.adversary_curve([0.5, 0.3], 4, progress=p),
+    lambda p: adversary_curve([0.5, 0.3], 4, progress=p),
     lambda p: gp.experiments.leave_one_out(*gp.xor_data(), max_epochs=5, progress=p),
     lambda p: gp.experiments.compare_subgradients(6, progress=p),
     lambda p: gp.experiments.kernel_demo(samples=10, max_epochs=5, progress=p),

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.theory.expressivity import truth_table
 from gluon_perceptron.experiments import expressivity as exp_expressivity
 from gluon_perceptron.main.sections import expressivity as expressivity_sections
 
@@ -16,7 +17,7 @@ TRUTH = {"AND": lambda a, b: a and b, "OR": lambda a, b: a or b}
 @pytest.mark.parametrize("name", ["AND", "OR"])
 def test_binary_tables(name):
     w, b = gp.theory.BOOLEAN_PERCEPTRONS[name]
-    table = gp.theory.truth_table(w, b)
+    table = truth_table(w, b)
     assert np.all(table.lin != 0)
     for x, out in zip(table.inputs, table.output):
         expected = TRUTH[name](bool(x[0] > 0), bool(x[1] > 0))
@@ -31,7 +32,7 @@ def test_the_books_weights():
 
 
 def test_not_table():
-    table = gp.theory.truth_table(*gp.theory.BOOLEAN_PERCEPTRONS["NOT"])
+    table = truth_table(*gp.theory.BOOLEAN_PERCEPTRONS["NOT"])
     assert np.all(table.lin != 0)
     np.testing.assert_array_equal(table.output, -table.inputs[:, 0])
     assert "lin(x) = -1*x1" in exp_expressivity.format_truth_table("NOT")
@@ -119,7 +120,7 @@ def test_expressivity_experiment_backs_notebook_8():
 
 
 def test_results_are_dataclasses():
-    table = gp.theory.truth_table([1.0, 1.0], -1.0)
+    table = truth_table([1.0, 1.0], -1.0)
     assert set(f.name for f in dataclasses.fields(table)) == {"inputs", "lin", "output"}
     with pytest.raises(TypeError):  # the dict shim is gone: nothing used it
         table["lin"]
@@ -128,7 +129,7 @@ def test_results_are_dataclasses():
     short = gp.theory.xor_cycle(max_epochs=1)
     assert short.found  # XOR is back at 0 after its first pass
     with pytest.raises(ValueError, match="2\\*\\*30"):
-        gp.theory.truth_table(np.ones(30), 0.0)
+        truth_table(np.ones(30), 0.0)
     # XOR has one table in the package: boolean_data returns xor_data's
     for a, b in zip(gp.theory.boolean_data("XOR"), gp.xor_data()):
         np.testing.assert_array_equal(a, b)
@@ -152,14 +153,14 @@ def test_overflow_is_named_before_anything_is_computed():
     """truth_table refuses w, b whose largest score sum |w_i| + |b| passes float64 (it is
     reached on the row x = sign(b) sign(w)); total_perceptron_loss names its own overflow."""
     with pytest.raises(ValueError, match="truth_table overflowed: w .* and b=1e"):
-        gp.theory.truth_table([1e308, 1e308], 1e308)
-    assert np.all(np.isfinite(gp.theory.truth_table([1e307, -1e307], 1e307).lin))
+        truth_table([1e308, 1e308], 1e308)
+    assert np.all(np.isfinite(truth_table([1e307, -1e307], 1e307).lin))
     with pytest.raises(ValueError, match="total_perceptron_loss overflowed"):
         gp.theory.total_perceptron_loss([[1e200, 1e200]], [[1e200, 1e200]], [-1])
 
 
 def test_the_expressivity_functions_declare_their_checks():
-    for f in (gp.theory.boolean_data, gp.theory.truth_table, gp.theory.learn_boolean,
+    for f in (gp.theory.boolean_data, truth_table, gp.theory.learn_boolean,
               gp.theory.xor_cycle, gp.theory.total_perceptron_loss):
         assert f.__rules__, f.__name__
     with pytest.raises(ValueError, match="max_epochs"):

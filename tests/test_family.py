@@ -11,6 +11,7 @@ import pytest
 
 from gluon_perceptron import beyond
 from gluon_perceptron.core.beyond import approximate_margin, passive, voting
+from gluon_perceptron.core.data import real
 
 VARIANTS = ("PA", "PA-I", "PA-II")
 
@@ -156,13 +157,13 @@ def test_alma_margin_reaches_the_promised_fraction():
     (1 - alpha) times the optimal margin (Gentile 2001), with updates under the bound."""
     import gluon_perceptron as gp
     X, Y = _draw(11, n=80, d=3, flip=0.0)
-    Z = beyond.normalized_rows(X)
+    Z = approximate_margin.normalized_rows(X)
     best = gp.theory.optimal_margin(Z, Y, bias=False).gamma
     run = beyond.alma(X, Y, alpha=0.5, max_epochs=10_000)
     theta = np.append(run.w, run.b)
     assert run.converged
     assert np.min(Y * (Z @ theta)) / np.linalg.norm(theta) >= 0.5 * best
-    assert run.updates <= beyond.alma_bound(best, 0.5)
+    assert run.updates <= approximate_margin.alma_bound(best, 0.5)
 
 
 def test_bounds_are_the_papers_formulas():
@@ -170,12 +171,12 @@ def test_bounds_are_the_papers_formulas():
     Y = np.array([1.0, -1.0])
     u = np.array([0.0, 0.5])  # margins 2 and 0: hinge 0 and 1
     with pytest.raises(ValueError, match="hinge"):
-        beyond.pa_mistake_bound(X, Y, u, variant="PA")
-    assert beyond.pa_mistake_bound(X, Y, u, variant="PA-I", C=0.5) == 25.0 * (0.25 + 1.0)
-    assert beyond.pa_mistake_bound(X, Y, u, variant="PA-II", C=0.5, repeats=2) == \
+        passive.pa_mistake_bound(X, Y, u, variant="PA")
+    assert passive.pa_mistake_bound(X, Y, u, variant="PA-I", C=0.5) == 25.0 * (0.25 + 1.0)
+    assert passive.pa_mistake_bound(X, Y, u, variant="PA-II", C=0.5, repeats=2) == \
         26.0 * (0.25 + 2.0)
-    assert beyond.alma_bound(0.5, 1.0) == 8.0 + 4.0
-    assert beyond.voted_bound(2.0, 0.5, 31) == 1.0
+    assert approximate_margin.alma_bound(0.5, 1.0) == 8.0 + 4.0
+    assert voting.voted_bound(2.0, 0.5, 31) == 1.0
 
 
 @pytest.mark.parametrize("call, message", [
@@ -218,7 +219,6 @@ def _real_sets() -> dict:
     """Real binary problems: scikit-learn's digits pairs, breast cancer, wine pairs, and the
     5,000 MNIST digits (zero or not, 1000 rows of it)."""
     datasets = pytest.importorskip("sklearn.datasets")
-    import gluon_perceptron as gp
     sets = {}
     digits = datasets.load_digits()
     for a, b in ((0, 1), (3, 8), (4, 9), (1, 7), (5, 6), (2, 3)):
@@ -232,7 +232,7 @@ def _real_sets() -> dict:
         keep = np.isin(wine.target, (a, b))
         sets[f"wine {a}/{b}"] = (wine.data[keep] / wine.data.max(0),
                                  np.where(wine.target[keep] == a, 1.0, -1.0))
-    X, y = gp.data.load_mnist_5k()
+    X, y = real.load_mnist_5k()
     sets["MNIST 5k"] = (X, np.where(y == 0, 1.0, -1.0))
     return sets
 

@@ -15,6 +15,7 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core import _checks
+from gluon_perceptron.core.rosenblatt.traced import run_online
 
 kernel = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
 
@@ -165,7 +166,7 @@ def test_pocket_equals_the_naive_ratchet():
 @pytest.mark.parametrize("rule", ["perceptron", "aggressive"])
 def test_run_online_equals_the_naive_loop(rule):
     X, Y = _data(10)
-    run = gp.rosenblatt.run_online(X, Y, rule=rule, learning_rate=0.5)
+    run = run_online(X, Y, rule=rule, learning_rate=0.5)
     steps, _ = _naive(X, Y, 1, eta=0.5, guard=rule == "perceptron")
     np.testing.assert_allclose(run.thetas, steps, rtol=1e-12, atol=1e-12)
     A = Y[:, None] * np.hstack([X, np.ones((len(Y), 1))])
@@ -267,7 +268,7 @@ OVERFLOWING = {
     "projected": lambda: gp.rosenblatt.train_projected(_SEP[0] * 1e307, _SEP[1], max_epochs=10,
                                                        radius=1e308),
     "aggressive": lambda: gp.rosenblatt.train_aggressive(_SEP[0] * 1e307, _SEP[1], max_epochs=10),
-    "online": lambda: gp.rosenblatt.run_online(_SEP[0] * 1e307, _SEP[1]),
+    "online": lambda: run_online(_SEP[0] * 1e307, _SEP[1]),
     "update_path": lambda: gp.rosenblatt.update_path(_SEP[0] * 1e307, _SEP[1], max_epochs=10),
 }
 

@@ -14,8 +14,12 @@ from hypothesis import strategies as st
 from mxnet import nd
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.beyond.separation import signed_unit_rows
 from gluon_perceptron.core.chapter.sampler import MAX_SAMPLES
 from gluon_perceptron.core.data.idx import IDXError
+from gluon_perceptron.core.data.real import Split
+from gluon_perceptron.core.gradient.losses import score
+from gluon_perceptron.experiments.black_and_white import tail_stats
 
 RNG = np.random.default_rng(3)
 X = RNG.normal(size=(30, 2))
@@ -46,9 +50,9 @@ def test_compare_subgradients_refuses_a_count_it_cannot_finish():
 
 def test_signed_unit_rows_of_huge_rows_are_unit():
     # was: all-zero rows (the squared norm overflowed to inf)
-    Z = gp.beyond.signed_unit_rows(X * 1e300, Y)
+    Z = signed_unit_rows(X * 1e300, Y)
     np.testing.assert_allclose(np.linalg.norm(Z, axis=1), 1.0, rtol=1e-12)
-    small = gp.beyond.signed_unit_rows(X, Y)
+    small = signed_unit_rows(X, Y)
     # the bias column is negligible next to 1e300, so the rows are the signed unit x
     expected = Y[:, None] * X / np.linalg.norm(X, axis=1)[:, None]
     np.testing.assert_allclose(Z[:, :2], expected, rtol=1e-12)
@@ -57,7 +61,7 @@ def test_signed_unit_rows_of_huge_rows_are_unit():
 
 
 def test_signed_unit_rows_of_tiny_rows_keep_their_direction():
-    Z = gp.beyond.signed_unit_rows(X * 1e-300, Y)  # (x, 1) is all bias: rows are y (0, 0, 1)
+    Z = signed_unit_rows(X * 1e-300, Y)  # (x, 1) is all bias: rows are y (0, 0, 1)
     np.testing.assert_allclose(Z, np.column_stack([np.zeros((30, 2)), Y]), atol=1e-250)
 
 
@@ -71,14 +75,14 @@ def test_gradient_score_refuses_a_float32_overflow():
     # was: inf, silently
     w = nd.array([3e38, 3e38])
     with pytest.raises(ValueError, match=r"score overflowed .* float32"):
-        gp.gradient.score(w, nd.zeros(1), nd.array([1.0, 1.0]))
-    assert gp.gradient.score(w, nd.zeros(1), nd.array([1.0, -1.0])).asscalar() == 0.0
+        score(w, nd.zeros(1), nd.array([1.0, 1.0]))
+    assert score(w, nd.zeros(1), nd.array([1.0, -1.0])).asscalar() == 0.0
 
 
 def test_tail_stats_std_of_huge_values_whose_spread_fits():
     # was: mean inf and std inf for values near float64's top whose spread is small
     trace = np.array([1.5e308, 1.6e308, 1.7e308, 1.6e308])
-    stats = gp.experiments.tail_stats(trace, 4)
+    stats = tail_stats(trace, 4)
     assert stats.mean == pytest.approx(1.6e308, rel=1e-12)
     assert stats.std == pytest.approx(np.std(trace / 1e300) * 1e300, rel=1e-12)
     assert stats.spread == pytest.approx(2e307, rel=1e-12)
@@ -86,12 +90,12 @@ def test_tail_stats_std_of_huge_values_whose_spread_fits():
 
 def test_tail_stats_refuses_a_spread_beyond_float64():
     with pytest.raises(ValueError, match=r"trace"):
-        gp.experiments.tail_stats(np.array([-1.7e308, 1.7e308]), 2)
+        tail_stats(np.array([-1.7e308, 1.7e308]), 2)
 
 
 def test_tail_stats_is_unchanged_on_ordinary_values():
     trace = RNG.normal(size=50)
-    stats = gp.experiments.tail_stats(trace, 20)
+    stats = tail_stats(trace, 20)
     assert stats.mean == float(trace[-20:].mean())
     assert stats.std == float(trace[-20:].std())
 
@@ -126,13 +130,13 @@ def test_plot_separation_names_the_result_holding_nan():
 
 
 def test_learning_curve_names_the_split_part_of_the_wrong_length():
-    split = gp.data.Split(X, np.arange(30) % 3, X[:10], np.arange(10) % 3)
+    split = Split(X, np.arange(30) % 3, X[:10], np.arange(10) % 3)
     gp.experiments.learning_curve(split, 1, epochs=2)
-    short = gp.data.Split(X, (np.arange(30) % 3)[:-1], X[:10], np.arange(10) % 3)
+    short = Split(X, (np.arange(30) % 3)[:-1], X[:10], np.arange(10) % 3)
     # was: numpy's "operands could not be broadcast together"
     with pytest.raises(ValueError, match=r"split\.y_train .*29 labels.*30"):
         gp.experiments.learning_curve(short, 1, epochs=2)
-    narrow = gp.data.Split(X, np.arange(30) % 3, X[:10, :1], np.arange(10) % 3)
+    narrow = Split(X, np.arange(30) % 3, X[:10, :1], np.arange(10) % 3)
     with pytest.raises(ValueError, match=r"split\.X_test .*1 column.*2"):
         gp.experiments.learning_curve(narrow, 1, epochs=2)
 

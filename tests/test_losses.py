@@ -8,6 +8,7 @@ from mxnet import autograd, nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss, score
+from gluon_perceptron.core.gradient.subgradients import average_loss
 
 
 def _closed_form(w, b, x, y, threshold):
@@ -181,8 +182,8 @@ def test_score_and_average_loss():
     X = np.array([[1.0, 0.0], [0.0, -1.0], [2.0, 2.0]])
     Y = np.array([1.0, 1.0, -1.0])
     expected = np.mean(np.maximum(0, 1 - Y * (X @ [1.0, 2.0] + 0.5)))
-    assert gp.average_loss([1.0, 2.0], 0.5, X, Y, threshold=1.0) == pytest.approx(expected)
-    rows = gp.average_loss(np.array([[1.0, 2.0], [0.0, 0.0]]), np.array([0.5, 0.0]), X, Y)
+    assert average_loss([1.0, 2.0], 0.5, X, Y, threshold=1.0) == pytest.approx(expected)
+    rows = average_loss(np.array([[1.0, 2.0], [0.0, 0.0]]), np.array([0.5, 0.0]), X, Y)
     np.testing.assert_allclose(rows, [np.mean(np.maximum(0, -Y * (X @ [1.0, 2.0] + 0.5))), 0.0])
 
 

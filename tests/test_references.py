@@ -14,6 +14,8 @@ import pytest
 import gluon_perceptron as gp
 from gluon_perceptron.core.beyond.kernel_perceptron import KernelPerceptron
 from gluon_perceptron.core.beyond.kernels import KernelFunction
+from gluon_perceptron.core.rosenblatt import multiclass
+from gluon_perceptron.experiments.optimality import PerceptronLearner
 
 
 def _k(kind, x, z, gamma, degree=3, coef0=1.0):
@@ -158,7 +160,7 @@ def test_kernel_perceptron_predict_gives_minus_one_at_a_zero_score():
 
 
 def test_online_learner_predicts_minus_one_at_a_zero_score():
-    learner = gp.experiments.PerceptronLearner(2)  # w = 0, b = 0: every score is 0
+    learner = PerceptronLearner(2)  # w = 0, b = 0: every score is 0
     assert learner.predict(np.array([1.0, 2.0])) == -1.0
 
 
@@ -168,7 +170,7 @@ def test_one_vs_one_vote_at_a_zero_score_goes_to_the_second_class():
     model = gp.rosenblatt.train_one_vs_one(X, y, max_epochs=20)
     model.W[:] = 0.0
     model.b[:] = 0.0
-    votes = gp.rosenblatt.votes(model, X[:1])
+    votes = multiclass.votes(model, X[:1])
     # pairs (0, 1), (0, 2), (1, 2): each vote goes to its negative (second) class
     np.testing.assert_array_equal(votes, [[0, 1, 2]])
     assert gp.rosenblatt.predict_multiclass(model, X[:1]).tolist() == [2]

@@ -9,6 +9,15 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss
+from gluon_perceptron.core.gradient.steps import (
+    clip_gradient,
+    constant_rate,
+    inverse_sqrt_rate,
+    project_to_ball,
+)
+from gluon_perceptron.core.gradient.subgradients import average_loss
+from gluon_perceptron.core.theory.bounds import constant_rate_optimum, sgd_bound
+from gluon_perceptron.core.theory.separability import risk_minimum
 
 
 def _datasets():
@@ -98,7 +107,7 @@ def test_run_sgd_average_is_the_rate_weighted_mean_of_the_iterates():
     X, Y = DATASETS[1]
     steps = 40
     run = gp.run_sgd(X, Y, steps=steps, loss=gp.hinge_loss,
-                     learning_rate=gp.inverse_sqrt_rate(0.5), seed=3,
+                     learning_rate=inverse_sqrt_rate(0.5), seed=3,
                      record_at=range(1, steps + 1))
     eta = 0.5 / np.sqrt(np.arange(1, steps + 1))
     # theta_t is the iterate *before* step t: theta_1 = 0, then the recorded ones
@@ -124,13 +133,13 @@ def test_projection_keeps_every_iterate_in_the_ball():
 
 def test_project_and_clip_match_numpy():
     w, b = nd.array([[3.0, 4.0], [0.3, 0.0]]), nd.array([0.0, 0.4])
-    gp.gradient.project_to_ball(w, b, 1.0)
+    project_to_ball(w, b, 1.0)
     np.testing.assert_allclose(w.asnumpy(), [[0.6, 0.8], [0.3, 0.0]], rtol=1e-6)
     np.testing.assert_allclose(b.asnumpy(), [0.0, 0.4], rtol=1e-6)
-    gw, gb = gp.gradient.clip_gradient(nd.array([6.0, 0.0]), nd.array([8.0]), 5.0)
+    gw, gb = clip_gradient(nd.array([6.0, 0.0]), nd.array([8.0]), 5.0)
     np.testing.assert_allclose(gw.asnumpy(), [3.0, 0.0], rtol=1e-6)
     np.testing.assert_allclose(gb.asnumpy(), [4.0], rtol=1e-6)
-    gw, gb = gp.gradient.clip_gradient(nd.zeros((2,)), nd.zeros((1,)), 5.0)  # zero stays zero
+    gw, gb = clip_gradient(nd.zeros((2,)), nd.zeros((1,)), 5.0)  # zero stays zero
     assert not gw.asnumpy().any() and not gb.asnumpy().any()
 
 
@@ -147,17 +156,17 @@ def test_clipping_bounds_every_step():
 
 
 def test_schedules_and_the_bound_formulas():
-    assert gp.constant_rate(0.3)(7) == 0.3
-    assert gp.inverse_sqrt_rate(2.0)(4) == pytest.approx(1.0)
+    assert constant_rate(0.3)(7) == 0.3
+    assert inverse_sqrt_rate(2.0)(4) == pytest.approx(1.0)
     R, L, T = 2.0, 3.0, 400
-    eta, value = gp.theory.constant_rate_optimum(R, L, T)
+    eta, value = constant_rate_optimum(R, L, T)
     assert eta == pytest.approx(R / (L * np.sqrt(T))) and value == pytest.approx(R * L / 20)
-    prefix = gp.theory.sgd_bound(R, L, np.full(T, eta))
+    prefix = sgd_bound(R, L, np.full(T, eta))
     assert prefix[-1] == pytest.approx(value)
     assert prefix[99] == pytest.approx((R**2 + L**2 * eta**2 * 100) / (2 * eta * 100))
     # the constant-rate bound is smallest at eta = R/(L sqrt T)
-    assert all(gp.theory.sgd_bound(R, L, np.full(T, e))[-1] > value for e in (eta / 2, 2 * eta))
-    anytime = gp.theory.sgd_bound(R, L, (R / L) / np.sqrt(np.arange(1, 10**5 + 1)))
+    assert all(sgd_bound(R, L, np.full(T, e))[-1] > value for e in (eta / 2, 2 * eta))
+    anytime = sgd_bound(R, L, (R / L) / np.sqrt(np.arange(1, 10**5 + 1)))
     for t in (100, 1000, 10**5):  # O(log T / sqrt T): R L (1 + H_T) / (2 sum 1/sqrt t)
         harmonic = np.sum(1.0 / np.arange(1, t + 1))
         expected = R * L * (1 + harmonic) / (2 * np.sum(1 / np.sqrt(np.arange(1, t + 1))))
@@ -167,13 +176,13 @@ def test_schedules_and_the_bound_formulas():
 
 def test_risk_minimum_is_the_minimum():
     X, Y = gp.experiments.sgd_demo_data(80, seed=4)
-    w, b, value = gp.theory.risk_minimum(X, Y)
-    assert gp.average_loss(w, b, X, Y, threshold=1.0) == pytest.approx(value, abs=1e-9)
+    w, b, value = risk_minimum(X, Y)
+    assert average_loss(w, b, X, Y, threshold=1.0) == pytest.approx(value, abs=1e-9)
     rng = np.random.default_rng(0)
     for scale in (1e-3, 1e-1, 1.0):  # no nearby or random point does better
         W = w + scale * rng.normal(size=(200, 2))
         B = b + scale * rng.normal(size=200)
-        assert gp.average_loss(W, B, X, Y, threshold=1.0).min() >= value - 1e-9
+        assert average_loss(W, B, X, Y, threshold=1.0).min() >= value - 1e-9
 
 
 def test_measured_gap_stays_under_the_bound():
@@ -293,11 +302,11 @@ def test_train_autograd_casts_nothing_silently_and_accepts_int_data():
 def test_constant_rate_optimum_refuses_what_leaves_the_floats():
     """Each argument alone may be huge, but radius * lipschitz = 1e600 is not a bound, and
     1e-300 / 1e300 = 0 is not a learning rate: both are named errors."""
-    assert gp.theory.constant_rate_optimum(2.0, 3.0, 4) == pytest.approx((1 / 3, 3.0))
+    assert constant_rate_optimum(2.0, 3.0, 4) == pytest.approx((1 / 3, 3.0))
     with pytest.raises(ValueError, match="radius=1e\\+300, lipschitz=1e\\+300"):
-        gp.theory.constant_rate_optimum(1e300, 1e300, 1)
+        constant_rate_optimum(1e300, 1e300, 1)
     with pytest.raises(ValueError, match="radius and lipschitz"):
-        gp.theory.constant_rate_optimum(1e-300, 1e300, 1)
+        constant_rate_optimum(1e-300, 1e300, 1)
 
 
 # --- issue 20: edges of the gradient trainers ------------------------------------------------
@@ -409,4 +418,4 @@ def test_a_subnormal_radius_is_refused_by_name():
     """MXNet refuses a subnormal scalar from inside ('Out of range value for scalar')."""
     w, b = nd.ones(2), nd.ones(1)
     with pytest.raises(ValueError, match="radius must be at least .* subnormal"):
-        gp.gradient.project_to_ball(w, b, 2.2e-309)
+        project_to_ball(w, b, 2.2e-309)

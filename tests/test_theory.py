@@ -5,7 +5,9 @@ import pytest
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.theory import separability as geometry
+from gluon_perceptron.core.theory.bounds import constant_rate_optimum, general_bound
 from gluon_perceptron.experiments import convergence as exp_convergence
+from gluon_perceptron.experiments.optimality import PerceptronLearner, adversary_curve
 
 
 def _datasets(seed, count=12, dims=(2, 5, 10), sizes=(50, 300), eps=(0.05, 0.2)):
@@ -128,18 +130,18 @@ def test_general_bound_with_start_and_threshold(seed):
 
 
 def test_general_bound_closed_form():
-    assert gp.theory.general_bound(np.sqrt(10), 0.5, 1.2) == pytest.approx(10 * 1.44 / 0.25)
+    assert general_bound(np.sqrt(10), 0.5, 1.2) == pytest.approx(10 * 1.44 / 0.25)
     # theta_0 = 0, delta = 0, R_a^2 = R^2 + 1 and u = (w*, b*): the bias bound
-    assert gp.theory.general_bound(np.sqrt(10), 0.5, np.sqrt(1 + 0.7**2)) == pytest.approx(
+    assert general_bound(np.sqrt(10), 0.5, np.sqrt(1 + 0.7**2)) == pytest.approx(
         gp.theory.bias_bound(3.0, 0.5, 1.0, 0.7))
     # (1.4) is at least the largest t solving the squeeze with the worst-aligned start
     Ra, s, un, m, delta = 2.0, 0.3, 1.5, 4.0, 0.7
     t = np.linspace(0, 1000, 200_001)
     ok = (t * s - un * m) / un <= np.sqrt(m**2 + (2 * delta + Ra**2) * t)
-    assert t[ok].max() <= gp.theory.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
-    assert t[ok].max() >= 0.9 * gp.theory.general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    assert t[ok].max() <= general_bound(Ra, s, un, w0_norm=m, threshold=delta)
+    assert t[ok].max() >= 0.9 * general_bound(Ra, s, un, w0_norm=m, threshold=delta)
     with pytest.raises(ValueError, match="s"):
-        gp.theory.general_bound(1.0, 0.0, 1.0)
+        general_bound(1.0, 0.0, 1.0)
 
 
 # --- broken assumptions: the naive bound is exceeded ------------------------------------------
@@ -327,7 +329,7 @@ def test_adversary_needs_no_dense_identity():
     with pytest.raises(ValueError, match="X_sparse"):
         big.X  # noqa: B018 - 10**4 x 10**4 dense entries, refused
     with pytest.raises(ValueError, match="dimensions"):
-        gp.experiments.PerceptronLearner(10**9)
+        PerceptronLearner(10**9)
 
 
 class _AlwaysNegative:
@@ -339,11 +341,11 @@ class _AlwaysNegative:
 
 
 def test_adversary_curve_matches_the_theorem():
-    curve = gp.experiments.adversary_curve([0.5, 0.3, 0.2, 0.15, 0.1, 0.07, 0.05], 100)
+    curve = adversary_curve([0.5, 0.3, 0.2, 0.15, 0.1, 0.07, 0.05], 100)
     np.testing.assert_array_equal(curve.forced, curve.limit)
     assert curve.limit.tolist() == [4, 11, 25, 44, 100, 100, 100]
     with pytest.raises(ValueError, match="gammas"):
-        gp.experiments.adversary_curve([0.5, 2.0], 10)
+        adversary_curve([0.5, 2.0], 10)
 
 
 # --- notebook 06's claims, on the objects and over many draws --------------------------------
@@ -462,13 +464,13 @@ def test_bounds_name_what_overflowed_or_is_invalid():
     with pytest.raises(ValueError, match="bias_bound overflowed"):
         gp.theory.bias_bound(1e200, 1e-100, 1.0, 0.0)
     with pytest.raises(ValueError, match="general_bound overflowed"):
-        gp.theory.general_bound(1e200, 1e-200, 1.0)
+        general_bound(1e200, 1e-200, 1.0)
     with pytest.raises(ValueError, match="epsilon"):
         gp.theory.chapter_bound(1.0, float("nan"))
     with pytest.raises(ValueError, match="gamma"):
         gp.theory.bias_bound(1.0, -1.0, 1.0, 0.0)
-    eta, value = gp.theory.constant_rate_optimum(4.0, 2.0, 16)
-    result = gp.theory.constant_rate_optimum(4.0, 2.0, 16)
+    eta, value = constant_rate_optimum(4.0, 2.0, 16)
+    result = constant_rate_optimum(4.0, 2.0, 16)
     assert (eta, value) == (result[0], result[1]) == (result.learning_rate, result.bound)
     assert (eta, value) == (0.5, 2.0)
     X, Y = np.array([[1.0], [-1.0]]), np.array([1.0, -1.0])

@@ -15,6 +15,7 @@ import gluon_perceptron as gp
 from gluon_perceptron.core import _validation, rosenblatt
 from gluon_perceptron.core import _validation as rule
 from gluon_perceptron.core._validation import validate_params
+from gluon_perceptron.core.gradient.subgradients import average_loss
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(30, 3))
@@ -309,7 +310,7 @@ def test_a_users_function_runs_checked_inside_a_trusted_body(spy):
 
     def users_step(n):
         seen["user"] = _validation.trusted()
-        return gp.average_loss(np.ones(2), 0.0, X, Y)  # wrong length: must be refused
+        return average_loss(np.ones(2), 0.0, X, Y)  # wrong length: must be refused
 
     with pytest.raises(ValueError, match=r"w of shape \(2,\) .* do not fit X with 3 features"):
         runs_user_code(users_step, 1)
@@ -323,7 +324,7 @@ def test_a_package_function_passed_as_an_argument_runs_trusted(spy):
     def runs_package_code(callback, n):
         return callback(np.ones(3), 0.0, X, Y)
 
-    runs_package_code(gp.average_loss, 1)
+    runs_package_code(average_loss, 1)
     assert spy == ["runs_package_code"]
 
 

@@ -330,9 +330,9 @@ def check_subgradient(solution: Callable, loss: str = "perceptron") -> ExerciseC
 @validate_params(solution=function, skip_nested=False)
 def check_aggressive_sequence(solution: Callable) -> ExerciseCheck:
     """Check ``solution(steps) -> (X, Y)``, a linearly separable sequence of ``steps`` examples
-    on which the aggressive perceptron (an update on every example,
-    :func:`gluon_perceptron.rosenblatt.run_online` with ``rule="aggressive"``, from zero) errs
-    at every step (Exercise 1.20 of the notes).
+    on which the aggressive perceptron (an update on every example, ``run_online`` of
+    ``gluon_perceptron.core.rosenblatt.traced`` with ``rule="aggressive"``, from zero) errs at
+    every step (Exercise 1.20 of the notes).
 
     Run for ``steps`` from 1 to 200; separability is decided by
     :func:`gluon_perceptron.theory.is_separable`.

@@ -32,7 +32,7 @@ from ..core._validation import (
 )
 from ..core.chapter.sampler import PRINTED_TRACE, RADIUS, _check_sampler_args, getfake
 from ..core.chapter.step import perceptron
-from ..core.data.synthetic import ENGINE_ALIASES, ENGINES, _mx_seed, sample_separable
+from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
@@ -125,10 +125,8 @@ def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
     return w, b
 
 
-@validate_params(verbose=unchecked, X=features(), Y=labels(of="X"), w=unchecked,
-                 b=_start_of("X"))
-def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
-         verbose: bool | None = None) -> Demo:
+@validate_params(X=features(), Y=labels(of="X"), w=unchecked, b=_start_of("X"))
+def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None) -> Demo:
     """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
 
     The chapter's loop ``for (x, y) in zip(X, Y): res = perceptron(w, b, x, y)``, from
@@ -142,18 +140,12 @@ def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None,
     w, b : NDArray, optional
         Starting parameters, changed in place (default zeros, float32). ``X`` is cast to
         their dtype.
-    verbose : bool, optional
-        Deprecated and ignored (``demo`` used to print); print ``demo(X, Y).trace`` instead.
 
     Returns
     -------
     Demo
         ``w, b, updates`` (unpacks like the tuple it replaced).
     """
-    if verbose is not None:
-        warnings.warn("demo(verbose=...) is deprecated and ignored: demo prints nothing; "
-                      "print(demo(X, Y).trace) instead", DeprecationWarning,
-                      stacklevel=3)  # 3: past validate_params' wrapper, at the caller
     w, b = _start(w, b, X.shape[1])
     Xd = nd.array(X, dtype=w.dtype)
     updates = []
@@ -490,7 +482,7 @@ class MarginExperiment:
                  epsilons=_margins("dimensions"),  # > 0: the bound divides by epsilon^2
                  trials=_runs("margin_experiment", "dimensions"), max_epochs=count(),
                  engine=one_of("fast", "faithful", "ndarray"),
-                 sampler=one_of(*ENGINES, *ENGINE_ALIASES), seed=seed(), progress=progress())
+                 sampler=one_of(*ENGINES), seed=seed(), progress=progress())
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
                       sampler: str = "fast", seed: int | None = None,
@@ -511,7 +503,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
         (``"faithful"``), or MXNet batched (``"ndarray"``, through ``train_batched``); all make
         the same updates.
     sampler : {"fast", "faithful"}
-        The sampler of :func:`sample_separable` (``"batched"`` is the old name of ``"fast"``).
+        The sampler of :func:`sample_separable`.
     seed : int, optional
         Seeds MXNet's generator first; ``None`` uses its current state.
     """

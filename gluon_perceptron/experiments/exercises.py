@@ -21,7 +21,7 @@ __all__ = sorted((
     "check_leave_one_out", "check_mixing", "check_one_vs_all", "check_pa_step",
     "check_padded_run", "check_vote",
     "check_projection_step", "check_random_guess", "check_recover_affine", "check_step",
-    "check_subgradient", "ExerciseCheck",
+    "check_subgradient",
 ), key=str.lower)
 
 _IMPLEMENTATION = "gluon_perceptron.experiments._exercise_checks"

@@ -20,7 +20,7 @@ __all__, __getattr__, __dir__ = export(__name__, {
         "plot_remedies", "plot_remedies_over_seeds", "plot_unguarded",
     ),
     "convergence": ("plot_bound_experiment", "plot_proof_trace", "plot_transformed_runs"),
-    "optimality": ("plot_adversary", "plot_generalization_curve", "plot_scaled_bound"),
+    "optimality": ("plot_generalization_curve", "plot_scaled_bound"),
     "expressivity": ("plot_loss_surface",),
     "digits": (
         "plot_digit", "plot_digit_weights", "plot_learning_curve", "plot_learning_curves",
@@ -28,8 +28,10 @@ __all__, __getattr__, __dir__ = export(__name__, {
     ),
     "multiclass": ("plot_binary_error_rates", "plot_confusion_matrix"),
     "relaxation": ("plot_rule_comparison", "plot_wedge_paths"),
-    "distributed": ("plot_mixing_bound", "plot_mixing_latency", "plot_mixing_speedup",
-                    "plot_nonseparable_mixing"),
+    "distributed": (
+        "plot_mixing_bound", "plot_mixing_latency", "plot_mixing_speedup",
+        "plot_nonseparable_mixing",
+    ),
     "beyond": ("plot_forgetron", "plot_kernel_boundary", "plot_separation"),
     "family": ("plot_alma_margins", "plot_heldout_predictors", "plot_pa_bounds"),
 })

@@ -83,22 +83,20 @@ def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "")
     return ax
 
 
-def _pair(axes, ax_pair, figsize) -> np.ndarray:
-    """The two axes to draw on: ``axes`` (or the deprecated ``ax_pair``), else a new row."""
-    axes = ax_pair if axes is None else axes
+def _pair(axes, figsize) -> np.ndarray:
+    """The two axes to draw on: ``axes``, else a new row."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=figsize)
     return axes
 
 
-@validate_params(trap=result(ReluTrap, "the result of relu_trap(X, Y)"), axes=_PAIR,
-                 ax_pair=_PAIR)
-def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
+@validate_params(trap=result(ReluTrap, "the result of relu_trap(X, Y)"), axes=_PAIR)
+def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     """Left: autograd's slope at the kink for each form of :math:`\\max(0, -z)`. Right:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
     :func:`~.relu_perceptron_loss` (which never leaves 0). ``trap`` is :func:`~.relu_trap`'s
-    result; ``ax_pair`` is the old name of ``axes``."""
-    axes = _pair(axes, ax_pair, (7.2, 3.6))
+    result."""
+    axes = _pair(axes, (7.2, 3.6))
     names = list(trap.slopes)
     slopes = [trap.slopes[name] for name in names]
     axes[0].barh(range(len(names)), slopes, color=["C0" if s else "C3" for s in slopes])
@@ -124,16 +122,14 @@ def plot_relu_trap(trap: ReluTrap, axes=None, *, ax_pair=None) -> np.ndarray:
 
 @validate_params(X=plane_features(), Y=plane_labels,
                  results=Rule(_results, "dict of name -> TrainResult on X", ("X",)),
-                 axes=_PAIR, ax_pair=_PAIR)
-def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None, *,
-                  ax_pair=None) -> np.ndarray:
+                 axes=_PAIR)
+def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
-    ``ax_pair`` is the old name of ``axes``.
 
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
-    ax_pair = _pair(axes, ax_pair, (7.2, 4))
+    ax_pair = _pair(axes, (7.2, 4))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
         ax_pair[0].plot(range(1, res.epochs + 1), res.updates_per_epoch, marker=marker,

@@ -8,12 +8,12 @@ from .._lazy import export
 
 __all__, __getattr__, __dir__ = export(__name__, {
     "synthetic": (
-        "FakeData", "gaussian_classes", "GaussianClasses", "generating_margins", "getfake_noisy",
-        "NoisyData", "pad_constant", "sample_separable", "xor_data",
+        "gaussian_classes", "generating_margins", "getfake_noisy", "pad_constant",
+        "sample_separable", "xor_data",
     ),
     "real": (
-        "digits_split", "load_digits", "load_mnist", "load_mnist_5k", "mnist_5k_split",
-        "mnist_split", "one_vs_rest", "Split", "train_test_split",
+        "digits_split", "load_digits", "load_mnist", "mnist_5k_split", "mnist_split",
+        "one_vs_rest",
     ),
     "idx": ("IDXError", "read_idx", "write_idx"),
 })

@@ -10,7 +10,6 @@ construction.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from math import erf, sqrt
 
@@ -35,11 +34,8 @@ from ..chapter.sampler import (
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-#: The sampler engines, and the old word still accepted: ``"batched"`` means ``"fast"``.
+#: The sampler engines (``"batched"``, the old name of ``"fast"``, went in 0.4).
 ENGINES = ("fast", "faithful")
-
-
-ENGINE_ALIASES = {"batched": "fast"}
 
 
 def _mx_seed(seed: int | None) -> None:
@@ -52,17 +48,11 @@ def _mx_seed(seed: int | None) -> None:
 # --- the rules of the generators' arguments ---------------------------------------------------
 
 def _check_engine(value, name: str, args: dict) -> str:
-    _checks.choice(value, name, set(ENGINES) | set(ENGINE_ALIASES))
-    if value in ENGINE_ALIASES:
-        # stacklevel 6: this check, Rule, _apply, _check_call, the wrapper, the caller
-        warnings.warn(f"{name}={value!r} is the old name of {ENGINE_ALIASES[value]!r} and goes "
-                      f"in 0.4; pass {name}={ENGINE_ALIASES[value]!r}", DeprecationWarning,
-                      stacklevel=6)
-    return ENGINE_ALIASES.get(value, value)
+    return _checks.choice(value, name, set(ENGINES))
 
 
-#: ``engine``: ``"fast"`` or ``"faithful"``; ``"batched"`` means ``"fast"`` (deprecated).
-ENGINE = Rule(_check_engine, 'one_of("fast", "faithful"), "batched" deprecated')
+#: ``engine``: ``"fast"`` or ``"faithful"``.
+ENGINE = Rule(_check_engine, 'one_of("fast", "faithful")')
 
 
 def _samples(minimum: int = 1) -> Rule:
@@ -190,8 +180,7 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     engine : {"fast", "faithful"}
         ``"faithful"`` is the chapter's one-candidate-at-a-time NDArray loop (about 100 us a
         candidate); ``"fast"`` draws candidates in blocks, giving the same distribution but a
-        different random stream. ``"batched"``, the old name of ``"fast"``, still works until
-        0.4, with a ``DeprecationWarning``.
+        different random stream.
     max_attempts : int, optional
         Bound on candidates drawn (default ``100 * samples + 10_000``, at most 10**9).
         Reaching it raises :class:`SamplingError` with the acceptance rate seen, instead of
@@ -317,8 +306,7 @@ def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
     flip : float
         Fraction :math:`p \\in [0, 1]` of labels to flip.
     engine : {"fast", "faithful"}
-        Sampler for the points (see :func:`sample_separable`; ``"batched"``, deprecated, means
-        ``"fast"``).
+        Sampler for the points (see :func:`sample_separable`).
     seed : int, optional
         The one generator is MXNet's global one, which draws the points and then the flips:
         ``None`` draws from it as it stands; an int calls ``mx.random.seed(seed)`` first.

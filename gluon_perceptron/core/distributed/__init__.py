@@ -26,9 +26,9 @@ first use.
 from .._lazy import export
 
 __all__, __getattr__, __dir__ = export(__name__, {
-    "launcher": ("ClusterRun", "DistributedError", "DistributedTimeout", "launch_cluster"),
-    "mixing": ("DistributedResult", "shard_bounds", "train_mixed"),
+    "launcher": ("DistributedError", "DistributedTimeout", "launch_cluster"),
+    "mixing": ("shard_bounds", "train_mixed"),
     "training": ("train_distributed",),
-    "hostlist": ("Host", "read_hostfile"),
-    "gluon": ("GluonDistributedResult", "train_gluon_distributed", "train_gluon_sharded"),
+    "hostlist": ("read_hostfile",),
+    "gluon": ("train_gluon_distributed", "train_gluon_sharded"),
 })

@@ -11,12 +11,6 @@ __all__, __getattr__, __dir__ = export(__name__, {
     "results": ("TrainResult",),
     "batched": ("train_batched",),
     "variants": ("train_aggressive", "train_averaged", "train_pocket", "train_projected"),
-    "traced": (
-        "notes_sequence", "OnlineRun", "run_online", "train_traced", "update_path", "UpdatePath",
-    ),
-    "multiclass": (
-        "binary_error_rates", "BinaryErrorRates", "confusion_matrix", "MulticlassCost",
-        "MulticlassModel", "predict_multiclass", "ties", "train_one_vs_all", "train_one_vs_one",
-        "votes",
-    ),
+    "traced": ("notes_sequence", "train_traced", "update_path"),
+    "multiclass": ("predict_multiclass", "train_one_vs_all", "train_one_vs_one"),
 })
