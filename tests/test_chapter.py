@@ -508,3 +508,27 @@ def test_numpy_interface_refuses_bad_input_by_name():
         gp.chapter.getfake_np(10, 2, 50.0)
     with pytest.raises(gp.SamplingError):
         gp.chapter.getfake_np(10, 40, 0.1)
+
+
+def test_shown_source_starts_at_def_with_each_decorator_on_one_line():
+    """#28: a decorator takes one line above ``def``; a long one is named with its arguments'
+    names, or alone; the docstring goes unless asked for."""
+    from gluon_perceptron.core import source
+
+    for obj in (gp.train, gp.train_pocket, gp.show_source, gp.getfake, gp.perceptron):
+        text = getattr(gp.show_source(obj), "data", "")
+        lines = text.splitlines()
+        at = next(k for k, line in enumerate(lines) if line.startswith(("def ", "class ")))
+        assert all(line.startswith("@") for line in lines[:at]), lines[:at]
+        assert all(len(line) <= source.DECORATOR_WIDTH for line in lines[:at])
+        assert '"""' not in "\n".join(lines[at:at + 4])
+    rules = ", ".join(f"a{k}=rule({k})" for k in range(8))
+    long = source._readable(f"@check({rules})\ndef f(a0):\n    'Doc.'\n    return a0\n",
+                            docstring=False)
+    assert long.splitlines() == ["@check(" + ", ".join(f"a{k}=..." for k in range(8)) + ")",
+                                 "def f(a0):", "    return a0"]
+    rules = ", ".join(f"argument_{k}=rule({k})" for k in range(12))
+    longer = source._readable(f"@check({rules})\ndef f(a0):\n    return a0\n", docstring=True)
+    assert longer.splitlines()[0] == "@check(...)"
+    whole = source._readable("@functools.cache\ndef f():\n    'Doc.'\n", docstring=True)
+    assert whole == "@functools.cache\ndef f():\n    'Doc.'\n"

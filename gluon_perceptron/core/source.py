@@ -13,18 +13,40 @@ from typing import Any
 
 from ._validation import Rule, flag, validate_params
 
+#: A decorator shown whole when its one-line form is at most this long, else by its name and
+#: the names of its arguments, else by its name alone: ``@validate_params(...)``.
+DECORATOR_WIDTH = 99
 
-def _without_docstring(source: str) -> str:
-    """``source`` of one function with its docstring lines removed."""
+
+def _decorator_line(node: ast.expr) -> str:
+    """One line for a decorator: ``@name(a=..., b=...)`` or ``@name(...)`` when it is too long
+    to show whole."""
+    whole = "@" + ast.unparse(node)
+    if len(whole) <= DECORATOR_WIDTH or not isinstance(node, ast.Call):
+        return whole
+    names = ["..."] * bool(node.args) + [f"{k.arg}=..." for k in node.keywords if k.arg]
+    short = f"@{ast.unparse(node.func)}({', '.join(names)})"
+    return short if len(short) <= DECORATOR_WIDTH else f"@{ast.unparse(node.func)}(...)"
+
+
+def _readable(source: str, docstring: bool) -> str:
+    """``source`` of one function or class as a reader wants it: each decorator on one line
+    (:func:`_decorator_line`), then the code from ``def`` or ``class``, without its docstring
+    unless ``docstring``."""
     tree = ast.parse(source)
-    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
-    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None),
-                                                             ast.Constant) \
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return source
+    lines = source.splitlines(keepends=True)
+    decorators = [_decorator_line(d) + "\n" for d in node.decorator_list]
+    start = node.lineno - 1  # the def line: decorators come before it
+    body = node.body
+    if not docstring and body and isinstance(body[0], ast.Expr) \
+            and isinstance(getattr(body[0], "value", None), ast.Constant) \
             and isinstance(body[0].value.value, str):
-        lines = source.splitlines(keepends=True)
         first, last = body[0].lineno - 1, body[0].end_lineno
-        return "".join(lines[:first] + lines[last:])
-    return source
+        return "".join(decorators + lines[start:first] + lines[last:])
+    return "".join(decorators + lines[start:])
 
 
 def _function(obj, name: str, args: dict):
@@ -66,6 +88,9 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
     docstring : bool
         Keep the docstrings (default: drop them, the chapter's code has none).
 
+    Each function is shown from its ``def`` line, a decorator on one line above it (with the
+    names of its arguments only, when whole it would be longer than a line).
+
     Returns
     -------
     IPython.display.Code or str
@@ -76,7 +101,7 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
     texts = []
     for part in parts:
         src = textwrap.dedent(inspect.getsource(part))
-        texts.append(src if docstring else _without_docstring(src))
+        texts.append(_readable(src, docstring))
     text = "\n\n\n".join(t.rstrip("\n") for t in texts) + "\n"
     try:
         from IPython.display import Code
