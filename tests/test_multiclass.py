@@ -281,6 +281,21 @@ def test_notebook_10_claims_on_reserved_splits(over_splits):
     assert np.all((0.01 < r.no_positive) & (r.no_positive < 0.15))
 
 
+def test_notebook_10_frequencies_on_reserved_splits(over_splits):
+    """Notebook 10's frequencies (the ``multiclass`` claims of
+    :mod:`gluon_perceptron.experiments.claims`, in the notebook's words) on the 40 reserved
+    splits."""
+    from gluon_perceptron.experiments import claims
+
+    r = over_splits
+    assert list(r.seeds) == list(claims.seeds_for("multiclass", claims.TEST_START))
+    checks = claims.judge_claims("multiclass", r.seeds,
+                                 [claims.multiclass_readings(r, i) for i in range(len(r.seeds))])
+    assert checks
+    failed = [str(c) for c in checks.values() if not c.supported]
+    assert not failed, "\n".join(failed)
+
+
 def test_pairs_the_perceptron_did_not_separate_go_to_the_lp(monkeypatch):
     """The count of separable pairs asks the LP exactly for the pairs the perceptron left
     unseparated (a converged run is its own certificate)."""
