@@ -165,6 +165,11 @@ def test_run_sh_claims_prints_each_claim_with_its_frequency_and_words(monkeypatc
     1 when a frequency does not support its words, 2 for fewer than 40 draws."""
     from gluon_perceptron.main import claims as cli
 
+    # the last draw of the study with the widest stride (03's sizes: 20 seeds a draw) must end
+    # at a seed MXNet accepts (below 2**32)
+    widest = max(s.stride for s in C.STUDIES.values())
+    assert widest == 20 and cli.main(["--start", str(2**32 - widest * 40)]) == 2
+    assert f"from 0 to {2**32 - 1 - widest * 40}, got" in capsys.readouterr().err
     study = C.Study("coin", "01_separable_data", "a fair coin", lambda s: {"x": s % 2 == 0})
     even = C.Claim("01-even", "coin", "the seed is even", lambda r: r["x"], 0.4, 0.6,
                    words="about half (16 to 24 of 40)")
