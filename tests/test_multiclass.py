@@ -255,21 +255,21 @@ def test_notebook_10_claims_on_reserved_splits(over_splits):
     "misses more than twice its false alarms on every split" on 1 of 40, so neither is
     claimed for every split):
 
-    * both schemes get about 95 % right; one-vs-one is above 0.95 on most splits (at least
-      85 %) and ahead of one-vs-all on most (at least 80 %), one-vs-all spreads wider;
+    * both schemes get about 95 % right, one-vs-all spreads wider (how often one-vs-one is
+      above 0.95 and ahead of one-vs-all are the ``multiclass`` claims, checked below in the
+      notebook's words);
     * the 45 pairs are separable (exact LP) while the perceptron separates all 45 within 20
       epochs on some splits only: "not separated within 20 epochs" is not "not separable";
     * one-vs-one trains 4.5 times as many perceptrons yet makes fewer than half the example
       visits; most one-vs-all perceptrons run all 20 epochs;
-    * one-vs-all misses more than twice as often as it raises false alarms on most splits
-      (at least 85 %), and a few percent of the test digits are claimed by no perceptron.
+    * a few percent of the test digits are claimed by no one-vs-all perceptron (how often they
+      miss more than twice as often as they raise false alarms is a claim, below)
     """
     r = over_splits
     n = len(r.seeds)
     assert n == 40 and r.seeds.min() >= 10_000
     ova, ovo = r.accuracy.T
     assert np.all((0.85 < ova) & (ova < 0.985)) and np.all(ovo > 0.9)
-    assert np.sum(ovo > 0.95) >= 0.85 * n and np.sum(ovo > ova) >= 0.8 * n
     assert np.ptp(ova) > np.ptp(ovo)
     assert np.mean(r.pairs_separable == 45) >= 0.95
     assert 0 < np.sum(r.pairs_separated == 45) < n
@@ -277,7 +277,6 @@ def test_notebook_10_claims_on_reserved_splits(over_splits):
     assert r.perceptrons.tolist() == [10, 45]
     assert np.all(r.visits[:, 1] < r.visits[:, 0] / 2)
     assert np.all(r.ova_full_runs >= 5)
-    assert np.sum(r.miss > 2 * r.false_alarm) >= 0.85 * n
     assert np.all((0.01 < r.no_positive) & (r.no_positive < 0.15))
 
 
