@@ -190,7 +190,7 @@ plt.show()
 # samples leave smaller margins. The table's estimates, 100 draws each, are noisy: here they
 # change by {eval}`f"{growth.min():.0f}"` to {eval}`f"{growth.max():.0f}"` % per doubling, and over
 # the 40 tables they rise at every doubling on nearly every table (at least 34 of 40), not
-# necessarily on all: the expectation rises at every doubling, its estimates need not.
+# necessarily on all: the expectation cannot fall at a doubling, its estimates can.
 # getfake never puts a point closer to the plane than ε, so the margin cannot shrink below ε
 # and the growth must end eventually. The measured errors fall faster than 1/N: (N+1) × the
 # leave-one-out error goes down, not at every step (it is noisy); by N = 400 it is here
