@@ -293,8 +293,9 @@ pd.DataFrame({"gap, constant rate": result.constant_gap.mean(axis=0),
 _ = gp.plots.plot_sgd_bound_experiment(result)
 
 # %% [markdown]
-# The theorem says the mean gap stays under the bound; how *tight* the bound is depends on the
-# schedule. Below, bound / gap at each $T$:
+# The theorem says the expected gap stays under the bound; the mean over 10 seeds estimates it,
+# and here it stays under at every $T$ (the `assert` below checks this run). How *tight* the
+# bound is depends on the schedule. Below, bound / gap at each $T$:
 
 # %%
 ratios = {}
@@ -313,16 +314,21 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 
 # %% [markdown]
 # With the constant rate tuned to the horizon, $\eta = R/(L\sqrt T)$, the bound stays within
-# a small factor of the measured gap at every $T$, between {eval}`f"{constant_ratio_min:.1f}"`
+# a small factor of the measured gap at every $T$, here between {eval}`f"{constant_ratio_min:.1f}"`
 # and {eval}`f"{constant_ratio_max:.1f}"` times it: it is not vacuous, and a bound that many
 # times smaller would already be violated. The $1/\sqrt t$ schedule does not need $T$ in
 # advance but pays for it: its bound carries the extra $\log T$ of $\sum_t \eta_t^2$, its
 # measured gap does not, and its ratio grows from {eval}`f"{anytime_ratio_first:.1f}"` at
 # $T$ = {eval}`int(horizons[0])` to {eval}`f"{anytime_ratio_last:.1f}"` at $T$ =
 # {eval}`int(horizons[-1])`, where the constant rate's is {eval}`f"{constant_ratio_last:.1f}"`: at
-# the largest $T$ it is the looser of the two bounds. (`tests/test_sgd.py` checks both directions, the growth of the
-# $1/\sqrt t$ ratio and its exceeding the constant rate's at the largest $T$, on data and
-# seeds no notebook uses.)
+# the largest $T$ it is the looser of the two bounds. Those are this run's numbers. Over 40
+# runs of the same experiment on this problem with SGD seeds no notebook prints, the mean gap
+# stays under both bounds at every $T$ on nearly every run (at least 34 of 40), the constant
+# rate's bound is within 15 times its gap at every $T$ on nearly every run (at least 34 of 40),
+# and the $1/\sqrt t$ ratio grows from the first $T$ to the last and ends above the constant
+# rate's on nearly every run (at least 34 of 40): `tests/test_claims.py` checks these counts,
+# and `bash run.sh claims` measures them again on fresh seeds (`tests/test_sgd.py` also checks
+# the directions on other data).
 
 # %% [markdown]
 # ## Summary

@@ -433,6 +433,15 @@ def test_running_maximum_grows_little_but_late(norm_growth):
     assert G.total_max["20% label noise"][0] == pytest.approx(norms.max())
 
 
+def test_notebook_05_growth_claims_on_reserved_draws(norm_growth):
+    """Notebook 05's frequencies about the running maximum (the ``growth`` claims) on the 40
+    reserved draws."""
+    from gluon_perceptron.experiments.claims import growth_readings
+
+    _judge("growth", norm_growth.seeds,
+           [growth_readings(norm_growth, i) for i in range(norm_growth.draws)])
+
+
 def test_part1_is_the_old_draw(seed):
     """nonseparable_experiment draws what the section drew before it existed, in that order."""
     part1 = exp_black_and_white.nonseparable_experiment(20)
@@ -539,6 +548,26 @@ def test_plain_over_many_draws(over_seeds):
     assert S.worse_than_majority("plain") >= SEEDS // 4
     assert abs(S.median("plain") - np.median(S.majority)) < 0.05
     assert np.median(S.tail_spread["plain"]) >= 0.1       # tens of points between passes
+
+
+def _judge(study: str, seeds, readings) -> None:
+    from gluon_perceptron.experiments import claims
+
+    assert list(seeds) == list(claims.seeds_for(study, claims.TEST_START))
+    checks = claims.judge_claims(study, seeds, readings)
+    assert checks
+    failed = [str(c) for c in checks.values() if not c.supported]
+    assert not failed, "\n".join(failed)
+
+
+def test_notebook_05_remedies_claims_on_reserved_draws(over_seeds):
+    """Notebook 05's frequencies over the remedies' draws (the ``remedies`` claims of
+    :mod:`gluon_perceptron.experiments.claims`, in the notebook's words) on the 40 reserved
+    draws."""
+    from gluon_perceptron.experiments.claims import remedies_readings
+
+    _judge("remedies", over_seeds.seeds,
+           [remedies_readings(over_seeds, i) for i in range(over_seeds.draws)])
 
 
 def test_shuffling_removes_the_lottery_not_the_problem(over_seeds):

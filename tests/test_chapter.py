@@ -235,17 +235,16 @@ def test_one_pass_need_not_separate_over_100_draws():
     assert np.all(stats.updates >= 1) and 2 < stats.updates.mean() < 10
 
 
-def test_the_two_samplers_agree_in_distribution_over_10_seeds():
-    """Notebook 1: same plane, different points, and margin quartiles that agree within their
-    spread from seed to seed (10 reserved seeds)."""
+def test_the_two_samplers_draw_the_same_plane_and_other_points():
+    """Notebook 1: under one seed both engines draw the plane first, from the same generator
+    state (the same plane), then their points from different streams. That their margins
+    agree in distribution is a frequency: the ``samplers`` claim of
+    :mod:`gluon_perceptron.experiments.claims`, checked on 40 comparisons of 10 reserved seeds
+    in the ``claims`` group."""
     from conftest import TEST_SEEDS
 
-    cmp = gp.experiments.compare_samplers(TEST_SEEDS[100:110], samples=500)
+    cmp = gp.experiments.compare_samplers(TEST_SEEDS[100:103], samples=200)
     assert cmp.same_plane.all() and not cmp.same_points.any()
-    spread = min(cmp.quartiles[e].std(axis=0).min() for e in ("faithful", "fast"))
-    assert cmp.largest_quartile_gap < spread
-    assert abs(cmp.positive_share["faithful"].mean() - cmp.positive_share["fast"].mean()) \
-        < 0.1
 
 
 def test_getfake_guarantees_over_20_seeds():

