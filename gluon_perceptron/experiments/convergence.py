@@ -37,7 +37,13 @@ from ..core.theory.bounds import (
     generating_plane_bound,
     novikoff_bound,
 )
-from ..core.theory.margins import optimal_margin, radius, separator, shift_plane_to_origin
+from ..core.theory.margins import (
+    _optimal_margin,
+    optimal_margin,
+    radius,
+    separator,
+    shift_plane_to_origin,
+)
 from ..core.theory.separability import _signed_rows
 from ._arrays import NumpyDraw
 from ._progress import Progress, track
@@ -277,7 +283,7 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,
                      run.converged, info.bound, chapter_bound(info.R, eps),
-                     optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
+                     _optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
                      novikoff_bound(radius(Xh), info.gamma)))
     return BoundExperiment(**{k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))})
 
