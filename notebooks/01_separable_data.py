@@ -25,13 +25,13 @@
 # that certainly does: pick a random hyperplane first, then label points by the side they fall on.
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+
 import textwrap
 
 import mxnet as mx
 import numpy as np
 import pandas as pd
-
-import gluon_perceptron as gp
 
 mx.random.seed(1)  # the original notebook's seed
 

@@ -32,13 +32,13 @@
 # are simply a signed sum of the examples it got wrong.
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import pandas as pd
 from mxnet import nd
-
-import gluon_perceptron as gp
 
 mx.random.seed(1)  # the original notebook's seed
 

@@ -38,12 +38,12 @@
 # own experiment, then a corrected one, then look at the proof.
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import pandas as pd
-
-import gluon_perceptron as gp
 
 mx.random.seed(1)  # the original notebook's seed
 

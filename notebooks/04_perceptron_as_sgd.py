@@ -33,13 +33,13 @@
 # convergence bound on a problem whose optimum is known exactly.
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+from gluon_perceptron.core.gradient.losses import perceptron_loss
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from mxnet import autograd, nd
-
-import gluon_perceptron as gp
-from gluon_perceptron.core.gradient.losses import perceptron_loss
 
 # %% [markdown]
 # ## The loss

@@ -37,13 +37,13 @@
 # $\theta \leftarrow \theta + \eta\, a_i$ whenever $\langle \theta, a_i \rangle \le 0$.
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+from gluon_perceptron.core.rosenblatt import stepping
+from gluon_perceptron.theory import signed_rows
+
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
-from gluon_perceptron.theory import signed_rows
-
-import gluon_perceptron as gp
-from gluon_perceptron.core.rosenblatt import stepping
 
 mx.random.seed(0)
 np.random.seed(0)

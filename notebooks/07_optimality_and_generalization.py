@@ -56,11 +56,11 @@
 # :::
 
 # %%
+import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
+
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
-
-import gluon_perceptron as gp
 
 mx.random.seed(0)
 np.random.seed(0)

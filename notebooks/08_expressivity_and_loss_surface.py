@@ -23,10 +23,10 @@
 # perceptron does on data no line separates is [notebook 05](05_black_and_white.ipynb).
 
 # %%
+import gluon_perceptron as gp
+
 import matplotlib.pyplot as plt
 import numpy as np
-
-import gluon_perceptron as gp
 
 # %% [markdown]
 # ## AND, OR, NOT

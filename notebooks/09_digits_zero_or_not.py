@@ -28,12 +28,12 @@
 # notebook prints) and `bash run.sh claims` measures again on fresh seeds.
 
 # %%
+import gluon_perceptron as gp
+
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np  # noqa: F401 - the prose below reads np
-
-import gluon_perceptron as gp
 
 # %% [markdown]
 # ## The data

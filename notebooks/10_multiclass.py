@@ -32,10 +32,10 @@
 # one shown first.
 
 # %%
+import gluon_perceptron as gp
+
 import matplotlib.pyplot as plt
 import numpy as np
-
-import gluon_perceptron as gp
 
 split = gp.data.digits_split(seed=0)
 

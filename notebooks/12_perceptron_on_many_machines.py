@@ -34,12 +34,12 @@
 # perceptron itself.
 
 # %%
+import gluon_perceptron as gp
+from gluon_perceptron.core.distributed import mixing
+
 import tempfile
 
 import numpy as np
-
-import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import mixing
 
 # %% [markdown]
 # ## One round, from the source

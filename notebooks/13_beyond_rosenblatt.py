@@ -30,10 +30,10 @@
 # dataclass; `tests/test_beyond.py` checks the same claims on other draws.
 
 # %%
+import gluon_perceptron as gp
+
 import matplotlib.pyplot as plt
 import numpy as np
-
-import gluon_perceptron as gp
 
 # %% [markdown]
 # ## The perceptron remembers only its mistakes

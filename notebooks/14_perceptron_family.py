@@ -33,11 +33,11 @@
 # that returns a dataclass; the tests check the same claims on draws this notebook never prints.
 
 # %%
+import gluon_perceptron as gp
+
 import numpy as np
 from sklearn.datasets import load_breast_cancer, load_digits
 from sklearn.linear_model import PassiveAggressiveClassifier
-
-import gluon_perceptron as gp
 
 # %% [markdown]
 # ## Passive-aggressive: the smallest step that fits the example

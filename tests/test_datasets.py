@@ -142,6 +142,11 @@ def test_load_mnist_rejects_labels_given_as_images(tmp_path):
 
 def test_builtin_digits():
     X, y = datasets.load_digits()
+    from sklearn.datasets import load_digits as sk_load_digits  # read here without scikit-learn
+
+    bunch = sk_load_digits()
+    assert np.array_equal(X, bunch.data / 16.0) and np.array_equal(y, bunch.target)
+    assert X.dtype == np.float64 and y.dtype == np.int64
     assert X.shape == (1797, 64) and y.shape == (1797,)
     assert X.min() == 0 and X.max() == 1
     assert np.bincount(y).tolist() == [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]
@@ -184,6 +189,7 @@ def test_one_vs_rest():
 
 def test_missing_scikit_learn_gives_install_hint(monkeypatch):
     import builtins
+    import importlib.util
 
     real_import = builtins.__import__
 
@@ -192,7 +198,13 @@ def test_missing_scikit_learn_gives_install_hint(monkeypatch):
             raise ImportError("No module named 'sklearn'")
         return real_import(name, *args, **kwargs)
 
+    real_find_spec = importlib.util.find_spec
+
+    def no_sklearn_spec(name, *args, **kwargs):
+        return None if name.split(".")[0] == "sklearn" else real_find_spec(name, *args, **kwargs)
+
     monkeypatch.setattr(builtins, "__import__", no_sklearn)
+    monkeypatch.setattr(importlib.util, "find_spec", no_sklearn_spec)
     with pytest.raises(ImportError, match=r"gluon_perceptron\[digits\]"):
         datasets.load_digits()
 

@@ -6,6 +6,8 @@ functions its body calls then run unchecked, so they get numpy arrays, not NDArr
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 from mxnet import nd
 
@@ -29,6 +31,11 @@ class NumpyDraw:
         self.X, self.Y = numpy_pair(fake.X, fake.Y)
         self.wfake = numpy(fake.wfake)
         self.bfake = float(numpy(fake.bfake).reshape(-1)[0])
+
+    @classmethod
+    def of(cls, X, Y, wfake, bfake) -> NumpyDraw:
+        """The draw of these arrays (a sampler's own numpy output, taken as they are)."""
+        return cls(SimpleNamespace(X=X, Y=Y, wfake=wfake, bfake=bfake))
 
 
 def numpy_draw(fake) -> NumpyDraw:

@@ -5,7 +5,6 @@ data.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 import mxnet as mx
 import numpy as np
@@ -28,7 +27,7 @@ from ..core._validation import (
     vector,
 )
 from ..core.chapter.sampler import _check_sampler_args
-from ..core.data.synthetic import sample_separable
+from ..core.data.synthetic import _separable_numpy
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
 from ..core.rosenblatt.training import train
@@ -38,9 +37,15 @@ from ..core.theory.bounds import (
     generating_plane_bound,
     novikoff_bound,
 )
-from ..core.theory.margins import optimal_margin, radius, separator, shift_plane_to_origin
+from ..core.theory.margins import (
+    _optimal_margin,
+    optimal_margin,
+    radius,
+    separator,
+    shift_plane_to_origin,
+)
 from ..core.theory.separability import _signed_rows
-from ._arrays import numpy_draw
+from ._arrays import NumpyDraw
 from ._progress import Progress, track
 
 
@@ -268,20 +273,17 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     """
     grid = [(d, n, float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
-    draw = {cell: partial(sample_separable, cell[1], cell[0], cell[2])
-            for cell in dict.fromkeys(grid)}
     rows = []
     for d, n, eps in track(grid, progress, desc="bound experiment"):
-        fake = draw[d, n, eps]()
-        run = train(fake.X.asnumpy(), fake.Y.asnumpy(), max_epochs=max_epochs)
-        fake = numpy_draw(fake)
+        fake = NumpyDraw.of(*_separable_numpy(n, d, eps))  # sample_separable's draw, as numpy
+        run = train(fake.X, fake.Y, max_epochs=max_epochs)
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
         # nested calls take their arguments as their rules would make them: a float64 normal
         Xh = shift_plane_to_origin(fake.X, fake.wfake.astype(np.float64), fake.bfake)
         hom = update_path(Xh, fake.Y, max_epochs=max_epochs, bias=False)
         rows.append((d, n, eps, info.R, info.gamma, info.b, run.updates,
                      run.converged, info.bound, chapter_bound(info.R, eps),
-                     optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
+                     _optimal_margin(fake.X, fake.Y).bound, hom.updates, hom.converged,
                      novikoff_bound(radius(Xh), info.gamma)))
     return BoundExperiment(**{k: np.array(v) for k, v in zip(BOUND_FIELDS, zip(*rows))})
 
@@ -340,10 +342,9 @@ def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons
         for d in dimensions:
             for n in samples:
                 for eps in epsilons:
-                    for _ in range(trials):
-                        fake = sample_separable(n, d, float(eps))
-                        counts_[d].append(train(fake.X.asnumpy(), fake.Y.asnumpy(),
-                                                max_epochs=max_epochs).updates)
+                    for _ in range(trials):  # sample_separable's draws, as numpy
+                        X, Y, _, _ = _separable_numpy(n, d, float(eps))
+                        counts_[d].append(train(X, Y, max_epochs=max_epochs).updates)
         medians.append([np.median(counts_[d]) for d in dimensions])
     return DimensionGrowth(seeds=np.array(seeds), dimensions=np.array(dimensions),
                            medians=np.array(medians, dtype=np.float64))

@@ -132,8 +132,14 @@ def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
     them) and pass the same two tests, so the accepted points have the same distribution; they
     are a different random stream from the one-at-a-time loop, so the points differ.
     """
-    w = wfake.asnumpy()
-    b = bfake.asnumpy()[0]
+    X, Y, attempts = _sample_blocks(samples, dimensions, epsilon, wfake.asnumpy(),
+                                    bfake.asnumpy()[0], max_attempts)
+    return nd.array(X), nd.array(Y), attempts
+
+
+def _sample_blocks(samples, dimensions, epsilon, w, b, max_attempts):
+    """:func:`_sample_batched` with the plane ``w`` (float32 array) and ``b`` (float32) as
+    numpy and the points returned as numpy float32 arrays ``X, Y``, with ``attempts``."""
     chunks_x, chunks_y = [], []
     kept = attempts = 0
     rate = 0.5  # a first guess, refined from what the blocks accept
@@ -151,9 +157,19 @@ def _sample_batched(samples, dimensions, epsilon, wfake, bfake, max_attempts):
         chunks_y.append(np.where(margin[idx] > 0, 1.0, -1.0).astype(np.float32))
         kept += idx.size
         rate = max(ok.mean(), 1.0 / block)
-    X = nd.array(np.concatenate(chunks_x))
-    Y = nd.array(np.concatenate(chunks_y))
-    return X, Y, attempts
+    return np.concatenate(chunks_x), np.concatenate(chunks_y), attempts
+
+
+def _separable_numpy(samples: int, dimensions: int, epsilon: float
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``sample_separable(samples, dimensions, epsilon)`` for the package's own experiments
+    (arguments trusted), as numpy: the same draws from MXNet's generator and the same numbers,
+    without the round trip of the points through NDArray. Returns ``X, Y`` (float32), ``wfake``
+    (float32, shape (d,)) and ``bfake`` (float32, shape (1,))."""
+    wfake, bfake = _draw_plane(dimensions, epsilon)
+    w, b = wfake.asnumpy(), bfake.asnumpy()
+    X, Y, _ = _sample_blocks(samples, dimensions, epsilon, w, b[0], _default_attempts(samples))
+    return X, Y, w, b
 
 
 @validate_params(samples=_samples(), dimensions=_DIMENSIONS, epsilon=_EPSILON, engine=ENGINE,

@@ -163,14 +163,23 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     RuntimeError
         If no certified optimum is found (for example at ``max_iter``).
     """
-    Xn, Yn = X, Y
-    n = Xn.shape[0]
-    max_iter = 3 * max(n, 10) if max_iter is None else max_iter
-    A = _signed_rows(Xn, Yn, bias)
+    A = _signed_rows(X, Y, bias)
     if _separating_point(A, "optimal_margin") is None:
         kind = "by a plane with bias" if bias else "by a plane through the origin"
         raise ValueError(f"the data is not linearly separable {kind}: there is no margin to "
                          f"maximise (check with gluon_perceptron.is_separable first)")
+    return _optimal_margin(X, Y, bias=bias, margin=margin, tol=tol, max_iter=max_iter, A=A)
+
+
+def _optimal_margin(Xn, Yn, *, bias: bool = True, margin: str = "perceptron",
+                    tol: float = 1e-9, max_iter: int | None = None,
+                    A: np.ndarray | None = None) -> OptimalMargin:
+    """:func:`optimal_margin` on data its caller knows to be separable (drawn with a margin),
+    without the linear program that checks it: the same quadratic program, the same
+    answer."""
+    n = Xn.shape[0]
+    max_iter = 3 * max(n, 10) if max_iter is None else max_iter
+    A = _signed_rows(Xn, Yn, bias) if A is None else A
     free = bias and margin == "svm"
     y = Yn.astype(np.float64)
     if free and np.all(y == y[0]):
