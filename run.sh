@@ -204,7 +204,7 @@ case "$what" in
              fi
              exec .venv/bin/jupyter lab --ServerApp.root_dir="$dir" "${hide[@]}" \
                  --config=tools/lab_config.py ${root[@]+"${root[@]}"} "$@" ;;
-    bench)   setup; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
+    bench)   setup; kernel; exec .venv/bin/python benchmarks/run_all.py "$@" ;;
     claims)  setup  # the mnist extra is part of the locked set
              exec .venv/bin/python -m gluon_perceptron.main.claims "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
