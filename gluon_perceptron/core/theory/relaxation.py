@@ -227,7 +227,8 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
     At = np.ascontiguousarray(A.T)  # row i is a_i
     n, norms2 = At.shape[0], np.einsum("ij,ij->i", At, At)
     gram = At @ At.T if n * n <= GRAM_LIMIT else None  # a_i^T a_j, when it fits
-    indices = _index_stream(rule, n, norms2, np.random.default_rng(seed))  # the blind rules'
+    indices = _index_stream(rule, n, norms2, np.random.default_rng(seed))  # blind rules
+    inv_norm = 1.0 / np.sqrt(norms2)  # 1 / |a_i|
     w = np.zeros(A.shape[0]) if w0 is None else w0.copy()
     r, fresh = At @ w - c, 0  # the residuals a_i^T w - c_i; moves since they were exact
     history = _log({"iteration": [], "violation": [], "w": []} if record else {}, 0, r, w)
@@ -237,12 +238,9 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
             r, fresh = At @ w - c, 0
             if r.max() <= tol:
                 break
-        if rule in GREEDY:  # the farthest half-space, or the largest residual
-            i = int(np.argmax(r * (1.0 / np.sqrt(norms2)) if rule == "max_distance" else r))
-        else:
-            i = next(indices)
+        i = _next_index(rule, r, inv_norm, indices)  # I_t, by the rule
         t += 1
-        if r[i] > tol or rule in GREEDY:  # a violated inequality (greedy: always): move
+        if r[i] > tol or rule in _GREEDY:  # a violated inequality (greedy: always): move
             s = eta * r[i] / norms2[i]
             w -= s * At[i]  # towards (eta = 1: onto, 2: through) its half-space
             r -= s * (gram[i] if gram is not None else At @ At[i])  # r_j -= s a_j^T a_i
@@ -257,8 +255,20 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
 #: rules look at every inequality in every iteration, so the loop above is their fast path.
 _SKIPS_AHEAD = ("cyclic", "randomized", "permuted")
 
-#: The greedy rules: every iteration moves on the worst inequality.
-GREEDY = ("max_distance", "max_residual")
+#: The greedy rules: every iteration moves on the worst inequality (:func:`_next_index`).
+_GREEDY = ("max_distance", "max_residual")
+
+
+def _next_index(rule: str, r: np.ndarray, inv_norm: np.ndarray, indices) -> int:
+    """:math:`I_t`: the farthest violated half-space (the largest :math:`r_i / \\|a_i\\|`), the
+    largest residual :math:`r_i`, or the blind rule's next index. While some residual is
+    positive the largest of them is too, so the argmax of :math:`r` is that of its positive
+    part."""
+    if rule == "max_distance":
+        return int(np.argmax(r * inv_norm))
+    if rule == "max_residual":
+        return int(np.argmax(r))
+    return next(indices)
 
 
 def _index_stream(rule: str, n: int, norms2: np.ndarray, rng: np.random.Generator):
