@@ -35,7 +35,6 @@
 
 # %%
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import mixing
 
 import tempfile
 
@@ -44,23 +43,22 @@ import numpy as np
 # %% [markdown]
 # ## One round, from the source
 #
-# One round of parameter mixing is `_mix_round`; the local pass and the mixing it calls are:
+# One round of parameter mixing is `gp.distributed.mixing_round`:
 
 # %%
-gp.show_source(mixing._mix_round, "_local_pass", "_mix")
+gp.show_source(gp.distributed.mixing_round)
 
 # %% [markdown]
-# * `_mix_round`: every shard makes `_local_pass` from the same mixed weights
-#   $\theta^{(n-1)}$ and returns one row; in a cluster, `exchange` is the parameter server's push
-#   and pull, which hands back every worker's row in rank order; then `_mix` mixes the rows.
-# * `_local_pass`: copies $\theta^{(n-1)} = (w, b)$ and makes **one** pass of `gp.train`'s fast
-#   engine over the shard (`fast_pass` updates `w` and `b` in place and returns the number of
-#   mistakes $k_{i,n}$). The row it returns is $(w_i, b_i, k_{i,n}, \text{seconds})$.
-# * `_mix`: $\mu_{i,n} = 1/W$ (uniform) or $k_{i,n}/\sum_j k_{j,n}$ (weighted), then the sum
+# * Every shard copies $\theta^{(n-1)} = (w, b)$ and makes **one** pass of `gp.train`'s fast
+#   engine over its examples (`fast_pass` updates `w` and `b` in place and returns the number of
+#   mistakes $k_{i,n}$); its row is $(w_i, b_i, k_{i,n}, \text{seconds})$. In a cluster,
+#   `exchange` is the parameter server's push and pull, which hands back every worker's row in
+#   rank order.
+# * The mixing: $\mu_{i,n} = 1/W$ (uniform) or $k_{i,n}/\sum_j k_{j,n}$ (weighted), then the sum
 #   $\sum_i \mu_{i,n} \theta_i$, shard 0 first, in the data's dtype. A round without mistakes
 #   mixes nothing (`None`): the weights already separate every shard.
 #
-# `train_mixed` and every worker of the cluster repeat `_mix_round` until a round makes no
+# `train_mixed` and every worker of the cluster repeat `mixing_round` until a round makes no
 # mistake, which is why a cluster run and
 # {py:func}`gluon_perceptron.core.distributed.mixing.train_mixed` agree bit for bit.
 

@@ -168,7 +168,7 @@ def test_every_public_function_declares_its_rules():
 
     functions = {name: getattr(gp.distributed, name) for name in gp.distributed.__all__
                  if inspect.isfunction(getattr(gp.distributed, name))}
-    assert set(functions) == {"launch_cluster", "read_hostfile", "shard_bounds",
+    assert set(functions) == {"launch_cluster", "mixing_round", "read_hostfile", "shard_bounds",
                               "train_distributed", "train_gluon_distributed",
                               "train_gluon_sharded", "train_mixed"}
     for name, function in functions.items():
@@ -199,7 +199,7 @@ def test_nested_calls_trust_their_arguments(monkeypatch):
 
 
 def test_one_round_is_the_mixing_update():
-    """``_mix_round`` is McDonald, Hall & Mann's update: every shard's pass from theta, then
+    """``mixing_round`` is McDonald, Hall & Mann's update: every shard's pass from theta, then
     the mu-weighted sum (uniform 1/S, or k_i / sum k)."""
     from gluon_perceptron.core.rosenblatt.engine import fast_pass
 
@@ -207,7 +207,7 @@ def test_one_round_is_the_mixing_update():
     parts = [(X[a:b].copy(), Y[a:b].copy()) for a, b in gp.distributed.shard_bounds(150, 3)]
     theta = np.zeros(X.shape[1] + 1)
     for mix in mixing.MIXINGS:
-        rows, new, mu, k = mixing._mix_round(theta, parts, mix, 1.0)
+        rows, new, mu, k = gp.distributed.mixing_round(theta, parts, mixing=mix)
         thetas, ks = [], []
         for Xs, Ys in parts:
             w, b = np.zeros(X.shape[1]), np.zeros(1)

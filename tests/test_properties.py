@@ -256,6 +256,8 @@ VALID = {
     ("one_vs_rest", "y"): lambda: _C, ("one_vs_rest", "positive"): lambda: 1,
     # X, Y default to None (shards= may name files instead): give the in-memory data
     ("train_mixed", "X"): lambda: _X, ("train_mixed", "Y"): lambda: _Y,
+    ("mixing_round", "theta"): lambda: np.zeros(_X.shape[1] + 1),
+    ("mixing_round", "shards"): lambda: [(_X[:10], _Y[:10]), (_X[10:], _Y[10:])],
     ("plot_confusion_matrix", "M"): lambda: np.eye(3, dtype=int),
     ("plot_confusion_matrix", "classes"): lambda: [0, 1, 2],
     ("plot_binary_error_rates", "model"): _model,
@@ -421,7 +423,9 @@ KINDS = ((FEATURES, BAD_FEATURES), (LABELS, BAD_LABELS), (COUNTS, BAD_COUNTS),
 
 #: Parameters whose name says one kind but which hold another: (function, parameter) -> kind.
 KIND_OF = {("plot_nonseparable", "steps"): OBJECTS, ("plot_nonseparable", "bounds"): OBJECTS,
-           ("show_source", "obj"): OBJECTS, ("PerceptronLoss", "weight"): FLOATS}
+           ("show_source", "obj"): OBJECTS, ("PerceptronLoss", "weight"): FLOATS,
+           ("mixing_round", "theta"): VECTORS, ("mixing_round", "shards"): OBJECTS,
+           ("mixing_round", "exchange"): CALLBACKS}
 
 
 def bad_values(name: str, function: str | None = None) -> list | None:

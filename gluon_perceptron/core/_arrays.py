@@ -27,6 +27,14 @@ def _finite(a) -> bool:
     return bool(np.isfinite(values).all())
 
 
+def _refuse_overflow(finite: bool, what: str, epoch: int, dtype=np.float64,
+                     fix: str = SCALE_OR_RATE) -> None:
+    """The overflow guard of a readable loop, one line in it: raise :func:`_overflow` for
+    ``what`` in pass ``epoch`` unless ``finite``."""
+    if not finite:
+        raise _overflow(f"the {what} in pass {epoch}", dtype, fix)
+
+
 def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:
     return theta[:-1].copy(), float(theta[-1])
 

@@ -98,28 +98,24 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
     """
     X, Y = X.astype(np.float64), Y.astype(np.float64)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
-    active: list[int] = []   # oldest first
-    sigma: list[float] = []
+    active: list[int] = []   # the support vectors, oldest first
+    sigma: list[float] = []  # their coefficients
     mistakes, Q = 0, 0.0
     at, shrinks = [], []
-    for t in range(X.shape[0]):
-        f = float(np.dot(np.asarray(sigma) * Y[active],
-                         kern.matrix(X[active], X[t:t + 1])[:, 0])) if active else 0.0
-        if not np.isfinite(f):
-            raise _overflow(f"the score f(x_{t}) of example {t}", np.float64, SCALE)
+    for t in range(X.shape[0]):  # one online pass over the stream
+        f = _score(kern, X, Y, active, sigma, t)
+        _refuse_nan(f, f"the score f(x_{t}) of example {t}")  # the overflow guard
         if Y[t] * f > 0.0:
             continue
-        mistakes += 1
+        mistakes += 1  # 1. the perceptron step
         at.append(t)
         active.append(t)
         sigma.append(1.0)
         if len(active) <= budget:
             continue
-        r, lam = active[0], sigma[0]
-        mu = Y[r] * float(np.dot(np.asarray(sigma) * Y[active],
-                                 kern.matrix(X[active], X[r:r + 1])[:, 0]))
-        if not np.isfinite(mu):
-            raise _overflow(f"the score f(x_{r}) of the removed example {r}", np.float64, SCALE)
+        r, lam = active[0], sigma[0]  # 2. shrink, then 3. forget the oldest
+        mu = Y[r] * _score(kern, X, Y, active, sigma, r)
+        _refuse_nan(mu, f"the score f(x_{r}) of the removed example {r}")
         phi = _shrink_factor(lam, mu, 15.0 / 32.0 * mistakes - Q)
         Q += (lam * phi) ** 2 + 2.0 * lam * phi * (1.0 - phi * mu)
         shrinks.append(phi)
@@ -128,6 +124,21 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
     return ForgetronRun(mistakes=mistakes, mistake_at=np.array(at, dtype=np.int64),
                         active=np.array(active, dtype=np.int64), sigma=np.array(sigma),
                         removals=len(shrinks), shrink=np.array(shrinks), budget=budget)
+
+
+def _score(kern, X: np.ndarray, Y: np.ndarray, active: list[int], sigma: list[float],
+           t: int) -> float:
+    """:math:`f(x_t) = \\sum_{i \\in I} \\sigma_i y_i K(x_i, x_t)` over the active set (0 when
+    it is empty)."""
+    if not active:
+        return 0.0
+    return float(np.dot(np.asarray(sigma) * Y[active], kern.matrix(X[active], X[t:t + 1])[:, 0]))
+
+
+def _refuse_nan(value: float, what: str) -> None:
+    """The Forgetron's overflow guard: refuse a score that left the floats."""
+    if not np.isfinite(value):
+        raise _overflow(what, np.float64, SCALE)
 
 
 @validate_params(budget=count())

@@ -28,7 +28,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow
+from .._arrays import _overflow, _refuse_overflow
 from .._validation import (
     Rule,
     context,
@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..rosenblatt.engine import _FIRST_BLOCK, _drive, _scan_ahead
+from ..fast.beyond import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -179,54 +179,6 @@ class KernelPerceptron:
         return c @ self.X.astype(np.float64), float(c.sum()) if self.bias else 0.0
 
 
-def _fast_epoch(G: np.ndarray, Y: np.ndarray, scores: np.ndarray, alpha: np.ndarray,
-                eta: float) -> int:
-    """One pass over the Gram matrix, keeping every example's score up to date.
-
-    ``scores[j]`` is :math:`f(x_j)` under the current :math:`\\alpha`; an update on example
-    :math:`k` adds :math:`\\eta y_k G_{kj}` to every score (O(n) per mistake, nothing per correct
-    example). Between two updates the scores do not change, so the next mistake is the first
-    :math:`j` at or after the current position with :math:`y_j f(x_j) \\le 0`, found by the
-    engine's scan-ahead (:func:`~gluon_perceptron.core.rosenblatt.engine._scan_ahead`).
-    """
-    n = G.shape[0]
-    i = updates = 0
-    block = _FIRST_BLOCK
-
-    def mistakes(a: int, z: int) -> np.ndarray:  # reads scores as the updates leave them
-        return Y[a:z] * scores[a:z] <= 0.0
-
-    while True:
-        k, block = _scan_ahead(mistakes, i, n, block)
-        if k == n:
-            return updates
-        alpha[k] += 1
-        scores += (eta * Y[k]) * G[k]
-        updates += 1
-        i = k + 1
-
-
-def _faithful_epoch(Xd: nd.NDArray, Yd: nd.NDArray, Y: np.ndarray, coef: nd.NDArray,
-                    alpha: np.ndarray, kern: KernelFunction, eta: float, bias: float) -> int:
-    """One pass of the dual rule in NDArray, one example at a time, as the chapter would.
-
-    For example :math:`j`: :math:`f = \\sum_i c_i (K(x_i, x_j) + \\text{bias})` with
-    :math:`c_i = \\eta \\alpha_i y_i`; on :math:`y_j f \\le 0`, :math:`\\alpha_j \\mathrel{+}= 1`.
-    Returns the updates made, or -1 as soon as a score is not finite.
-    """
-    updates = 0
-    for j in range(Xd.shape[0]):
-        column = kern.ndarray_column(Xd, Xd[j]) + bias
-        f = nd.dot(coef, column).asscalar()
-        if not math.isfinite(f):
-            return -1
-        if Y[j] * f <= 0.0:
-            alpha[j] += 1
-            coef[j] += eta * Yd[j]
-            updates += 1
-    return updates
-
-
 def _gram_limit(value, name: str, args: dict) -> int | None:
     """``max_gram_bytes``: None or a count; for the fast engine, the Gram matrix of ``X`` with
     ``kernel`` must fit it (:func:`_check_gram_size`)."""
@@ -308,37 +260,29 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     alpha = np.zeros(X.shape[0], dtype=np.int64)  # alpha_i: the updates made on example i
     extra = 1.0 if bias else 0.0  # K(x_i, x) + 1: the bias's constant feature
-    engine_passes = _gram_passes if engine == "fast" else _ndarray_passes
-    passes = engine_passes(X, Y, kern, extra, alpha, learning_rate, ctx)
-    per_epoch = _drive(passes, max_epochs, (), np.float64)
+    if engine == "fast":  # the same rule over the Gram matrix, vectorised (core/fast/beyond.py)
+        per_epoch = _gram_passes(X, Y, kern, extra, alpha, learning_rate, max_epochs)
+    else:  # one example at a time in NDArray, f(x_j) from all the alphas
+        ctx = mx.cpu() if ctx is None else ctx  # a nested call that left ctx at its default
+        Xd = nd.array(X, dtype=np.float64, ctx=ctx)
+        Yd = nd.array(Y, dtype=np.float64, ctx=ctx)
+        coef = nd.zeros(X.shape[0], dtype=np.float64, ctx=ctx)  # eta alpha_i y_i
+        per_epoch = []
+        for epoch in range(1, max_epochs + 1):  # the epoch budget
+            updates = 0
+            for j in range(X.shape[0]):
+                f = nd.dot(coef, kern.ndarray_column(Xd, Xd[j]) + extra).asscalar()
+                _refuse_overflow(math.isfinite(f), "margins y (w.x + b)", epoch)
+                if Y[j] * f <= 0.0:
+                    alpha[j] += 1
+                    coef[j] += learning_rate * Yd[j]
+                    updates += 1
+            per_epoch.append(updates)
+            if updates == 0:
+                break
     return KernelPerceptron(alpha=alpha, updates_per_epoch=per_epoch,
                             converged=per_epoch[-1] == 0, X=X, Y=Y, kernel=kern,
                             learning_rate=learning_rate, bias=bias)
-
-
-def _gram_passes(X, Y, kern, extra, alpha, eta, ctx):
-    """``passes(budget)`` for :func:`_drive` by the fast engine: :func:`_fast_epoch` over the
-    Gram matrix (refused before by :func:`_gram_limit` when it does not fit); -1 when a score
-    overflowed."""
-    with np.errstate(over="ignore", invalid="ignore"):  # _drive refuses what overflowed
-        G = kern.matrix(X, X)
-        G += extra
-    scores = np.zeros(X.shape[0])
-
-    def passes(budget: int) -> list[int]:
-        made = _fast_epoch(G, Y, scores, alpha, eta)
-        return [made if np.isfinite(scores).all() else -1]
-    return passes
-
-
-def _ndarray_passes(X, Y, kern, extra, alpha, eta, ctx):
-    """``passes(budget)`` for :func:`_drive` by the faithful engine: :func:`_faithful_epoch`,
-    in NDArray on ``ctx``."""
-    ctx = mx.cpu() if ctx is None else ctx  # a nested call that left ctx at its default
-    Xd = nd.array(X, dtype=np.float64, ctx=ctx)
-    Yd = nd.array(Y, dtype=np.float64, ctx=ctx)
-    coef = nd.zeros(X.shape[0], dtype=np.float64, ctx=ctx)
-    return lambda budget: [_faithful_epoch(Xd, Yd, Y, coef, alpha, kern, eta, extra)]
 
 
 @dataclass

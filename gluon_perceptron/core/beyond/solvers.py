@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import count, optional, validate_params
-from ..rosenblatt.engine import _numpy_epoch
+from ..fast.beyond import _cone_passes
 from .separation import phase_length, unit_rows
 
 
@@ -60,22 +60,27 @@ class SeparationRun:
     history: dict = field(default_factory=dict)
 
 
-def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None):
+def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None,
+                     fast: bool = True) -> tuple[np.ndarray, int, bool]:
     """Cyclic passes of the homogeneous perceptron on the unit rows, from :math:`w = 0`, until
     a pass makes no update or at least ``max_updates`` updates are made (checked after each
-    pass, through ``train``'s epoch kernel). ``counts[j]`` (if given) counts updates on row j.
+    pass). Returns ``(w, updates, solved)``; ``counts[j]`` (if given) counts updates on row j.
+    ``fast``: the same passes scanned ahead in numpy blocks (the twin, bit for bit).
     """
-    n, m = A.shape
-    w, b = np.zeros(m), np.zeros(1)
-    ones = np.ones(n)
+    if fast:  # core/fast/beyond.py
+        return _cone_passes(A, max_updates, counts)
+    w = np.zeros(A.shape[1])
     updates = 0
-    keep = None if counts is None else counts.__setitem__
-    while updates < max_updates:
-        done = _numpy_epoch(A, ones, w, b, 1.0, 0.0, bias=False,
-                            on_update=None if keep is None
-                            else (lambda k: keep(k, counts[k] + 1)))
-        updates += done
-        if done == 0:
+    while updates < max_updates:  # the budget, checked after each pass
+        made = 0
+        for j, a in enumerate(A):
+            if not a @ w > 0.0:  # a tie is a mistake
+                w += a
+                made += 1
+                if counts is not None:
+                    counts[j] += 1
+        updates += made
+        if made == 0:
             return w, updates, True
     return w, updates, bool(np.all(A @ w > 0))
 

@@ -23,10 +23,10 @@ With uniform mixing the left side is the total number of mistakes over :math:`S`
 :math:`\sum_i k_{i,n}^2 / \sum_i k_{i,n} \ge 1`, so at most :math:`R^2/\gamma^2` rounds make
 mistakes. One shard is the perceptron itself, and the bound is Novikoff's.
 
-Exactness: one round is :func:`_mix_round`, which both :func:`train_mixed` and the
+Exactness: one round is :func:`mixing_round`, which both :func:`train_mixed` and the
 distributed workers run (through the one loop :func:`_run_rounds`): a shard's pass is
 :func:`~gluon_perceptron.core.rosenblatt.engine.fast_pass`, one pass of ``train``'s fast
-engine, and the mixture is summed in shard order in the data's dtype by :func:`_mix`. So
+engine, and the mixture is summed in shard order in the data's dtype. So
 ``train_mixed(shards=1)`` equals ``train`` bit for bit, and a distributed run with :math:`W`
 workers equals ``train_mixed(shards=W)`` bit for bit.
 """
@@ -41,7 +41,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from .._validation import Rule, count, features, labels, one_of, optional, real, validate_params
+from .._validation import (
+    Rule,
+    count,
+    features,
+    function,
+    labels,
+    one_of,
+    optional,
+    real,
+    validate_params,
+)
 from ..rosenblatt.engine import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
 
@@ -187,64 +197,92 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     return [(int(s - size), int(s)) for s, size in zip(stops, sizes)]
 
 
-def _local_pass(Xs: np.ndarray, Ys: np.ndarray, theta: np.ndarray,
-                learning_rate: float) -> tuple[np.ndarray, float]:
-    """One pass over a shard from the mixed ``theta = (w, b)``.
-
-    Returns the row ``(w, b, k, seconds)`` in the data's dtype (``k`` mistakes, exact in
-    float32 below :math:`2^{24}`) and the pass's seconds.
-    """
-    d = Xs.shape[1]
-    w, b = theta[:d].copy(), theta[d:].copy()
-    t = time.perf_counter()
-    k = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)
-    seconds = time.perf_counter() - t
-    return np.concatenate([w, b, np.array([k, seconds], dtype=Xs.dtype)]), seconds
-
-
-def _mix(rows: np.ndarray, mixing: str) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-    """Mix the rows ``(w_i, b_i, k_i, seconds_i)`` of one round, in shard order.
-
-    Returns ``(theta, mu, k)``: the mixed ``(w, b)`` (None when no shard made a mistake: the
-    weights are kept), the mixing weights (zeros then) and the mistakes per shard. The sum runs
-    in the rows' dtype, shard 0 first, so every process that holds the same rows gets the same
-    bits.
-    """
-    k = rows[:, -2].astype(np.int64)
-    total = int(k.sum())
-    shards = rows.shape[0]
-    if total == 0:
-        return None, np.zeros(shards), k
-    mu = np.full(shards, 1.0 / shards) if mixing == "uniform" else k / total
-    dtype = rows.dtype.type
-    theta = dtype(mu[0]) * rows[0, :-2]
-    for i in range(1, shards):
-        theta += dtype(mu[i]) * rows[i, :-2]
-    return theta, mu, k
+def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``shards`` of :func:`mixing_round`: a non-empty list of ``(X_i, Y_i)`` pairs, each
+    ``features`` and their ``labels``, of one width and one float dtype."""
+    if not isinstance(shards, (list, tuple)) or not shards:
+        raise TypeError(f"{name} must be a non-empty list of (X_i, Y_i) pairs, one per shard, "
+                        f"got {type(shards).__name__} {shards!r:.40}")
+    pairs = []
+    for i, pair in enumerate(shards):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise TypeError(f"{name}[{i}] must be a pair (X_i, Y_i), got {pair!r:.40}")
+        Xs = np.ascontiguousarray(_checks.features(pair[0], f"{name}[{i}][0]"))
+        Ys = _checks.labels(pair[1], Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
+        if pairs and (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
+            raise ValueError(f"{name}[{i}] has {Xs.shape[1]} {Xs.dtype} features but {name}[0] "
+                             f"has {pairs[0][0].shape[1]} {pairs[0][0].dtype}: every shard "
+                             f"holds examples of one width and one dtype")
+        pairs.append((Xs, np.ascontiguousarray(Ys)))
+    return pairs
 
 
-def _mix_round(theta: np.ndarray, shards: list, mixing: str, learning_rate: float,
-               exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
+def _round_theta(theta, name: str, args: dict) -> np.ndarray:
+    """``theta`` of :func:`mixing_round`: ``(w, b)``, one entry per feature and one for the
+    bias, in the shards' dtype."""
+    Xs = args["shards"][0][0]
+    return _checks.vector(theta, name, size=Xs.shape[1] + 1).astype(Xs.dtype)
+
+
+@validate_params(shards=Rule(_round_shards, "list of (X_i, Y_i) pairs"),
+                 theta=Rule(_round_theta, "vector(columns of shards + 1)", ("shards",)),
+                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+                 exchange=optional(function("exchange(rows) -> rows, e.g. a parameter "
+                                            "server's push and pull")))
+def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float = 1.0,
+                 exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
     r"""One round of iterative parameter mixing (McDonald, Hall & Mann 2010, Figure 3).
 
-    Every shard :math:`i` makes one perceptron pass from the mixed
-    :math:`\theta^{(n-1)} = (w, b)`, ending at :math:`\theta_i` after :math:`k_{i,n}`
-    mistakes; the new weights are
+    Every shard :math:`i` makes one perceptron pass (``train``'s fast pass, in data order)
+    from the mixed :math:`\theta^{(n-1)} = (w, b)`, ending at :math:`\theta_i` after
+    :math:`k_{i,n}` mistakes; the new weights are
 
     .. math:: \theta^{(n)} = \sum_{i=1}^{S} \mu_{i,n}\, \theta_i, \qquad
               \mu_{i,n} = \frac{1}{S} \ \text{(uniform)} \quad\text{or}\quad
               \frac{k_{i,n}}{\sum_j k_{j,n}} \ \text{(weighted)},
 
-    summed in shard order by :func:`_mix`; a round without a mistake keeps :math:`\theta`.
-    ``shards`` are the ``(X_i, Y_i)`` this process holds: all of them in one process, its own
-    in a cluster, where ``exchange(rows)`` (the parameter server's push and pull) returns every
-    shard's row in rank order. Returns ``(rows, theta, mu, k)``; ``theta`` is None when no shard
-    made a mistake.
+    summed in shard order in the data's dtype (so every process holding the same rows gets the
+    same bits); a round without a mistake keeps :math:`\theta`. :func:`train_mixed` and every
+    worker of ``train_distributed`` repeat this round until it makes no mistake.
+
+    Parameters
+    ----------
+    theta : array-like, shape (d + 1,)
+        The mixed weights :math:`(w, b)` the round starts from (zeros in the first round).
+    shards : list of (X_i, Y_i)
+        The shards this process holds: all of them in one process, its own in a cluster.
+    mixing : {"uniform", "weighted"}
+    learning_rate : float
+        :math:`\eta > 0` of each local pass.
+    exchange : callable, optional
+        In a cluster, ``exchange(rows)`` (the parameter server's push and pull) returns every
+        shard's row in rank order.
+
+    Returns
+    -------
+    rows : ndarray, shape (S, d + 3)
+        One row per shard: :math:`(w_i, b_i, k_{i,n}, \text{seconds of its pass})`.
+    theta : ndarray or None
+        The mixed :math:`\theta^{(n)}`; None when no shard made a mistake.
+    mu, k : ndarray
+        The mixing weights (zeros without a mistake) and the mistakes per shard.
     """
-    rows = np.stack([_local_pass(Xs, Ys, theta, learning_rate)[0] for Xs, Ys in shards])
-    if exchange is not None:
-        rows = exchange(rows)
-    return (rows, *_mix(rows, mixing))
+    rows = []
+    for Xs, Ys in shards:  # every shard: one perceptron pass from the same mixed theta
+        w, b = theta[:-1].copy(), theta[-1:].copy()
+        start = time.perf_counter()
+        k = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)  # train's pass: w, b change in place
+        seconds = time.perf_counter() - start
+        rows.append(np.concatenate([w, b, np.array([k, seconds], dtype=Xs.dtype)]))
+    rows = np.stack(rows) if exchange is None else exchange(np.stack(rows))
+    k = rows[:, -2].astype(np.int64)
+    if k.sum() == 0:  # no mistake on any shard: theta separates them all, nothing to mix
+        return rows, None, np.zeros(len(k)), k
+    mu = np.full(len(k), 1.0 / len(k)) if mixing == "uniform" else k / k.sum()
+    theta = rows.dtype.type(mu[0]) * rows[0, :-2]
+    for i in range(1, len(k)):  # the mixture, in shard order, in the data's dtype
+        theta += rows.dtype.type(mu[i]) * rows[i, :-2]
+    return rows, theta, mu, k
 
 
 class _Rounds:
@@ -281,13 +319,15 @@ class _Rounds:
 
 def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate: float,
                 exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> _Rounds:
-    """Rounds of :func:`_mix_round` until one makes no mistake or ``max_epochs`` are done: the
-    loop of :func:`train_mixed` and of every distributed worker."""
+    """Rounds of :func:`mixing_round` until one makes no mistake or ``max_epochs`` are done:
+    the loop of :func:`train_mixed` and of every distributed worker."""
+    one_round = mixing_round.__wrapped__  # unchecked: the shards were checked where they entered
     rec = _Rounds(shards[0][0].shape[1], shards[0][0].dtype)
-    while max_epochs is None or len(rec.k) < max_epochs:
-        rows, theta, mu, k = _mix_round(rec.theta, shards, mixing, learning_rate, exchange)
+    while max_epochs is None or len(rec.k) < max_epochs:  # the round budget
+        rows, theta, mu, k = one_round(rec.theta, shards, mixing=mixing,
+                                       learning_rate=learning_rate, exchange=exchange)
         rec.add(rows, theta, mu, k)
-        if theta is None:
+        if theta is None:  # a round without a mistake
             break
     return rec
 

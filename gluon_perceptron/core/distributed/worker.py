@@ -65,7 +65,7 @@ def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
     Each rank writes its row ``(w, b, k, seconds)`` into its own row of a ``(W, d + 3)``
     array of zeros and pushes it; the server sums the W arrays, so the pull returns every row,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
-    (:func:`~.mixing._mix_round`), so all hold the same weights and stop on the same round.
+    (:func:`~.mixing.mixing_round`), so all hold the same weights and stop on the same round.
     """
     from .mixing import _run_rounds, decode_rows, encode_rows
 

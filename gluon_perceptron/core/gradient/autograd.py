@@ -7,9 +7,8 @@ update :math:`w \mathrel{+}= \eta y x, b \mathrel{+}= \eta y` of :func:`~.train`
 otherwise. Where the package's threshold losses are flat (margin above :math:`\delta`,
 gradient 0) that step would change nothing; the chapter's margin test (``_flat_test``)
 finds those examples first and the trainer skips them, which keeps it at about the chapter's
-speed and changes no bit. Passes repeat through the one driver,
-:func:`~gluon_perceptron.core.rosenblatt.engine._drive`, which stops after a pass without an
-update and refuses weights or margins that left the floats.
+speed and changes no bit. Passes repeat until one makes no update or ``max_epochs`` are done;
+weights or margins that left the floats are refused after each pass.
 """
 
 from __future__ import annotations
@@ -22,9 +21,8 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from .._arrays import _finite
+from .._arrays import _finite, _refuse_overflow
 from .._validation import Rule, context, count, features, labels, validate_params
-from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import (
     _flat_margin,
@@ -86,22 +84,17 @@ def _flat_test(loss: Loss, w: nd.NDArray, b: nd.NDArray) -> Callable[[nd.NDArray
     return lambda x, y: y * float((nd.dot(w, x) + b).asscalar()) > above
 
 
-def _checked_pass(one_pass: Callable[[], int], w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
-                  Y: np.ndarray) -> Callable[[int], list[int]]:
-    """``passes(budget)`` for :func:`_drive` from a trainer that steps outside the pass engine
-    (autograd, Gluon): one pass of ``one_pass()``, reported as -1 when it leaves finite weights
-    whose margins :math:`y (w^\\top x + b)` on ``(X, Y)`` are not (a margin of inf would count
-    as "correct" and the run as converged). Weights that left the floats are :func:`_drive`'s
-    to report."""
-    def passes(budget: int) -> list[int]:
-        made = one_pass()
-        wn, bn = w.asnumpy().reshape(-1), b.asnumpy()
-        if _finite(wn) and _finite(bn):
-            margins = Y * (X @ wn.astype(X.dtype, copy=False) + X.dtype.type(bn[0]))
-            if not np.isfinite(margins).all():
-                return [-1]
-        return [made]
-    return passes
+def _refuse_overflow_after(epoch: int, w: nd.NDArray, b: nd.NDArray, X: np.ndarray,
+                           Y: np.ndarray) -> None:
+    """The overflow guard of the NDArray trainers (autograd, Gluon) after pass ``epoch``:
+    refuse weights that left the floats, and finite weights whose margins
+    :math:`y (w^\\top x + b)` on ``(X, Y)`` did not (a margin of inf would count as "correct"
+    and the run as converged)."""
+    wn, bn = w.asnumpy().reshape(-1), b.asnumpy()
+    _refuse_overflow(_finite(wn) and _finite(bn), "weights (w, b)", epoch, X.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below
+        margins = Y * (X @ wn.astype(X.dtype, copy=False) + X.dtype.type(bn[0]))
+    _refuse_overflow(bool(np.isfinite(margins).all()), "margins y (w.x + b)", epoch, X.dtype)
 
 
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
@@ -150,10 +143,14 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     Xd = nd.array(X, dtype=X.dtype, ctx=ctx)
     examples = [(Xd[i], float(Y[i])) for i in range(X.shape[0])]
     flat = _flat_test(loss, w, b)  # where the loss is flat, the step would change nothing
-
-    def one_pass() -> int:  # one SGD step per example, in order; the updates made
-        return sum(int(sgd_step(w, b, x, y, loss=loss, learning_rate=learning_rate)[0])
-                   for x, y in examples if not flat(x, y))
-
-    per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)
+    per_epoch: list[int] = []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for x, y in examples:  # one SGD step per example, in order
+            if not flat(x, y):
+                updates += int(sgd_step(w, b, x, y, loss=loss, learning_rate=learning_rate)[0])
+        _refuse_overflow_after(epoch, w, b, X, Y)  # the overflow guard
+        per_epoch.append(updates)
+        if updates == 0:
+            break
     return train_result(w.asnumpy(), float(b.asscalar()), per_epoch)

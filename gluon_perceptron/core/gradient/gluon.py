@@ -29,9 +29,8 @@ from mxnet import autograd, gluon, init, nd
 from .. import _checks
 from .._validation import Rule, context, count, features, labels, real, validate_params
 from ..chapter.sampler import MAX_ELEMENTS
-from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
-from .autograd import _checked_pass
+from .autograd import _refuse_overflow_after
 from .losses import _flat_margin, hinge_of_score
 
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
@@ -200,19 +199,20 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     examples = [(Xd[i:i + 1], Yd[i:i + 1], float(Y[i])) for i in range(X.shape[0])]
     bias_grad = net.bias.grad(ctx)
     flat = _flat_test(net, threshold, ctx)  # where the loss is flat, the step changes nothing
-
-    def one_pass() -> int:  # Gluon's loop over the examples in order; the updates made
+    per_epoch: list[int] = []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
         updates = 0
-        for x, y, label in examples:
+        for x, y, label in examples:  # Gluon's loop over the examples, in order
             if flat(x, label):
                 continue
             with autograd.record():
                 loss = loss_fn(net(x), y)
             loss.backward()
-            trainer.step(1)
+            trainer.step(1)  # w -= eta * grad
             updates += bias_grad.asscalar() != 0  # the bias gradient is -y or 0
-        return int(updates)
-
+        _refuse_overflow_after(epoch, net.weight.data(ctx), net.bias.data(ctx), X, Y)
+        per_epoch.append(int(updates))
+        if updates == 0:
+            break
     w, b = net.weight.data(ctx), net.bias.data(ctx)
-    per_epoch = _drive(_checked_pass(one_pass, w, b, X, Y), max_epochs, (w, b), X.dtype)
     return train_result(w.asnumpy().reshape(-1).copy(), float(b.asscalar()), per_epoch)

@@ -47,7 +47,13 @@ from .._validation import (
     validate_params,
 )
 from ..data.synthetic import pad_constant
-from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
+from ..fast.relaxation import (  # noqa: F401 (notebook 11 shows the twin's pieces)
+    GRAM_LIMIT,
+    _index_blocks,
+    _relaxation,
+    _Residuals,
+    _run_greedy,
+)
 
 RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
 
@@ -60,13 +66,6 @@ every epoch; ``max_distance`` picks the farthest violated half-space,
 :math:`\\max_i (a_i^\\top w - c_i)^+ / \\|a_i\\|`; ``max_residual`` the largest violation,
 :math:`\\max_i (a_i^\\top w - c_i)^+`. Ties go to the smallest index.
 """
-
-
-GRAM_LIMIT = 4_000_000
-
-
-"""Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
-entries: 4 million, 32 MB, i.e. up to 2,000 inequalities."""
 
 
 @dataclass
@@ -183,103 +182,6 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
     return np.ascontiguousarray(A), np.full(X.shape[0], -margin)
 
 
-class _Residuals:
-    """:math:`r = A^\\top w - c`, kept up to date after each move at :math:`O(np)` a move.
-
-    A move :math:`w \\mathrel{-}= s\\, a_i` changes every residual by :math:`-s\\, a_j^\\top a_i`,
-    so the rules read :math:`r` instead of recomputing :math:`A^\\top w`; it is recomputed
-    exactly every ``n`` moves and before a run may stop, so rounding cannot accumulate. For
-    up to :data:`GRAM_LIMIT` entries the Gram matrix :math:`A^\\top A` is kept, making a move
-    :math:`O(n)`.
-    """
-
-    def __init__(self, At: np.ndarray, c: np.ndarray, w: np.ndarray):
-        self.At, self.c, self.w = At, c, w
-        self.norms2 = np.einsum("ij,ij->i", At, At)
-        n = At.shape[0]
-        self.gram = At @ At.T if n * n <= GRAM_LIMIT else None
-        self.moves_since_exact = 0
-        self.exact()
-
-    def exact(self) -> None:
-        self.r = self.At @ self.w - self.c
-        self.moves_since_exact = 0
-
-    def move(self, i: int, eta: float) -> None:
-        s = eta * self.r[i] / self.norms2[i]
-        self.w -= s * self.At[i]
-        self.r -= s * (self.gram[i] if self.gram is not None else self.At @ self.At[i])
-        self.moves_since_exact += 1
-        if self.moves_since_exact >= self.r.shape[0]:
-            self.exact()
-
-    def feasible(self, tol: float) -> bool:
-        """Feasible up to ``tol``, confirmed on an exact recomputation."""
-        if np.max(self.r) > tol:
-            return False
-        self.exact()
-        return bool(np.max(self.r) <= tol)
-
-
-def _index_blocks(rule: str, n: int, norms2: np.ndarray, rng: np.random.Generator):
-    """Yield blocks of indices in the order the rule visits them (n at a time)."""
-    if rule == "randomized":
-        p = norms2 / norms2.sum()
-        while True:
-            yield rng.choice(n, size=n, p=p)
-    order = np.arange(n)
-    while True:
-        yield rng.permutation(n) if rule == "permuted" else order
-
-
-def _run_stream(res: _Residuals, rule, eta, tol, max_iterations, rng, log) -> tuple[int, int]:
-    """Cyclic, permuted, randomized: walk the index stream, skipping satisfied inequalities.
-
-    Between moves ``w`` is fixed, so the next index that moves is the first one in the stream
-    whose residual is positive; the iterations in between are counted without being looped.
-    """
-    n = res.r.shape[0]
-    t = moves = 0
-    size = _FIRST_BLOCK
-    for block in _index_blocks(rule, n, res.norms2, rng):
-        pos = 0
-        while pos < n:
-            if res.feasible(tol) or t >= max_iterations:
-                return t, moves
-            k, size = _scan_ahead(lambda a, z, order=block: res.r[order[a:z]] > tol, pos, n,
-                                  size)
-            if k == n:
-                t = min(max_iterations, t + n - pos)
-                break
-            if t + (k - pos) + 1 > max_iterations:
-                return max_iterations, moves
-            t += k - pos + 1
-            pos = k + 1
-            res.move(int(block[k]), eta)
-            moves += 1
-            log(t)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _run_greedy(res: _Residuals, rule, eta, tol, max_iterations, log) -> tuple[int, int]:
-    """Maximal distance or maximal residual: every iteration moves on the worst inequality.
-
-    While some residual is positive the largest of :math:`r_i / \\|a_i\\|` (or :math:`r_i`)
-    is positive too, so the argmax of the plain residuals picks the same index as that of
-    their positive parts.
-    """
-    inv_norm = 1.0 / np.sqrt(res.norms2) if rule == "max_distance" else None
-    t = 0
-    while t < max_iterations:
-        if res.r.max() <= tol and res.feasible(tol):
-            break
-        i = int(np.argmax(res.r * inv_norm if inv_norm is not None else res.r))
-        res.move(i, eta)
-        t += 1
-        log(t)
-    return t, t
-
-
 @validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES),
                  w0=optional(_point("{name} must have one entry per row of A, shape ({p},), "
                                     "got ({got},)")),
@@ -319,26 +221,77 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         ``converged`` and ``max_violation`` are computed from ``A``, ``c`` and the returned
         ``w``, not from the running residuals.
     """
-    res = _Residuals(np.ascontiguousarray(A.T), c,
-                     np.zeros(A.shape[0]) if w0 is None else w0.copy())
-    history: dict = {"iteration": [], "violation": [], "w": []} if record else {}
+    if rule in _SKIPS_AHEAD:  # the same run, satisfied indices skipped in bulk (core/fast/)
+        return _result(A, c, *_relaxation(A, c, eta, rule, w0, max_iterations, tol, seed,
+                                          record), rule, eta, tol)
+    At = np.ascontiguousarray(A.T)  # row i is a_i
+    n, norms2 = At.shape[0], np.einsum("ij,ij->i", At, At)
+    gram = At @ At.T if n * n <= GRAM_LIMIT else None  # a_i^T a_j, when it fits
+    indices = _index_stream(rule, n, norms2, np.random.default_rng(seed))  # blind rules
+    inv_norm = 1.0 / np.sqrt(norms2)  # 1 / |a_i|
+    w = np.zeros(A.shape[0]) if w0 is None else w0.copy()
+    r, fresh = At @ w - c, 0  # the residuals a_i^T w - c_i; moves since they were exact
+    history = _log({"iteration": [], "violation": [], "w": []} if record else {}, 0, r, w)
+    t = moves = 0
+    while t < max_iterations:  # the iteration budget
+        if r.max() <= tol:  # feasible up to tol? confirmed on exact residuals
+            r, fresh = At @ w - c, 0
+            if r.max() <= tol:
+                break
+        i = _next_index(rule, r, inv_norm, indices)  # I_t, by the rule
+        t += 1
+        if r[i] > tol or rule in _GREEDY:  # a violated inequality (greedy: always): move
+            s = eta * r[i] / norms2[i]
+            w -= s * At[i]  # towards (eta = 1: onto, 2: through) its half-space
+            r -= s * (gram[i] if gram is not None else At @ At[i])  # r_j -= s a_j^T a_i
+            moves, fresh = moves + 1, fresh + 1
+            if fresh >= n:  # exact every n moves: rounding cannot pile up
+                r, fresh = At @ w - c, 0
+            _log(history, t, r, w)
+    return _result(A, c, w, t, moves, history, rule, eta, tol)
 
-    def log(t: int) -> None:
-        if record:
-            history["iteration"].append(t)
-            history["violation"].append(float(max(0.0, np.max(res.r))))
-            history["w"].append(res.w.copy())
 
-    log(0)
-    if rule in ("max_distance", "max_residual"):
-        t, moves = _run_greedy(res, rule, eta, tol, max_iterations, log)
-    else:
-        rng = np.random.default_rng(seed)
-        t, moves = _run_stream(res, rule, eta, tol, max_iterations, rng, log)
-    violation = max_violation(A, c, res.w)
-    return RelaxationResult(w=res.w.copy(), iterations=t, moves=moves,
-                            converged=violation <= tol, max_violation=violation, rule=rule,
-                            eta=eta, history=history)
+#: The rules whose run the twin makes (it skips the satisfied indices in bulk); the greedy
+#: rules look at every inequality in every iteration, so the loop above is their fast path.
+_SKIPS_AHEAD = ("cyclic", "randomized", "permuted")
+
+#: The greedy rules: every iteration moves on the worst inequality (:func:`_next_index`).
+_GREEDY = ("max_distance", "max_residual")
+
+
+def _next_index(rule: str, r: np.ndarray, inv_norm: np.ndarray, indices) -> int:
+    """:math:`I_t`: the farthest violated half-space (the largest :math:`r_i / \\|a_i\\|`), the
+    largest residual :math:`r_i`, or the blind rule's next index. While some residual is
+    positive the largest of them is too, so the argmax of :math:`r` is that of its positive
+    part."""
+    if rule == "max_distance":
+        return int(np.argmax(r * inv_norm))
+    if rule == "max_residual":
+        return int(np.argmax(r))
+    return next(indices)
+
+
+def _index_stream(rule: str, n: int, norms2: np.ndarray, rng: np.random.Generator):
+    """The blind rules' indices, one at a time (drawn :func:`_index_blocks`, n at a time)."""
+    for block in _index_blocks(rule, n, norms2, rng):
+        yield from (int(i) for i in block)
+
+
+def _result(A, c, w, t: int, moves: int, history: dict, rule: str, eta: float,
+            tol: float) -> RelaxationResult:
+    """The run's result, ``converged`` and ``max_violation`` from ``A``, ``c`` and ``w``."""
+    violation = max_violation(A, c, w)
+    return RelaxationResult(w=w.copy(), iterations=t, moves=moves, converged=violation <= tol,
+                            max_violation=violation, rule=rule, eta=eta, history=history)
+
+
+def _log(history: dict, t: int, r: np.ndarray, w: np.ndarray) -> dict:
+    """With ``record``: the iteration, the max violation and ``w`` after a move."""
+    if history:
+        history["iteration"].append(t)
+        history["violation"].append(float(max(0.0, np.max(r))))
+        history["w"].append(w.copy())
+    return history
 
 
 @validate_params(slope=real(positive=True))
