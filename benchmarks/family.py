@@ -13,19 +13,11 @@ import time
 import warnings
 
 import numpy as np
+from timing import best_time
 
 import gluon_perceptron as gp
 
 TARGET = 1.0  # ours / scikit-learn's time, at most
-
-
-def _best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def mnist_shaped(n: int, d: int = 784, seed: int = 0):
@@ -64,7 +56,7 @@ def pa_rows(n: int = 60_000, epochs: int = 2, repeat: int = 3) -> list[dict]:
         start = time.perf_counter()
         ours()  # warm-up: numba compiles or loads its cache here
         first = time.perf_counter() - start
-        t_sk, t_ours = _best(theirs, repeat), _best(ours, repeat)
+        t_sk, t_ours = best_time(theirs, repeat), best_time(ours, repeat)
         same = (np.array_equal(fits["ours"][0], fits["sklearn"][0])
                 and fits["ours"][1] == fits["sklearn"][1])
         rows.append({"benchmark": f"passive-aggressive {n}x784, {epochs} epochs",

@@ -63,6 +63,7 @@ from gluon_perceptron.experiments.chapter import EPSILONS  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import family  # noqa: E402
 import validation_share  # noqa: E402
+from timing import best_time, interleaved_best  # noqa: E402
 
 import notebooks as notebook_runs  # noqa: E402
 
@@ -87,16 +88,6 @@ class Row:
     @property
     def us_per_example(self) -> float | None:
         return None if not self.examples else 1e6 * self.seconds / self.examples
-
-
-def best_time(fn, repeat: int) -> float:
-    """Best wall time of ``repeat`` calls of ``fn`` (after the caller's warm-up)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def peak_mb(fn) -> float:
@@ -325,21 +316,6 @@ def bench_sgd_paths(repeat: int, n: int) -> list[Row]:
                         ratio, "NDArray step", None,
                         "vs train: " + same((result.w, result.b), (ref.w, ref.b)), note))
     return rows
-
-
-def interleaved_best(calls: dict, rounds: int) -> dict:
-    """Best wall time of each call over ``rounds`` rounds that time every call in turn.
-
-    Interleaving puts a slow spell of the machine on all of them alike, so their ratio holds
-    where separate best-of runs drift apart.
-    """
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(rounds):
-        for name, call in calls.items():
-            start = time.perf_counter()
-            call()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def profile_top(fn, top: int = 4) -> str:

@@ -151,6 +151,13 @@ def pytest_addoption(parser):
              "namespaces): the developer's loop, about a minute on two cores")
 
 
+def pytest_configure(config):
+    """``--quick`` also loads the hypothesis profile ``quick`` (tests/test_properties.py: the
+    first values of each bad-input list, not all), unless ``HYPOTHESIS_PROFILE`` names one."""
+    if config.getoption("quick"):
+        os.environ.setdefault("HYPOTHESIS_PROFILE", "quick")
+
+
 #: Modules whose every test belongs to one slow group: the book's own build and kernels, the
 #: main job run on its helper processes.
 _MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job",

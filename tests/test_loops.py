@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,20 +18,52 @@ MODULES = ["tests/test_cli.py", "tests/test_distributed_lifeline.py", "tests/tes
            "tests/test_main_parallel.py", "tests/test_environment.py"]
 
 
-def collected(*args: str) -> list[str]:
+#: A plugin for the collecting run: what was collected before the test suite's own
+#: ``pytest_collection_modifyitems`` (tests/conftest.py) ran, with each item's slow-group markers
+#: (conftest adds them there), and what that hook kept.
+PROBE = """
+import json, os
+import pytest
+
+GROUPS = ("book", "distributed", "main_job", "namespaces", "claims")
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_modifyitems(config, items):
+    before = list(items)
+    yield
+    with open(os.environ["GP_COLLECTED"], "w") as out:
+        json.dump({"before": {i.nodeid: [g for g in GROUPS if i.get_closest_marker(g)]
+                              for i in before},
+                   "kept": [i.nodeid for i in items]}, out)
+"""
+
+
+def collected(tmp_path, *args: str) -> dict:
+    """One collecting run of :data:`MODULES` with ``args``: ``{"before": {nodeid: [its
+    groups]}, "kept": [nodeid]}``. (One run, not one per selection: each run imports MXNet
+    and the modules again, several CPU-seconds.)"""
+    (tmp_path / "gp_collect_probe.py").write_text(PROBE)
+    env = {**os.environ, "GP_COLLECTED": str(tmp_path / "collected.json"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path),
+                                                       os.environ.get("PYTHONPATH")]))}
     proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
-                           "-p", "no:cacheprovider", *args, *MODULES],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           "-p", "no:cacheprovider", "-p", "gp_collect_probe", *args, *MODULES],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode in (0, 5), proc.stdout[-2000:] + proc.stderr[-2000:]
-    return [line for line in proc.stdout.splitlines() if "::" in line]
+    result = json.loads((tmp_path / "collected.json").read_text())
+    printed = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert printed == result["kept"]  # what the run reports is what the hook kept
+    return result
 
 
-def test_quick_leaves_out_exactly_the_slow_groups():
-    every = collected()
-    quick = collected("--quick")
-    slow = collected("-m", "book or distributed or main_job or namespaces")
+def test_quick_leaves_out_exactly_the_slow_groups(tmp_path):
+    run = collected(tmp_path, "--quick")
+    # without --quick the run keeps all but the claims group (only `-m claims` runs it)
+    every = {t for t, groups in run["before"].items() if "claims" not in groups}
+    slow = {t for t in every if run["before"][t]}  # what -m "book or distributed or ..." selects
+    quick = run["kept"]
     assert {t.split("::")[0] for t in slow} == set(MODULES[:4])  # each group is there
-    assert set(quick) == set(every) - set(slow)
+    assert len(quick) == len(set(quick)) and set(quick) == every - slow
     assert {t.split("::")[0] for t in quick} == {"tests/test_cli.py", "tests/test_notebooks.py",
                                                  "tests/test_environment.py"}
     assert not any("main_job" in t for t in quick)

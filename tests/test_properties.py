@@ -15,9 +15,11 @@ finite, or raise ``ValueError``/``TypeError`` whose message names the argument.
 :func:`test_every_public_function_has_a_generator` fails when a public function has neither a
 parameter of a known kind nor an entry in :data:`EXEMPT` (with the reason). Budget: the
 ``ci`` profile (default, in the test suite) tries every listed bad value of each case in a
-fixed order, about 25 s for the 581 cases on two cores; ``bash run.sh fuzz`` loads the
-``fuzz`` profile (``HYPOTHESIS_PROFILE=fuzz``), which adds generated values (arrays of random
-shapes, dtypes and magnitudes; integers and floats over their range).
+fixed order, about 25 s for the 581 cases on two cores; ``--quick`` (the developer's loop)
+loads the ``quick`` profile, the first 5 values of that order (about half of them);
+``bash run.sh fuzz`` loads the ``fuzz`` profile (``HYPOTHESIS_PROFILE=fuzz``), which adds
+generated values (arrays of random shapes, dtypes and magnitudes; integers and floats over
+their range).
 """
 from __future__ import annotations
 
@@ -58,6 +60,10 @@ settings.register_profile("ci", max_examples=30, deadline=None, derandomize=True
                           suppress_health_check=list(HealthCheck), database=None)
 settings.register_profile("fuzz", max_examples=60, deadline=None,
                           suppress_health_check=list(HealthCheck))
+# "quick" (`--quick`, the developer's loop; tests/conftest.py sets it): the first 5 values "ci"
+# tries of each case (derandomized, the same order), about half of them; the whole suite: all.
+settings.register_profile("quick", max_examples=5, deadline=None, derandomize=True,
+                          suppress_health_check=list(HealthCheck), database=None)
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
 
@@ -276,6 +282,9 @@ VALID = {
         lambda: [gp.experiments.learning_curve(_digits_split(), 0, epochs=2)],
     ("plot_learning_curves", "digit"): lambda: 0,
     ("order_effect", "remedies"): lambda: gp.experiments.remedies_experiment(20, epochs=5),
+    # one margin, not the chapter's 17 (its default): each bad w or b costs 40 NDArray steps
+    # under tracemalloc, not 680 (over 10 s on a loaded machine)
+    ("margin_experiment_faithful", "epsilons"): lambda: (0.2,),
     ("plot_aggressive", "plain"): lambda: _broken().plain,
     ("plot_aggressive", "aggressive"): lambda: _broken().aggressive,
     ("plot_boundaries", "weights"): lambda: [(np.array([1.0, 0.0]), 0.2)],
