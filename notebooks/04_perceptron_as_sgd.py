@@ -172,10 +172,10 @@ gp.show_source(gp.train_autograd)
 
 # %% [markdown]
 # * `parameters_like` makes $w = 0$, $b = 0$ as NDArrays with gradients attached;
-# * `one_pass` sums the updates of one pass of `sgd_step` over the examples in data order;
-# * `_drive` repeats passes until one makes no update or `max_epochs` is reached (the loop
-#   every trainer of the package shares, so every trainer stops and reports the same way), and
-#   `_checked_pass` stops a run whose weights overflow.
+# * every epoch is one pass of `sgd_step` over the examples in data order, skipping those
+#   where the loss is flat (there the step would change nothing), counting the updates; the
+#   run stops after a pass without an update, or at `max_epochs`, as every trainer does;
+# * `_refuse_overflow_after` stops a run whose weights overflow, with an error that says so.
 #
 # ## The Gluon training loop
 #

@@ -66,20 +66,18 @@ projections, reflections = wedge.paths["eta = 1"], wedge.paths["eta = 2"]
 gp.show_source(gp.theory.relaxation_method)
 
 # %% [markdown]
-# It keeps the residuals $r = A^\top w - c$ in a `_Residuals` object, picks the greedy or the
-# blind loop by `rule`, and at the end recomputes the largest violation from `A`, `c` and the
-# returned `w`. The update itself is `_Residuals.move`:
-
-# %%
-gp.show_source(gp.theory.relaxation._Residuals.move)
-
-# %% [markdown]
-# * `s` is $\eta\,(a_i^\top w - c_i)/\|a_i\|^2$: the move is called only on a violated
-#   inequality, so $r_i > 0$ is the positive part of the formula above.
-# * `self.w -= s * self.At[i]` is the step $w \leftarrow w - s\, a_i$.
+# * `r` holds the residuals $r = A^\top w - c$: the system is solved (up to `tol`) when no
+#   $r_i$ is positive, and that is confirmed on residuals recomputed from `A`, `c` and $w$.
+# * `_next_index` picks $I_t$ by the rule (next section); a blind rule's index may be
+#   satisfied already, and then the iteration counts but nothing moves.
+# * `s` is $\eta\,(a_i^\top w - c_i)/\|a_i\|^2$ and `w -= s * At[i]` is the step
+#   $w \leftarrow w - s\, a_i$: onto the half-space at $\eta = 1$, through it at $\eta = 2$.
 # * The next line updates every residual without recomputing $A^\top w$: the step changes
 #   $r_j$ by $-s\, a_j^\top a_i$, read from the Gram matrix $A^\top A$. Every $n$ moves the
 #   residuals are recomputed exactly, so rounding cannot pile up.
+# * For the blind rules the first line hands the same arguments to a twin that skips the
+#   satisfied indices in bulk, with the same iterations and the same $w$ (the tests compare
+#   the two bit for bit).
 #
 # On the wedge, projections with `tol = 0` are still outside when they reach the cap of
 # {eval}`f"{wedge.exact.iterations:,}"` iterations; with the default `tol` they stop after
@@ -115,21 +113,12 @@ A, c = gp.theory.perceptron_system(split.X_train, Y)
 #
 # The first three pick an index blind and often find it already satisfied (an iteration with
 # no move); the greedy two look at every inequality and always move. The blind rules draw
-# their indices a block of $n$ at a time:
-
-# %%
-gp.show_source(gp.theory.relaxation._index_blocks, gp.theory.relaxation._run_greedy)
-
-# %% [markdown]
-# * `_index_blocks`: `randomized` draws $n$ indices with probabilities
-#   $\|a_i\|^2/\sum_j \|a_j\|^2$, with replacement; `permuted` a fresh permutation per epoch;
-#   `cyclic` the order $0, \dots, n - 1$ again and again.
-# * `_run_greedy`: each iteration moves on the argmax of $r_i/\|a_i\|$ (maximal distance) or of
-#   $r_i$ (maximal residual). While some $r_i$ is positive, the largest is too, so the argmax of
-#   $r$ is that of its positive part.
+# their indices a block of $n$ at a time: `randomized` draws $n$ indices with probabilities
+# $\|a_i\|^2/\sum_j \|a_j\|^2$, with replacement; `permuted` a fresh permutation per epoch;
+# `cyclic` the order $0, \dots, n - 1$ again and again. The greedy rules take the argmax of
+# $r_i/\|a_i\|$ (maximal distance) or of $r_i$ (maximal residual); while some $r_i$ is
+# positive, the largest is too, so the argmax of $r$ is that of its positive part.
 #
-# The blind loop, `_run_stream`, walks the block and moves on each violated index it meets; it
-# skips the satisfied ones in bulk (they do not move $w$) but still counts them as iterations.
 # We count *iterations*, moves or not, until the system is solved, with a bound of 50 epochs.
 
 # %% mystnb={"figure": {"caption": "Iterations until the digits' system is solved, for each rule and each eta (log scale); hatched bars are still infeasible at the bound."}}

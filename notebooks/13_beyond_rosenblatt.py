@@ -49,16 +49,17 @@ import numpy as np
 # it stores $\alpha$, not $w$.
 
 # %%
-gp.show_source(gp.beyond.train_kernel, "_gram_passes", "_fast_epoch")
+gp.show_source(gp.beyond.train_kernel)
 
 # %% [markdown]
-# * `train_kernel` sets $\alpha = 0$ and hands the passes to `_drive`, the loop every trainer
-#   of the package shares (it stops after a pass without an update, or at `max_epochs`).
-# * `_gram_passes` computes the Gram matrix $G_{ij} = K(x_i, x_j) + 1$ once (the $+1$ is the
-#   bias's constant feature) and keeps every example's score $f(x_j)$ in `scores`.
-# * `_fast_epoch`: the next mistake is the first $k$ with $y_k f(x_k) \le 0$ (`_scan_ahead`
-#   finds it without a Python loop over the correct examples); the update is `alpha[k] += 1`,
-#   and adding $\eta y_k G_{k\cdot}$ to every score is what adding $\eta y_k \phi(x_k)$ to $w$
+# * `train_kernel` sets $\alpha = 0$; with `engine="faithful"` it runs the rule one example at
+#   a time in NDArray: $f(x_j) = \sum_i \eta\,\alpha_i y_i (K(x_i, x_j) + 1)$ from all the
+#   $\alpha$ (the $+1$ is the bias's constant feature), and on a mistake `alpha[j] += 1`.
+#   Passes stop after one without an update, or at `max_epochs`.
+# * `engine="fast"` (the default) hands the same arguments to a twin that computes the Gram
+#   matrix $G_{ij} = K(x_i, x_j) + 1$ once, keeps every example's score, finds the next
+#   mistake without a Python loop over the correct examples, and on an update adds
+#   $\eta y_k G_{k\cdot}$ to every score, which is what adding $\eta y_k \phi(x_k)$ to $w$
 #   does to them.
 #
 # With the plain inner product it must make exactly `train`'s mistakes; on data whose
@@ -187,7 +188,7 @@ applies = np.isfinite(forg.bound)
 # Directions in which the mistakes spread widely count less:
 
 # %%
-gp.show_source(gp.beyond.train_second_order, "_second_order_epoch")
+gp.show_source(gp.beyond.train_second_order)
 
 # %% [markdown]
 # * `Ainv` is $(aI + SS^\top)^{-1}$, `v` the perceptron's weights (on $(x, 1)$ with `bias`).

@@ -191,8 +191,3 @@ def _bound(S: np.ndarray, margins: np.ndarray, u: np.ndarray, a: float, gamma: f
         raise ValueError(f"the bound overflowed for u with norm {np.linalg.norm(u):.3g} and "
                          f"gamma={gamma:.3g}; rescale X, u and gamma to a moderate range")
     return bound
-
-
-#: Notebook 13 still names this helper beside :func:`train_second_order`, whose own body is now
-#: the loop: an alias, until the notebook shows the trainer alone (issue 28, item 7).
-_second_order_epoch = train_second_order
