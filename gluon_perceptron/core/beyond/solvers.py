@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import count, optional, validate_params
-from ..rosenblatt.engine import _numpy_epoch
+from ..fast.rosenblatt import _mistakes
 from .separation import phase_length, unit_rows
 
 
@@ -63,17 +63,20 @@ class SeparationRun:
 def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None):
     """Cyclic passes of the homogeneous perceptron on the unit rows, from :math:`w = 0`, until
     a pass makes no update or at least ``max_updates`` updates are made (checked after each
-    pass, through ``train``'s epoch kernel). ``counts[j]`` (if given) counts updates on row j.
+    pass; scanning ahead as ``train``'s fast twin does). ``counts[j]`` (if given) counts updates
+    on row j.
     """
     n, m = A.shape
     w, b = np.zeros(m), np.zeros(1)
     ones = np.ones(n)
     updates = 0
-    keep = None if counts is None else counts.__setitem__
     while updates < max_updates:
-        done = _numpy_epoch(A, ones, w, b, 1.0, 0.0, bias=False,
-                            on_update=None if keep is None
-                            else (lambda k: keep(k, counts[k] + 1)))
+        done = 0
+        for k in _mistakes(A, ones, w, b, 0.0):  # scanned ahead: the next row with a_k.w <= 0
+            w += A[k]  # unit rows: the margins stay finite
+            done += 1
+            if counts is not None:
+                counts[k] += 1
         updates += done
         if done == 0:
             return w, updates, True

@@ -25,7 +25,8 @@ from mxnet import nd
 
 from .. import _checks
 from .._validation import Rule, context, count, one_of, real, validate_params
-from .engine import _drive, _fast_run
+from ..fast.rosenblatt import _fast_run
+from .engine import _drive
 from .faithful import _lockstep_epoch
 from .results import TrainResult, train_result
 
