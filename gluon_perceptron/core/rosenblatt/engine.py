@@ -2,7 +2,7 @@ r"""What every trainer's passes share: the driver that repeats them, the overflo
 scan-ahead, and the switch that compiles the fast twins.
 
 - :func:`_guard`: the one overflow error of a pass, "the margins ... in pass 3" or "the weights
-  ... in pass 3". A readable trainer calls it once per margin and once per pass.
+  ... in pass 3". A readable trainer calls it on every margin and on the weights after a pass.
 - :func:`_drive`: repeats a twin's passes until one makes no update or ``max_epochs`` are done,
   and raises (through :func:`_guard`) when the weights or the margins overflow.
 - :func:`_scan_ahead`: between two updates the weights do not change, so the next mistake can be
@@ -47,16 +47,15 @@ if not _WANT_NUMPY:
 FAST_BACKEND = "compiled" if numba is not None else "numpy"
 
 
-#: What :func:`_guard` names: a margin :math:`y (w^\\top x + b)`, or the weights.
-MARGINS, WEIGHTS = "the margins y (w.x + b)", "the weights (w, b)"
-
-
-def _guard(what: str, epoch: int, *values: Any, dtype=np.float64,
+def _guard(epoch: int, *, margins: Any = 0.0, weights: Sequence = (), dtype=np.float64,
            fix: str = SCALE_OR_RATE) -> None:
-    """The overflow guard: raise "training overflowed: {what} in pass {epoch} became inf or NaN"
-    unless every value (a margin, numpy arrays or NDArrays) is finite."""
-    if not all(_finite(v) for v in values):
-        raise _overflow(f"{what} in pass {epoch}", dtype, fix)
+    """The overflow guard: "training overflowed: the margins y (w.x + b) in pass {epoch} became
+    inf or NaN" unless ``margins`` (a margin, or an array of them) is finite, then "the weights
+    (w, b) in pass {epoch} ..." unless every array in ``weights`` (numpy or NDArray) is."""
+    if not _finite(margins):
+        raise _overflow(f"the margins y (w.x + b) in pass {epoch}", dtype, fix)
+    if not all(_finite(a) for a in weights):
+        raise _overflow(f"the weights (w, b) in pass {epoch}", dtype, fix)
 
 
 def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,
@@ -74,9 +73,8 @@ def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Seque
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported just below
             made = passes(max_epochs - len(per_epoch))
         per_epoch.extend(int(m) for m in made)
-        if per_epoch[-1] < 0:  # the twin met a margin that is not finite
-            _guard(MARGINS, len(per_epoch), math.nan, dtype=dtype, fix=fix)
-        _guard(WEIGHTS, len(per_epoch), *state, dtype=dtype, fix=fix)
+        _guard(len(per_epoch), margins=math.nan if per_epoch[-1] < 0 else 0.0, weights=state,
+               dtype=dtype, fix=fix)  # -1: the pass met a margin that is not finite
         if per_epoch[-1] == 0:
             break
     return per_epoch

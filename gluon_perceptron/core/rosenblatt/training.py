@@ -46,7 +46,7 @@ from .._validation import (
     vector,
 )
 from ..fast import rosenblatt as fast
-from .engine import MARGINS, WEIGHTS, _guard
+from .engine import _guard
 from .results import TrainResult, train_result
 
 #: The engines of :func:`train`: the same updates, bit for bit.
@@ -73,6 +73,7 @@ def _start(b0, name: str, args: dict) -> float:
                  threshold=real(minimum=0.0), w0=optional(vector(size_of="X")),
                  b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "Y", "w0")),
                  ctx=context())
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
           threshold: float = 0.0, w0=None, b0: float = 0.0,
           ctx: mx.Context | None = None) -> TrainResult:
@@ -123,12 +124,12 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
         for i in range(X.shape[0]):  # the chapter's step on every example, in data order
             x, y = X[i], float(Y[i])
             margin = y * (nd.dot(w, x) + b).asscalar()
-            _guard(MARGINS, epoch, margin, dtype=X.dtype)  # the overflow guard
+            _guard(epoch, margins=margin, dtype=X.dtype)  # the overflow guard
             if margin <= threshold:  # a mistake, or a tie
                 w += (learning_rate * y) * x
                 b += learning_rate * y
                 updates += 1
-        _guard(WEIGHTS, epoch, w, b, dtype=X.dtype)
+        _guard(epoch, weights=(w, b), dtype=X.dtype)
         per_epoch.append(updates)
         if updates == 0:  # a pass without an update: the data is separated
             break

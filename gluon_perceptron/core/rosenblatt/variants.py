@@ -19,7 +19,7 @@ from .. import _checks
 from .._arrays import _split
 from .._validation import Rule, flag, one_of, real, validate_params
 from ..fast import variants as fast
-from .engine import MARGINS, WEIGHTS, _guard
+from .engine import _guard
 from .results import TrainResult, train_result
 from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _project, _Recorder
 from .training import error_rate
@@ -40,6 +40,7 @@ def _record_fits(record, name: str, args: dict) -> bool:
 
 @validate_params(**PASS_RULES, record=Rule(_record_fits, "flag(), a record that fits",
                                            ("X", "max_epochs")), **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                      record: bool = False, engine: str = "fast") -> TrainResult:
     """The unguarded rule: a perceptron step on every example, right or wrong.
@@ -64,18 +65,18 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     X, Y = _float64(X, Y)
     recorder, theta, per_epoch = _Recorder(X, Y, record), np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
-    with np.errstate(over="ignore", invalid="ignore"):  # the guard refuses what overflowed
-        for epoch in range(1, max_epochs + 1):  # the epoch budget
-            for x, y in zip(X, Y):  # a step on every example, right or wrong
-                w += (learning_rate * y) * x
-                b += learning_rate * y
-            _guard(WEIGHTS, epoch, theta)  # the overflow guard
-            recorder.epoch(theta, *_split(theta))
-            per_epoch.append(len(Y))
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        for x, y in zip(X, Y):  # a step on every example, right or wrong
+            w += (learning_rate * y) * x
+            b += learning_rate * y
+        _guard(epoch, weights=(w, b))  # the overflow guard
+        recorder.epoch(theta, *_split(theta))
+        per_epoch.append(len(Y))
     return train_result(*_split(theta), per_epoch, recorder.history)
 
 
 @validate_params(**PASS_RULES, radius=real(positive=True), **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: float = 1.0,
                     record: bool = False, shuffle: bool = False, seed=None,
                     engine: str = "fast") -> TrainResult:
@@ -110,26 +111,26 @@ def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: floa
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, per_epoch = np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
-    with np.errstate(over="ignore", invalid="ignore"):  # the guards refuse what overflowed
-        for epoch in range(1, max_epochs + 1):  # the epoch budget
-            updates = 0
-            for i in order(len(Y)):
-                margin = Y[i] * (X[i] @ w + b[0])
-                _guard(MARGINS, epoch, margin)  # the overflow guard
-                if margin <= 0:  # a mistake, or a tie: the rule's step, then back to the ball
-                    w += (learning_rate * Y[i]) * X[i]
-                    b += learning_rate * Y[i]
-                    _project(theta, radius)
-                    updates += 1
-            _guard(WEIGHTS, epoch, theta)
-            recorder.epoch(theta, *_split(theta))
-            per_epoch.append(updates)
-            if updates == 0:  # a pass without an update: the data is separated
-                break
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step, then back to the ball
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                _project(theta, radius)
+                updates += 1
+        _guard(epoch, weights=(w, b))
+        recorder.epoch(theta, *_split(theta))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
     return train_result(*_split(theta), per_epoch, recorder.history)
 
 
 @validate_params(**PASS_RULES, **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    record: bool = False, shuffle: bool = False, seed=None,
                    engine: str = "fast") -> TrainResult:
@@ -164,27 +165,27 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, total, visits, per_epoch = np.zeros(X.shape[1] + 1), 0.0, 0, []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
-    with np.errstate(over="ignore", invalid="ignore"):  # the guards refuse what overflowed
-        for epoch in range(1, max_epochs + 1):  # the epoch budget
-            updates, this_pass = 0, np.zeros_like(theta)
-            for i in order(len(Y)):
-                margin = Y[i] * (X[i] @ w + b[0])
-                _guard(MARGINS, epoch, margin)  # the overflow guard
-                if margin <= 0:  # a mistake, or a tie: the rule's step
-                    w += (learning_rate * Y[i]) * X[i]
-                    b += learning_rate * Y[i]
-                    updates += 1
-                this_pass += theta  # theta after every step, summed
-            _guard(WEIGHTS, epoch, theta)
-            total, visits = total + this_pass, visits + len(Y)
-            recorder.epoch(theta, *_split(total / visits))
-            per_epoch.append(updates)
-            if updates == 0:  # a pass without an update: the data is separated
-                break
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates, this_pass = 0, np.zeros_like(theta)
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                updates += 1
+            this_pass += theta  # theta after every step, summed
+        _guard(epoch, weights=(w, b))
+        total, visits = total + this_pass, visits + len(Y)
+        recorder.epoch(theta, *_split(total / visits))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
     return train_result(*_split(total / visits), per_epoch, recorder.history)
 
 
 @validate_params(**PASS_RULES, **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                  record: bool = False, shuffle: bool = False, seed=None,
                  engine: str = "fast") -> TrainResult:
@@ -208,25 +209,24 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
     pocket, pocket_run, pocket_error = theta.copy(), 0, 1.0  # theta = 0 ties on every example
     run, tried = 0, False  # correct predictions in a row of the current weights; ratchet tried?
-    with np.errstate(over="ignore", invalid="ignore"):  # the guards refuse what overflowed
-        for epoch in range(1, max_epochs + 1):  # the epoch budget
-            updates = 0
-            for i in order(len(Y)):
-                margin = Y[i] * (X[i] @ w + b[0])
-                _guard(MARGINS, epoch, margin)  # the overflow guard
-                if margin <= 0:  # a mistake, or a tie: the rule's step; new weights, a new run
-                    w += (learning_rate * Y[i]) * X[i]
-                    b += learning_rate * Y[i]
-                    run, tried, updates = 0, False, updates + 1
-                    continue
-                run += 1
-                if run > pocket_run and not tried:  # the ratchet, once per weights: they go
-                    tried, error = True, error_rate(*_split(theta), X, Y)  # in the pocket if
-                    if error < pocket_error:  # they also err less often
-                        pocket, pocket_run, pocket_error = theta.copy(), pocket_run + 1, error
-            _guard(WEIGHTS, epoch, theta)
-            recorder.epoch(theta, *_split(pocket))
-            per_epoch.append(updates)
-            if updates == 0:  # a pass without an update: the data is separated
-                break
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step; new weights, a new run
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                run, tried, updates = 0, False, updates + 1
+                continue
+            run += 1
+            if run > pocket_run and not tried:  # the ratchet, tried once per weights:
+                tried, error = True, error_rate(*_split(theta), X, Y)
+                if error < pocket_error:  # into the pocket only if they err less often
+                    pocket, pocket_run, pocket_error = theta.copy(), pocket_run + 1, error
+        _guard(epoch, weights=(w, b))
+        recorder.epoch(theta, *_split(pocket))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
     return train_result(*_split(pocket), per_epoch, recorder.history)

@@ -1,0 +1,131 @@
+"""Reference-first (issue 28): a public trainer's body is its algorithm.
+
+Each trainer listed here shows, in its own body, on one screen, the loop over the data and the
+update of the weights inside it: the code a student opens is the algorithm, not a dispatcher.
+Its fast twin (``engine="fast"``, in ``gluon_perceptron/core/fast/``) is held to that loop bit
+for bit by ``tests/test_fast_twins.py``.
+"""
+
+import ast
+import inspect
+import textwrap
+
+import pytest
+
+import gluon_perceptron as gp
+
+#: Names that hold a trainer's weights (the dual weights, a matrix of many perceptrons, ...).
+WEIGHTS = {"w", "b", "W", "B", "theta", "alpha", "v", "A", "u"}
+
+#: At most this many lines of body, without the docstring (and without the decorators).
+MAX_LINES = 30
+
+
+def _body(fn) -> tuple[ast.FunctionDef, int]:
+    """The function's ``def`` node and its body's length in lines, docstring excluded."""
+    fn = inspect.unwrap(fn)
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    node = tree.body[0]
+    assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef), fn
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]  # the docstring
+    assert body, f"{fn.__name__} has no body besides its docstring"
+    return node, body[-1].end_lineno - body[0].lineno + 1
+
+
+def _target_names(target: ast.expr) -> set[str]:
+    """``w`` for ``w``, ``w[i]``, ``w.data``, ``(w, b)``."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Subscript | ast.Attribute | ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return set().union(*(_target_names(t) for t in target.elts))
+    return set()
+
+
+def _walk_own(node: ast.AST):
+    """Every node under ``node`` that is not inside a nested function or class."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        yield child
+        yield from _walk_own(child)
+
+
+def loop_and_update(fn) -> tuple[int, bool, bool]:
+    """The checker both sections of this file use: ``(lines, has_loop, updates_in_loop)``.
+
+    ``lines``: the body's length without the docstring; ``has_loop``: a ``for`` or ``while``
+    in the function's own body (not in a nested function); ``updates_in_loop``: an assignment
+    (``=``, ``+=``, ...) to one of the :data:`WEIGHTS` names inside such a loop.
+    """
+    node, lines = _body(fn)
+    loops = [n for n in _walk_own(node) if isinstance(n, ast.For | ast.While)]
+    updates = False
+    for loop in loops:
+        for n in _walk_own(loop):
+            targets = (n.targets if isinstance(n, ast.Assign) else
+                       [n.target] if isinstance(n, ast.AugAssign | ast.AnnAssign) else [])
+            if any(_target_names(t) & WEIGHTS for t in targets):
+                updates = True
+    return lines, bool(loops), updates
+
+
+def _assert_reference_first(fn) -> None:
+    lines, has_loop, updates = loop_and_update(fn)
+    name = fn.__name__
+    assert lines <= MAX_LINES, f"{name}'s body is {lines} lines (at most {MAX_LINES})"
+    assert has_loop, f"{name}'s body has no loop of its own"
+    assert updates, f"{name}'s body updates no weights inside its loop"
+
+
+# --- the checker itself ------------------------------------------------------------------------
+
+def _dispatcher(X, Y):
+    """A trainer that hands everything on."""
+    return gp.train(X, Y, max_epochs=3)
+
+
+def _loop_without_update(X, Y):
+    total = 0
+    for _x in X:
+        total += 1
+    return total
+
+
+def _update_in_a_nested_function(X, Y, w):
+    def step(x):
+        for _ in range(2):
+            w[:] += x
+    return step
+
+
+def _a_loop(X, Y, w):
+    for x, y in zip(X, Y):
+        if y * (x @ w) <= 0:
+            w += y * x
+    return w
+
+
+def test_the_checker_tells_a_loop_from_a_dispatcher():
+    assert loop_and_update(_a_loop) == (4, True, True)
+    assert loop_and_update(_dispatcher) == (1, False, False)
+    assert loop_and_update(_loop_without_update)[1:] == (True, False)
+    assert loop_and_update(_update_in_a_nested_function)[1:] == (False, False)
+    with pytest.raises(AssertionError, match="no loop of its own"):
+        _assert_reference_first(_dispatcher)
+
+
+# --- the Rosenblatt trainers (core/rosenblatt) ---------------------------------------------------
+
+ROSENBLATT = [gp.train, gp.train_pocket, gp.train_averaged, gp.rosenblatt.train_projected,
+              gp.rosenblatt.train_aggressive, gp.rosenblatt.train_one_vs_all,
+              gp.rosenblatt.train_one_vs_one]
+
+
+@pytest.mark.parametrize("trainer", ROSENBLATT, ids=lambda f: f.__name__)
+def test_a_rosenblatt_trainer_shows_its_loop_and_update(trainer):
+    _assert_reference_first(trainer)
