@@ -23,7 +23,7 @@ from .._arrays import _split
 from ..rosenblatt.engine import _drive
 from ..rosenblatt.results import TrainResult, train_result
 from ..rosenblatt.stepping import _float64, _orders, _project, _Recorder
-from ..rosenblatt.training import error_rate
+from ..rosenblatt.training import _error_rate
 from .rosenblatt import _mistakes
 
 
@@ -162,7 +162,7 @@ class _Pocket:
     def offer(self, theta: np.ndarray) -> None:
         """The ratchet: ``theta`` replaces the pocket's weights if it errs less often."""
         w, b = _split(theta)
-        error = error_rate(w, b, self.X, self.Y)
+        error = _error_rate(w, b, self.X, self.Y)
         if error < self.error:
             self.theta, self.best_run, self.error = theta.copy(), self.best_run + 1, error
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._arrays import _row_norms
 from .._validation import count, features, flag, labels, real, seed
-from .training import error_rate
+from .training import _error_rate
 
 #: The rules of the arguments every trainer here takes first.
 PASS_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count(),
@@ -63,6 +63,6 @@ class _Recorder:
     def epoch(self, running: np.ndarray, w: np.ndarray, b: float) -> None:
         """Note one pass: the running (w, b), and the predictor returned."""
         self.history["norm"].append(float(_row_norms(running)[0]))
-        self.history["error"].append(error_rate(w, b, self.X, self.Y))
+        self.history["error"].append(_error_rate(w, b, self.X, self.Y))
         if self.record:
             self.history["weights"].append((np.array(w, dtype=np.float64), float(b)))
