@@ -169,4 +169,4 @@ def error_rate(w, b: float, X, Y) -> float:
 def _error_rate(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
     """:func:`error_rate` on trusted arrays: the package's own calls after each pass (the
     traces, the pocket's ratchet in the fast twins) skip the checking wrapper."""
-    return float(np.mean(Y * _scores(w, b, X) <= 0))
+    return np.count_nonzero(Y * _scores(w, b, X) <= 0) / Y.size  # = np.mean, bit for bit
