@@ -284,7 +284,7 @@ _ = gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
 # that function (and in the two keyword arguments `guard` and `radius`):
 
 # %%
-gp.show_source(stepping._stepwise, "_step_pass")
+gp.show_source(gp.rosenblatt.train_aggressive)
 
 # %% [markdown]
 # * `one_pass` runs the kernel once, then hands the pass (`step`) to `after_pass`; the
@@ -298,7 +298,7 @@ gp.show_source(stepping._stepwise, "_step_pass")
 # is lower (the ratchet):
 
 # %%
-gp.show_source(gp.rosenblatt.train_pocket, "_Pocket")
+gp.show_source(gp.rosenblatt.train_pocket)
 
 # %% [markdown]
 # **The averaged perceptron** adds up $\theta$ after *every step* (not only after updates:

@@ -76,7 +76,7 @@ all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ov
 # first 300 training images only; it gives the very same perceptrons. One epoch of it:
 
 # %%
-gp.show_source(gp.rosenblatt.batched._lockstep_epoch)
+gp.show_source(gp.rosenblatt.train_one_vs_all)
 
 # %% [markdown]
 # `W` holds one weight vector per row, `Yd` one label row per perceptron and `Kd` the mask.

@@ -201,7 +201,7 @@ def test_nested_calls_trust_their_arguments(monkeypatch):
 def test_one_round_is_the_mixing_update():
     """``mixing_round`` is McDonald, Hall & Mann's update: every shard's pass from theta, then
     the mu-weighted sum (uniform 1/S, or k_i / sum k)."""
-    from gluon_perceptron.core.rosenblatt.engine import fast_pass
+    from gluon_perceptron.core.fast.rosenblatt import fast_pass
 
     X, Y = _data("float64", 5)
     parts = [(X[a:b].copy(), Y[a:b].copy()) for a, b in gp.distributed.shard_bounds(150, 3)]

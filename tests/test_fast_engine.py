@@ -14,6 +14,7 @@ import pytest
 import gluon_perceptron as gp
 
 perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
+twin = importlib.import_module("gluon_perceptron.core.fast.rosenblatt")
 
 
 def _dataset(rng, kind, dtype, n=90, d=5):
@@ -132,11 +133,11 @@ def test_a_tie_in_the_tail_rows_is_an_update_in_the_compiled_loop_itself():
         X, Y = _tie_at(n, p)
         w, b = np.array([1.0, 0.0]), np.zeros(1)
         rows = np.arange(n, dtype=np.int64)
-        assert perceptron_module._compiled_epoch(X, Y, rows, w, b, 1.0, 0.0) == 1, (n, p)
+        assert twin._compiled_epoch(X, Y, rows, w, b, 1.0, 0.0) == 1, (n, p)
         np.testing.assert_array_equal(w, [1.0, 1.0])
         assert b[0] == 1.0
         wn, bn = np.array([1.0, 0.0]), np.zeros(1)
-        assert perceptron_module._numpy_epoch(X, Y, wn, bn, 1.0, 0.0) == 1
+        assert twin._numpy_epoch(X, Y, wn, bn, 1.0, 0.0) == 1
         np.testing.assert_array_equal(wn, w)
 
 
@@ -159,7 +160,7 @@ def test_drive_never_asks_for_more_than_the_budget_left():
 def test_drive_asks_the_real_passes_for_the_budget_left(backend, monkeypatch, max_epochs):
     """The engine's own passes, spied on: every budget is what is left, and no pass is made
     beyond ``max_epochs`` on data that never converges (XOR)."""
-    real = perceptron_module._plain_passes
+    real = twin._plain_passes
     budgets, made = [], []
 
     def spied(*args, **kwargs):
@@ -175,7 +176,7 @@ def test_drive_asks_the_real_passes_for_the_budget_left(backend, monkeypatch, ma
 
         return spy
 
-    monkeypatch.setattr(perceptron_module, "_plain_passes", spied)
+    monkeypatch.setattr(twin, "_plain_passes", spied)
     X, Y = gp.xor_data()
     result = gp.train(X, Y, max_epochs=max_epochs)
     assert not result.converged

@@ -18,6 +18,7 @@ from gluon_perceptron.core import _checks
 from gluon_perceptron.core.rosenblatt.traced import run_online
 
 kernel = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
+twin = importlib.import_module("gluon_perceptron.core.fast.rosenblatt")
 
 
 def _data(seed, kind="noisy", n=80, d=3, dtype=np.float64):
@@ -66,7 +67,7 @@ def test_numpy_compiled_lockstep_and_faithful_twins_agree(dtype, kind):
         runs = [gp.train(X, Y, max_epochs=6, engine="faithful")]
         for backend in (["compiled", "numpy"] if kernel.numba is not None else ["numpy"]):
             w, b = np.zeros(X.shape[1], dtype), np.zeros(1, dtype)
-            per_epoch = kernel._fast_run(X, Y, w, b, 6, 1.0, 0.0, backend=backend)
+            per_epoch = twin._fast_run(X, Y, w, b, 6, 1.0, 0.0, backend=backend)
             runs.append(gp.TrainResult(w, float(b[0]), sum(per_epoch), per_epoch,
                                        per_epoch[-1] == 0))
         runs.append(gp.train_batched(X, Y[None, :], max_epochs=6, engine="ndarray")[0])
@@ -81,9 +82,9 @@ def test_rows_visit_the_examples_in_that_order(backend):
     X, Y = _data(4)
     order = np.random.default_rng(0).permutation(len(Y))
     w1, b1 = np.zeros(3), np.zeros(1)
-    kernel._fast_run(X, Y, w1, b1, 5, 1.0, 0.0, rows=order)
+    twin._fast_run(X, Y, w1, b1, 5, 1.0, 0.0, rows=order)
     w2, b2 = np.zeros(3), np.zeros(1)
-    kernel._fast_run(X[order], Y[order], w2, b2, 5, 1.0, 0.0)
+    twin._fast_run(X[order], Y[order], w2, b2, 5, 1.0, 0.0)
     np.testing.assert_array_equal(w1, w2)
     assert b1[0] == b2[0]
 
@@ -91,7 +92,7 @@ def test_rows_visit_the_examples_in_that_order(backend):
 def test_fast_pass_is_one_pass_of_train(backend):
     X, Y = _data(5)
     w, b = np.zeros(3), np.zeros(1)
-    made = [kernel.fast_pass(X, Y, w, b, 0.5, 0.1) for _ in range(4)]
+    made = [twin.fast_pass(X, Y, w, b, 0.5, 0.1) for _ in range(4)]
     ref = gp.train(X, Y, max_epochs=4, learning_rate=0.5, threshold=0.1)
     assert made == ref.updates_per_epoch
     np.testing.assert_array_equal(w, ref.w)
@@ -230,8 +231,8 @@ def test_the_bound_is_reported_not_converged():
 
 def test_driver_runs_compiled_passes_in_chunks(backend):
     X, Y = gp.xor_data()
-    res = gp.train(X, Y, max_epochs=3 * kernel._CHUNK + 5)
-    assert res.epochs == 3 * kernel._CHUNK + 5 and res.updates_per_epoch == [4] * res.epochs
+    res = gp.train(X, Y, max_epochs=3 * twin._CHUNK + 5)
+    assert res.epochs == 3 * twin._CHUNK + 5 and res.updates_per_epoch == [4] * res.epochs
 
 
 def test_no_allocation_by_the_size_of_the_bound(backend):
@@ -254,7 +255,7 @@ _SEP = _data(14, "separable", n=50)
 OVERFLOWING = {
     "train huge X": lambda: gp.train(_SEP[0] * 1e307, _SEP[1], max_epochs=10),
     "train huge rate": lambda: gp.train(*_SEP, max_epochs=10, learning_rate=1e308),
-    "train numpy": lambda: kernel._fast_run(_SEP[0] * 1e307, _SEP[1], np.zeros(3), np.zeros(1),
+    "train numpy": lambda: twin._fast_run(_SEP[0] * 1e307, _SEP[1], np.zeros(3), np.zeros(1),
                                             10, 1.0, 0.0, backend="numpy"),
     "train faithful": lambda: gp.train(_SEP[0] * 1e307, _SEP[1], max_epochs=3,
                                        engine="faithful"),
@@ -288,7 +289,7 @@ def test_a_nan_margin_is_not_a_correct_prediction():
     w, b = np.array([np.inf, 0.0]), np.zeros(1)
     X = np.array([[0.0, 1.0], [1.0, 1.0]])
     with np.errstate(invalid="ignore"):
-        assert kernel._numpy_epoch(X, np.ones(2), w, b, 1.0, 0.0) == -1  # 0 * inf is NaN
+        assert twin._numpy_epoch(X, np.ones(2), w, b, 1.0, 0.0) == -1  # 0 * inf is NaN
 
 
 # --- input checked once ------------------------------------------------------------------------

@@ -119,7 +119,19 @@ def test_the_checker_tells_a_loop_from_a_dispatcher():
         _assert_reference_first(_dispatcher)
 
 
-# --- beyond Rosenblatt, the gradient trainers, parameter mixing, relaxation (r28b) -------------
+# --- the Rosenblatt trainers (core/rosenblatt) ---------------------------------------------------
+
+ROSENBLATT = [gp.train, gp.train_pocket, gp.train_averaged, gp.rosenblatt.train_projected,
+              gp.rosenblatt.train_aggressive, gp.rosenblatt.train_one_vs_all,
+              gp.rosenblatt.train_one_vs_one]
+
+
+@pytest.mark.parametrize("trainer", ROSENBLATT, ids=lambda f: f.__name__)
+def test_a_rosenblatt_trainer_shows_its_loop_and_update(trainer):
+    _assert_reference_first(trainer)
+
+
+# --- beyond Rosenblatt, the gradient trainers, parameter mixing, relaxation ----------------------
 
 BEYOND = [gp.beyond.train_kernel, gp.beyond.train_second_order, gp.beyond.smooth_perceptron,
           gp.beyond.rescaled_perceptron, gp.distributed.mixing_round,

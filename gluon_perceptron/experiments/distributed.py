@@ -40,7 +40,7 @@ from ..core._validation import (
 from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
-from ..core.rosenblatt.engine import _fast_run
+from ..core.fast.rosenblatt import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track

@@ -128,7 +128,7 @@ def run(task_dir: Path) -> None:
     """Run every job of ``task_dir/task.json`` and write this rank's results."""
     task = json.loads((task_dir / "task.json").read_text())
     if task["kind"] == "mixing":  # load (or compile) the pass before connecting: start-up
-        from ..rosenblatt.engine import fast_pass
+        from ..fast.rosenblatt import fast_pass
 
         for dtype in (np.float32, np.float64):
             fast_pass(np.zeros((1, 1), dtype), np.ones(1, dtype), np.zeros(1, dtype),

@@ -1,5 +1,6 @@
-"""Rosenblatt's perceptron: the one pass engine and its driver, the trainers built on it
-(plain, batched, the variants, multiclass) and their results.
+"""Rosenblatt's perceptron: the trainers (plain, batched, the variants, multiclass), each its
+own loop (their fast twins are in ``core/fast/``), the driver and overflow guard they share,
+and their results.
 
 Public names load on first use.
 """

@@ -6,8 +6,8 @@ left), but separate runs never interact. :func:`train_batched` trains ``k`` of t
 shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples each run sees
 (one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
 its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fast"`` runs
-:func:`train`'s fast engine (the compiled kernel, or its numpy twin) run by run, on the run's
-examples in place (no copy when compiled).
+:func:`train`'s fast twin (compiled, or numpy) run by run, on the run's examples in place
+(:func:`gluon_perceptron.core.fast.batched.train_runs`).
 
 ``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
 :func:`~.faithful._lockstep_epoch`): all runs step through the examples *in
@@ -25,7 +25,8 @@ from mxnet import nd
 
 from .. import _checks
 from .._validation import Rule, context, count, one_of, real, validate_params
-from .engine import _drive, _fast_run
+from ..fast.batched import train_runs
+from .engine import _drive
 from .faithful import _lockstep_epoch
 from .results import TrainResult, train_result
 
@@ -132,16 +133,7 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
     X3, Yk, keep = _runs(X, Y, mask)
     if engine == "ndarray":
         return _lockstep(X3, Yk, keep, max_epochs, learning_rate, ctx or mx.cpu())
-    return [_one_run(X3[min(r, X3.shape[0] - 1)], Yk[r], np.flatnonzero(keep[r]), max_epochs,
-                     learning_rate) for r in range(Yk.shape[0])]
-
-
-def _one_run(X: np.ndarray, Y: np.ndarray, rows: np.ndarray, max_epochs: int,
-             learning_rate: float) -> TrainResult:
-    """Run ``r`` by the fast engine, on its examples ``X[rows]`` in place."""
-    w, b = np.zeros(X.shape[1], dtype=X.dtype), np.zeros(1, dtype=X.dtype)
-    per_epoch = _fast_run(X, Y, w, b, max_epochs, learning_rate, 0.0, rows=rows)
-    return train_result(w, b[0], per_epoch)
+    return train_runs(X3, Yk, keep, max_epochs=max_epochs, learning_rate=learning_rate)
 
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,

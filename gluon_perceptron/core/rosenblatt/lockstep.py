@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._arrays import _row_norms, _split
+from ..fast.variants import _Pocket
 from .results import TrainResult, train_result
 from .stepping import _project
 from .traced import _step_size, train_traced
-from .training import error_rate
+from .training import _error_rate
 from .variants import train_averaged, train_pocket, train_projected
 
 
@@ -38,11 +39,12 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     decides step ``t`` for every run at once and updates the runs that err. A margin is summed
     left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
     weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
-    projection, whose norm is the sum of squares left to right in both), and
-    the pocket's ratchet computes the trainers' ``error_rate``, so the results are the
-    trainers' bit for bit. (The pocket, averaged and projected trainers sum margins with BLAS,
-    which can differ in the last bit: a decision could only differ for a margin within
-    rounding of 0, never seen on these continuous draws; the tests compare with the trainers.)
+    projection, whose norm is the sum of squares left to right in both), and the pocket's
+    ratchet is the fast ``train_pocket``'s own
+    (:class:`~gluon_perceptron.core.fast.variants._Pocket`), so the results are the trainers'
+    bit for bit. (The pocket, averaged and projected trainers sum margins with BLAS, which can
+    differ in the last bit: a decision could only differ for a margin within rounding of 0,
+    never seen on these continuous draws; the tests compare with the trainers.)
     """
     R = len(train)
     Xs = [np.asarray(X, dtype=np.float64) for X, _ in train]
@@ -68,9 +70,9 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     total = np.zeros((p, R))   # sum of theta after every step so far (the averaged predictor)
     steps = 0
     never = np.iinfo(np.int64).max
-    best_run = np.zeros(R, dtype=np.int64)  # the pocket's ratchet state, as train_pocket's
+    ratchets = [_Pocket(X, Y, np.zeros(p)) for X, Y in zip(Xs, Ys)]  # the fast pocket's
+    best_run = np.zeros(R, dtype=np.int64)  # each pocket's best_run
     due_after = np.where(pocket, 0, never)   # streak beyond which the ratchet is tried
-    perr = np.ones(R)
     streak = np.zeros(R, dtype=np.int64)
     ptheta = np.zeros((p, R))
     active = np.ones(R, dtype=bool)
@@ -115,9 +117,8 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
                 if due.any():
                     for r in np.flatnonzero(due):
                         due_after[r] = never  # one try per weights
-                        err = _training_error(theta[:-1, r], theta[-1, r], Xs[r], Ys[r])
-                        if err < perr[r]:
-                            ptheta[:, r], best_run[r], perr[r] = theta[:, r], best_run[r] + 1, err
+                        ratchets[r].offer(theta[:, r])
+                        ptheta[:, r], best_run[r] = ratchets[r].theta, ratchets[r].best_run
                 psum += theta
         if bad.any() or not np.isfinite(theta).all() or np.isnan(psum).any():
             # a margin or the weights left the floats: the trainers say where, with their error
@@ -170,20 +171,11 @@ def _project_rows(theta: np.ndarray, ball: np.ndarray, hit: np.ndarray) -> None:
         theta[:, cols] *= ball[cols] / norm[cols]
 
 
-def _training_error(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
-    """``error_rate(w, b, X, Y)``, the pocket's ratchet test, without its checks (the weights
-    here are finite and so are their scores: the run would have stopped otherwise)."""
-    scores = X @ np.ascontiguousarray(w) + b
-    if not np.isfinite(scores).all():
-        return error_rate(np.ascontiguousarray(w), float(b), X, Y)
-    return np.count_nonzero(Y * scores <= 0) / Y.size
-
-
 def _as_result(predictors: np.ndarray, running: np.ndarray, counts: list[int], X: np.ndarray,
                Y: np.ndarray) -> TrainResult:
     """The :class:`TrainResult` the trainers build with ``record=True``: per pass the norm of
     the running :math:`\\theta`, and the training error and weights of the predictor."""
-    history = {"error": [_training_error(th[:-1], th[-1], X, Y) for th in predictors],
+    history = {"error": [_error_rate(th[:-1], float(th[-1]), X, Y) for th in predictors],
                "norm": [float(v) for v in _row_norms(running)] if len(running) else [],
                "weights": [(th[:-1].copy(), float(th[-1])) for th in predictors]}
     w, b = _split(predictors[-1])

@@ -2,8 +2,9 @@ r"""The plain rule, watched step by step: the traced run (:func:`train_traced`),
 (:func:`run_online`), every parameter vector a run visits (:func:`update_path`), and the notes'
 sequence that fools the aggressive rule (:func:`notes_sequence`).
 
-All of them run the package's one epoch kernel (:mod:`.engine`) through its one driver, and
-read what they record from the kernel's ``on_update`` hook (see :mod:`.stepping`).
+They run the fast twins' passes (:mod:`gluon_perceptron.core.fast.rosenblatt` and
+:mod:`~gluon_perceptron.core.fast.variants`) through the one driver (:func:`~.engine._drive`),
+and read what those record.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from .._validation import (
     validate_params,
     vector,
 )
-from .engine import _drive, _numpy_epoch, _plain_passes
+from ..fast.rosenblatt import _mistakes, _plain_passes
+from ..fast.variants import _every_step_pass, _Pass, _recorded_pass
+from .engine import _drive
 from .results import TrainResult, train_result
-from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _Pass, _Recorder, _step_pass
+from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _Recorder
 
 RULES = ("perceptron", "aggressive")
 
@@ -98,7 +101,8 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
 
     def one_pass(budget: int) -> list[int]:
         eta = _step_size(learning_rate, len(recorder.history["norm"]) + 1, decay)
-        made = _plain_passes(X, Y, w, b, eta, threshold, order(len(Y)))(1)
+        rows = order(len(Y))
+        made = _plain_passes(X, Y, w, b, eta, threshold, rows if shuffle else None)(1)
         if made[0] >= 0:
             recorder.epoch(np.append(w, b[0]), w, b[0])
         return made
@@ -194,7 +198,8 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     done: list[_Pass] = []
 
     def one_pass(budget: int) -> list[int]:
-        done.append(_step_pass(X, Y, theta, learning_rate, guard=rule == "perceptron"))
+        done.append(_recorded_pass(X, Y, theta, learning_rate) if rule == "perceptron"
+                    else _every_step_pass(X, Y, theta, learning_rate))
         return [done[0].made]
 
     _drive(one_pass, 1, (theta,))  # one pass; raises if it overflowed
@@ -262,21 +267,29 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     The same rule as :func:`~gluon_perceptron.train` with learning rate 1 (update when
     :math:`y_i (w^\\top x_i + b) \\le \\delta`: :math:`w \\mathrel{+}= y_i x_i`,
     :math:`b \\mathrel{+}= y_i`), plus ``bias=False`` for the homogeneous perceptron of
-    Novikoff's theorem, which has no :math:`b`. It runs the package's epoch kernel
-    (:func:`~.engine._numpy_epoch`), which scans ahead for the next example at or below the
-    threshold, and notes the parameters after every update (its ``on_update`` hook).
+    Novikoff's theorem, which has no :math:`b`. It scans ahead for the next example at or
+    below the threshold (:func:`~gluon_perceptron.core.fast.rosenblatt._mistakes`) and notes
+    the parameters after every update.
     """
     w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
     b = np.array([b0], dtype=X.dtype)
     thetas, examples = [np.append(w, b) if bias else w.copy()], []
 
-    def keep(k: int) -> None:
-        thetas.append(np.append(w, b) if bias else w.copy())
-        examples.append(k)
+    def one_pass(budget: int) -> list[int]:
+        made = 0
+        for k in _mistakes(X, Y, w, b, threshold):
+            if k < 0:
+                return [-1]
+            step = 1.0 * Y[k]
+            w[:] += step * X[k]  # in place: the scan reads w and b
+            if bias:
+                b[:] += step
+            thetas.append(np.append(w, b) if bias else w.copy())
+            examples.append(k)
+            made += 1
+        return [made]
 
-    per_epoch = _drive(lambda budget: [_numpy_epoch(X, Y, w, b, 1.0, threshold, bias=bias,
-                                                    on_update=keep)],
-                       max_epochs, (w, b), X.dtype,
+    per_epoch = _drive(one_pass, max_epochs, (w, b), X.dtype,
                        "Scale the data down (e.g. divide X by np.abs(X).max()) or start from "
                        "a smaller w0 and b0 (update_path steps by 1)")
     return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),

@@ -1,24 +1,31 @@
 r"""Variants of the perceptron rule that need every step: pocket, averaged, projected and
 aggressive.
 
-Each runs the plain rule's passes (:mod:`.stepping`, over the package's one epoch kernel) and
-differs only in what it keeps after each pass: the pocket's best weights, the average of every
-step's weights, the projection onto a ball after each update, or a step on every example. The
-traced plain run, the online run and the update path are in :mod:`.traced`.
+Each trainer's body is its loop: the plain rule's passes (from :math:`\theta = (w, b) = 0`,
+update on :math:`y_i (w^\top x_i + b) \le 0`), one example at a time in numpy, and what the
+variant does beside them: keep the best weights in a pocket, average the weights over every
+step, project them onto a ball after each update, or step on every example. With the default
+``engine="fast"`` the same arguments go to the variant's twin in
+:mod:`gluon_perceptron.core.fast.variants`, which scans ahead to the next update in numpy
+blocks and gives the same result bit for bit. The traced plain run, the online run and the
+update path are in :mod:`.traced`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _checks
 from .._arrays import _split
-from .._validation import Rule, flag, real, validate_params
-from .results import TrainResult
-from .stepping import PASS_RULES, RUN_RULES, _float64, _Pass, _stepwise
+from .._validation import Rule, flag, one_of, real, validate_params
+from ..fast import variants as fast
+from .engine import _guard
+from .results import TrainResult, train_result
+from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _project, _Recorder
 from .training import error_rate
+
+#: The engines of the variants: the loop in the trainer's body, or its twin; the same bits.
+ENGINE = dict(engine=one_of("fast", "faithful"))
 
 
 def _record_fits(record, name: str, args: dict) -> bool:
@@ -32,9 +39,10 @@ def _record_fits(record, name: str, args: dict) -> bool:
 
 
 @validate_params(**PASS_RULES, record=Rule(_record_fits, "flag(), a record that fits",
-                                           ("X", "max_epochs")))
+                                           ("X", "max_epochs")), **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                     record: bool = False) -> TrainResult:
+                     record: bool = False, engine: str = "fast") -> TrainResult:
     """The unguarded rule: a perceptron step on every example, right or wrong.
 
     Each pass adds :math:`\\eta \\sum_i a_i` to :math:`\\theta`, so after :math:`T` passes
@@ -43,18 +51,35 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     whatever the mistakes. It never converges: every example triggers an update, so the run
     always stops at ``max_epochs`` with ``converged=False``.
 
+    ``engine="faithful"`` runs the loop below; ``"fast"`` (the default) its twin, the same
+    steps recorded by pass.
+
     Returns
     -------
     TrainResult
         As for :func:`~.traced.train_traced`; ``updates_per_epoch`` is always ``n``.
     """
-    return _stepwise(X, Y, max_epochs, learning_rate, record, False, None,
-                     lambda step: _split(step.states[-1]), guard=False)
+    if engine == "fast":  # the twin of the loop below: the same steps, bit for bit
+        return fast.train_aggressive(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
+                                     record=record)
+    X, Y = _float64(X, Y)
+    recorder, theta, per_epoch = _Recorder(X, Y, record), np.zeros(X.shape[1] + 1), []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        for x, y in zip(X, Y):  # a step on every example, right or wrong
+            w += (learning_rate * y) * x
+            b += learning_rate * y
+        _guard(epoch, weights=(w, b))  # the overflow guard
+        recorder.epoch(theta, *_split(theta))
+        per_epoch.append(len(Y))
+    return train_result(*_split(theta), per_epoch, recorder.history)
 
 
-@validate_params(**PASS_RULES, radius=real(positive=True), **RUN_RULES)
+@validate_params(**PASS_RULES, radius=real(positive=True), **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: float = 1.0,
-                    record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
+                    record: bool = False, shuffle: bool = False, seed=None,
+                    engine: str = "fast") -> TrainResult:
     """The perceptron with each update followed by a projection onto the ball of ``radius``.
 
     :math:`\\theta \\leftarrow \\Pi_\\rho(\\theta + \\eta a_i)` on a mistake, with
@@ -69,19 +94,46 @@ def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: floa
         :math:`\\rho > 0`, the radius of the ball.
     X, Y, max_epochs, learning_rate, record, shuffle, seed
         As for :func:`~.traced.train_traced`.
+    engine : {"fast", "faithful"}
+        ``"faithful"``: the loop below, one example at a time; ``"fast"``: its twin, which
+        scans ahead to the next mistake in numpy blocks (the same result, bit for bit).
 
     Returns
     -------
     TrainResult
         As for :func:`~.traced.train_traced`; ``converged`` means a pass made no update.
     """
-    return _stepwise(X, Y, max_epochs, learning_rate, record, shuffle, seed,
-                     lambda step: _split(step.states[-1]), radius=radius)
+    if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
+        return fast.train_projected(X, Y, max_epochs=max_epochs, radius=radius,
+                                    learning_rate=learning_rate, record=record,
+                                    shuffle=shuffle, seed=seed)
+    X, Y = _float64(X, Y)
+    recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
+    theta, per_epoch = np.zeros(X.shape[1] + 1), []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step, then back to the ball
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                _project(theta, radius)
+                updates += 1
+        _guard(epoch, weights=(w, b))
+        recorder.epoch(theta, *_split(theta))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
+    return train_result(*_split(theta), per_epoch, recorder.history)
 
 
-@validate_params(**PASS_RULES, **RUN_RULES)
+@validate_params(**PASS_RULES, **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                   record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
+                   record: bool = False, shuffle: bool = False, seed=None,
+                   engine: str = "fast") -> TrainResult:
     """The averaged perceptron (Freund and Schapire 1999).
 
     Runs the plain rule and returns the average of :math:`\\theta = (w, b)` over every step
@@ -94,6 +146,10 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     X, Y, max_epochs, learning_rate, record, shuffle, seed
         As for :func:`~.traced.train_traced` (``shuffle=True``: a fresh random order every
         pass).
+    engine : {"fast", "faithful"}
+        ``"faithful"``: the loop below, one example at a time; ``"fast"``: its twin, which
+        scans ahead to the next mistake and sums a pass's steps from its record (the same
+        result, bit for bit).
 
     Returns
     -------
@@ -102,54 +158,37 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         ``history["norm"]`` describe the underlying plain run; ``history["error"]`` and
         ``history["weights"]`` (with ``record=True``) the averaged predictor after each pass.
     """
-    total = [0.0, 0]  # sum of the theta after every step, and the number of steps
-
-    def average(step: _Pass) -> tuple[np.ndarray, float]:
-        total[0] = total[0] + step.thetas().sum(axis=0)
-        total[1] += step.steps
-        return _split(total[0] / total[1])
-
-    return _stepwise(X, Y, max_epochs, learning_rate, record, shuffle, seed, average)
-
-
-@dataclass
-class _Pocket:
-    """The pocket with ratchet: the weights of the longest run of correct predictions so far,
-    replaced only by weights that make fewer training errors (Gallant 1990)."""
-
-    X: np.ndarray
-    Y: np.ndarray
-    theta: np.ndarray
-    best_run: int = 0  # run length at which the pocket's weights were checked in
-    error: float = 1.0  # theta = 0 ties on every example
-    run: int = 0  # correct predictions in a row of the current weights
-    checked: bool = False  # ratchet already tried for the current weights?
-
-    def correct(self, steps: int, theta: np.ndarray) -> None:
-        """``steps`` correct predictions in a row by ``theta``: the ratchet is tried (once per
-        weights) at the step where the run first beats the pocket's."""
-        if not self.checked and self.run + steps > self.best_run:
-            self.checked = True
-            w, b = _split(theta)
-            error = error_rate(w, b, self.X, self.Y)
-            if error < self.error:
-                self.theta, self.best_run, self.error = theta.copy(), self.best_run + 1, error
-        self.run += steps
-
-    def observe(self, step: _Pass) -> tuple[np.ndarray, float]:
-        """Walk one pass: stretches of correct predictions between its updates."""
-        ends = np.append(step.positions, step.steps)
-        starts = np.append(0, step.positions + 1)
-        for j in range(len(ends)):
-            if j:  # the update at step positions[j - 1]: new weights, a new run
-                self.run, self.checked = 0, False
-            self.correct(int(ends[j] - starts[j]), step.states[j])
-        return _split(self.theta)
+    if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
+        return fast.train_averaged(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
+                                   record=record, shuffle=shuffle, seed=seed)
+    X, Y = _float64(X, Y)
+    recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
+    theta, total, visits, per_epoch = np.zeros(X.shape[1] + 1), 0.0, 0, []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates, this_pass = 0, np.zeros_like(theta)
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                updates += 1
+            this_pass += theta  # theta after every step, summed
+        _guard(epoch, weights=(w, b))
+        total, visits = total + this_pass, visits + len(Y)
+        recorder.epoch(theta, *_split(total / visits))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
+    return train_result(*_split(total / visits), per_epoch, recorder.history)
 
 
-@validate_params(**PASS_RULES, **RUN_RULES)
+@validate_params(**PASS_RULES, **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
-                 record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
+                 record: bool = False, shuffle: bool = False, seed=None,
+                 engine: str = "fast") -> TrainResult:
     """The pocket algorithm with ratchet (Gallant 1990).
 
     Runs the plain rule and keeps "in the pocket" the weights with the longest run of
@@ -161,5 +200,33 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     in place of the average: ``w, b`` and ``history["error"]``, ``history["weights"]`` describe
     the pocket after each pass; the rest, the underlying plain run.
     """
-    pocket = _Pocket(*_float64(X, Y), np.zeros(X.shape[1] + 1))
-    return _stepwise(X, Y, max_epochs, learning_rate, record, shuffle, seed, pocket.observe)
+    if engine == "fast":  # the twin of the loop below: the same pocket, bit for bit
+        return fast.train_pocket(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
+                                 record=record, shuffle=shuffle, seed=seed)
+    X, Y = _float64(X, Y)
+    recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
+    theta, per_epoch = np.zeros(X.shape[1] + 1), []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    pocket, pocket_run, pocket_error = theta.copy(), 0, 1.0  # theta = 0 ties on every example
+    run, tried = 0, False  # correct predictions in a row of the current weights; ratchet tried?
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= 0:  # a mistake, or a tie: the rule's step; new weights, a new run
+                w += (learning_rate * Y[i]) * X[i]
+                b += learning_rate * Y[i]
+                run, tried, updates = 0, False, updates + 1
+                continue
+            run += 1
+            if run > pocket_run and not tried:  # the ratchet, tried once per weights:
+                tried, error = True, error_rate(*_split(theta), X, Y)
+                if error < pocket_error:  # into the pocket only if they err less often
+                    pocket, pocket_run, pocket_error = theta.copy(), pocket_run + 1, error
+        _guard(epoch, weights=(w, b))
+        recorder.epoch(theta, *_split(pocket))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
+    return train_result(*_split(pocket), per_epoch, recorder.history)
