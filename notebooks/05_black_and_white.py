@@ -38,7 +38,6 @@
 
 # %%
 import gluon_perceptron as gp  # first: MXNet then loads without scikit-learn
-from gluon_perceptron.core.rosenblatt import stepping
 from gluon_perceptron.theory import signed_rows
 
 import matplotlib.pyplot as plt
@@ -277,38 +276,30 @@ _ = gp.plots.plot_unguarded(traces["20% label noise"], unguarded, axes[2])
 #
 # ### The remedies, from the package's source
 #
-# All four run the plain rule's passes through one driver, `_stepwise`: from $\theta = 0$, each
-# pass is one call of the package's epoch kernel (`_step_pass`, which records $\theta$ after
-# every update through the kernel's `on_update` hook), and after each pass a function
-# `after_pass(step)` decides which $(w, b)$ the method *returns*. The methods differ only in
-# that function (and in the two keyword arguments `guard` and `radius`):
-
-# %%
-gp.show_source(gp.rosenblatt.train_aggressive)
-
-# %% [markdown]
-# * `one_pass` runs the kernel once, then hands the pass (`step`) to `after_pass`; the
-#   recorder notes the returned predictor's training error and the running $\|\theta\|$.
-# * `_drive` is the package's one loop over passes: it stops after a pass without an update
-#   or after `max_epochs` passes.
+# Each is the plain rule's loop written out in its own function: from $\theta = (w, b) = 0$,
+# passes over the examples with a step on every mistake or tie, until a pass makes no update
+# or after `max_epochs` passes (the `for epoch` line). `_guard` refuses weights or margins
+# that overflow, and `recorder` notes after each pass the returned predictor's training error
+# and $\|\theta\|$. The methods differ in one or two lines of that loop and in what they
+# return. `engine="fast"` (the default) hands the same arguments to a twin that makes the same
+# steps, bit for bit, faster (the tests compare the two).
 #
-# **The pocket** keeps a second weight vector. Inside a pass it walks the stretches of correct
-# predictions between updates; when the current weights' run of correct predictions first
-# beats the pocket's, it computes their training error and swaps them in only if that error
-# is lower (the ratchet):
+# **The pocket** keeps a second weight vector. It counts the current weights' run of correct
+# predictions; when that run first beats the pocket's, it computes their training error and
+# swaps them in only if that error is lower (the ratchet):
 
 # %%
 gp.show_source(gp.rosenblatt.train_pocket)
 
 # %% [markdown]
 # **The averaged perceptron** adds up $\theta$ after *every step* (not only after updates:
-# `step.thetas()` repeats the weights between updates) and returns the sum over the count:
+# `this_pass += theta` runs on every example) and returns the sum over the count:
 
 # %%
 gp.show_source(gp.rosenblatt.train_averaged)
 
 # %% [markdown]
-# **The decaying step** is the traced plain rule, one kernel pass per epoch, with the step
+# **The decaying step** is the traced plain rule, one pass of `train`'s engine per epoch, with the step
 # $\eta_e = \eta / e^{\text{decay}}$ computed before each pass; `threshold` $= \delta$ is the
 # margin below which an example counts as a mistake:
 
@@ -316,12 +307,12 @@ gp.show_source(gp.rosenblatt.train_averaged)
 gp.show_source(gp.rosenblatt.train_traced, "_step_size")
 
 # %% [markdown]
-# **Projection** passes `radius` to the driver: after every update the kernel's hook rescales
-# $\theta$ back onto the ball of that radius, $\theta \leftarrow \theta \min(1, \rho /
-# \|\theta\|)$, before the pass goes on:
+# **Projection**: after every update, `_project(theta, radius)` rescales $\theta$ back onto the
+# ball of that radius, $\theta \leftarrow \theta \min(1, \rho / \|\theta\|)$, before the pass
+# goes on:
 
 # %%
-gp.show_source(gp.rosenblatt.train_projected, stepping._project)
+gp.show_source(gp.rosenblatt.train_projected)
 
 # %% [markdown]
 # `remedies_experiment` calls these four (and the plain rule) on one draw, and scores the

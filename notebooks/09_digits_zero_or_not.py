@@ -118,9 +118,8 @@ gp.show_source(gp.experiments.learning_curve)
 gp.show_source(gp.train_averaged)
 
 # %% [markdown]
-# `_stepwise` makes the passes with the same updates as `gp.train` and calls `average` after
-# each one; `step.thetas()` holds the weights after every step of the pass, so `total` is their
-# running sum and `total[0] / total[1]` their mean. The plain perceptron's last weights jump at
+# It makes the same updates as `gp.train`; `this_pass += theta` runs after every example, so
+# `total` is the running sum of the weights visited and `total / visits` their mean. The plain perceptron's last weights jump at
 # every mistake; their mean moves less and less as the steps pile up.
 #
 # In the figure, the y axis starts just below the majority baseline; the coin flip and the
