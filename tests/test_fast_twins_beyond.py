@@ -23,9 +23,11 @@ import pytest
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.beyond import solvers
+from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.core.fast import beyond as fast_beyond
 from gluon_perceptron.core.fast import relaxation as fast_relaxation
 from gluon_perceptron.core.theory import relaxation
+from gluon_perceptron.core.theory.relaxation import wedge_system
 
 
 def _same(a, b) -> None:
@@ -130,7 +132,7 @@ def test_separation_solvers_with_the_readable_cone_loop(seed, monkeypatch):
             monkeypatch.setattr(solvers, "_cone_passes", lambda A, m, counts=None:
                                 solvers._cone_perceptron(A, m, counts, fast=False))
         runs[fast] = (gp.beyond.rescaled_perceptron(A, max_iterations=20_000, phase=8),
-                      gp.beyond.perceptron_separation(A, max_iterations=20_000))
+                      perceptron_separation(A, max_iterations=20_000))
     for twin, loop in zip(runs[True], runs[False]):
         _same(twin, loop)
     assert runs[True][0].rescalings > 0  # the phases were short enough to stretch the space
@@ -149,7 +151,7 @@ def _systems():
     Yi = np.where(Xi[:, 0] + Xi[:, 1] >= 0, 1.0, -1.0)
     yield "ties", *gp.theory.perceptron_system(Xi, Yi, margin=1.0), {"tol": 0.0,
                                                                       "max_iterations": 3_000}
-    yield "wedge", *gp.theory.wedge_system(0.05), {"tol": 0.0, "max_iterations": 2_000,
+    yield "wedge", *wedge_system(0.05), {"tol": 0.0, "max_iterations": 2_000,
                                                     "w0": np.array([4.0, 1.0])}
     A, c = gp.theory.perceptron_system(X, Y)
     yield "float32", A.astype(np.float32), c.astype(np.float32), {"max_iterations": 3_000}
