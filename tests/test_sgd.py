@@ -419,3 +419,19 @@ def test_a_subnormal_radius_is_refused_by_name():
     w, b = nd.ones(2), nd.ones(1)
     with pytest.raises(ValueError, match="radius must be at least .* subnormal"):
         project_to_ball(w, b, 2.2e-309)
+
+
+def test_sgd_bound_experiment_called_from_a_checked_function_takes_its_default_horizons():
+    """A call nested in another checked call skips the rules and their conversions: the default
+    horizons, a tuple, must still work there (it raised AttributeError: no .size)."""
+    from gluon_perceptron.core._validation import _TRUSTED
+
+    X, Y = gp.experiments.sgd_demo_data()
+    alone = gp.experiments.sgd_bound_experiment(X, Y, seeds=2)
+    token = _TRUSTED.set(True)  # as inside the body of an outer checked call
+    try:
+        nested = gp.experiments.sgd_bound_experiment(X, Y, seeds=2)
+    finally:
+        _TRUSTED.reset(token)
+    np.testing.assert_array_equal(nested.constant_gap, alone.constant_gap)
+    np.testing.assert_array_equal(nested.anytime_gap, alone.anytime_gap)

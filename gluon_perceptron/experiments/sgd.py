@@ -274,6 +274,7 @@ def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1
     average :math:`\\bar\\theta_T` unchanged).
     """
     Xn, Yn = X, Y
+    horizons = np.asarray(horizons, dtype=np.int64)  # a nested call gets its default as given
     w_star, b_star, risk_min = risk_minimum(Xn, Yn, threshold=threshold)
     radius = float(np.hypot(np.linalg.norm(w_star), b_star))
     if radius == 0.0:
