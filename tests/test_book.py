@@ -206,8 +206,9 @@ def site(book):
         thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser():
+def launched_chromium():
+    """Debian's chromium-headless-shell under Playwright, closed when the generator ends (the
+    browser fixtures here and of the JupyterLab test ``yield from`` it)."""
     binary = chromium_binary()
     if binary is None:
         unavailable("no chromium-headless-shell found")
@@ -226,6 +227,11 @@ def browser():
     finally:
         chromium.close()
         playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from launched_chromium()
 
 
 #: Run in the page once it has loaded: waits for MathJax and the images, then reports what a

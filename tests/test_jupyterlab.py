@@ -26,7 +26,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_book import CHROMIUM_FLAGS, chromium_binary, unavailable
+from test_book import launched_chromium
 
 from gluon_perceptron.core.distributed.lifeline import die_with_parent
 
@@ -141,24 +141,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium():
-    binary = chromium_binary()
-    if binary is None:
-        unavailable("no chromium-headless-shell found")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("Playwright for Python is not installed")
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=binary, args=CHROMIUM_FLAGS)
-    except Exception as exc:  # noqa: BLE001 - any launch failure means no browser
-        playwright.stop()
-        unavailable(f"{binary} does not start under Playwright ({exc})")
-    try:
-        yield browser
-    finally:
-        browser.close()
-        playwright.stop()
+    yield from launched_chromium()
 
 
 def open_notebook(lab: Lab, chromium, name: str):
