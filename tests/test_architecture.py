@@ -319,3 +319,86 @@ def test_public_functions_have_type_hints_and_docstrings():
             if "return" not in obj.__annotations__:
                 missing.append(f"{name}: no return type")
     assert not missing, missing
+
+
+# --- checking is a small share of the package (issue 28 item 3) ------------------------------
+
+#: At most this share of the package's lines may be argument checking, as
+#: ``tools/checking_share.py`` counts it (its docstring says what counts).
+CHECKING_TARGET = 0.06
+
+
+def _checking_share_tool() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "checking_share", PACKAGE.parent / "tools" / "checking_share.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("checking_share", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_checking_share(root: Path, target: float = CHECKING_TARGET) -> float:
+    """The checking share of the package under ``root``; fails above ``target``, naming the
+    files that check most."""
+    share = _checking_share_tool().measure(root)
+    worst = sorted(share.by_file.items(), key=lambda kv: -kv[1][0])[:8]
+    assert share.ratio <= target, (
+        f"checking is {share.checking} of {share.total} lines ({share.ratio:.1%}), more than "
+        f"{target:.0%}: check where a user's input enters, nowhere else; the most: "
+        + ", ".join(f"{k} {c}/{t}" for k, (c, t) in worst))
+    return share.ratio
+
+
+def test_checking_is_a_small_share_of_the_package():
+    """Checks where a user's input enters, nowhere else: at most 6 % of the package's lines
+    (``python tools/checking_share.py --by-file`` shows where)."""
+    assert_checking_share(PACKAGE)
+
+
+def test_the_checking_share_can_fail(tmp_path):
+    """The measure counts what its docstring says, and the test above fails on a package that
+    checks too much: decorator lines, rule declarations, rule functions, ``_checks`` calls and
+    raise-on-bad-input blocks all count, docstrings, comments and blank lines do not."""
+    tool = _checking_share_tool()
+    source = '''"""A module that checks too much."""
+from . import _checks
+from ._validation import Rule, count, validate_params
+
+_RULES = dict(n=count())  # a rule declaration
+
+
+def _positive(value, name, args):  # a rule function
+    """Not counted: a docstring."""
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0")
+    return value
+
+
+@validate_params(n=count(),
+                 m=Rule(_positive, "positive"))
+def work(n, m):
+
+    # a comment: not counted
+    _checks.flag(True, "flag")
+    if n > 10:
+        raise TypeError("n too big")
+    return n + m
+'''
+    checking, code = tool.checking_lines(source)
+    lines = source.splitlines()
+    counted = {lines[i - 1].strip() for i in checking}
+    assert "_RULES = dict(n=count())  # a rule declaration" in counted
+    assert "def _positive(value, name, args):  # a rule function" in counted
+    assert '@validate_params(n=count(),' in counted
+    assert 'm=Rule(_positive, "positive"))' in counted
+    assert '_checks.flag(True, "flag")' in counted and "if n > 10:" in counted
+    assert 'raise TypeError("n too big")' in counted
+    assert "def work(n, m):" not in counted and "return n + m" not in counted
+    assert not any('"""' in line or line.startswith("#") for line in counted)
+    assert len(code) == len(checking) + 4  # the imports (2 lines), def work, its return
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "heavy.py").write_text(source)
+    with pytest.raises(AssertionError, match=r"checking is \d+ of \d+ lines .* pkg|heavy.py"):
+        assert_checking_share(tmp_path / "pkg")
+    (tmp_path / "pkg" / "light.py").write_text("x = 1\n" * 400)
+    assert assert_checking_share(tmp_path / "pkg") <= CHECKING_TARGET

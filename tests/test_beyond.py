@@ -391,8 +391,6 @@ def test_plots_return_their_axes():
                                        max_iterations=5000)
     ax = gp.plots.plot_separation(sep)
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    with pytest.raises(TypeError, match="SeparationExperiment"):
-        gp.plots.plot_separation(forg)
 
 
 # --- one driver: the overflow check of train (issue 18) --------------------------------------

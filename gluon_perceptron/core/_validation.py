@@ -41,7 +41,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "context",
+    "user_code", "context",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -389,40 +389,43 @@ def _user_code(value: Callable) -> Callable:
     return untrusted
 
 
-def function(hint: str, returns: tuple[type, str, str] | None = None) -> Rule:
-    """A callable argument: a loss, a schedule, a callback.
-
-    One of the package's own decorated functions (it has ``__rules__``) is returned as is: a
-    trusted body calls it unchecked, and fast. Any other callable is the user's code: it is
-    wrapped to run with the trusted flag unset, so the package functions *it* calls are
-    checked (a trusted body around it does not vouch for it). With ``returns=(cls, what,
-    why)`` the wrapper also refuses a result that is no ``cls`` with a ``TypeError``
-    (``"loss must return {what}, but 'f' returned ndarray{why}"``). ``hint`` says what is
-    expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
-    function {hint}, got str 'hinge'"``.
-    """
+def function(hint: str) -> Rule:
+    """A callable argument (a loss, a schedule, a callback), returned as given; ``hint`` says
+    what is expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
+    function {hint}, got str 'hinge'"``. A body that calls a user's function converts it first,
+    in one visible line: :func:`user_code`."""
     def check(value, name, args):
         if not callable(value):
             raise TypeError(f"{name} must be a function {hint}, got {type(value).__name__} "
                             f"{value!r:.40}")
-        if hasattr(value, "__rules__"):
-            return value
-        user = _user_code(value)
-        if returns is None:
-            return user
-        cls, what, why = returns
+        return value
+    return Rule(check, f"function({hint!r:.40})")
 
-        @functools.wraps(user)
-        def checked_result(*a, **k):
-            result = user(*a, **k)
-            if not isinstance(result, cls):
-                raise TypeError(f"{name} must return {what}, but "
-                                f"{getattr(value, '__name__', value)!r:.60} returned "
-                                f"{type(result).__name__}{why}")
-            return result
-        return checked_result
-    shown = "" if returns is None else f", returns={returns[0].__name__}"
-    return Rule(check, f"function({hint!r:.40}{shown})")
+
+def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
+    """``value`` as a trusted body should call it, the one line that converts a callable
+    argument: None, a non-callable and the package's own decorated functions (they have
+    ``__rules__``) as given (a trusted body calls them unchecked, and fast); any other callable
+    is the user's code, wrapped to run with the trusted flag unset, so that the package
+    functions *it* calls are checked. With ``returns=(cls, what, why)`` the wrapper also refuses
+    a result that is no ``cls`` with a ``TypeError`` (``"loss must return {what}, but 'f'
+    returned ndarray{why}"``)."""
+    if not callable(value) or hasattr(value, "__rules__"):
+        return value
+    user = _user_code(value)
+    if returns is None:
+        return user
+    cls, what, why = returns
+
+    @functools.wraps(user)
+    def checked_result(*a, **k):
+        result = user(*a, **k)
+        if not isinstance(result, cls):
+            raise TypeError(f"{name} must return {what}, but "
+                            f"{getattr(value, '__name__', value)!r:.60} returned "
+                            f"{type(result).__name__}{why}")
+        return result
+    return checked_result
 
 
 def _context(value, name: str, args: dict) -> mx.Context:

@@ -18,13 +18,12 @@ rank-one update at every mistake.
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._arrays import _finite, _refuse_overflow
+from .._arrays import _guard
 from .._checks import vector
 from .._validation import (
     Rule,
@@ -134,14 +133,14 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
             mistakes = 0
             for t, x in enumerate(Z):
                 margin = Y[t] * (x @ (Ainv @ v))  # the sign of x^T (A + x x^T)^-1 v
-                _refuse_overflow(math.isfinite(margin), "margins y (w.x + b)", epoch, fix=fix)
+                _guard(epoch, margins=margin, fix=fix)  # the overflow guard
                 if margin <= 0.0:
                     mistakes += 1
                     rows.append(t)
                     u = Ainv @ x
                     Ainv -= np.outer(u, u) / (1.0 + x @ u)  # x joins S (Sherman-Morrison)
                     v += Y[t] * x
-            _refuse_overflow(_finite(Ainv) and _finite(v), "weights (w, b)", epoch, fix=fix)
+            _guard(epoch, weights=(Ainv, v), fix=fix)
             per_epoch.append(mistakes)
             if mistakes == 0:
                 break
