@@ -52,6 +52,8 @@ class Share:
     checking: int = 0
     total: int = 0
     by_file: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Checking lines by what counted them first (the numbers 1-6 of the module's docstring).
+    by_kind: dict[str, int] = field(default_factory=dict)
 
     @property
     def ratio(self) -> float:
@@ -133,41 +135,64 @@ def _raises_bad_input(node: ast.AST) -> bool:
     return isinstance(exc, ast.Name) and exc.id in BAD_INPUT
 
 
-def checking_lines(source: str, shared: bool = False) -> tuple[set[int], set[int]]:
+#: The kinds of checking line, in the order of the module's docstring.
+KINDS = ("shared modules", "decorators", "rule declarations", "rule functions",
+         "_checks calls", "raise on bad input")
+
+
+def checking_lines(source: str, shared: bool = False,
+                   kinds: dict[str, int] | None = None) -> tuple[set[int], set[int]]:
     """``(checking, code)``: the line numbers of one file's checking lines and of its code
-    lines. ``shared``: the file is one of the shared checking modules (every line counts)."""
+    lines. ``shared``: the file is one of the shared checking modules (every line counts).
+    ``kinds``, if given, is increased by the lines of each kind (a line counted once, under
+    the first kind of :data:`KINDS` that counts it)."""
     code = code_lines(source)
     if shared:
+        if kinds is not None:
+            kinds["shared modules"] = kinds.get("shared modules", 0) + len(code)
         return code, code
     tree = ast.parse(source)
     rule_names, rule_aliases = _imported_from(tree, "_validation")
     check_names, check_aliases = _imported_from(tree, "_checks")
-    found: set[int] = set()
+    found = _Found(code, kinds)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for deco in node.decorator_list:  # 2
                 target = deco.func if isinstance(deco, ast.Call) else deco
                 if getattr(target, "id", getattr(target, "attr", None)) == "validate_params":
-                    found |= _span(deco)
-            if _is_rule_function(node):  # 4
-                found |= _span(node)
-                found |= set().union(*(_span(d) for d in node.decorator_list)) \
-                    if node.decorator_list else set()
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):  # 3
-            if node.value is not None and _calls_into(node.value, rule_names, rule_aliases):
-                found |= _span(node)
-            elif node.value is not None and _calls_into(node.value, check_names,
-                                                        check_aliases):  # 5
-                found |= _span(node)
-        elif isinstance(node, (ast.Expr, ast.Return)):  # 5
-            if node.value is not None and _calls_into(node.value, check_names, check_aliases):
-                found |= _span(node)
-        elif _raises_bad_input(node):  # 6
-            found |= _span(node)
+                    found.add("decorators", _span(deco))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value \
+                is not None and _calls_into(node.value, rule_names, rule_aliases):  # 3
+            found.add("rule declarations", _span(node))
+    for node in ast.walk(tree):
+        if _is_rule_function(node):  # 4
+            found.add("rule functions", _span(node))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)) \
+                and node.value is not None \
+                and _calls_into(node.value, check_names, check_aliases):  # 5
+            found.add("_checks calls", _span(node))
+    for node in ast.walk(tree):
+        if _raises_bad_input(node):  # 6
+            found.add("raise on bad input", _span(node))
         if isinstance(node, ast.If) and len(node.body) == 1 and not node.orelse \
                 and _raises_bad_input(node.body[0]):  # 6: the if line(s)
-            found |= _span(node.test) | {node.lineno}
-    return found & code, code
+            found.add("raise on bad input", _span(node.test) | {node.lineno})
+    return found.lines, code
+
+
+class _Found:
+    """The checking lines of one file (code lines only), and their count by kind."""
+
+    def __init__(self, code: set[int], kinds: dict[str, int] | None):
+        self.code, self.kinds, self.lines = code, kinds, set()
+
+    def add(self, kind: str, lines: set[int]) -> None:
+        new = (lines & self.code) - self.lines
+        self.lines |= new
+        if self.kinds is not None:
+            self.kinds[kind] = self.kinds.get(kind, 0) + len(new)
 
 
 def measure(root: Path = ROOT) -> Share:
@@ -176,7 +201,8 @@ def measure(root: Path = ROOT) -> Share:
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
         source = path.read_text(encoding="utf-8")
-        checking, code = checking_lines(source, shared=path.stem in SHARED)
+        checking, code = checking_lines(source, shared=path.stem in SHARED,
+                                        kinds=share.by_kind)
         share.by_file[rel] = (len(checking), len(code))
         share.checking += len(checking)
         share.total += len(code)
@@ -194,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         for rel, (c, t) in rows:
             if c:
                 print(f"{c:5d} / {t:5d}  {c / t:6.1%}  {rel}")
+    for kind in KINDS:
+        print(f"{kind:20s} {share.by_kind.get(kind, 0):5d}")
     for part in ("core/", "experiments/", "plots/", "main/"):
         c, t = share.part(part)
         print(f"{part:13s} {c:5d} / {t:5d} = {c / max(t, 1):.1%}")
