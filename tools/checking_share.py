@@ -13,9 +13,9 @@ What counts, once, in the package's ``.py`` files:
      its declared constraints) and ``core/_checks.py`` (the ``_checks`` helpers);
   2. decorator lines: the whole ``@validate_params(...)`` expression of every decorated
      function;
-  3. rule declarations: a statement (an assignment, at any level) whose value builds a rule,
-     i.e. calls a name imported from ``_validation`` or an attribute of that module
-     (``_DATA = dict(X=rule.features(), Y=rule.labels())``);
+  3. rule declarations: a statement (an assignment or a ``return``, at any level) whose value
+     builds a rule, i.e. calls a name imported from ``_validation`` or an attribute of that
+     module (``_DATA = dict(X=rule.features(), Y=rule.labels())``);
   4. rule functions: a function whose parameters are ``(value, name, args)`` (any first name),
      the one-off rules a decorator hands ``rule.Rule``, whole;
   5. calls of the ``_checks`` helpers in a body: a statement that calls a name imported from
@@ -162,8 +162,9 @@ def checking_lines(source: str, shared: bool = False,
                 if getattr(target, "id", getattr(target, "attr", None)) == "validate_params":
                     found.add("decorators", _span(deco))
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value \
-                is not None and _calls_into(node.value, rule_names, rule_aliases):  # 3
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)) \
+                and node.value is not None \
+                and _calls_into(node.value, rule_names, rule_aliases):  # 3
             found.add("rule declarations", _span(node))
     for node in ast.walk(tree):
         if _is_rule_function(node):  # 4

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import numbers
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -41,7 +42,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "user_code", "context",
+    "user_code", "context", "fits",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -250,11 +251,37 @@ def label() -> Rule:
     return Rule(_label, "label()")
 
 
-def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
-    """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``."""
-    return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
-                                                                maximum=maximum),
-                _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT)))
+def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None
+          ) -> Rule:
+    """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``; with
+    ``at_most``, also at most that argument (an integer, or a sequence's length), declared
+    before it: ``last=count(at_most="epochs")``."""
+    def check(value, name: str, args: dict) -> int:
+        value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
+        if at_most is not None:
+            bound = args[at_most]
+            whole = isinstance(bound, numbers.Integral)
+            most = int(bound) if whole else len(bound)
+            if value > most:
+                what = f"{at_most}={most}" if whole else f"the {most} values of {at_most}"
+                raise ValueError(f"{name}={value} is more than {what}; use at most {most}")
+        return value
+    return Rule(check, _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT),
+                             at_most=(at_most, None)), () if at_most is None else (at_most,))
+
+
+def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple[str, ...] = ()
+         ) -> Rule:
+    """``rule``, then the table the value asks for, ``size(value, args)`` numbers, must fit
+    (:func:`._checks.elements`: MXNet's limit, a quarter of the memory); ``what`` names that
+    table, formatted with ``value`` and the arguments: ``fits(count(), lambda epochs, args:
+    3 * epochs, "the recorded weights (epochs={value} passes x 3 numbers)")``; ``needs`` names
+    the other arguments ``size`` reads."""
+    def check(value, name: str, args: dict):
+        value = rule(value, name, args)
+        _checks.elements(size(value, args), what.format(value=value, **args))
+        return value
+    return Rule(check, f"fits({rule!r}, {what!r:.40})", tuple(getattr(rule, "needs", ())) + needs)
 
 
 def repeats() -> Rule:

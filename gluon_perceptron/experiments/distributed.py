@@ -26,6 +26,7 @@ from ..core._validation import (
     count,
     features,
     finite_values,
+    fits,
     flag,
     fraction,
     instance,
@@ -46,14 +47,6 @@ from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 
 
-def _points_fit(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    samples = args["samples"]
-    _checks.elements(samples * dimensions, f"hard_separable's samples x dimensions points "
-                                           f"(samples={samples:,}, dimensions={dimensions:,})")
-    return dimensions
-
-
 def _kept_share(margin: float) -> float:
     """u.x ~ N(0, 1) for a unit u: the share of candidates kept is P(|Z + 0.1| > margin)."""
     return 0.5 * (math.erfc((margin - 0.1) / math.sqrt(2)) +
@@ -71,8 +64,10 @@ def _drawable_margin(margin, name: str, args: dict) -> float:
     return margin
 
 
-@validate_params(samples=count(), dimensions=Rule(_points_fit, "count() whose points fit",
-                                                   ("samples",)),
+@validate_params(samples=count(),
+                 dimensions=fits(count(), lambda d, args: args["samples"] * d,
+                                 "hard_separable's samples x dimensions points (samples="
+                                 "{samples:,}, dimensions={value:,})", needs=("samples",)),
                  margin=Rule(_drawable_margin, "real(minimum=0.0) that keeps 1 % of points",
                              ("samples",)),
                  seed=seed())
@@ -331,18 +326,13 @@ class NonseparableMixing:
     flipped: float
 
 
-def _round_records(rounds, name: str, args: dict) -> int:
-    rounds = _checks.positive_int(rounds, name)
-    _checks.elements(rounds * (args["dimensions"] + 1 + 2 * len(args["workers"])),
-                     f"nonseparable_mixing's records (per round, the mixed (w, b) and an error "
-                     f"and a count per worker count; rounds={rounds:,})")
-    return rounds
-
-
 @validate_params(samples=count(), dimensions=count(), mixing=one_of(*MIXINGS),
                  workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 rounds=Rule(_round_records, "count() whose records fit",
-                             ("dimensions", "workers")),
+                 rounds=fits(count(), lambda rounds, args: rounds * (
+                     args["dimensions"] + 1 + 2 * len(args["workers"])),
+                     "nonseparable_mixing's records (per round, the mixed (w, b) and an error "
+                     "and a count per worker count; rounds={value:,})",
+                     needs=("dimensions", "workers")),
                  flip=fraction(),
                  epsilon=Rule(_reachable, "a margin getfake can reach",
                               ("samples", "dimensions")),
