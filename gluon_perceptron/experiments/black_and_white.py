@@ -19,7 +19,6 @@ from ..core._validation import (
     fits,
     flag,
     fraction,
-    instance,
     labels,
     optional,
     progress,
@@ -105,18 +104,6 @@ def boundary_turns(weights) -> np.ndarray:
     return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
 
 
-def _features_of_run(X, name: str, args: dict) -> np.ndarray:
-    X = _checks.features(X, name)
-    run = args["run"]
-    if run.thetas.shape[1] != X.shape[1] + 1:
-        raise ValueError(f"run has weights of length {run.thetas.shape[1]} but X has "
-                         f"{X.shape[1]} features (expected {run.thetas.shape[1] - 1})")
-    return X
-
-
-@validate_params(run=instance(OnlineRun, "the result of run_online()"),
-                 X=Rule(_features_of_run, "features(one per weight of run)", ("run",)),
-                 Y=labels(of="X"))
 def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
     """Error on ``(X, Y)`` of :math:`(w_t, b_t)` after every step of ``run``.
 

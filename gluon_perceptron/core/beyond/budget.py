@@ -141,14 +141,12 @@ def _refuse_nan(value: float, what: str) -> None:
         raise _overflow(what, np.float64, SCALE)
 
 
-@validate_params(budget=count())
 def forgetron_radius(budget: int) -> float:
     """:math:`U = \\frac14 \\sqrt{(B + 1) / \\ln(B + 1)}`, the norm the Forgetron's
     guarantee allows its competitor :math:`g` (Dekel et al. 2008)."""
     return 0.25 * np.sqrt((budget + 1) / np.log(budget + 1))
 
 
-@validate_params(X=features(), Y=labels(of="X"), budget=count(), **KERNEL_RULES)
 def forgetron_bound(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
                     gamma: float | None = None, coef0: float = 1.0) -> float:
     """The Forgetron's mistake bound :math:`2\\|g\\|^2 + 4 \\sum_t \\max(0, 1 - y_t g(x_t))`

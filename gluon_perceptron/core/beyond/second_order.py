@@ -26,13 +26,10 @@ import numpy as np
 from .._arrays import _guard
 from .._checks import vector
 from .._validation import (
-    Rule,
     count,
     features,
     flag,
-    instance,
     labels,
-    optional,
     real,
     validate_params,
 )
@@ -154,10 +151,6 @@ def _competitor(u, name: str, args: dict) -> np.ndarray:
     return vector(u, name, size=args["X"].shape[1] + int(args["run"].bias)).astype(np.float64)
 
 
-@validate_params(X=features(), Y=labels(of="X"),
-                 run=instance(SecondOrderRun, "from train_second_order"),
-                 u=Rule(_competitor, "vector(size_of='X' + run.bias)", ("X", "run")),
-                 gamma=optional(real(positive=True)))
 def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None) -> float:
     """The right-hand side of the second-order perceptron's bound for the competitor ``u``.
 

@@ -85,7 +85,6 @@ def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None 
     return w, updates, bool(np.all(A @ w > 0))
 
 
-@validate_params(A=unit_rows("perceptron_separation"), max_iterations=count())
 def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRun:
     """The perceptron on the separation problem: cyclic passes over the unit rows.
 

@@ -15,7 +15,6 @@ from .._validation import (
     Rule,
     count,
     features,
-    finite_values,
     labels,
     real,
     scalar,
@@ -97,12 +96,10 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     return float(value)
 
 
-@validate_params(radius=real(positive=True), lipschitz=real(positive=True),
-                 learning_rates=finite_values(strict=True))
 def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     """The chapter's bound :math:`(R^2 + L^2 \\sum_{t \\le T} \\eta_t^2)/(2 \\sum_{t \\le T}
     \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
-    eta = learning_rates
+    eta = np.asarray(learning_rates, dtype=np.float64)
     with np.errstate(all="ignore"):
         bound = (_f(radius)**2 + _f(lipschitz)**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
     if not np.all(np.isfinite(bound)):
