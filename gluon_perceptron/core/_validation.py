@@ -42,7 +42,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "user_code", "context", "fits",
+    "user_code", "context", "fits", "names",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -338,6 +338,22 @@ def one_of(*options) -> Rule:
     known = frozenset(options)
     return Rule(lambda value, name, args: _checks.choice(value, name, known),
                 f"one_of({', '.join(map(repr, options))})")
+
+
+def names(*options: str) -> Rule:
+    """A non-empty sequence of names, each one of ``options`` (``names("uniform",
+    "weighted")``; a string alone is refused: ``("uniform",)`` names one), as a tuple."""
+    known = frozenset(options)
+
+    def check(value, name: str, args: dict) -> tuple:
+        wanted = f"{name} must be a non-empty sequence of names from {list(options)}"
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise ValueError(f"{wanted}, e.g. {name}=({options[0]!r},), got {value!r:.60}")
+        value = tuple(_checks.choice(v, f"{name}[k]", known) for v in list(value)[:1000])
+        if not value:
+            raise ValueError(f"{wanted}, got an empty sequence")
+        return value
+    return Rule(check, f"names({', '.join(map(repr, options))})")
 
 
 def flag() -> Rule:

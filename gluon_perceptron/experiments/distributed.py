@@ -31,6 +31,7 @@ from ..core._validation import (
     fraction,
     instance,
     labels,
+    names,
     one_of,
     progress,
     real,
@@ -110,17 +111,6 @@ def _shard_counts(workers, name: str = "workers", args: dict | None = None) -> l
     return workers
 
 
-def _mixings(mixings, name: str = "mixings", args: dict | None = None) -> list[str]:
-    """A non-empty sequence of names from :data:`MIXINGS`."""
-    if isinstance(mixings, str) or not hasattr(mixings, "__iter__"):
-        raise ValueError(f"mixings must be a sequence of names from {list(MIXINGS)}, e.g. "
-                         f"mixings=('uniform',), got {mixings!r:.60}")
-    mixings = [_checks.choice(m, "mixings", set(MIXINGS)) for m in list(mixings)[:10]]
-    if not mixings:
-        raise ValueError(f"mixings must name at least one of {list(MIXINGS)}")
-    return mixings
-
-
 @dataclass
 class MixingBoundExperiment:
     """Theorem 3 of iterative parameter mixing against measured counts, one row per run.
@@ -162,15 +152,6 @@ def _reachable(epsilon, name: str, args: dict) -> float:
     return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
 
 
-def _bound_records(mixings, name: str, args: dict) -> list[str]:
-    mixings = _mixings(mixings, name)
-    trials, workers = args["trials"], args["workers"]
-    _checks.elements(7 * trials * len(workers) * len(mixings),
-                     f"mixing_bound_experiment's records (7 per run, trials={trials:,} x "
-                     f"{len(workers)} worker counts x {len(mixings)} mixings)")
-    return mixings
-
-
 def _integer_seed(value, name: str, args: dict) -> int:
     value = _checks.seed(value, name)
     if value is None:
@@ -183,8 +164,10 @@ def _integer_seed(value, name: str, args: dict) -> int:
                               ("samples", "dimensions")),
                  trials=repeats(),
                  workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 mixings=Rule(_bound_records, "names from MIXINGS whose records fit",
-                              ("trials", "workers")),
+                 mixings=fits(names(*MIXINGS), lambda mixings, args: 7 * args["trials"]
+                              * len(args["workers"]) * len(mixings),
+                              "mixing_bound_experiment's records (7 per run, trials={trials:,} x "
+                              "len(workers) x len(mixings))", needs=("trials", "workers")),
                  seed=Rule(_integer_seed, "seed(), not None"), progress=progress())
 def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
                             workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
@@ -269,7 +252,7 @@ def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
 
 @validate_params(X=features(), Y=labels(of="X"),
                  workers=Rule(lambda v, name, args: _checks.counts(v, name), "counts()"),
-                 mixings=Rule(_mixings, "names from MIXINGS"),
+                 mixings=names(*MIXINGS),
                  max_epochs=Rule(_mixing_rounds, "count(), as train_mixed checks it",
                                  ("X", "Y", "workers", "mixings")),
                  cluster=flag(), timeout=real(positive=True), progress=progress())

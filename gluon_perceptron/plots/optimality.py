@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
-from ..core._validation import Rule, flag, unchecked, validate_params
+from ..core._validation import flag, names, unchecked, validate_params
 from ..experiments.optimality import AdversaryCurve, GeneralizationCurve
 
 #: What :func:`plot_generalization_curve` draws, in order: key, label, style.
@@ -15,19 +15,6 @@ _CURVES = (("bound", "E[R_a^2/gamma_2^2]/(N+1)", "s--"),
            ("support", "|I|/(N+1) (examples updated on)", "v:"),
            ("loo", "leave-one-out error", "o-"),
            ("test", "error on fresh points", "x-"))
-
-def _keys(keys, name, args) -> tuple:
-    known = [key for key, _, _ in _CURVES]
-    if isinstance(keys, str) or not hasattr(keys, "__iter__"):
-        raise ValueError(f"{name} must be a sequence of curve names from {known}, got "
-                         f"{keys!r:.60}")
-    keys = tuple(keys)
-    unknown = [k for k in keys if not isinstance(k, str) or k not in known]
-    if unknown or not keys:
-        raise ValueError(f"{name} must be a non-empty sequence of curve names from {known}, "
-                         f"got {list(keys)!r:.80}")
-    return keys
-
 
 def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     """Theorem 1.34: forced mistakes against :math:`1/\\gamma^2`, with
@@ -46,7 +33,8 @@ def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     return ax
 
 
-@validate_params(curve=unchecked, ax=unchecked, keys=Rule(_keys, "curve names"), errorbars=flag())
+@validate_params(curve=unchecked, ax=unchecked, keys=names(*(key for key, _, _ in _CURVES)),
+                 errorbars=flag())
 def plot_generalization_curve(curve: GeneralizationCurve, ax=None, *,
                               keys=("bound", "updates", "support", "loo", "test"),
                               errorbars: bool = False) -> Axes:
