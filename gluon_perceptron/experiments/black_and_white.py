@@ -74,18 +74,6 @@ def horizon_maxima(norms, horizons) -> np.ndarray:
     return np.array([norms[:T].max() for T in horizons])
 
 
-def _passes(weights, name: str, args: dict) -> np.ndarray:
-    """``weights``, a sequence of at least two ``(w, b)`` pairs of one length, as rows
-    ``(w, b)``."""
-    pairs = _checks.weight_pairs(weights, name)
-    thetas = np.array([np.append(w, b) for w, b in pairs]).reshape(len(pairs), -1)
-    if thetas.shape[0] < 2:
-        raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
-                         f"{thetas.shape[0]} in weights")
-    return thetas
-
-
-@validate_params(weights=Rule(_passes, "weight_pairs(at least 2)"))
 def boundary_turns(weights) -> np.ndarray:
     """Angle in degrees between :math:`\\theta = (w, b)` after consecutive passes.
 
@@ -97,7 +85,7 @@ def boundary_turns(weights) -> np.ndarray:
     weights : list of (w, b)
         As in ``TrainResult.history["weights"]``.
     """
-    thetas = weights
+    thetas = np.array([np.append(w, b) for w, b in weights], dtype=np.float64)  # rows (w, b)
     with np.errstate(invalid="ignore", divide="ignore"):  # a zero theta has no direction
         unit = thetas / _row_norms(thetas)[:, None]  # overflow-safe norms near float64's limit
         cos = np.sum(unit[1:] * unit[:-1], axis=1)
