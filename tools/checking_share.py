@@ -66,7 +66,9 @@ class Share:
 
 
 def _span(node: ast.AST) -> set[int]:
-    return set(range(node.lineno, node.end_lineno + 1))  # type: ignore[attr-defined]
+    """The line numbers a statement or an expression spans."""
+    assert isinstance(node, (ast.stmt, ast.expr)) and node.end_lineno is not None
+    return set(range(node.lineno, node.end_lineno + 1))
 
 
 def _docstring_lines(tree: ast.Module) -> set[int]:
@@ -187,7 +189,8 @@ class _Found:
     """The checking lines of one file (code lines only), and their count by kind."""
 
     def __init__(self, code: set[int], kinds: dict[str, int] | None):
-        self.code, self.kinds, self.lines = code, kinds, set()
+        self.code, self.kinds = code, kinds
+        self.lines: set[int] = set()
 
     def add(self, kind: str, lines: set[int]) -> None:
         new = (lines & self.code) - self.lines
