@@ -42,7 +42,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "user_code", "context", "fits", "names",
+    "user_code", "context", "fits", "names", "class_labels",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -244,6 +244,44 @@ def _label(y, name: str, args: dict) -> float:
     if value not in (1.0, -1.0):
         raise ValueError(f"{name} must be -1 or +1, got {value}")
     return value
+
+
+def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
+    """``y``: class labels (any type: numbers, strings), a 1-D array or a column, one per row
+    of the argument ``of`` (None: any length), none NaN or inf, as a 1-D numpy array. With
+    ``whole`` (the multiclass trainers): integers, strings or whole-valued floats (each
+    distinct float would be a class of its own), and at least 2 classes."""
+    def check(y, name: str, args: dict) -> np.ndarray:
+        yn = _checks.to_numpy(y, name)
+        if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
+            got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
+            raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
+        yn = yn.reshape(-1)
+        n = yn.shape[0] if of is None else args[of].shape[0]
+        if yn.shape[0] != n:
+            raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
+                             f"{name} has {yn.shape[0]} labels")
+        if yn.size == 0:
+            raise ValueError(f"{name} is empty: pass one label per example")
+        if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):
+            raise ValueError(f"{name} must hold class labels, found NaN or inf; drop those "
+                             f"examples first")
+        if whole and (yn.dtype.kind == "c" or (yn.dtype.kind == "O" and not all(
+                isinstance(v, str) for v in yn))):
+            raise ValueError(f"{name} must hold class labels (integers or strings), got dtype "
+                             f"{yn.dtype}")
+        fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" else ()
+        if len(fractional):
+            raise ValueError(
+                f"{name} must hold class labels (whole numbers such as the digits 0 to 9), "
+                f"found {len(fractional)} non-integer values such as {fractional[:3].tolist()}: "
+                f"each distinct value would become a class of its own; round or bin {name} "
+                f"first")
+        if whole and np.unique(yn).size < 2:
+            raise ValueError(f"{name} must hold at least 2 classes, got {np.unique(yn).tolist()}")
+        return yn
+    return Rule(check, _text("class_labels", of=(of, "X"), whole=(whole, False)),
+                () if of is None else (of,))
 
 
 def label() -> Rule:

@@ -39,7 +39,15 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import Rule, context, count, features, instance, validate_params
+from .._validation import (
+    Rule,
+    class_labels,
+    context,
+    count,
+    features,
+    instance,
+    validate_params,
+)
 from ..chapter.sampler import MAX_ELEMENTS
 from ..fast import batched as fast
 from .engine import _guard
@@ -146,33 +154,6 @@ class MulticlassModel:
                               separated=int(sum(r.converged for r in self.results)))
 
 
-def _class_labels(y, name: str, args: dict) -> np.ndarray:
-    """Class labels ``y``, one per row of ``X``: integers, strings, or floats holding whole
-    numbers (``3.0``); other floats are refused, since every distinct value would become a
-    class of its own."""
-    Xn = args["X"]
-    yn = _checks.to_numpy(y, name).reshape(-1)
-    if yn.shape[0] != Xn.shape[0]:
-        raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
-                         f"y has {yn.shape[0]} labels")
-    if yn.dtype.kind == "c" or (yn.dtype.kind == "O" and yn.size
-                                and not all(isinstance(v, str) for v in yn)):
-        raise ValueError(f"y must hold class labels (integers or strings), got dtype {yn.dtype}")
-    if yn.dtype.kind == "f":
-        if not np.all(np.isfinite(yn)):
-            raise ValueError("y must hold class labels, found NaN or inf; drop those examples")
-        fractional = np.unique(yn[yn != np.round(yn)])
-        if fractional.size:
-            raise ValueError(
-                f"y must hold class labels (whole numbers such as the digits 0 to 9), found "
-                f"{fractional.size} non-integer values such as {fractional[:3].tolist()}: each "
-                f"distinct value would become a class of its own; round or bin y first")
-    classes = np.unique(yn)
-    if classes.size < 2:
-        raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
-    return yn
-
-
 def _engine(engine, name: str, args: dict) -> str:
     """``engine`` (an old word: a DeprecationWarning, and its meaning), and what the ndarray
     engine can hold."""
@@ -190,8 +171,7 @@ def _engine(engine, name: str, args: dict) -> str:
     return engine
 
 
-_MULTICLASS_RULES = dict(X=features(), y=Rule(_class_labels, "class labels, one per row of X",
-                                              ("X",)),
+_MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True),
                          max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'ndarray')",
                                                          ("X",)),
                          ctx=context())
