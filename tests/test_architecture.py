@@ -330,7 +330,7 @@ CHECKING_TARGET = 0.06
 #: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 19.0 % after
 #: its first pass): the share may only go down. Lower it when you remove checks; the target
 #: above is not reached yet.
-CHECKING_CEILING = 0.191
+CHECKING_CEILING = 0.190
 
 
 def _checking_share_tool() -> types.ModuleType:

@@ -18,7 +18,9 @@ import numpy as np
 from ..core import _checks
 from ..core._validation import (
     Rule,
+    count,
     features,
+    fits,
     flag,
     labels,
     one_of,
@@ -187,12 +189,8 @@ def _digit_of(*parts: str) -> Rule:
 def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
     """The rule of ``epochs``: a curve keeps the weights after every epoch, epochs x pixels
     numbers (``pixels``: a function of the arguments checked so far)."""
-    def check(epochs, name: str, args: dict) -> int:
-        epochs = _checks.positive_int(epochs, name)
-        n = pixels(args)
-        _checks.elements(epochs * n, f"the per-epoch weights (epochs={epochs} x {n} pixels)")
-        return epochs
-    return Rule(check, "count() whose weights fit", needs)
+    return fits(count(), lambda epochs, args: epochs * pixels(args),
+                "the per-epoch weights (epochs={value} x the pixels of an image)", needs)
 
 
 @validate_params(split=Rule(_split, "instance(Split)"),
@@ -364,18 +362,11 @@ def _digits(digits, name: str, args: dict) -> tuple[int, ...]:
     return digits
 
 
-def _tables_fit(epochs, name: str, args: dict) -> int:
-    epochs = _weights_fit(lambda a: PIXELS[a["source"]], ("source",))(epochs, name, args)
-    seeds, digits = args["seeds"], args["digits"]
-    _checks.elements(len(seeds) * len(digits) * epochs,
-                     f"learning_curves' tables (seeds={len(seeds)} splits x digits={len(digits)} "
-                     f"x epochs={epochs})")
-    return epochs
-
-
 @validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=Rule(_digits, "digits 0 .. 9"),
-                 epochs=Rule(_tables_fit, "count() whose tables fit",
-                             ("source", "seeds", "digits")),
+                 epochs=fits(_weights_fit(lambda args: PIXELS[args["source"]], ("source",)),
+                             lambda epochs, args: len(args["seeds"]) * len(args["digits"]) * epochs,
+                             "learning_curves' tables (seeds x digits x epochs={value})",
+                             needs=("seeds", "digits")),
                  averaged=Rule(lambda v, name, args: set(args["digits"] if v else ())
                                if isinstance(v, (bool, np.bool_))
                                else set(_checks.counts(v, name, minimum=0)),
