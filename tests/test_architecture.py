@@ -327,10 +327,10 @@ def test_public_functions_have_type_hints_and_docstrings():
 #: ``tools/checking_share.py`` counts it (its docstring says what counts): issue 28's target.
 CHECKING_TARGET = 0.06
 
-#: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 19.0 % after
+#: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 18.9 % after
 #: its first pass): the share may only go down. Lower it when you remove checks; the target
 #: above is not reached yet.
-CHECKING_CEILING = 0.190
+CHECKING_CEILING = 0.189
 
 
 def _checking_share_tool() -> types.ModuleType:
