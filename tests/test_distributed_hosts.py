@@ -32,9 +32,12 @@ import pytest
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import hostlist, training
 from gluon_perceptron.core.distributed import hosts as hostmod
-from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, train_gluon_sharded
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.mixing import shard_bounds
+from gluon_perceptron.core.distributed.sharded_gluon import (
+    train_gluon_distributed,
+    train_gluon_sharded,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from netns import NETNS, Net, free_subnet, ip  # noqa: E402  (tools/netns.py, shared with the bench)

@@ -142,7 +142,7 @@ def test_unequal_shards_are_kept_as_given(tmp_path):
     pairs = [(tmp_path / "x0.npy", tmp_path / "y0.npy"), (tmp_path / "x1.npy",
                                                          tmp_path / "y1.npy")]
     got = gp.distributed.train_mixed(shards=pairs, max_epochs=1)
-    from gluon_perceptron.core.fast.rosenblatt import fast_pass
+    from gluon_perceptron.core.fast.training_fast import fast_pass
 
     w, b = np.zeros(6), np.zeros(1)
     k0 = fast_pass(np.ascontiguousarray(X[:30]), np.ascontiguousarray(Y[:30]), w, b)

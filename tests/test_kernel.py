@@ -18,7 +18,7 @@ from gluon_perceptron.core import _checks
 from gluon_perceptron.core.rosenblatt.traced import run_online
 
 kernel = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
-twin = importlib.import_module("gluon_perceptron.core.fast.rosenblatt")
+twin = importlib.import_module("gluon_perceptron.core.fast.training_fast")
 
 
 def _data(seed, kind="noisy", n=80, d=3, dtype=np.float64):

@@ -9,7 +9,7 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss
-from gluon_perceptron.core.gradient.steps import (
+from gluon_perceptron.core.gradient.sgd_update import (
     clip_gradient,
     constant_rate,
     inverse_sqrt_rate,
@@ -398,7 +398,7 @@ def test_the_steps_skipped_are_those_on_a_flat_loss(monkeypatch):
 
 def test_only_the_package_threshold_losses_are_known_to_be_flat():
     from gluon_perceptron.core.gradient.autograd import _flat_threshold
-    from gluon_perceptron.core.gradient.steps import LOSS
+    from gluon_perceptron.core.gradient.sgd_update import LOSS
 
     def seen(loss):  # as train_autograd's body receives it
         return _flat_threshold(LOSS(loss, "loss", {}))

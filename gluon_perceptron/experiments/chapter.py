@@ -30,8 +30,8 @@ from ..core._validation import (
     unchecked,
     validate_params,
 )
+from ..core.chapter.perceptron_step import perceptron
 from ..core.chapter.sampler import PRINTED_TRACE, RADIUS, _check_sampler_args, getfake
-from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train

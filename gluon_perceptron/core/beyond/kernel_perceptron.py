@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.beyond import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
+from ..fast.beyond_fast import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -260,7 +260,7 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     alpha = np.zeros(X.shape[0], dtype=np.int64)  # alpha_i: the updates made on example i
     extra = 1.0 if bias else 0.0  # K(x_i, x) + 1: the bias's constant feature
-    if engine == "fast":  # the same rule over the Gram matrix, vectorised (core/fast/beyond.py)
+    if engine == "fast":  # the same rule over the Gram matrix, vectorised (fast/beyond_fast.py)
         per_epoch = _gram_passes(X, Y, kern, extra, alpha, learning_rate, max_epochs)
     else:  # one example at a time in NDArray, f(x_j) from all the alphas
         ctx = mx.cpu() if ctx is None else ctx  # a nested call that left ctx at its default

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import count, optional, validate_params
-from ..fast.beyond import _cone_passes
+from ..fast.beyond_fast import _cone_passes
 from .separation import phase_length, unit_rows
 
 
@@ -67,7 +67,7 @@ def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None 
     pass). Returns ``(w, updates, solved)``; ``counts[j]`` (if given) counts updates on row j.
     ``fast``: the same passes scanned ahead in numpy blocks (the twin, bit for bit).
     """
-    if fast:  # core/fast/beyond.py
+    if fast:  # core/fast/beyond_fast.py
         return _cone_passes(A, max_updates, counts)
     w = np.zeros(A.shape[1])
     updates = 0

@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.family import _dot, _voted_kernel_pass, _voted_pass
+from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
 from ..rosenblatt.engine import _drive, _use_compiled
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -190,7 +190,7 @@ def _voted_result(V: np.ndarray, counts: np.ndarray, per_epoch: list[int],
 
 def _voted_runner(one_pass, *data):
     """``passes(budget)`` for :func:`_drive` by a compiled pass of the voted perceptron
-    (:func:`~gluon_perceptron.core.fast.family._voted_pass` or ``_voted_kernel_pass``) on
+    (:func:`~gluon_perceptron.core.fast.family_fast._voted_pass` or ``_voted_kernel_pass``) on
     ``data``, and the arrays it fills (rows of the mistakes, survival counts, their number),
     grown to leave room for one more pass's mistakes before each pass."""
     n = data[0].shape[0]
@@ -225,7 +225,7 @@ def _fast_voted(Z: np.ndarray, Y: np.ndarray, max_epochs: int, bias: bool) -> Vo
 
 def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron:
     """:func:`train_voted_kernel`'s loop, compiled
-    (:func:`~gluon_perceptron.core.fast.family._voted_kernel_pass`)."""
+    (:func:`~gluon_perceptron.core.fast.family_fast._voted_kernel_pass`)."""
     scores = np.zeros(G.shape[0])
     passes, state = _voted_runner(_voted_kernel_pass, np.ascontiguousarray(G), Y, scores)
     per_epoch = _drive(passes, max_epochs, (scores,))

@@ -8,12 +8,12 @@ The chapter's template::
         compute loss gradient g = partial_w l(y, f(x))
         w = w - eta g
 
-:func:`~.steps.sgd_step` is one pass through that loop body, with the gradient taken by
+:func:`~.sgd_update.sgd_step` is one pass through that loop body, with the gradient taken by
 ``autograd.record()`` / ``backward()`` on a loss of :mod:`.losses` (never from the closed form),
 optionally clipped to norm ``clip`` and projected back onto the ball
 :math:`\\|(w, b)\\| \\le R`. :func:`run_sgd` runs it for a number of steps with a
-learning-rate schedule (:func:`~.steps.constant_rate`, :func:`~.steps.inverse_sqrt_rate`) and
-returns the weighted average iterate
+learning-rate schedule (:func:`~.sgd_update.constant_rate`,
+:func:`~.sgd_update.inverse_sqrt_rate`) and returns the weighted average iterate
 :math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
 :func:`~.train_autograd` (in :mod:`.autograd`) is the perceptron itself: SGD on
 :func:`~.perceptron_loss`, one example at a time in data order, which makes exactly the updates
@@ -58,7 +58,7 @@ from .._validation import (
     validate_params,
 )
 from .losses import perceptron_loss
-from .steps import LOSS, NORM_BOUND, Loss, sgd_step
+from .sgd_update import LOSS, NORM_BOUND, Loss, sgd_step
 
 
 def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
@@ -173,7 +173,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     """Run ``steps`` steps of SGD from :math:`\\theta_1 = 0` and average the iterates.
 
     Step :math:`t` draws example :math:`i_t` (uniformly at random, or cyclically in data order)
-    and makes one :func:`~.steps.sgd_step` with rate :math:`\\eta_t`; the weighted average
+    and makes one :func:`~.sgd_update.sgd_step` with rate :math:`\\eta_t`; the weighted average
     :math:`\\bar\\theta_T = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t` is accumulated on the
     way. With ``runs > 1`` that many independent runs (each its own draws and, if the schedule
     gives one per run, its own rates) go in parallel, one model per row, through the same
@@ -187,8 +187,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     loss : callable
         ``loss(w, b, x, y)``, e.g. :func:`~.perceptron_loss` or :func:`~.hinge_loss`.
     learning_rate : float or callable
-        A constant, or a schedule ``t -> eta_t`` (:func:`~.steps.constant_rate`,
-        :func:`~.steps.inverse_sqrt_rate`, or one value per run).
+        A constant, or a schedule ``t -> eta_t`` (:func:`~.sgd_update.constant_rate`,
+        :func:`~.sgd_update.inverse_sqrt_rate`, or one value per run).
     radius : float, optional
         Project onto the ball :math:`\\|(w, b)\\| \\le R` after each step.
     clip : float, optional

@@ -7,7 +7,7 @@ shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples
 (one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
 its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fast"`` runs
 :func:`train`'s fast twin (compiled, or numpy) run by run, on the run's examples in place
-(:func:`gluon_perceptron.core.fast.batched.train_runs`).
+(:func:`gluon_perceptron.core.fast.batched_fast.train_runs`).
 
 ``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
 :func:`~.faithful._lockstep_epoch`): all runs step through the examples *in
@@ -25,9 +25,9 @@ from mxnet import nd
 
 from .. import _checks
 from .._validation import Rule, context, count, one_of, real, validate_params
-from ..fast.batched import train_runs
+from ..fast.batched_fast import train_runs
 from .engine import _drive
-from .faithful import _lockstep_epoch
+from .ndarray_passes import _lockstep_epoch
 from .results import TrainResult, train_result
 
 

@@ -22,7 +22,7 @@ pair's examples): at example :math:`i`, one computation scores it under every ro
 perceptron walks through the examples in the same order, and one that made a pass without an
 update stops, each row ends where :func:`rosenblatt.train` would take it on its own. The default
 ``engine="fast"`` hands the same labels and mask to the twin,
-:func:`gluon_perceptron.core.fast.batched.train_runs`: ``train``'s compiled passes, perceptron
+:func:`gluon_perceptron.core.fast.batched_fast.train_runs`: ``train``'s compiled passes, perceptron
 after perceptron; the same perceptrons, bit for bit.
 The old words ``"loop"`` and ``"batched"`` ran the same loop as ``"fast"``: they still work for
 this release, with a ``DeprecationWarning``.
@@ -41,7 +41,7 @@ from mxnet import nd
 from .. import _checks
 from .._validation import Rule, context, count, features, instance, validate_params
 from ..chapter.sampler import MAX_ELEMENTS
-from ..fast import batched as fast
+from ..fast import batched_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 

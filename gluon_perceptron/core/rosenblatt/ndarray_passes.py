@@ -12,7 +12,7 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from ..chapter.step import perceptron
+from ..chapter.perceptron_step import perceptron
 from .engine import _drive
 
 

@@ -47,7 +47,7 @@ from .._validation import (
     validate_params,
 )
 from ..data.synthetic import pad_constant
-from ..fast.relaxation import (  # noqa: F401 (notebook 11 shows the twin's pieces)
+from ..fast.relaxation_fast import (  # noqa: F401 (notebook 11 shows the twin's pieces)
     GRAM_LIMIT,
     _index_blocks,
     _relaxation,
