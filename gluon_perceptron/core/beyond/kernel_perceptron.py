@@ -106,6 +106,11 @@ def _check_gram_size(n: int, kind: str, limit: int | None) -> None:
 class KernelPerceptron:
     """A kernel perceptron in dual form: the mistakes it made, and the function they define.
 
+    Its dual form is :math:`w = \\eta \\sum_i \\alpha_i y_i \\phi(x_i)` in the kernel's feature
+    space; ``w`` and ``b`` give it as numbers where it has some, for ``kernel="linear"`` (the
+    weights ``train`` would hold), and raise AttributeError for the other kernels, whose
+    feature space is implicit (use :meth:`decision_function`).
+
     Attributes
     ----------
     alpha : ndarray of int, shape (n,)
@@ -140,6 +145,24 @@ class KernelPerceptron:
     @property
     def epochs(self) -> int:
         return len(self.updates_per_epoch)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The primal weights :math:`\\eta \\sum_i \\alpha_i y_i x_i` (linear kernel only)."""
+        return self._primal()[0]
+
+    @property
+    def b(self) -> float:
+        """The primal bias :math:`\\eta \\sum_i \\alpha_i y_i` (0 without ``bias``; linear
+        kernel only)."""
+        return self._primal()[1]
+
+    def _primal(self) -> tuple[np.ndarray, float]:
+        try:
+            return self.primal_weights()
+        except ValueError as exc:
+            raise AttributeError(f"{exc}: the run is in dual form (alpha, support, "
+                                 f"decision_function)") from None
 
     @property
     def support(self) -> np.ndarray:

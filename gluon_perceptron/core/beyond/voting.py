@@ -93,6 +93,10 @@ class VotedPerceptron:
 class KernelVotedPerceptron:
     """The voted perceptron in dual form: the rows of its mistakes and the survival counts.
 
+    Its last weights are :math:`v_{k+1} = \\sum_m y_{r_m} \\phi(x_{r_m})` over the rows of its
+    mistakes; ``w`` and ``b`` give them as numbers for ``kernel="linear"`` and raise
+    AttributeError for the other kernels, whose feature space is implicit.
+
     Attributes
     ----------
     rows : ndarray of int, shape (k,)
@@ -119,6 +123,21 @@ class KernelVotedPerceptron:
     @property
     def epochs(self) -> int:
         return len(self.updates_per_epoch)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The last weights :math:`\\sum_m y_{r_m} x_{r_m}` (linear kernel only)."""
+        if self.kernel.kind != "linear":
+            raise AttributeError(f"w exists as numbers only for kernel='linear' (this run used "
+                                 f"kernel={self.kernel.kind!r}): the run is in dual form "
+                                 f"(rows, counts)")
+        return self.Y[self.rows] @ self.X[self.rows].astype(np.float64)
+
+    @property
+    def b(self) -> float:
+        """The last bias :math:`\\sum_m y_{r_m}` (0 without ``bias``; linear kernel only)."""
+        self.w  # noqa: B018 (the same AttributeError for the other kernels)
+        return float(self.Y[self.rows].sum()) if self.bias else 0.0
 
 
 def _padded(X: np.ndarray, bias: bool) -> np.ndarray:

@@ -99,6 +99,15 @@ class SGDResult:
         \\eta_t` of the iterates the gradients were taken at.
     updates : ndarray of int
         Steps with a nonzero gradient, per run.
+    updates_per_epoch : list of int, or ndarray of int, shape (epochs, runs)
+        Those steps in each epoch: ``n`` steps, as many as examples (with ``order="cyclic"``
+        one pass over the data); the last epoch is shorter when ``n`` does not divide
+        ``steps``.
+    converged : bool, or ndarray of bool, shape (runs,)
+        True only if the last epoch had no step with a nonzero gradient: with the perceptron
+        loss and ``order="cyclic"``, a whole pass without a mistake, as in
+        :class:`~gluon_perceptron.core.rosenblatt.results.TrainResult`; with random draws, none
+        on the examples drawn.
     max_grad_norm : float
         Largest :math:`\\|g_t\\|` seen (before clipping), over all steps and runs: the
         measured Lipschitz constant.
@@ -117,6 +126,13 @@ class SGDResult:
     max_grad_norm: float
     max_norm: float
     history: dict = field(default_factory=dict)
+    updates_per_epoch: list[int] | np.ndarray = field(default_factory=list)
+    converged: bool | np.ndarray = False
+
+    @property
+    def epochs(self) -> int:
+        """Epochs of ``n`` steps (the last one maybe shorter)."""
+        return len(self.updates_per_epoch)
 
 
 def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarray:
@@ -226,7 +242,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     rates_nd = nd.array(rates, dtype=X.dtype, ctx=ctx)
     w, b = parameters_like((runs, d), (runs,), X.dtype, ctx)
     sums = _Averager(runs, d)
-    updates = np.zeros(runs, dtype=int)
+    per_epoch = np.zeros((-(-steps // n), runs), dtype=int)  # updates in each epoch of n steps
     max_grad = max_norm = 0.0
     history: dict = {k: [] for k in ("t", "w", "b", "w_bar", "b_bar")}
     ticks = range(steps)
@@ -242,7 +258,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         idx = order_idx[t]
         moved = sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss=loss,
                          learning_rate=rates_nd[t], clip=clip, radius=radius)
-        updates += moved
+        per_epoch[t // n] += moved
         if moved.any():
             max_grad = max(max_grad, float(np.max(_norms(w.grad.asnumpy(), b.grad.asnumpy()))))
         if t + 1 in wanted:
@@ -256,8 +272,10 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         _refuse_overflow(wv, bv, X, Y, f"run_sgd's {what} after step {steps}")
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
-                     updates=_squeeze(updates, runs), max_grad_norm=max_grad,
-                     max_norm=max_norm, history=history if wanted else {})
+                     updates=_squeeze(per_epoch.sum(axis=0), runs), max_grad_norm=max_grad,
+                     max_norm=max_norm, history=history if wanted else {},
+                     updates_per_epoch=per_epoch[:, 0].tolist() if runs == 1 else per_epoch,
+                     converged=bool(per_epoch[-1, 0] == 0) if runs == 1 else per_epoch[-1] == 0)
 
 
 def _norms(w: np.ndarray, b: np.ndarray) -> np.ndarray:
