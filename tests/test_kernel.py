@@ -1,6 +1,6 @@
-"""The epoch kernel and its driver: the twins agree, every variant is the naive loop it claims,
-the bound is honest, overflow raises, nothing is allocated by the size of a bound, and the
-compiled engine survives a compile cache it cannot write."""
+"""The pass engine (``core/rosenblatt/engine.py``) and its driver: the twins agree, every
+variant is the naive loop it claims, the bound is honest, overflow raises, nothing is allocated
+by the size of a bound, and the compiled engine survives a compile cache it cannot write."""
 
 import importlib
 import math
