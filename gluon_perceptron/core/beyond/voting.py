@@ -127,17 +127,20 @@ class KernelVotedPerceptron:
     @property
     def w(self) -> np.ndarray:
         """The last weights :math:`\\sum_m y_{r_m} x_{r_m}` (linear kernel only)."""
-        if self.kernel.kind != "linear":
-            raise AttributeError(f"w exists as numbers only for kernel='linear' (this run used "
-                                 f"kernel={self.kernel.kind!r}): the run is in dual form "
-                                 f"(rows, counts)")
+        self._primal("w")
         return self.Y[self.rows] @ self.X[self.rows].astype(np.float64)
 
     @property
     def b(self) -> float:
         """The last bias :math:`\\sum_m y_{r_m}` (0 without ``bias``; linear kernel only)."""
-        self.w  # noqa: B018 (the same AttributeError for the other kernels)
+        self._primal("b")
         return float(self.Y[self.rows].sum()) if self.bias else 0.0
+
+    def _primal(self, name: str) -> None:
+        if self.kernel.kind != "linear":
+            raise AttributeError(f"{name} exists as numbers only for kernel='linear' (this run "
+                                 f"used kernel={self.kernel.kind!r}): the run is in dual form "
+                                 f"(rows, counts)")
 
 
 def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
