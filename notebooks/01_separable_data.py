@@ -40,8 +40,8 @@ mx.random.seed(1)  # the original notebook's seed
 #
 # Below is the package's code, shown from its source (not a copy).
 # {py:func}`gp.getfake <gluon_perceptron.core.chapter.sampler.getfake>` declares the checks of
-# its arguments in the decorator above it, then runs the chapter's lines: `_draw_plane` draws the random unit `wfake` and
-# `bfake`, and `_sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
+# its arguments in the decorator above it, then runs the chapter's lines: `draw_plane` draws the random unit `wfake` and
+# `bfake`, and `sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
 # Where ours differs from the chapter: the arguments are checked first (`samples`,
 # `dimensions`, `epsilon`, and at most $2^{31} - 1$ elements, MXNet's limit), an `epsilon` no
 # point can reach is refused at once, the loop gives up after `max_attempts` candidates instead
@@ -50,7 +50,7 @@ mx.random.seed(1)  # the original notebook's seed
 # [notebook 02's appendix](02_perceptron_algorithm.ipynb#appendix-numpy).)
 
 # %%
-gp.show_source(gp.getfake, "_draw_plane", "_sample_faithful")
+gp.show_source(gp.getfake, "draw_plane", "sample_faithful")
 
 # %% [markdown]
 # * a direction $w^*$ drawn from a standard normal and rescaled to length one, and an offset

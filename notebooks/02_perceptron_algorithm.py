@@ -222,7 +222,7 @@ xor_updates = f"{lo}" if lo == hi else f"{lo} to {hi}"
 # {py:func}`~gluon_perceptron.core.chapter.numpy_interface.perceptron_np`:
 
 # %%
-gp.show_source(gp.chapter.getfake_np, "_draw_plane_np", "_sample_np")
+gp.show_source(gp.chapter.getfake_np, "draw_plane_np", "sample_np")
 
 # %% [markdown]
 # Line for line the chapter's `getfake`: `np.random.normal(size=...)` for

@@ -304,7 +304,7 @@ gp.show_source(gp.rosenblatt.train_averaged)
 # margin below which an example counts as a mistake:
 
 # %%
-gp.show_source(gp.rosenblatt.train_traced, "_step_size")
+gp.show_source(gp.rosenblatt.train_traced)
 
 # %% [markdown]
 # **Projection**: after every update, `_project(theta, radius)` rescales $\theta$ back onto the

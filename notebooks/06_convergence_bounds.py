@@ -82,7 +82,7 @@ np.random.seed(0)
 # a bound that overflowed to infinity):
 
 # %%
-gp.show_source(gp.theory.novikoff_bound, "chapter_bound", "bias_bound", "_bias_bound",
+gp.show_source(gp.theory.novikoff_bound, gp.theory.chapter_bound, gp.theory.bias_bound,
                "general_bound")
 
 # %% [markdown]

@@ -78,7 +78,7 @@ padded = split.padded()
 # from the share $p$ of positives in the training labels and $q$ in the test labels:
 
 # %%
-gp.show_source(gp.experiments.baselines, "_baselines")
+gp.show_source(gp.experiments.baselines)
 
 # %% [markdown]
 # The coin is right half the time whatever the data. A guess that says $+1$ with probability

@@ -102,7 +102,7 @@ np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b
 # positive, else for its second) and takes the argmax of the votes:
 
 # %%
-gp.show_source(gp.rosenblatt.predict_multiclass, "_table", "_scores", "_votes")
+gp.show_source(gp.rosenblatt.predict_multiclass, "scores", "votes")
 
 # %% [markdown]
 # `np.argmax` returns the first of equal maxima, so a tie goes to the smallest class label.

@@ -55,12 +55,12 @@ from sklearn.linear_model import PassiveAggressiveClassifier
 # $\tau_t = \ell_t / (\lVert x_t\rVert^2 + \frac{1}{2C})$.
 
 # %%
-gp.show_source(gp.beyond.passive_aggressive, "_step")
+gp.show_source(gp.beyond.passive_aggressive, "pa_tau")
 
 # %% [markdown]
 # * `_dot` sums $w^\top x$ left to right, one term at a time, as scikit-learn's SGD loop does;
 #   numpy's `X @ w` sums in another order and would differ in the last bit.
-# * An example with zero loss is skipped (`continue`); otherwise `_step` gives $\tau$ and the
+# * An example with zero loss is skipped (`continue`); otherwise `pa_tau` gives $\tau$ and the
 #   weights move by $\tau y x$; the bias moves by $\tau y$, as scikit-learn's intercept does.
 # * `_drive` repeats the passes until one makes no update or `max_epochs`, and refuses weights
 #   or margins that overflowed; `engine="fast"` hands the same loop to its compiled twin.
