@@ -95,6 +95,14 @@ _ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1)")
 # returns `wfake`, `bfake` and how many candidates it drew.
 
 # %%
+gp.show_source(gp.sample_separable, gp.generating_margins)
+
+# %% [markdown]
+# `sample_separable` draws the plane with `draw_plane`, as `getfake` does, then hands it to
+# `sample_faithful`, the chapter's loop shown above, or to a sampler that draws the candidates in
+# blocks; `generating_margins` is $y_i (w^{*\top} x_i + b^*)$ for every point, in float64:
+
+# %%
 mx.random.seed(1)
 fake = gp.sample_separable(50, 2, 0.3, engine="faithful")
 assert np.array_equal(fake.X.asnumpy(), X.asnumpy())  # the same data as getfake's

@@ -31,6 +31,10 @@
 # accuracy, cost and separability is measured on 20 splits of the 8x8 digits, not only on the
 # one shown first.
 
+# %% [markdown]
+# The page calls `gp.data.digits_split`, shown in [notebook 09](09_digits_zero_or_not.ipynb), and
+# `gp.train`, shown in [notebook 02](02_perceptron_algorithm.ipynb).
+
 # %%
 import gluon_perceptron as gp
 

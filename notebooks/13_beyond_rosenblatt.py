@@ -65,6 +65,10 @@ gp.show_source(gp.beyond.train_kernel)
 # With the plain inner product it must make exactly `train`'s mistakes; on data whose
 # coordinates have few binary digits every sum is exact, and the weights agree to the bit.
 
+# %% [markdown]
+# `gp.sample_separable` is shown in [notebook 01](01_separable_data.ipynb), `gp.train` in [notebook
+# 02](02_perceptron_algorithm.ipynb).
+
 # %%
 fake = gp.sample_separable(60, 3, 0.1, seed=0)
 X = np.round(fake.X.asnumpy().astype(np.float64) * 64) / 64

@@ -148,6 +148,14 @@ gp.show_source(gp.beyond.train_voted, gp.beyond.predict_voted)
 # draws):
 
 # %%
+gp.show_source(gp.beyond.train_voted_kernel)
+
+# %% [markdown]
+# The loop keeps every training example's score under the current $v_k$ in `scores`; on a
+# mistake on example $i$ it adds $y_i$ times row $i$ of the Gram matrix `G` to them, which is
+# what adding $y_i \phi(x_i)$ to $v_k$ does to the scores:
+
+# %%
 rng = np.random.default_rng(0)
 Xi = rng.integers(-4, 5, size=(150, 4)).astype(np.float64)
 Yi = np.where(Xi @ np.array([2.0, -1.0, 1.0, 3.0]) + 0.5 > 0, 1.0, -1.0)
