@@ -188,7 +188,7 @@ gp.show_source(gp.train)
 # $y(w^\top x + b)$ and, on a mistake or a tie, $w \leftarrow w + \eta y x$,
 # $b \leftarrow b + \eta y$. The outer loop is the budget of passes, and a pass without an
 # update ends it; the two guard lines only refuse margins or weights that overflowed. With the
-# default `engine="fast"` the first line hands the same arguments to the compiled twin:
+# default `engine="fast"` the first line hands the same arguments to the compiled twin.
 
 # %%
 slow = gp.train(X, Y, max_epochs=100, engine="faithful")

@@ -256,6 +256,9 @@ assert np.array_equal(with_bias.thetas, padded.thetas)      # the same (w, b), b
 # no longer valid: for a large enough δ, or a start far enough on the wrong side, the
 # measured count goes past it, while (1.4) still holds.
 
+# %% [markdown]
+# `separator` writes the generating plane as one vector $u = (w^*, b^*)$:
+
 # %%
 gp.show_source(gp.theory.separator)
 
@@ -288,6 +291,9 @@ past_plain = sum(tr.path.updates > plain.bound for tr in variants)
 # none of the planes with |b\*| > 1 gave a count above 2(R²+1)/ε², because the bound is loose
 # enough. With data far from the origin the count does pass it. Take two 1-D points, 10
 # labelled -1 and 30 labelled +1. The plane x = 20 has ‖w\*‖ = 1 and margin 10, but b\* = -20:
+
+# %% [markdown]
+# `radius` is $R = \max_i \|x_i\|$ (computed without overflow for huge entries):
 
 # %%
 gp.show_source(gp.theory.radius)
