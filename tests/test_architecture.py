@@ -417,3 +417,77 @@ def test_missing_common_names_are_found():
 
     assert _missing_common_names(Bare) == ["b", "converged"]
     assert _missing_common_names(gluon_perceptron.TrainResult) == []
+
+
+NOTEBOOK_SOURCES = sorted((PACKAGE.parent / "notebooks").glob("[0-9][0-9]_*.py"))
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``gp.rosenblatt.train`` for that attribute chain; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def private_names_in_notebook(source: str) -> list[str]:
+    """What a notebook's source (jupytext percent: its code cells are the Python, its markdown
+    comments) imports, shows or reaches of the package that is private: an import of a private
+    module or name of ``gluon_perceptron``, a ``gp.``/``gluon_perceptron.`` path with a part
+    starting with ``_``, and a string argument of ``show_source`` naming a private helper."""
+    found = []
+    tree = ast.parse(source)
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "gluon_perceptron"):
+            names = [node.module or "", *(alias.name for alias in node.names)]
+            if _is_private(".".join(names)):
+                found.append(f"line {node.lineno}: from {node.module} import "
+                             + ", ".join(alias.name for alias in node.names))
+        elif isinstance(node, ast.Import):
+            found += [f"line {node.lineno}: import {alias.name}" for alias in node.names
+                      if alias.name.startswith("gluon_perceptron") and _is_private(alias.name)]
+        if isinstance(node, ast.Attribute) and id(node) not in inner:  # a chain, judged whole
+            path = _dotted(node)
+            if path and path.split(".")[0] in ("gp", "gluon_perceptron") and _is_private(path):
+                found.append(f"line {node.lineno}: {path}")
+        if isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("show_source"):
+            found += [f"line {node.lineno}: show_source(..., {arg.value!r})"
+                      for arg in node.args if isinstance(arg, ast.Constant)
+                      and isinstance(arg.value, str) and arg.value.startswith("_")]
+    return sorted(set(found))
+
+
+def test_no_notebook_imports_or_shows_a_private_name():
+    """Issue 28, item 7: what a notebook shows and imports a reader may call and count on; the
+    package's private helpers are neither (show_source refuses them too)."""
+    assert len(NOTEBOOK_SOURCES) >= 14
+    bad = {path.name: found for path in NOTEBOOK_SOURCES
+           if (found := private_names_in_notebook(path.read_text()))}
+    assert not bad, bad
+
+
+def test_the_private_name_check_can_fail():
+    source = ("import gluon_perceptron as gp\n"
+              "from gluon_perceptron.core.beyond.passive import pa_tau\n"
+              "from gluon_perceptron.core.distributed import mixing\n\n"
+              "# %%\n# A comment naming `_step` is prose.\n"
+              "gp.show_source(gp.beyond.passive_aggressive, 'pa_tau')\n")
+    assert private_names_in_notebook(source) == []
+    for line, why in (("from gluon_perceptron.core.beyond.passive import _step", "_step"),
+                      ("from gluon_perceptron.core._checks import labels", "_checks"),
+                      ("import gluon_perceptron.core._lazy as lazy", "_lazy"),
+                      ("gp.show_source(gp.beyond.passive_aggressive, '_step')", "'_step'"),
+                      ("gp.show_source(gp.rosenblatt.batched._lockstep_epoch)", "_lockstep"),
+                      ("x = gp.theory.relaxation._Residuals.move", "_Residuals")):
+        found = private_names_in_notebook(source + line + "\n")
+        assert len(found) == 1 and why in found[0], (line, found)
+    with pytest.raises(ValueError, match="private '_step'"):
+        gluon_perceptron.show_source(gluon_perceptron.beyond.passive_aggressive, "_step")
+    from gluon_perceptron.core.beyond import solvers
+    with pytest.raises(ValueError, match="obj must be a public .* '_caratheodory'"):
+        gluon_perceptron.show_source(solvers._caratheodory)

@@ -315,38 +315,21 @@ def _features_for(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-def _scores(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """The scores on checked ``Xn``; refuses scores that overflowed (``X`` far too large)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        s = Xn @ model.W.T + model.b
-    if not np.all(np.isfinite(s)):
-        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
-                         "for the model's weights; rescale X as the training data was")
-    return s
-
-
 #: The rules of ``(model, X)``.
 _MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
                     X=Rule(_features_for, "features(), as many as model's", ("model",)))
 
 
-def _votes(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    s = _scores(model, Xn)
-    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
-    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
-    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
-    return counts
-
-
-def _table(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """Scores (one-vs-all) or votes (one-vs-one): the table whose row maximum is predicted."""
-    return _scores(model, Xn) if model.scheme == "one-vs-all" else _votes(model, Xn)
-
-
 @validate_params(**_MODEL_RULES)
 def scores(model: MulticlassModel, X) -> np.ndarray:
-    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
-    return _scores(model, X)
+    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``; refuses
+    scores that overflowed (``X`` far too large)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = X @ model.W.T + model.b
+    if not np.all(np.isfinite(s)):
+        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
+                         "for the model's weights; rescale X as the training data was")
+    return s
 
 
 def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
@@ -363,7 +346,11 @@ def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
 def votes(model: MulticlassModel, X) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
     is :math:`> 0`, else :math:`k'`."""
-    return _votes(model, X)
+    s = scores(model, X)
+    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])  # one class per pair
+    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
+    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
+    return counts
 
 
 @validate_params(**_MODEL_RULES)
@@ -374,13 +361,14 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
-    return model.classes[np.argmax(_table(model, X), axis=1)]
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    return model.classes[np.argmax(table, axis=1)]
 
 
 @validate_params(**_MODEL_RULES)
 def ties(model: MulticlassModel, X) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
-    table = _table(model, X)
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
@@ -415,7 +403,7 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
-    s = _scores(model, X)
+    s = scores(model, X)
     positive = y[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
         negative = ~positive
