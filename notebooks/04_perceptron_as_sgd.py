@@ -69,6 +69,13 @@ gp.show_source(gp.perceptron_loss, gp.threshold_loss, "hinge_of_score")
 # differentiated. Three cases: a mistake, a correctly classified point, and a point exactly on
 # the boundary (the tie, where the loss has its kink).
 
+# %% [markdown]
+# The closed form we compare with is `analytic_subgradient`: the slope of the loss is $-y$ where
+# the margin is at most the threshold and 0 elsewhere, times $x$ for $w$ and times 1 for $b$:
+
+# %%
+gp.show_source(gp.analytic_subgradient)
+
 # %%
 w = nd.array([1.0, -1.0])
 b = nd.array([0.5])
@@ -118,6 +125,13 @@ for ax, (threshold, check) in zip(axes, checks.items()):
 # the same slope at $z = 0$:
 
 # %%
+gp.show_source(gp.kink_gradient)
+
+# %% [markdown]
+# `kink_gradient` records one of the forms in `gp.KINK_FORMS` at $z$ and returns the slope
+# autograd gives back:
+
+# %%
 pd.DataFrame({"slope at z = 0": [gp.kink_gradient(form) for form in gp.KINK_FORMS]},
              index=pd.Index(gp.KINK_FORMS, name="written as"))
 
@@ -148,7 +162,7 @@ _ = gp.plots.plot_relu_trap(trapped)
 # ## The autograd training loop
 #
 # The chapter's SGD template is one step per example: record the loss, let `autograd` find its
-# gradient, step against it. {py:func}`~gluon_perceptron.core.gradient.steps.sgd_step` is that
+# gradient, step against it. {py:func}`~gluon_perceptron.core.gradient.sgd_update.sgd_step` is that
 # step:
 
 # %%
@@ -216,6 +230,11 @@ _ = gp.plots.plot_trainers(X, Y, results)
 #
 # The margin perceptron is SGD on the hinge loss: it also updates on correct points whose
 # margin is at most 1, which is `train(..., threshold=1)`.
+
+# %% [markdown]
+# `gp.train` is Rosenblatt's loop, shown in [notebook 02](02_perceptron_algorithm.ipynb);
+# `threshold` is the margin below which it
+# updates.
 
 # %%
 margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)

@@ -31,6 +31,10 @@
 # accuracy, cost and separability is measured on 20 splits of the 8x8 digits, not only on the
 # one shown first.
 
+# %% [markdown]
+# The page calls `gp.data.digits_split`, shown in [notebook 09](09_digits_zero_or_not.ipynb), and
+# `gp.train`, shown in [notebook 02](02_perceptron_algorithm.ipynb).
+
 # %%
 import gluon_perceptron as gp
 
@@ -72,7 +76,7 @@ all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ov
 # the same order, at image $i$ one NDArray computation can score it under all ten weight
 # vectors at once, $s = W x_i + b$, and update exactly the rows that err,
 # $W \mathrel{+}= (u \odot y_{:,i})\, x_i^\top$ with $u = [y_{:,i} \odot s \le 0]$.
-# That is `engine="ndarray"`, the loop `train_one_vs_all` shows; the default `engine="fast"`
+# That is `engine="faithful"`, the loop `train_one_vs_all` shows; the default `engine="fast"`
 # hands the same arguments to the compiled twin. The NDArray loop pays MXNet's overhead on
 # every image, so we try it on the first 300 training images only; it gives the very same
 # perceptrons.
@@ -90,7 +94,7 @@ gp.show_source(gp.rosenblatt.train_one_vs_all)
 
 # %%
 few_X, few_y = split.X_train[:300], split.y_train[:300]
-lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
+lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="faithful")
 compiled = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4)
 np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b)
 
@@ -102,7 +106,7 @@ np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b
 # positive, else for its second) and takes the argmax of the votes:
 
 # %%
-gp.show_source(gp.rosenblatt.predict_multiclass, "_table", "_scores", "_votes")
+gp.show_source(gp.rosenblatt.predict_multiclass, "scores", "votes")
 
 # %% [markdown]
 # `np.argmax` returns the first of equal maxima, so a tie goes to the smallest class label.

@@ -10,8 +10,10 @@ most 200 distinct public names in all, and no alias (the flat names of 0.2 went 
 """
 
 import ast
+import dataclasses
 import functools
 import importlib
+import inspect
 import pkgutil
 import subprocess
 import sys
@@ -421,3 +423,172 @@ def work(n, m):
         assert_checking_share(tmp_path / "pkg")
     (tmp_path / "pkg" / "light.py").write_text("x = 1\n" * 400)
     assert assert_checking_share(tmp_path / "pkg") <= CHECKING_TARGET
+
+# --- one word per idea (issue 28, item 4) -----------------------------------------------------
+
+def _shared_module_names(paths: list[Path]) -> dict[str, list[str]]:
+    """The names that more than one module of ``paths`` has: a module is named by its file, a
+    package by its folder (its ``__init__.py``); ``__main__.py`` is an entry point, not a name."""
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        if path.name == "__main__.py":
+            continue
+        name = path.parent.name if path.name == "__init__.py" else path.stem
+        by_name.setdefault(name, []).append(path.as_posix())
+    return {name: found for name, found in by_name.items() if len(found) > 1}
+
+
+def test_no_two_core_modules_share_a_name():
+    """A file is named after what it holds, so two modules of ``core/`` never share a name (the
+    topic files repeated across ``experiments/``, ``plots/`` and ``main/sections/`` are the
+    layers' convention, outside ``core/``): ``core/fast/X_fast.py`` is the twin of ``X``."""
+    core = [p for p in MODULES if p.relative_to(PACKAGE).parts[0] == "core"]
+    assert len(core) > 50
+    shared = _shared_module_names([p.relative_to(PACKAGE) for p in core])
+    assert not shared, f"modules of core/ that share a name: {shared}"
+
+
+def test_shared_module_names_are_found():
+    """The check above fails on two files of one name, or a file named as a package."""
+    paths = [Path(p) for p in ("core/a/step.py", "core/b/step.py", "core/fast/__init__.py",
+                               "core/fast.py", "core/a/__main__.py", "core/b/__main__.py",
+                               "core/a/__init__.py", "core/c/steps.py")]
+    assert _shared_module_names(paths) == {"step": ["core/a/step.py", "core/b/step.py"],
+                                           "fast": ["core/fast/__init__.py", "core/fast.py"]}
+
+
+#: The names every trainer's result has (issue 28): a dual form documents itself and gives
+#: ``w``, ``b`` where they exist as numbers (AttributeError otherwise).
+COMMON_RESULT_NAMES = ("w", "b", "updates_per_epoch", "converged", "epochs")
+#: The public trainers whose name does not start with ``train``.
+OTHER_TRAINERS = {"alma", "forgetron", "learn_boolean", "passive_aggressive",
+                  "relaxation_method", "rescaled_perceptron", "run_sgd", "smooth_perceptron",
+                  "update_path"}
+
+
+def _trainers() -> dict[str, object]:
+    """Every public trainer: ``train*`` and :data:`OTHER_TRAINERS`, in every subpackage."""
+    found = {}
+    for package in _packages().values():
+        for name in package.__all__:
+            if name.startswith("train") or name in OTHER_TRAINERS:
+                found[name] = getattr(package, name)
+    assert OTHER_TRAINERS <= set(found), OTHER_TRAINERS - set(found)
+    return found
+
+
+def _result_class(function) -> type:
+    """The class a function's return annotation names (``list[X]``: ``X``)."""
+    import typing
+
+    returned = typing.get_type_hints(inspect.unwrap(function))["return"]
+    if typing.get_origin(returned) is list:
+        (returned,) = typing.get_args(returned)
+    assert isinstance(returned, type), f"{function.__name__} returns {returned!r}"
+    return returned
+
+
+def _missing_common_names(cls: type) -> list[str]:
+    """The common names a result class has neither as a field nor as an attribute."""
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    return [name for name in COMMON_RESULT_NAMES if name not in fields and not hasattr(cls, name)]
+
+
+def test_every_trainers_result_has_the_common_names():
+    """One result shape: ``w``, ``b``, ``updates_per_epoch``, ``converged``, ``epochs`` on the
+    result of every public trainer (``gp.train`` ... ``gp.beyond.forgetron``,
+    ``gp.theory.relaxation_method``, ``gp.distributed.train_mixed``)."""
+    trainers = _trainers()
+    assert len(trainers) >= 25, sorted(trainers)
+    missing = {f"{name} -> {_result_class(fn).__name__}": _missing_common_names(_result_class(fn))
+               for name, fn in sorted(trainers.items())}
+    missing = {k: v for k, v in missing.items() if v}
+    assert not missing, f"results without the common names: {missing}"
+
+
+def test_missing_common_names_are_found():
+    @dataclasses.dataclass
+    class Bare:
+        w: float
+        updates_per_epoch: list
+
+        @property
+        def epochs(self) -> int:
+            return len(self.updates_per_epoch)
+
+    assert _missing_common_names(Bare) == ["b", "converged"]
+    assert _missing_common_names(gluon_perceptron.TrainResult) == []
+
+
+NOTEBOOK_SOURCES = sorted((PACKAGE.parent / "notebooks").glob("[0-9][0-9]_*.py"))
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``gp.rosenblatt.train`` for that attribute chain; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def private_names_in_notebook(source: str) -> list[str]:
+    """What a notebook's source (jupytext percent: its code cells are the Python, its markdown
+    comments) imports, shows or reaches of the package that is private: an import of a private
+    module or name of ``gluon_perceptron``, a ``gp.``/``gluon_perceptron.`` path with a part
+    starting with ``_``, and a string argument of ``show_source`` naming a private helper."""
+    found = []
+    tree = ast.parse(source)
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "gluon_perceptron"):
+            names = [node.module or "", *(alias.name for alias in node.names)]
+            if _is_private(".".join(names)):
+                found.append(f"line {node.lineno}: from {node.module} import "
+                             + ", ".join(alias.name for alias in node.names))
+        elif isinstance(node, ast.Import):
+            found += [f"line {node.lineno}: import {alias.name}" for alias in node.names
+                      if alias.name.startswith("gluon_perceptron") and _is_private(alias.name)]
+        if isinstance(node, ast.Attribute) and id(node) not in inner:  # a chain, judged whole
+            path = _dotted(node)
+            if path and path.split(".")[0] in ("gp", "gluon_perceptron") and _is_private(path):
+                found.append(f"line {node.lineno}: {path}")
+        if isinstance(node, ast.Call) and (_dotted(node.func) or "").endswith("show_source"):
+            found += [f"line {node.lineno}: show_source(..., {arg.value!r})"
+                      for arg in node.args if isinstance(arg, ast.Constant)
+                      and isinstance(arg.value, str) and arg.value.startswith("_")]
+    return sorted(set(found))
+
+
+def test_no_notebook_imports_or_shows_a_private_name():
+    """Issue 28, item 7: what a notebook shows and imports a reader may call and count on; the
+    package's private helpers are neither (show_source refuses them too)."""
+    assert len(NOTEBOOK_SOURCES) >= 14
+    bad = {path.name: found for path in NOTEBOOK_SOURCES
+           if (found := private_names_in_notebook(path.read_text()))}
+    assert not bad, bad
+
+
+def test_the_private_name_check_can_fail():
+    source = ("import gluon_perceptron as gp\n"
+              "from gluon_perceptron.core.beyond.passive import pa_tau\n"
+              "from gluon_perceptron.core.distributed import mixing\n\n"
+              "# %%\n# A comment naming `_step` is prose.\n"
+              "gp.show_source(gp.beyond.passive_aggressive, 'pa_tau')\n")
+    assert private_names_in_notebook(source) == []
+    for line, why in (("from gluon_perceptron.core.beyond.passive import _step", "_step"),
+                      ("from gluon_perceptron.core._checks import labels", "_checks"),
+                      ("import gluon_perceptron.core._lazy as lazy", "_lazy"),
+                      ("gp.show_source(gp.beyond.passive_aggressive, '_step')", "'_step'"),
+                      ("gp.show_source(gp.rosenblatt.batched._lockstep_epoch)", "_lockstep"),
+                      ("x = gp.theory.relaxation._Residuals.move", "_Residuals")):
+        found = private_names_in_notebook(source + line + "\n")
+        assert len(found) == 1 and why in found[0], (line, found)
+    with pytest.raises(ValueError, match="private '_step'"):
+        gluon_perceptron.show_source(gluon_perceptron.beyond.passive_aggressive, "_step")
+    from gluon_perceptron.core.beyond import solvers
+    with pytest.raises(ValueError, match="obj must be a public .* '_caratheodory'"):
+        gluon_perceptron.show_source(solvers._caratheodory)

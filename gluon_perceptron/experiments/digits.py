@@ -31,7 +31,7 @@ from ..core._validation import (
     vector,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
-from ..core.fast.rosenblatt import fast_pass
+from ..core.fast.training_fast import fast_pass
 from ..core.rosenblatt.variants import train_averaged
 from ._progress import Progress, track
 
@@ -129,13 +129,6 @@ def accuracy(w, b: float, X, Y) -> float:
     return _accuracy(w, b, X, Y)
 
 
-def _baselines(Y_train: np.ndarray, Y_test: np.ndarray) -> Baselines:
-    p = float(np.mean(Y_train == 1))
-    q = float(np.mean(Y_test == 1))
-    return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
-                     majority=q if p > 0.5 else 1 - q)
-
-
 def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
     Y = _checks.labels(Y, name=name)
     if name == "Y_test" and (args["Y_train"].size == 0 or Y.size == 0):
@@ -156,7 +149,10 @@ def baselines(Y_train, Y_test) -> Baselines:
     * majority: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
-    return _baselines(Y_train, Y_test)
+    p = float(np.mean(Y_train == 1))  # the share of positives in training
+    q = float(np.mean(Y_test == 1))  # and in the test
+    return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
+                     majority=q if p > 0.5 else 1 - q)
 
 
 def _split(split, name: str, args: dict) -> Split:

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _checks
 from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
-from ..fast.family import PA, PA_I, PA_II, _dot, _pa_passes
+from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
 from ..rosenblatt.engine import _drive, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 
@@ -35,7 +35,7 @@ VARIANTS = ("PA", "PA-I", "PA-II")
 _CODE = {"PA": PA, "PA-I": PA_I, "PA-II": PA_II}
 
 
-def _step(variant: str, loss: float, sq: float, C: float) -> float:
+def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
     """:math:`\\tau`: the step of ``variant`` for hinge loss ``loss`` and :math:`\\|x\\|^2 =`
     ``sq`` (positive, or any for PA-II)."""
     if variant == "PA":
@@ -106,7 +106,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
             squared_loss += loss * loss
             if loss == 0.0 or (sq == 0.0 and variant != "PA-II"):
                 continue  # passive
-            step = _step(variant, loss, sq, C) * y  # aggressive: the smallest move to loss 0
+            step = pa_tau(variant, loss, sq, C) * y  # aggressive: the smallest move to loss 0
             w[:] += x * step
             b[0] += step if bias else 0.0
             updates += 1
@@ -120,7 +120,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
 
 def _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history) -> TrainResult:
     """:func:`passive_aggressive`'s loop, compiled
-    (:func:`~gluon_perceptron.core.fast.family._pa_passes`)."""
+    (:func:`~gluon_perceptron.core.fast.family_fast._pa_passes`)."""
     chunk = [1]
 
     def passes(budget: int) -> list[int]:

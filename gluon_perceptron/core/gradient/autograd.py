@@ -32,7 +32,7 @@ from .losses import (
     threshold_loss,
 )
 from .sgd import parameters_like
-from .steps import LOSS, Loss, normal_rate, sgd_step
+from .sgd_update import LOSS, Loss, normal_rate, sgd_step
 
 
 def _flat_threshold(loss: Loss) -> float | None:

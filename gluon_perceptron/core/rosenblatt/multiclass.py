@@ -18,19 +18,16 @@ scores and for equal vote counts.
 Each trainer's body is its loop: all the binary perceptrons trained at once, in NDArray, one
 row of ``W`` each (one label row per perceptron, and for one-vs-one a mask selecting each
 pair's examples): at example :math:`i`, one computation scores it under every row,
-:math:`s = W x_i + b`, and updates exactly the rows that err (``engine="ndarray"``). Since every
+:math:`s = W x_i + b`, and updates exactly the rows that err (``engine="faithful"``). Since every
 perceptron walks through the examples in the same order, and one that made a pass without an
 update stops, each row ends where :func:`rosenblatt.train` would take it on its own. The default
 ``engine="fast"`` hands the same labels and mask to the twin,
-:func:`gluon_perceptron.core.fast.batched.train_runs`: ``train``'s compiled passes, perceptron
+:func:`gluon_perceptron.core.fast.batched_fast.train_runs`: ``train``'s compiled passes, perceptron
 after perceptron; the same perceptrons, bit for bit.
-The old words ``"loop"`` and ``"batched"`` ran the same loop as ``"fast"``: they still work for
-this release, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -49,19 +46,15 @@ from .._validation import (
     validate_params,
 )
 from ..chapter.sampler import MAX_ELEMENTS
-from ..fast import batched as fast
+from ..fast import batched_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
 
-#: The engines.
-ENGINES = ("fast", "ndarray")
-
-
-#: Old words still accepted for one release (with a DeprecationWarning), and what they mean.
-ENGINE_ALIASES = {"batched": "fast", "loop": "fast"}
+#: The engines: the loop in the trainers' bodies, and its twin.
+ENGINES = ("fast", "faithful")
 
 
 @dataclass
@@ -141,6 +134,27 @@ class MulticlassModel:
     examples: np.ndarray
     positive_share: np.ndarray
 
+    @property
+    def w(self) -> np.ndarray:
+        """:attr:`W`: the binary perceptrons' weights, one row each (``b`` holds their biases)."""
+        return self.W
+
+    @property
+    def updates_per_epoch(self) -> list[int]:
+        """The updates of all the binary perceptrons in each pass (a run that stopped adds 0)."""
+        per_run = [r.updates_per_epoch for r in self.results]
+        return [sum(u[e] for u in per_run if e < len(u)) for e in range(self.epochs)]
+
+    @property
+    def converged(self) -> bool:
+        """True only if every binary perceptron converged."""
+        return all(r.converged for r in self.results)
+
+    @property
+    def epochs(self) -> int:
+        """Passes of the longest binary run."""
+        return max((r.epochs for r in self.results), default=0)
+
     def cost(self) -> MulticlassCost:
         """Training cost: perceptrons, passes, example visits, updates, runs that separated.
 
@@ -155,16 +169,10 @@ class MulticlassModel:
 
 
 def _engine(engine, name: str, args: dict) -> str:
-    """``engine`` (an old word: a DeprecationWarning, and its meaning), and what the ndarray
-    engine can hold."""
-    _checks.choice(engine, name, set(ENGINES) | set(ENGINE_ALIASES))
-    if engine in ENGINE_ALIASES:
-        warnings.warn(f'engine="{engine}" is deprecated and will be removed in the next release: '
-                      f'it runs the same loop as engine="{ENGINE_ALIASES[engine]}"; use that',
-                      DeprecationWarning, stacklevel=5)
-        engine = ENGINE_ALIASES[engine]
+    """``engine``, and what the faithful engine's NDArrays can hold."""
+    _checks.choice(engine, name, ENGINES)
     X = args["X"]
-    if engine == "ndarray" and X.size > MAX_ELEMENTS:
+    if engine == "faithful" and X.size > MAX_ELEMENTS:
         raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
                          f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
                          f'engine="fast"')
@@ -172,7 +180,7 @@ def _engine(engine, name: str, args: dict) -> str:
 
 
 _MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True),
-                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'ndarray')",
+                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'faithful')",
                                                          ("X",)),
                          ctx=context())
 
@@ -199,14 +207,13 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
         Class labels: integers (e.g. digits 0 to 9), strings, or whole-valued floats.
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
-    engine : {"fast", "ndarray"}
-        ``"ndarray"`` runs the loop below: all ``c`` in lockstep, one MXNet computation per
+    engine : {"fast", "faithful"}
+        ``"faithful"`` runs the loop below: all ``c`` in lockstep, one MXNet computation per
         example (slow, but it is the batching written in NDArray; ``X`` at most
         :math:`2^{31} - 1` elements). ``"fast"`` trains them one after the other by
-        ``train``'s compiled twin. Both give the same perceptrons. ``"loop"`` and
-        ``"batched"`` are deprecated words for ``"fast"``.
+        ``train``'s compiled twin. Both give the same perceptrons.
     ctx : mxnet.Context, optional
-        Where the ``"ndarray"`` engine's arrays live (default ``mx.cpu()``).
+        Where the ``"faithful"`` engine's arrays live (default ``mx.cpu()``).
     """
     classes = np.unique(y)
     Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)  # row k: class k against the rest
@@ -288,38 +295,21 @@ def _features_for(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-def _scores(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """The scores on checked ``Xn``; refuses scores that overflowed (``X`` far too large)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        s = Xn @ model.W.T + model.b
-    if not np.all(np.isfinite(s)):
-        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
-                         "for the model's weights; rescale X as the training data was")
-    return s
-
-
 #: The rules of ``(model, X)``.
 _MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
                     X=Rule(_features_for, "features(), as many as model's", ("model",)))
 
 
-def _votes(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    s = _scores(model, Xn)
-    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
-    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
-    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
-    return counts
-
-
-def _table(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """Scores (one-vs-all) or votes (one-vs-one): the table whose row maximum is predicted."""
-    return _scores(model, Xn) if model.scheme == "one-vs-all" else _votes(model, Xn)
-
-
 @validate_params(**_MODEL_RULES)
 def scores(model: MulticlassModel, X) -> np.ndarray:
-    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
-    return _scores(model, X)
+    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``; refuses
+    scores that overflowed (``X`` far too large)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = X @ model.W.T + model.b
+    if not np.all(np.isfinite(s)):
+        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
+                         "for the model's weights; rescale X as the training data was")
+    return s
 
 
 def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
@@ -336,7 +326,11 @@ def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
 def votes(model: MulticlassModel, X) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
     is :math:`> 0`, else :math:`k'`."""
-    return _votes(model, X)
+    s = scores(model, X)
+    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])  # one class per pair
+    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
+    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
+    return counts
 
 
 @validate_params(**_MODEL_RULES)
@@ -347,13 +341,14 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
-    return model.classes[np.argmax(_table(model, X), axis=1)]
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    return model.classes[np.argmax(table, axis=1)]
 
 
 @validate_params(**_MODEL_RULES)
 def ties(model: MulticlassModel, X) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
-    table = _table(model, X)
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
@@ -388,7 +383,7 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
-    s = _scores(model, X)
+    s = scores(model, X)
     positive = y[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
         negative = ~positive

@@ -10,7 +10,7 @@ The rule: start from :math:`w = 0, b = 0`; for each example :math:`(x, y)` in tu
 makes no update (the data is then separated) or ``max_epochs`` passes are done, written with
 the chapter's NDArrays (``engine="faithful"``: the chapter's step, one example at a time). The
 default ``engine="fast"`` hands the same arguments to its twin,
-:func:`gluon_perceptron.core.fast.rosenblatt.train`: the same loop compiled by numba when it is
+:func:`gluon_perceptron.core.fast.training_fast.train`: the same loop compiled by numba when it is
 installed (:data:`~.engine.FAST_BACKEND` is ``"compiled"``), or else a numpy scan ahead with
 the current weights to the next mistake (``"numpy"``). Both raise ``ValueError`` when a margin
 or the weights overflow. :func:`train` declares its arguments' rules; they are checked once,
@@ -27,6 +27,8 @@ to right in the data's dtype, exactly like scikit-learn's ``Perceptron`` does in
 """
 
 from __future__ import annotations
+
+import inspect
 
 import mxnet as mx
 import numpy as np
@@ -45,7 +47,7 @@ from .._validation import (
     validate_params,
     vector,
 )
-from ..fast import rosenblatt as fast
+from ..fast import training_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 
@@ -163,10 +165,9 @@ def predict(w, b: float, X) -> np.ndarray:
 @validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
-    return _error_rate(w, b, X, Y)
-
-
-def _error_rate(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
-    """:func:`error_rate` on trusted arrays: the package's own calls after each pass (the
-    traces, the pocket's ratchet in the fast twins) skip the checking wrapper."""
     return np.count_nonzero(Y * _scores(w, b, X) <= 0) / Y.size  # = np.mean, bit for bit
+
+
+#: :func:`error_rate` on trusted arrays: the package's own calls after each pass (the traces,
+#: the pocket's ratchet in the fast twins) skip the checking wrapper.
+_error_rate = inspect.unwrap(error_rate)
