@@ -26,6 +26,7 @@ from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.core.fast import beyond as fast_beyond
 from gluon_perceptron.core.fast import relaxation as fast_relaxation
+from gluon_perceptron.core.rosenblatt.engine import _use_compiled
 from gluon_perceptron.core.theory import relaxation
 from gluon_perceptron.core.theory.relaxation import wedge_system
 
@@ -162,10 +163,10 @@ def _systems():
 def test_relaxation_twin_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
     for name, A, c, extra in _systems():
         kw = dict(eta=eta, rule=rule, seed=9, record=True, **extra)
-        twin = gp.theory.relaxation_method(A, c, **kw) if rule in relaxation._SKIPS_AHEAD \
+        twin = gp.theory.relaxation_method(A, c, **kw) if rule in relaxation._TWIN_RULES \
             else None
         with monkeypatch.context() as m:
-            m.setattr(relaxation, "_SKIPS_AHEAD", ())  # every rule through the readable loop
+            m.setattr(relaxation, "_TWIN_RULES", ())  # every rule through the readable loop
             loop = gp.theory.relaxation_method(A, c, **kw)
         # the twin runs every rule (the greedy ones by its own loop) with the same bits
         w, t, moves, history = fast_relaxation._relaxation(
@@ -188,8 +189,33 @@ def test_relaxation_twin_without_the_gram_matrix(rule, monkeypatch):
     monkeypatch.setattr(fast_relaxation, "GRAM_LIMIT", 0)
     kw = dict(rule=rule, seed=1, record=True, max_iterations=3_000)
     twin = gp.theory.relaxation_method(A, c, **kw)
-    monkeypatch.setattr(relaxation, "_SKIPS_AHEAD", ())
+    monkeypatch.setattr(relaxation, "_TWIN_RULES", ())
     loop = gp.theory.relaxation_method(A, c, **kw)
     w, t, moves, _ = fast_relaxation._relaxation(A, c, 1.0, rule, None, 3_000, 1e-9, 1, False)
     _same(twin, loop)
     assert np.array_equal(w, loop.w) and (t, moves) == (loop.iterations, loop.moves)
+
+
+@pytest.mark.skipif(not _use_compiled(), reason="numba is not installed")
+@pytest.mark.parametrize("rule", relaxation.RULES)
+@pytest.mark.parametrize("eta", [0.7, 1.0, 2.0])
+def test_compiled_relaxation_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
+    """Without ``record`` the twin runs compiled (``_compiled_moves``), every rule, the greedy
+    ones included; on "0 or not 0" too, where the exact residuals are recomputed every n
+    moves and the blind rules draw many blocks."""
+    split = gp.data.digits_split(seed=0)
+    digits = (*gp.theory.perceptron_system(split.X_train, gp.data.one_vs_rest(split.y_train, 0)),
+              {"max_iterations": 4_000})
+    calls = []
+    compiled = fast_relaxation._compiled_run
+    monkeypatch.setattr(fast_relaxation, "_compiled_run",
+                        lambda *a: calls.append(a[6]) or compiled(*a))
+    for name, A, c, extra in [*_systems(), ("digits", *digits)]:
+        kw = dict(eta=eta, rule=rule, seed=9, **extra)
+        twin = gp.theory.relaxation_method(A, c, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(relaxation, "_TWIN_RULES", ())  # every rule through the readable loop
+            loop = gp.theory.relaxation_method(A, c, **kw)
+        _same(twin, loop)
+        assert loop.moves > 0, name
+    assert calls == [rule] * 6  # every system ran compiled
