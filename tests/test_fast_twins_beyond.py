@@ -219,3 +219,19 @@ def test_compiled_relaxation_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
         _same(twin, loop)
         assert loop.moves > 0, name
     assert calls == [rule] * 6  # every system ran compiled
+
+
+def test_runs_on_one_system_share_its_gram_matrix():
+    """compare_rules computes A^T A once (core/fast/relaxation._shared_gram) and its table is
+    the separate runs', bit for bit."""
+    name, A, c, extra = next(_systems())
+    At = np.ascontiguousarray(A.T)
+    with fast_relaxation._shared_gram(A):
+        shared = fast_relaxation._gram(At)
+        assert fast_relaxation._gram(At.copy()) is shared  # equal entries: the same matrix
+        assert fast_relaxation._gram(At[:, ::-1].copy()) is not shared  # another system
+    assert not fast_relaxation._SHARED and np.array_equal(fast_relaxation._gram(At), At @ At.T)
+    table = gp.experiments.compare_rules(A, c, max_iterations=2_000, seed=3)
+    for (rule, eta), run in table.items():
+        _same(run, gp.theory.relaxation_method(A, c, eta=eta, rule=rule, max_iterations=2_000,
+                                               seed=3))

@@ -5,14 +5,19 @@ so for the blind rules (cyclic, randomized, permuted) the next index that moves 
 in the stream whose residual is above ``tol``: :func:`_run_stream` finds it with the
 scan-ahead in numpy blocks and counts the iterations in between without looping over them.
 :func:`_run_greedy` is the greedy rules' loop (the readable loop's own cost: it looks at every
-inequality anyway). With numba (and the Gram matrix, and no ``record``) every rule runs
-compiled instead, :func:`_compiled_moves`: the readable loop's iterations one by one, in
-machine code, back in numpy for each exact recomputation of the residuals. The residuals :math:`r = A^\top w - c` live in :class:`_Residuals`, updated
-after each move exactly as the readable loop updates them, so the tests hold the twin to it
-bit for bit (``tests/test_fast_twins_beyond.py``).
+inequality anyway). The residuals :math:`r = A^\top w - c` live in :class:`_Residuals`,
+updated after each move exactly as the readable loop updates them, so the tests hold the twin
+to it bit for bit (``tests/test_fast_twins_beyond.py``).
+
+With numba (and the Gram matrix, and no ``record``) every rule runs compiled instead,
+:func:`_compiled_moves`: the readable loop's iterations one by one, in machine code, back in
+numpy for each exact recomputation of the residuals. Runs on one system inside
+:func:`_shared_gram` share its Gram matrix.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -23,6 +28,31 @@ GRAM_LIMIT = 4_000_000
 
 """Keep the Gram matrix :math:`A^\\top A` (8 bytes an entry) when it has at most this many
 entries: 4 million, 32 MB, i.e. up to 2,000 inequalities."""
+
+
+#: ``(At, gram)`` of the systems whose runs share one Gram matrix (:func:`_shared_gram`).
+_SHARED: list = []
+
+
+@contextmanager
+def _shared_gram(A: np.ndarray):
+    """Within the block, every run on the system ``A`` (equal entries) uses one Gram matrix
+    :math:`A^\top A`, computed here once (the table of :func:`compare_rules` makes 20 runs on
+    one system; a Gram matrix of the digits costs as much as a run)."""
+    At = np.ascontiguousarray(np.asarray(A, dtype=np.float64).T)
+    _SHARED.append((At, At @ At.T if At.shape[0] ** 2 <= GRAM_LIMIT else None))
+    try:
+        yield
+    finally:
+        _SHARED.pop()
+
+
+def _gram(At: np.ndarray) -> np.ndarray:
+    """:math:`A^\top A` (``At @ At.T``, the same bits), shared within :func:`_shared_gram`."""
+    for known, gram in reversed(_SHARED):
+        if gram is not None and known.shape == At.shape and np.array_equal(known, At):
+            return gram
+    return At @ At.T
 
 
 class _Residuals:
@@ -39,7 +69,7 @@ class _Residuals:
         self.At, self.c, self.w = At, c, w
         self.norms2 = np.einsum("ij,ij->i", At, At)
         n = At.shape[0]
-        self.gram = At @ At.T if n * n <= GRAM_LIMIT else None
+        self.gram = _gram(At) if n * n <= GRAM_LIMIT else None
         self.moves_since_exact = 0
         self.exact()
 
@@ -232,7 +262,7 @@ def _relaxation(A: np.ndarray, c: np.ndarray, eta: float, rule: str, w0, max_ite
     if not record and n * n <= GRAM_LIMIT and _use_compiled():
         w = np.zeros(A.shape[0]) if w0 is None else w0.copy()
         norms2 = np.einsum("ij,ij->i", At, At)
-        t, moves = _compiled_run(At, c, w, At @ At.T, norms2, eta, rule, max_iterations, tol,
+        t, moves = _compiled_run(At, c, w, _gram(At), norms2, eta, rule, max_iterations, tol,
                                  seed)
         return w, t, moves, {}
     res = _Residuals(At, c, np.zeros(A.shape[0]) if w0 is None else w0.copy())
