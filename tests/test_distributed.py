@@ -274,6 +274,22 @@ def test_the_children_never_import_mxnet_by_importing_their_modules():
     assert "DMLC_INTERFACE" not in env and env["PATH"] == "/bin"
 
 
+def test_a_mixing_worker_runs_without_the_mxnet_package():
+    """What a mixing worker imports (its pass, the rounds, the shards, the C KVStore) leaves
+    ``mxnet`` out: it talks to the servers through libmxnet's C API (``c_kvstore``), and with
+    small shards it makes numpy's pass, so numba stays out too."""
+    import subprocess
+
+    code = ("import os, sys; os.environ['GLUON_PERCEPTRON_FAST'] = 'numpy'; "
+            "import gluon_perceptron.core.distributed.worker, "
+            "gluon_perceptron.core.distributed.mixing, gluon_perceptron.core.distributed.shards, "
+            "gluon_perceptron.core.distributed.c_kvstore, gluon_perceptron.core.fast.rosenblatt; "
+            "print('mxnet' in sys.modules, 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False False"
+
+
 # ------------------------------------------------------------------------- clusters: equality
 
 def test_one_worker_is_train_bit_for_bit():
