@@ -26,6 +26,7 @@ from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.core.fast import beyond as fast_beyond
 from gluon_perceptron.core.fast import relaxation as fast_relaxation
+from gluon_perceptron.core.rosenblatt import engine as pass_engine
 from gluon_perceptron.core.rosenblatt.engine import _use_compiled
 from gluon_perceptron.core.theory import relaxation
 from gluon_perceptron.core.theory.relaxation import wedge_system
@@ -107,8 +108,13 @@ def _cone_cases():
     yield gp.beyond.separation_problem(50, 3, 0.1, seed=4).A.astype(np.float32), 100_000
 
 
+@pytest.mark.parametrize("backend", ["compiled", "numpy"])
 @pytest.mark.parametrize("case", range(11))
-def test_cone_twin_is_the_loop_bit_for_bit(case):
+def test_cone_twin_is_the_loop_bit_for_bit(case, backend, monkeypatch):
+    """Both twins: the compiled loop (with numba) and the numpy scan-ahead."""
+    if backend == "compiled" and not _use_compiled():
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(pass_engine, "FAST_BACKEND", backend)
     A, budget = list(_cone_cases())[case]
     got = []
     for run in (lambda c: fast_beyond._cone_passes(A, budget, c),
