@@ -8,6 +8,11 @@ rows, of which rank ``i`` takes the ``i``-th block of :func:`~.mixing.shard_boun
 the job lists ``"shards"`` (one description per rank, :mod:`.shards`), rank ``i`` opens only
 the files of the ``i``-th and checks its values there.
 
+A mixing job needs no ``import mxnet``: the worker reaches the servers through MXNet's C library
+(:class:`~.c_kvstore.CKVStore`), and when the task says ``numpy_passes`` (every shard of at most
+:data:`~.training.SMALL_SHARD` rows) it makes numpy's pass, the compiled pass's exact twin,
+without loading numba. A Gluon job imports MXNet.
+
 Any exception prints its traceback and exits with code 1 at once (``os._exit``): MXNet's normal
 shutdown waits for every worker, so a worker that failed and exited normally would hang the
 others. After success the worker also leaves with ``os._exit(0)`` once its results are on
