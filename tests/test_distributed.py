@@ -272,6 +272,9 @@ def test_the_children_never_import_mxnet_by_importing_their_modules():
                                        base={"DMLC_INTERFACE": "eth0", "PATH": "/bin"})
     assert env["DMLC_NODE_HOST"] == env["DMLC_PS_ROOT_URI"] == "127.0.0.1"
     assert "DMLC_INTERFACE" not in env and env["PATH"] == "/bin"
+    assert env["OMP_NUM_THREADS"] == "1"  # a node's default, kept where the user set one
+    assert launcher.cluster_environment("worker", port=1, workers=1, servers=1, base={
+        "OMP_NUM_THREADS": "4"})["OMP_NUM_THREADS"] == "4"
 
 
 def test_a_mixing_worker_runs_without_the_mxnet_package():
