@@ -11,7 +11,7 @@ the files of the ``i``-th and checks its values there.
 A mixing job needs no ``import mxnet``: the worker reaches the servers through MXNet's C library
 (:class:`~.c_kvstore.CKVStore`), and when the task says ``numpy_passes`` (every shard of at most
 :data:`~.training.SMALL_SHARD` rows) it makes numpy's pass, the compiled pass's exact twin,
-without loading numba. A Gluon job imports MXNet.
+without loading numba. A Gluon job imports MXNet (and makes no perceptron pass: no numba).
 
 Any exception prints its traceback and exits with code 1 at once (``os._exit``): MXNet's normal
 shutdown waits for every worker, so a worker that failed and exited normally would hang the
@@ -142,7 +142,8 @@ def run(task_dir: Path) -> None:
                       np.zeros(1, dtype))
         imported, how = time.perf_counter() - _STARTED, "loaded MXNet's library"
         kv = CKVStore(task["kvstore"])  # the C library alone: no operator to register
-    else:  # Gluon trains with autograd: the whole package
+    else:  # Gluon trains with autograd: the whole package, and no perceptron pass (no numba)
+        os.environ["GLUON_PERCEPTRON_FAST"] = "numpy"
         import mxnet as mx
 
         imported, how = time.perf_counter() - _STARTED, "imported MXNet"
