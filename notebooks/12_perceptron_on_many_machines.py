@@ -100,8 +100,9 @@ assert run.w.tobytes() == same.w.tobytes() and run.b == same.b  # bit for bit
 # The cluster made {eval}`run.epochs` rounds ({eval}`run.updates_per_epoch[0]`
 # mistakes in the first, none in the last), and its weights are those of
 # `train_mixed(shards=2)` bit for bit (the `assert` above checks it). On a toy set the
-# start-up (each worker imports MXNet) dwarfs everything, and an exchange costs more than a
-# pass over 150 examples: in this run the start-up took {eval}`f"{run.startup_seconds:.1f}"` s, an
+# start-up (starting the processes and connecting them; a mixing worker loads only MXNet's C
+# library, as its log says, not the Python package) dwarfs everything, and an exchange costs
+# more than a pass over 150 examples: in this run the start-up took {eval}`f"{run.startup_seconds:.1f}"` s, an
 # exchange (push and pull) {eval}`f"{1e3 * np.nanmedian(run.exchange_seconds):.2f}"` ms and a local pass
 # {eval}`f"{1e3 * np.median(run.pass_seconds):.3f}"` ms (medians over the rounds; timings vary from run to run).
 # Distribution pays only when a pass is long.
