@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.rosenblatt import traced
 
 #: Names that hold a trainer's weights (the dual weights, a matrix of many perceptrons, ...).
 WEIGHTS = {"w", "b", "W", "B", "theta", "alpha", "v", "A", "u"}
@@ -123,7 +124,8 @@ def test_the_checker_tells_a_loop_from_a_dispatcher():
 
 ROSENBLATT = [gp.train, gp.train_pocket, gp.train_averaged, gp.rosenblatt.train_projected,
               gp.rosenblatt.train_aggressive, gp.rosenblatt.train_one_vs_all,
-              gp.rosenblatt.train_one_vs_one]
+              gp.rosenblatt.train_one_vs_one, gp.rosenblatt.train_traced,
+              gp.rosenblatt.update_path, traced.run_online]
 
 
 @pytest.mark.parametrize("trainer", ROSENBLATT, ids=lambda f: f.__name__)

@@ -1,5 +1,6 @@
 r"""The fast twins of the pocket, the averaged, the projected and the aggressive perceptron,
-whose readable loops are in :mod:`gluon_perceptron.core.rosenblatt.variants`.
+whose readable loops are in :mod:`gluon_perceptron.core.rosenblatt.variants`, and of the traced
+run and the update path (:mod:`gluon_perceptron.core.rosenblatt.traced`).
 
 Each readable loop decides one example at a time in Python. A twin finds the next update by
 scanning ahead in numpy blocks (:func:`~.rosenblatt._mistakes`), records the parameters after
@@ -14,17 +15,26 @@ runs of :mod:`~gluon_perceptron.core.rosenblatt.lockstep` both offer it their we
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._arrays import _split
-from ..rosenblatt.engine import _drive
+from ..rosenblatt.engine import _drive, _guard, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
-from ..rosenblatt.stepping import _float64, _orders, _project, _Recorder
+from ..rosenblatt.stepping import (
+    PATH_FIX,
+    _float64,
+    _history,
+    _orders,
+    _project,
+    _Recorder,
+    _step_size,
+)
 from ..rosenblatt.training import _error_rate
-from .rosenblatt import _mistakes
+from .rosenblatt import _compiled_epoch, _mistakes, _numpy_epoch
 
 
 @dataclass
@@ -189,3 +199,57 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0, record: b
         return _split(pocket.theta)
 
     return _passes(X, Y, max_epochs, learning_rate, record, shuffle, seed, observe)
+
+
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard refuses
+def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
+                 decay: float = 0.0, record: bool = False, shuffle: bool = False,
+                 seed=None) -> TrainResult:
+    """The twin of ``train_traced``: each pass compiled (:func:`~.rosenblatt._compiled_epoch`,
+    or the numpy scan ahead), with that pass's step; the traces computed once at the end, row
+    by row as the readable loop notes them (:func:`~.stepping._history`)."""
+    X, Y = _float64(X, Y)
+    order, compiled = _orders(shuffle, seed), _use_compiled()
+    Xc, data_order = np.ascontiguousarray(X), np.arange(len(Y), dtype=np.int64)
+    w, b = np.zeros(X.shape[1]), np.zeros(1)
+    ends, per_epoch = [], []
+    for epoch in range(1, max_epochs + 1):
+        eta = _step_size(learning_rate, epoch, decay)
+        rows = order(len(Y))
+        rows = np.asarray(rows, dtype=np.int64) if shuffle else data_order
+        made = (_compiled_epoch(Xc, Y, rows, w, b, np.float64(eta), threshold) if compiled
+                else _numpy_epoch(X[rows], Y[rows], w, b, eta, threshold))
+        _guard(epoch, margins=math.nan if made < 0 else 0.0, weights=(w, b))
+        ends.append(np.append(w, b[0]))
+        per_epoch.append(made)
+        if made == 0:
+            break
+    ends = np.array(ends)
+    return train_result(w, b[0], per_epoch, _history(X, Y, ends, ends, record))
+
+
+def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,
+                threshold: float = 0.0) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The twin of ``update_path``: each pass scans ahead to its next update
+    (:func:`~.rosenblatt._mistakes`), the parameters noted after every update. Returns what
+    ``update_path`` builds its result from: the parameters, the examples, the updates per
+    pass."""
+    w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
+    b = np.array([b0], dtype=X.dtype)
+    thetas, examples = [np.append(w, b) if bias else w.copy()], []
+
+    def one_pass(budget: int) -> list[int]:
+        made = 0
+        for k in _mistakes(X, Y, w, b, threshold):
+            if k < 0:
+                return [-1]
+            w[:] += Y[k] * X[k]  # in place: the scan reads w and b
+            if bias:
+                b[:] += Y[k]
+            thetas.append(np.append(w, b) if bias else w.copy())
+            examples.append(k)
+            made += 1
+        return [made]
+
+    per_epoch = _drive(one_pass, max_epochs, (w, b), X.dtype, PATH_FIX)
+    return np.array(thetas, dtype=np.float64), np.array(examples, dtype=int), per_epoch
