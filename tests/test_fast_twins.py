@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.rosenblatt import multiclass
+from gluon_perceptron.core.rosenblatt import multiclass, training
 from gluon_perceptron.core.rosenblatt import traced as traced_module
 
 
@@ -286,3 +286,20 @@ def test_the_online_run_is_the_traced_run_cut_into_steps():
         np.testing.assert_array_equal(w, theta[:-1])
         assert b == theta[-1]
     assert int(online.mistakes.sum()) == traced.updates
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 64])
+def test_the_traces_error_rates_are_the_error_rate_of_each_row(d):
+    """The twins and the lockstep runs compute a run's training errors at once
+    (``_error_rates``): each is ``_error_rate``'s number for that row, bit for bit, also for
+    scores at a tie (integer data) and rows whose scores overflow (scaled, as one by one)."""
+    rng = np.random.default_rng(d)
+    X = rng.standard_normal((97, d))
+    Y = np.where(rng.random(97) < 0.5, 1.0, -1.0)
+    thetas = rng.standard_normal((300, d + 1)) * rng.uniform(0.01, 100.0, size=(300, 1))
+    thetas[:40] = np.round(thetas[:40])
+    thetas[40:45] = np.where(thetas[40:45] > 0, 1e308, -1e308)  # scores overflow: scaled
+    ints = np.round(X * 3)
+    for data in (X, ints):
+        expected = [training._error_rate(t[:-1], float(t[-1]), data, Y) for t in thetas]
+        assert training._error_rates(thetas, data, Y) == expected

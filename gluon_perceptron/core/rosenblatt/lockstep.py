@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrays import _row_norms, _split
+from .._arrays import _split
 from ..fast.variants import _Pocket
 from .results import TrainResult, train_result
-from .stepping import _project
-from .traced import _step_size, train_traced
-from .training import _error_rate
+from .stepping import _history, _project, _step_size
+from .traced import train_traced
 from .variants import train_averaged, train_pocket, train_projected
 
 
@@ -175,11 +174,8 @@ def _as_result(predictors: np.ndarray, running: np.ndarray, counts: list[int], X
                Y: np.ndarray) -> TrainResult:
     """The :class:`TrainResult` the trainers build with ``record=True``: per pass the norm of
     the running :math:`\\theta`, and the training error and weights of the predictor."""
-    history = {"error": [_error_rate(th[:-1], float(th[-1]), X, Y) for th in predictors],
-               "norm": [float(v) for v in _row_norms(running)] if len(running) else [],
-               "weights": [(th[:-1].copy(), float(th[-1])) for th in predictors]}
     w, b = _split(predictors[-1])
-    return train_result(w, b, counts, history)
+    return train_result(w, b, counts, _history(X, Y, running, predictors, record=True))
 
 
 def _one_by_one(train_xy: tuple, epochs: int, keep: dict, decay: float, threshold: float,
