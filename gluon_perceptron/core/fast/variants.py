@@ -170,9 +170,15 @@ class _Pocket:
     error: float = 1.0  # theta = 0 ties on every example
 
     def offer(self, theta: np.ndarray) -> None:
-        """The ratchet: ``theta`` replaces the pocket's weights if it errs less often."""
-        w, b = _split(theta)
-        error = _error_rate(w, b, self.X, self.Y)
+        """The ratchet: ``theta`` replaces the pocket's weights if it errs less often.
+
+        Its training error is :func:`~.training._error_rate`'s number (the same scores
+        ``X @ w + b``), without setting numpy's error state on each of the thousands of offers:
+        both callers run under ``np.errstate(over="ignore", invalid="ignore")``."""
+        w, b = theta[:-1], float(theta[-1])
+        s = self.X @ w + b
+        error = (np.count_nonzero(self.Y * s <= 0) / self.Y.size if np.isfinite(s).all()
+                 else _error_rate(w, b, self.X, self.Y))  # scores that overflow: scaled
         if error < self.error:
             self.theta, self.best_run, self.error = theta.copy(), self.best_run + 1, error
 
