@@ -123,14 +123,31 @@ def test_the_checker_tells_a_loop_from_a_dispatcher():
 # --- the Rosenblatt trainers (core/rosenblatt) ---------------------------------------------------
 
 ROSENBLATT = [gp.train, gp.train_pocket, gp.train_averaged, gp.rosenblatt.train_projected,
-              gp.rosenblatt.train_aggressive, gp.rosenblatt.train_one_vs_all,
-              gp.rosenblatt.train_one_vs_one, gp.rosenblatt.train_traced,
+              gp.rosenblatt.train_aggressive, gp.train_batched, gp.rosenblatt.train_traced,
               gp.rosenblatt.update_path, traced.run_online]
 
 
 @pytest.mark.parametrize("trainer", ROSENBLATT, ids=lambda f: f.__name__)
 def test_a_rosenblatt_trainer_shows_its_loop_and_update(trainer):
     _assert_reference_first(trainer)
+
+
+def _calls(fn) -> set[str]:
+    """The names of the functions ``fn``'s own body calls."""
+    node, _ = _body(fn)
+    return {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+            for n in _walk_own(node) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name | ast.Attribute)}
+
+
+@pytest.mark.parametrize("trainer", [gp.rosenblatt.train_one_vs_all,
+                                     gp.rosenblatt.train_one_vs_one], ids=lambda f: f.__name__)
+def test_the_multiclass_trainers_are_reductions_to_the_one_lockstep_loop(trainer):
+    """One implementation of the lockstep rule: the multiclass trainers build their label rows
+    and masks and hand them to ``train_batched``, whose body is the loop; no loop of their own."""
+    lines, has_loop, _ = loop_and_update(trainer)
+    assert lines <= MAX_LINES and not has_loop
+    assert "train_batched" in _calls(trainer)
 
 
 # --- beyond Rosenblatt, the gradient trainers, parameter mixing, relaxation ----------------------
