@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.rosenblatt import engine as engine_module
+from gluon_perceptron.core.rosenblatt import lockstep as lockstep_module
 from gluon_perceptron.core.rosenblatt import multiclass, training
 from gluon_perceptron.core.rosenblatt import traced as traced_module
 
@@ -303,3 +305,42 @@ def test_the_traces_error_rates_are_the_error_rate_of_each_row(d):
     for data in (X, ints):
         expected = [training._error_rate(t[:-1], float(t[-1]), data, Y) for t in thetas]
         assert training._error_rates(thetas, data, Y) == expected
+
+
+# --- the lockstep runs of notebook 05's remedies: the compiled pass and the numpy loop -------
+
+def _lockstep(backend, monkeypatch, data, epochs):
+    monkeypatch.setattr(engine_module, "FAST_BACKEND", backend)
+    runs = len(data)
+    keep = [{"plain": "running", "pocket": "pocket", "averaged": "averaged"},
+            {"decaying": "running"}, {"margin": "running"}, {"projected": "running"},
+            {"pocket, shuffled": "pocket"}][:runs]
+    return lockstep_module.lockstep_runs(
+        data, [epochs] * runs, keep=keep, decay=np.array([0.0, 1.0, 1.0, 0.0, 0.0][:runs]),
+        threshold=np.array([0.0, 0.0, 1.0, 0.0, 0.0][:runs]),
+        radius=np.array([np.inf, np.inf, np.inf, 0.4, np.inf][:runs]),
+        orders=[None, None, None, None, 3][:runs])
+
+
+@pytest.mark.skipif(engine_module.numba is None, reason="the compiled pass needs numba")
+@pytest.mark.parametrize("kind", ["noisy", "separable", "integer"])
+def test_the_compiled_lockstep_pass_is_the_numpy_loop(kind, monkeypatch):
+    """``lockstep_runs`` steps every run together in numpy, or in one compiled pass; the same
+    operations in the same order: the same results, bit for bit, and the trainers' own."""
+    data = [_dataset(30 + k, kind, n=60, d=2) for k in range(5)]
+    compiled = _lockstep("compiled", monkeypatch, data, 25)
+    loop = _lockstep("numpy", monkeypatch, data, 25)
+    for got, want in zip(compiled, loop, strict=True):
+        assert got.keys() == want.keys()
+        for name in got:
+            _assert_same(got[name], want[name])
+    X, Y = data[0]
+    _assert_same(compiled[0]["pocket"], gp.train_pocket(X, Y, max_epochs=25, record=True))
+    _assert_same(compiled[3]["projected"], gp.rosenblatt.train_projected(
+        *data[3], max_epochs=25, radius=0.4, record=True))
+    X, Y = data[4]
+    _assert_same(compiled[4]["pocket, shuffled"], gp.train_pocket(
+        X, Y, max_epochs=25, record=True, shuffle=True, seed=3))
+    errors = [compiled[r][name].history["error"] for r, name in ((0, "pocket"),
+                                                                  (4, "pocket, shuffled"))]
+    assert any(e[-1] < e[0] for e in errors)  # the ratchet at work

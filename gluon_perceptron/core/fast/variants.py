@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._arrays import _split
-from ..rosenblatt.engine import _drive, _guard, _use_compiled
+from ..rosenblatt.engine import _drive, _guard, _jit, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 from ..rosenblatt.stepping import (
     PATH_FIX,
@@ -259,3 +259,81 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
 
     per_epoch = _drive(one_pass, max_epochs, (w, b), X.dtype, PATH_FIX)
     return np.array(thetas, dtype=np.float64), np.array(examples, dtype=int), per_epoch
+
+
+@_jit
+def _lockstep_pass(At, Yt, A, Y, theta, eta, threshold, active, ball, projected, pocket,
+                   streak, due_after, best_run, errors, ptheta, psum, made):  # pragma: no cover
+    """One pass of :func:`~gluon_perceptron.core.rosenblatt.lockstep.lockstep_runs`'s numpy
+    loop, compiled: the same operations on each run (column ``r`` of ``theta``, shape
+    ``(p, R)``), step by step, in the same order.
+
+    At step ``t``: the margin summed left to right, :math:`y ((a_1 \\theta_1 + \\dots) +
+    \\theta_p)`; on a margin at or below the run's threshold (or NaN) and an active run, the
+    step :math:`\\theta \\mathrel{+}= a\\, (y \\eta)` and, for a projected run, the projection
+    (the sum of squares left to right); the streak of correct steps, and Gallant's ratchet
+    when a pocket run's streak first beats its pocket's (its training error ``errors[r]``
+    counted with each score summed left to right); then ``psum += theta``. ``At`` and ``Yt``
+    are the pass's examples in visiting order, ``(n, p, R)`` and ``(n, R)``; ``A`` and ``Y``
+    each run's examples in data order, ``(R, n, p)`` and ``(R, n)``, for the ratchet.
+
+    Returns 0, 1 if a margin was inf (which counts as correct: refused after the pass), or 2
+    if a projection's sum of squares or a score of the ratchet left the floats (the caller
+    then runs the trainers themselves, which handle both).
+    """
+    n, p, R = At.shape
+    never = np.iinfo(np.int64).max
+    status = 0
+    for t in range(n):
+        for r in range(R):
+            m = At[t, 0, r] * theta[0, r]
+            for j in range(1, p - 1):
+                m += At[t, j, r] * theta[j, r]
+            m += theta[p - 1, r]
+            m *= Yt[t, r]
+            if m == np.inf:
+                status = max(status, 1)
+            hit = active[r] and not m > threshold[r]
+            if hit:
+                s = Yt[t, r] * eta[r]
+                for j in range(p):
+                    theta[j, r] += At[t, j, r] * s
+                made[r] += 1
+                if projected[r]:
+                    sq = theta[0, r] * theta[0, r] + theta[1, r] * theta[1, r]
+                    for j in range(2, p):
+                        sq += theta[j, r] * theta[j, r]
+                    norm = np.sqrt(sq)
+                    if not np.isfinite(norm):
+                        return 2
+                    if norm > ball[r]:
+                        f = ball[r] / norm
+                        for j in range(p):
+                            theta[j, r] *= f
+                streak[r] = 0
+                if pocket[r]:
+                    due_after[r] = best_run[r]  # new weights: not tried yet
+            elif active[r]:
+                streak[r] += 1
+            if streak[r] > due_after[r]:
+                due_after[r] = never  # one try per weights
+                wrong = 0
+                for i in range(A.shape[1]):
+                    score = A[r, i, 0] * theta[0, r]
+                    for j in range(1, p - 1):
+                        score += A[r, i, j] * theta[j, r]
+                    margin = Y[r, i] * (score + theta[p - 1, r])
+                    if not np.isfinite(margin):
+                        return 2  # _Pocket.offer's scaled scores: the trainers' way
+                    if margin <= 0.0:
+                        wrong += 1
+                error = wrong / A.shape[1]
+                if error < errors[r]:
+                    for j in range(p):
+                        ptheta[j, r] = theta[j, r]
+                    best_run[r] += 1
+                    errors[r] = error
+        for j in range(p):
+            for r in range(R):
+                psum[j, r] += theta[j, r]
+    return status

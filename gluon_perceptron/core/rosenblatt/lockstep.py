@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._arrays import _split
-from ..fast.variants import _Pocket
+from ..fast.variants import _lockstep_pass, _Pocket
+from .engine import _use_compiled
 from .results import TrainResult, train_result
 from .stepping import _history, _project, _step_size
 from .traced import train_traced
@@ -78,6 +79,9 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     passes = np.zeros(R, dtype=np.int64)
     margin, hit, step = np.empty(R), np.empty(R, dtype=bool), np.empty(R)
     bad = np.zeros(R, dtype=bool)
+    compiled = _use_compiled()
+    threshold = np.asarray(threshold, dtype=np.float64)
+    errors = np.ones(R)  # each pocket's training error (the compiled pass's ratchets)
     passes_ahead = range(1, max(epochs) + 1)
     if progress is not None:  # a tqdm-like wrapper
         passes_ahead = progress(passes_ahead, desc="remedies")
@@ -91,34 +95,40 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
         Yt = np.ascontiguousarray(Y[rows, order].T)                    # (n, R)
         made = np.zeros(R, dtype=np.int64)
         psum = np.zeros((p, R))
-        with np.errstate(over="ignore", invalid="ignore"):  # refused after the pass
-            for t in range(n):
-                a, y = At[t], Yt[t]
-                np.multiply(a[0], theta[0], out=margin)
-                for j in range(1, p - 1):
-                    margin += a[j] * theta[j]
-                margin += theta[-1]
-                margin *= y
-                np.greater(margin, threshold, out=hit)
-                bad |= margin == np.inf  # inf would count as correct; NaN is a hit
-                np.logical_not(hit, out=hit)
-                hit &= active
-                np.multiply(y, hit, out=step)  # y on a mistake, 0 elsewhere: theta + 0 a = theta
-                step *= eta
-                theta += a * step
-                made += hit
-                if any_projected:
-                    _project_rows(theta, ball, hit)
-                streak += active
-                streak[hit] = 0
-                np.copyto(due_after, best_run, where=hit & pocket)  # new weights: not tried yet
-                due = streak > due_after
-                if due.any():
-                    for r in np.flatnonzero(due):
-                        due_after[r] = never  # one try per weights
-                        ratchets[r].offer(theta[:, r])
-                        ptheta[:, r], best_run[r] = ratchets[r].theta, ratchets[r].best_run
-                psum += theta
+        if compiled:  # the loop below, compiled: the same operations, run by run
+            status = _lockstep_pass(At, Yt, A, Y, theta, eta, threshold, active, ball,
+                                    projected, pocket, streak, due_after, best_run, errors,
+                                    ptheta, psum, made)
+            bad |= status > 0
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):  # refused after the pass
+                for t in range(n):
+                    a, y = At[t], Yt[t]
+                    np.multiply(a[0], theta[0], out=margin)
+                    for j in range(1, p - 1):
+                        margin += a[j] * theta[j]
+                    margin += theta[-1]
+                    margin *= y
+                    np.greater(margin, threshold, out=hit)
+                    bad |= margin == np.inf  # inf would count as correct; NaN is a hit
+                    np.logical_not(hit, out=hit)
+                    hit &= active
+                    np.multiply(y, hit, out=step)  # y on a mistake, 0 elsewhere: theta + 0a
+                    step *= eta
+                    theta += a * step
+                    made += hit
+                    if any_projected:
+                        _project_rows(theta, ball, hit)
+                    streak += active
+                    streak[hit] = 0
+                    np.copyto(due_after, best_run, where=hit & pocket)  # new weights: not tried yet
+                    due = streak > due_after
+                    if due.any():
+                        for r in np.flatnonzero(due):
+                            due_after[r] = never  # one try per weights
+                            ratchets[r].offer(theta[:, r])
+                            ptheta[:, r], best_run[r] = ratchets[r].theta, ratchets[r].best_run
+                    psum += theta
         if bad.any() or not np.isfinite(theta).all() or np.isnan(psum).any():
             # a margin or the weights left the floats: the trainers say where, with their error
             return [_one_by_one(*args) for args in zip(train, epochs, keep, decay, threshold,
