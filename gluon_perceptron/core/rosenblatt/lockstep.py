@@ -36,7 +36,9 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     with ratchet); the pocket and the averaged perceptron watch the same plain run.
 
     Each trainer drives its own Python loop over the updates; here one numpy computation
-    decides step ``t`` for every run at once and updates the runs that err. A margin is summed
+    decides step ``t`` for every run at once and updates the runs that err (with numba, one
+    compiled call per pass makes the same operations in the same order,
+    :func:`~gluon_perceptron.core.fast.variants._lockstep_pass`). A margin is summed
     left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
     weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
     projection, whose norm is the sum of squares left to right in both), and the pocket's
