@@ -200,3 +200,13 @@ def test_the_step_checker_needs_the_step_inside_the_loop():
     assert not _updates_in_loop(_a_loop, {"sigma"}, {"sgd_step"})
     assert not _updates_in_loop(_dispatcher, set(), {"train"})  # a call, but in no loop
     assert not _updates_in_loop(_update_in_a_nested_function, {"w"}, set())
+
+
+# --- the perceptron family: passive-aggressive and ALMA (core/beyond) ---------------------------
+
+FAMILY = [gp.beyond.passive_aggressive, gp.beyond.alma]
+
+
+@pytest.mark.parametrize("trainer", FAMILY, ids=lambda f: f.__name__)
+def test_a_family_trainer_shows_its_loop_and_update(trainer):
+    _assert_reference_first(trainer)
