@@ -210,3 +210,13 @@ FAMILY = [gp.beyond.passive_aggressive, gp.beyond.alma]
 @pytest.mark.parametrize("trainer", FAMILY, ids=lambda f: f.__name__)
 def test_a_family_trainer_shows_its_loop_and_update(trainer):
     _assert_reference_first(trainer)
+
+
+@pytest.mark.parametrize("trainer", [gp.beyond.train_voted, gp.beyond.train_voted_kernel],
+                         ids=lambda f: f.__name__)
+def test_the_voted_perceptrons_show_their_loop_and_what_they_keep(trainer):
+    """The voted perceptron keeps every weight vector (primal: ``weights.append``; dual: the
+    rows of its mistakes and the scores) and its survival count (``counts``)."""
+    lines, has_loop, _ = loop_and_update(trainer)
+    assert lines <= MAX_LINES and has_loop
+    assert _updates_in_loop(trainer, {"counts", "scores"}, {"append"})
