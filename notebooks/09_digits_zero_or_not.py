@@ -153,7 +153,7 @@ ax = gp.plots.plot_learning_curves(curves, 0)
 # %% [markdown]
 # The share of zeros in the test sets ranges from {eval}`f"{curves.test_share[:, 0].min():.3f}"` to
 # {eval}`f"{curves.test_share[:, 0].max():.3f}"`, so each split has its own baseline. After one epoch the
-# perceptron is more than five points above it on most splits (at least 36 of 40),
+# perceptron is more than five points above it on most splits (at least 33 of 40),
 # but not on every split: here on {eval}`int(np.sum(lead[:, 0] > 0.05))` of {eval}`n` (the smallest
 # lead is {eval}`f"{lead[:, 0].min():.3f}"`). Nor does it always stay ahead: each update moves the
 # whole boundary, and a later epoch can drag the test accuracy back below that margin; it even

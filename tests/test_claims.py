@@ -37,10 +37,7 @@ ELSEWHERE = {"digits": "test_digits.py", "remedies": "test_black_and_white.py",
 UNCALIBRATED = {"13-perceptron-steepest",
                 "13-full-order", "12-uniform-fewer", "12-weighted-W2", "12-weighted-W8",
                 "12-weighted-uniform",
-                "11-reflections-win", "09-ahead-after-one-epoch", "09-below-baseline",
-                "09-zero-separated", "09-zero-separated-early", "09-correlation",
-                "09-eight-not-separated", "09-averaged-calmer", "09-centre-negative",
-                "09-mnist-lead", "09-mnist-not-separated", "09-mnist-template"}
+                "11-reflections-win", }
 
 
 def _markdown(notebook: str) -> str:

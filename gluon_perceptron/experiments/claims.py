@@ -567,44 +567,55 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
           words="it holds for all five rules on most splits (at least 24 of 40)"),
     # notebook 09, 8x8 digits
     Claim("09-ahead-after-one-epoch", "digits", "\"0 or not 0\" is more than 5 points above "
-          "the majority baseline after one epoch", lambda r: r["lead"][0] > 0.05, 0.9,
-          words="more than five points above it on most splits (at least 36 of 40)"),
+          "the majority baseline after one epoch", lambda r: r["lead"][0] > 0.05, 0.825,
+          words="more than five points above it on most splits (at least 33 of 40)",
+          calibration=(188, 200)),
     Claim("09-below-baseline", "digits", "\"0 or not 0\" falls below the majority baseline "
           "in some epoch", lambda r: r["lead"].min() < 0, 0.0, 0.1,
-          words="falls below the baseline itself in some epoch on few splits (at most 4 of 40)"),
+          words="falls below the baseline itself in some epoch on few splits (at most 4 of 40)",
+          calibration=(1, 200)),
     Claim("09-zero-separated", "digits", "\"0 or not 0\" is separated within 20 epochs",
           lambda r: r["separated_0"], 0.95,
-          words="separated within 20 epochs on nearly every split (at least 38 of 40)"),
+          words="separated within 20 epochs on nearly every split (at least 38 of 40)",
+          calibration=(200, 200)),
     Claim("09-zero-separated-early", "digits", "\"0 or not 0\" is separated within 8 "
           "epochs", lambda r: r["separated_0"] and r["clean_0"] <= 8, 0.6,
-          words="within 8 epochs on most of them (at least 24 of 40)"),
+          words="within 8 epochs on most of them (at least 24 of 40)",
+          calibration=(158, 200)),
     Claim("09-correlation", "digits", "the weights of \"0 or not 0\" and \"8 or not 8\" "
           "correlate above 0.5 with their mean-image contrast",
           lambda r: bool(np.all(r["correlation"] > 0.5)), 0.95,
-          words="above 0.5 for both digits on nearly every split (at least 38 of 40)"),
+          words="above 0.5 for both digits on nearly every split (at least 38 of 40)",
+          calibration=(200, 200)),
     Claim("09-eight-not-separated", "digits", "\"8 or not 8\" is not separated within 20 "
           "epochs", lambda r: not r["separated_8"], 0.95,
-          words="not separated within 20 epochs on nearly every split (at least 38 of 40)"),
+          words="not separated within 20 epochs on nearly every split (at least 38 of 40)",
+          calibration=(200, 200)),
     Claim("09-averaged-calmer", "digits", "over the last 10 epochs of \"8 or not 8\" the "
           "averaged perceptron's test accuracy moves less than half as much as the plain one's",
           lambda r: r["calmer_8"], 0.8,
-          words="below half the plain one on most splits (at least 32 of 40)"),
+          words="below half the plain one on most splits (at least 32 of 40)",
+          calibration=(193, 200)),
     Claim("09-centre-negative", "digits", "all four centre weights of \"0 or not 0\" are "
           "negative", lambda r: r["centre_negative"], 0.9,
           words="all four centre weights are negative on nearly every split (at least 36 of "
-                "40)"),
+                "40)",
+          calibration=(200, 200)),
     # notebook 09, MNIST
     Claim("09-mnist-lead", "mnist", "the lead over the majority baseline exceeds 5 points in "
           "every epoch", lambda r: bool(np.all(r["lead"] > 0.05)), 0.7,
-          words="more than five points in every epoch on most splits (at least 28 of 40)"),
+          words="more than five points in every epoch on most splits (at least 28 of 40)",
+          calibration=(179, 200)),
     Claim("09-mnist-not-separated", "mnist", "the 3,750 training digits are not separated "
           "within 20 epochs", lambda r: not r["separated"], 0.85,
           words="does not separate its 3,750 training digits within 20 epochs on nearly "
-                "every split (at least 34 of 40)"),
+                "every split (at least 34 of 40)",
+          calibration=(197, 200)),
     Claim("09-mnist-template", "mnist", "the centre weighs against a 0 on average and more "
           "than half of the ring where a typical 0 has ink weighs for it",
           lambda r: r["centre_negative"] and r["ring_positive"], 0.95,
-          words="on nearly every split (at least 38 of 40) the centre weighs against a 0"),
+          words="on nearly every split (at least 38 of 40) the centre weighs against a 0",
+          calibration=(200, 200)),
 )}
 
 
