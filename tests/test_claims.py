@@ -35,9 +35,7 @@ ELSEWHERE = {"digits": "test_digits.py", "remedies": "test_black_and_white.py",
 #: The claims whose promise was set before calibration draws were the rule; every other claim
 #: records the count of its calibration draws (:attr:`Claim.calibration`).
 UNCALIBRATED = {"13-perceptron-steepest",
-                "13-full-order", "12-uniform-fewer", "12-weighted-W2", "12-weighted-W8",
-                "12-weighted-uniform",
-                "11-reflections-win", }
+                "13-full-order", }
 
 
 def _markdown(notebook: str) -> str:
