@@ -32,11 +32,6 @@ FAST = ("noisy-mixing",)
 ELSEWHERE = {"digits": "test_digits.py", "remedies": "test_black_and_white.py",
              "growth": "test_black_and_white.py", "multiclass": "test_multiclass.py"}
 
-#: The claims whose promise was set before calibration draws were the rule; every other claim
-#: records the count of its calibration draws (:attr:`Claim.calibration`).
-UNCALIBRATED = {"13-perceptron-steepest",
-                "13-full-order", }
-
 
 def _markdown(notebook: str) -> str:
     """The markdown of a notebook's source, its lines joined and its spaces collapsed."""
@@ -83,9 +78,6 @@ def test_every_promise_is_set_from_calibration_draws(key):
     reserved draws it is checked on: no stricter than :func:`promise` of the calibration
     count."""
     claim = C.CLAIMS[key]
-    if key in UNCALIBRATED:
-        assert claim.calibration is None
-        return
     assert claim.calibration is not None, f"{key}: run its study from CALIBRATION_START"
     low, high = claim.allowed(C.DRAWS)
     count, draws = claim.calibration
