@@ -634,7 +634,10 @@ def seeds_for(study: str, start: int, draws: int = DRAWS) -> np.ndarray:
     return start + STUDIES[study].stride * np.arange(draws)
 
 
-@validate_params(study=rule.unchecked, seeds=rule.unchecked, progress=rule.progress())
+# skip_nested=False: each study's draw calls the package as a notebook does, with the defaults
+# and literals of a user's call, which its checks must still convert (a nested call skips them)
+@validate_params(skip_nested=False, study=rule.unchecked, seeds=rule.unchecked,
+                 progress=rule.progress())
 def check_claims(study: str, seeds: Iterable[int], *,
                  progress: Progress | None = None) -> dict[str, ClaimCheck]:
     """Make one draw of ``study`` per seed (see :func:`seeds_for`) and count, for each of its
