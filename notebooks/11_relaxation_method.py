@@ -160,7 +160,7 @@ greedy = splits.iterations[:, [table.rules.index("max_distance"),
 # * Reflections usually win. On most splits, for every rule, $\eta = 2$ solves the system in
 #   fewer iterations than $\eta = 1$ (here on {eval}`int(splits.reflections_win().sum())` of
 #   {eval}`n`), but it is a count, not a law: over 40 splits no notebook prints,
-#   it holds for all five rules on most splits (at least 24 of 40); on the others some rule
+#   it holds for all five rules on most splits (at least 32 of 40); on the others some rule
 #   is not faster with reflections. With
 #   plain projections the blind rules are typically still outside after 50 epochs, like the
 #   wedge above (no blind rule with $\eta = 1$ is feasible on {eval}`int(splits.blind_projections_stuck().sum())` of

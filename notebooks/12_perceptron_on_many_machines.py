@@ -132,10 +132,10 @@ for kind in ("uniform", "weighted"):
 # {eval}`prose['speed_weighted_min']` to {eval}`prose['speed_weighted_max']`. (The time on the right is
 # the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 # Over 40 such sets on seeds no notebook prints, uniform mixing needs fewer rounds than the
-# perceptron needs passes, at every W, on nearly every draw (at least 38 of 40); weighted
-# mixing needs more rounds than uniform mixing at every W on most draws (at least 32 of 40),
-# and more rounds than the perceptron needs passes at W = 2 on about half of the draws (12 to
-# 32 of 40) but at W = 8 on most (at least 30 of 40). `tests/test_claims.py` checks these
+# perceptron needs passes, at every W, on nearly every draw (at least 35 of 40); weighted
+# mixing needs more rounds than uniform mixing at every W on nearly every draw (at least 36 of
+# 40), and more rounds than the perceptron needs passes at W = 2 on about half of the draws (15
+# to 31 of 40) but at W = 8 on most (at least 30 of 40). `tests/test_claims.py` checks these
 # counts on 40 sets of its own, `bash run.sh claims` on fresh seeds.
 
 # %% [markdown]
