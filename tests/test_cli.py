@@ -80,6 +80,19 @@ def test_bad_options(tmp_path, capsys):
         cli.main(["--seed", "abc"])
 
 
+def test_a_bad_out_starts_no_helper(tmp_path, monkeypatch, capsys):
+    """--out is refused before the job starts its helper processes (each loads MXNet)."""
+    started = []
+    monkeypatch.setattr("gluon_perceptron.main.parallel.start_helpers", started.append)
+    (tmp_path / "file").write_text("x")
+    for out in (tmp_path / "file", tmp_path / "file" / "below"):
+        assert cli.main(["--out", str(out), "--jobs", "2"]) == 2
+        assert f"error: --out {out} " in capsys.readouterr().err
+    assert cli.main(["--out", str(tmp_path / "new"), "--jobs", "2", "--list"]) == 0
+    assert started == [0, 0, 0]
+    assert not (tmp_path / "new").exists()
+
+
 # --- interrupted runs, manifests, old folders ----------------------------------------------
 
 

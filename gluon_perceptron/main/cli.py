@@ -106,16 +106,22 @@ def _main(args: argparse.Namespace, written: list[Path]) -> int:
 
 def _helpers_wanted(args: argparse.Namespace) -> int:
     """How many helper processes the job will want, judged before anything heavy is loaded
-    (0 where the options are wrong: the job will refuse them)."""
-    from .job import SEED_MAX
+    (0 where the options are wrong, ``--out`` included: the job will refuse them)."""
+    from .job import MANIFEST, SEED_MAX
     from .parallel import SECTIONS, helpers_for
 
     jobs = _jobs(args)
     if args.list or not 0 <= args.seed <= SEED_MAX or not 1 <= jobs <= JOBS_MAX:
         return 0
+    words = args.only or []
+    if any(not any(w.lower() in name.lower() for name in SECTIONS) for w in words):
+        return 0
     names = [name for name in SECTIONS
-             if not args.only or any(w.lower() in name.lower() for w in args.only)]
-    return helpers_for(jobs, len(names))
+             if not words or any(w.lower() in name.lower() for w in words)]
+    helpers = helpers_for(jobs, len(names))
+    if helpers and _out_problem(args.out.expanduser(), MANIFEST):
+        return 0
+    return helpers
 
 
 def _job(args: argparse.Namespace, written: list[Path]) -> int:

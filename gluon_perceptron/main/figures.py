@@ -26,8 +26,6 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-
 
 class FigureError(ValueError):
     """A figure cannot be written where it was asked to go (e.g. a folder holds its name)."""
@@ -119,7 +117,7 @@ class _Background:
         except OSError:  # the drawer died: draw here from now on
             return False
         self.pending.append((fig, tmp, path, records))
-        plt.close(fig)  # out of pyplot's figures now (plt.gcf() is not it); drawable still
+        _close(fig)  # out of pyplot's figures now (plt.gcf() is not it); drawable still
         return True
 
     def finish_one(self) -> None:
@@ -194,6 +192,14 @@ def _sigint_held() -> Iterator[None]:
 
 
 _FIX = "pass a folder you can write to (--out DIR)"
+
+
+def _close(fig) -> None:
+    """``plt.close(fig)``; pyplot loads on first use, so that checking ``--out`` (before the
+    job starts its helpers) costs no pyplot import."""
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
 
 
 def _reason(exc: OSError) -> str:
@@ -302,5 +308,5 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
             os.unlink(tmp)
         raise
     finally:
-        plt.close(fig)
+        _close(fig)
     return path
