@@ -5,7 +5,9 @@ kernel and ``tools/lab_config.py``), on its own port and token on 127.0.0.1, dri
 browser these tests skip, except under ``CI=true``, as the book's browser tests do).
 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
-folded, the project's kernel started without a question, and no modified mark; notebooks 02 and
+folded, the project's kernel started without a question, and no modified mark (one after another
+in one page, JupyterLab loaded once; a broken copy of notebook 01 shows the checks fail on the
+defects they look for); notebooks 02 and
 05 run to the end (Run All) with every inline number of their prose displayed and no cell
 error. The server runs on copies of the sources (an autosave must never touch them), dies with
 this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped by its PID.
@@ -80,7 +82,8 @@ class Lab:
                    "--ip=127.0.0.1", f"--port={self.port}", "--port-retries=0",
                    f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
                    f"--config={ROOT / 'tools' / 'lab_config.py'}",
-                   f"--LabServerApp.app_settings_dir={settings}"]
+                   f"--LabServerApp.app_settings_dir={settings}",
+                   "--LabApp.expose_app_in_browser=True"]  # window.jupyterapp, for the test
         if os.geteuid() == 0:
             command.append("--allow-root")
         self.log = workdir / "lab.log"
@@ -198,50 +201,112 @@ def test_the_lab_serves_the_projects_kernel(lab):
     assert Path(spec["argv"][0]).resolve() == Path(sys.executable).resolve()
 
 
-def test_every_notebook_opens_as_the_course(lab, chromium):
-    """All notebook sources: no literal MyST in any rendered markdown cell, the solutions folded
-    (their text and their code), the project's kernel started without a dialog, no modified
-    mark once the kernel is up."""
+def open_lab(chromium, lab: Lab):
+    """A page with JupyterLab loaded once (a fresh workspace), in which :func:`open_in_lab`
+    opens one notebook after another: one load of the application for all of them."""
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(lab.url(f"lab?reset&token={lab.token}"))
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=START_TIMEOUT * 1000)
+    page.evaluate("async () => { await window.jupyterapp.restored; }")
+    return page
+
+
+def open_in_lab(page, name: str) -> None:
+    """Close every document of the page (never saving it), then open notebook ``name`` as a
+    double click in the file browser does (``docmanager:open``: the default viewer, the kernel
+    the notebook names) and wait for its kernel to be idle."""
+    page.evaluate("""() => { for (const widget of Array.from(
+        window.jupyterapp.shell.widgets('main'))) widget.dispose(); }""")
+    page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')")
+    page.evaluate("""async path => { await window.jupyterapp.commands.execute(
+        'docmanager:open', {path}); }""", name)
+    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=START_TIMEOUT * 1000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                           timeout=START_TIMEOUT * 1000)
+
+
+def opening_problems(page, source: Path) -> list[str]:
+    """What is wrong with the notebook ``source`` as the page shows it, once opened: literal
+    MyST in a rendered markdown cell, a solution (text or code) not folded, another kernel, a
+    dialog, a modified mark."""
     problems = []
-    for source in SOURCES:
-        page = open_notebook(lab, chromium, source.name)
-        try:
-            cells = markdown_sources(source)
-            page.wait_for_function(
-                "n => document.querySelectorAll('.jp-NotebookPanel .jp-MarkdownCell .myst')"
-                ".length >= n", arg=len(cells), timeout=60_000)
-            texts = rendered_markdown(page)
-            for k, text in enumerate(texts):
-                found = LITERAL_MYST.search(text or "")
-                if text is None or found:
-                    problems.append(f"{source.name}: markdown cell {k} "
-                                    + ("not rendered" if text is None
-                                       else f"shows MyST {found.group(0)!r}"))
-            solutions = page.evaluate("""() => Array.from(document.querySelectorAll(
-                '.jp-NotebookPanel details.myst-exercise')).filter(d => /Solution to/.test(
-                d.querySelector('summary').innerText)).map(d => d.open)""")
-            expected = sum(c.count("{solution") - c.count("{solution-end}") for c in cells)
-            if len(solutions) != expected or any(solutions):
-                problems.append(f"{source.name}: {len(solutions)} solutions rendered, "
-                                f"{sum(solutions)} open (expected {expected}, all folded)")
-            hidden = source.read_text().count('jupyter={"source_hidden": true}')
-            folded = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPlaceholder").count()
-            if folded != hidden:
-                problems.append(f"{source.name}: {folded} solution code cells folded, "
-                                f"expected {hidden}")
-            kernel = page.locator(".jp-NotebookPanel .jp-Toolbar-kernelName").first.inner_text()
-            if kernel.strip() != KERNEL_DISPLAY:
-                problems.append(f"{source.name}: kernel {kernel!r}")
-            if page.locator(".jp-Dialog").count():
-                problems.append(f"{source.name}: a dialog asks: "
-                                + page.locator(".jp-Dialog").first.inner_text()[:200])
-            page.wait_for_timeout(500)
-            tab = page.locator(".lm-TabBar-tab.jp-mod-current").first.get_attribute("class")
-            if "jp-mod-dirty" in tab:
-                problems.append(f"{source.name}: marked modified on opening")
-        finally:
-            page.close()
-            lab.shut_down_kernels()
+    cells = markdown_sources(source)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.jp-NotebookPanel .jp-MarkdownCell .myst')"
+        ".length >= n", arg=len(cells), timeout=60_000)
+    texts = rendered_markdown(page)
+    for k, text in enumerate(texts):
+        found = LITERAL_MYST.search(text or "")
+        if text is None or found:
+            problems.append(f"{source.name}: markdown cell {k} "
+                            + ("not rendered" if text is None
+                               else f"shows MyST {found.group(0)!r}"))
+    solutions = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.jp-NotebookPanel details.myst-exercise')).filter(d => /Solution to/.test(
+        d.querySelector('summary').innerText)).map(d => d.open)""")
+    expected = sum(c.count("{solution") - c.count("{solution-end}") for c in cells)
+    if len(solutions) != expected or any(solutions):
+        problems.append(f"{source.name}: {len(solutions)} solutions rendered, "
+                        f"{sum(solutions)} open (expected {expected}, all folded)")
+    hidden = source.read_text().count('jupyter={"source_hidden": true}')
+    folded = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPlaceholder").count()
+    if folded != hidden:
+        problems.append(f"{source.name}: {folded} solution code cells folded, "
+                        f"expected {hidden}")
+    kernel = page.locator(".jp-NotebookPanel .jp-Toolbar-kernelName").first.inner_text()
+    if kernel.strip() != KERNEL_DISPLAY:
+        problems.append(f"{source.name}: kernel {kernel!r}")
+    if page.locator(".jp-Dialog").count():
+        problems.append(f"{source.name}: a dialog asks: "
+                        + page.locator(".jp-Dialog").first.inner_text()[:200])
+    page.wait_for_timeout(500)
+    tab = page.locator(".lm-TabBar-tab.jp-mod-current").first
+    if tab.inner_text().strip() != source.name:
+        problems.append(f"{source.name}: the current tab is {tab.inner_text()!r}")
+    elif "jp-mod-dirty" in (tab.get_attribute("class") or ""):
+        problems.append(f"{source.name}: marked modified on opening")
+    return problems
+
+
+#: A copy of notebook 01 with two defects :func:`opening_problems` must name: MyST shown as
+#: text (a role in a code span) and a solution not folded (no ``:class: dropdown``).
+CANARY = "00_canary.py"
+
+
+def canary(lab: Lab) -> Path:
+    text = (lab.root / SOURCES[0].name).read_text()
+    assert "\n# :class: dropdown\n" in text
+    text = text.replace("\n# :class: dropdown\n", "\n", 1)
+    assert "\n# The perceptron looks for" in text
+    text = text.replace("\n# The perceptron looks for",
+                        "\n# A role as text: `` {cite:p}`x` ``.\n# The perceptron looks for", 1)
+    path = lab.root / CANARY
+    path.write_text(text)
+    return path
+
+
+def test_every_notebook_opens_as_the_course(lab, chromium):
+    """All notebook sources, one after another in one JupyterLab page: no literal MyST in any
+    rendered markdown cell, the solutions folded (their text and their code), the project's
+    kernel started without a dialog, no modified mark once the kernel is up. A broken copy of
+    notebook 01, opened first, shows the checks can fail."""
+    page = open_lab(chromium, lab)
+    try:
+        broken = canary(lab)
+        open_in_lab(page, broken.name)
+        found = "\n".join(opening_problems(page, broken))
+        lab.shut_down_kernels()
+        assert "shows MyST '{cite:p}`'" in found and "solutions rendered" in found, (
+            f"the checks missed the broken copy's defects; they found: {found!r}")
+        problems = []
+        for source in SOURCES:
+            open_in_lab(page, source.name)
+            try:
+                problems += opening_problems(page, lab.root / source.name)
+            finally:
+                lab.shut_down_kernels()
+    finally:
+        page.close()
     assert not problems, "\n".join(problems)
 
 
