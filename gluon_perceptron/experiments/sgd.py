@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from mxnet import autograd, nd
@@ -42,6 +43,8 @@ from ._progress import Progress, track
 
 class _DictLike:
     """``result["field"]`` still works on results that used to be dicts."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on the result
 
     def __getitem__(self, key: str):
         if not isinstance(key, str) or key not in self.__dataclass_fields__:

@@ -214,7 +214,7 @@ def reclaim_task_folders(base=None) -> list[Path]:
     marker, and the process the marker names (PID and start time) no longer exists.
     """
     base = Path(tempfile.gettempdir() if base is None else base)
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(base.iterdir())
     except OSError:
@@ -246,6 +246,7 @@ def start_janitor(task_dir: Path) -> subprocess.Popen:
 
 def release_janitor(janitor: subprocess.Popen, grace: float = 5.0) -> None:
     """The owner handled the folder itself: tell the janitor (``done``) and reap it."""
+    assert janitor.stdin is not None  # start_janitor gave it a pipe
     try:
         janitor.stdin.write(b"done")
         janitor.stdin.close()

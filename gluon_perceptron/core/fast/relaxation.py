@@ -82,12 +82,14 @@ def _run_stream(res: _Residuals, rule, eta, tol, max_iterations, rng, log) -> tu
     t = moves = 0
     size = _FIRST_BLOCK
     for block in _index_blocks(rule, n, res.norms2, rng):
+        def hits(a: int, z: int, order: np.ndarray = block) -> np.ndarray:
+            return res.r[order[a:z]] > tol  # which of the stream's a .. z - 1 would move
+
         pos = 0
         while pos < n:
             if res.feasible(tol) or t >= max_iterations:
                 return t, moves
-            k, size = _scan_ahead(lambda a, z, order=block: res.r[order[a:z]] > tol, pos, n,
-                                  size)
+            k, size = _scan_ahead(hits, pos, n, size)
             if k == n:
                 t = min(max_iterations, t + n - pos)
                 break

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -135,7 +136,7 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
     """The twin of ``train_averaged``: the sum of :math:`\\theta` over a pass's steps from its
     record (the rows summed in order, as the readable loop adds them), once per pass."""
-    total = [0.0, 0]  # sum of the theta after every step, and the number of steps
+    total: list[Any] = [0.0, 0]  # sum of the theta after every step, and the number of steps
 
     def average(step: _Pass) -> tuple[np.ndarray, float]:
         total[0] = total[0] + step.thetas().sum(axis=0)

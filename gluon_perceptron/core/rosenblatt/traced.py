@@ -102,7 +102,8 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
     def one_pass(budget: int) -> list[int]:
         eta = _step_size(learning_rate, len(recorder.history["norm"]) + 1, decay)
         rows = order(len(Y))
-        made = _plain_passes(X, Y, w, b, eta, threshold, rows if shuffle else None)(1)
+        made = _plain_passes(X, Y, w, b, eta, threshold,
+                             rows if isinstance(rows, np.ndarray) else None)(1)
         if made[0] >= 0:
             recorder.epoch(np.append(w, b[0]), w, b[0])
         return made
