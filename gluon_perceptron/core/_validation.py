@@ -29,7 +29,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
 import mxnet as mx
 import numpy as np
@@ -76,8 +76,21 @@ def _text(factory: str, **given: tuple) -> str:
 
 # --- the decorator ----------------------------------------------------------------------------
 
+# Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**PASS_RULES``;
+# against the one below a rule could fill ``skip_nested``), and rules with the options.
+@overload
+def validate_params(**rules: Callable) -> Callable:
+    ...
+
+
+@overload
 def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
                     **rules: Callable) -> Callable:
+    ...
+
+
+def validate_params(*, skip_nested: object = True, returns: Callable | None = None,
+                    **rules: Callable) -> Callable:  # skip_nested is checked below
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
@@ -140,7 +153,7 @@ def validate_params(*, skip_nested: bool = True, returns: Callable | None = None
                     _TRUSTED.reset(token)
             return result if returns is None else returns(result, function.__name__, kwargs)
 
-        wrapper.__rules__ = MappingProxyType(dict(rules))
+        setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
         return wrapper
 
     return decorate

@@ -125,7 +125,7 @@ def _bounded_cases(cases, name: str, args: dict) -> int:
                                 ("dimensions",)),
                  seed=seed(), progress=progress())
 def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: float = 0.0,
-                         seed: int = 0, progress: Progress | None = None) -> dict:
+                         seed: int = 0, progress: Progress | None = None) -> SubgradientCheck:
     """Autograd's gradient of :func:`threshold_loss` next to :func:`analytic_subgradient`.
 
     Draws ``cases`` random one-example problems ``(w, b, x, y)`` with small integer entries (so
@@ -143,7 +143,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
         default) the gradients are computed in.
     """
     rng = np.random.default_rng(seed)
-    out = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
+    out: dict[str, list] = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
     for k in track(range(cases), progress, desc="subgradients"):
         w, x = rng.integers(-3, 4, size=(2, dimensions)).astype(np.float64)
         y = float(rng.choice([-1.0, 1.0]))
@@ -260,7 +260,8 @@ def _step_table_fits(seeds, name: str, args: dict) -> int:
                  threshold=real(minimum=0.0, maximum=1e150,
                                  why="it enters the SGD bound squared"),
                  progress=progress())
-def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
+def sgd_bound_experiment(X, Y, *,
+                         horizons: Sequence[int] | np.ndarray = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,
                          progress: Progress | None = None) -> SGDBoundExperiment:
     """Measure :math:`\\mathbf{E}[R(\\bar\\theta_T)] - R(\\theta^*)` against the SGD bound.

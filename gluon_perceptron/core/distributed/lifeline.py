@@ -44,6 +44,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 #: Environment variable holding the launcher's PID, watched by :func:`watch_parent`.
 PARENT_ENV = "GLUON_PERCEPTRON_PARENT"
@@ -98,8 +99,16 @@ def die_with_parent(parent: int):
     return preexec
 
 
+class Piped(subprocess.Popen[bytes]):
+    """A process started with its standard input and output piped to this one: ``stdin`` and
+    ``stdout`` are open files, never None."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+
+
 def start_child(module: str, env: dict | None = None,
-                pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+                pass_fds: tuple[int, ...] = ()) -> Piped:
     """A Python process running ``module.main()`` (a module of this package), its standard
     input and output piped to this process, that dies with this process
     (:func:`die_with_parent`). It finds the package even where it is not installed; of this
@@ -107,9 +116,9 @@ def start_child(module: str, env: dict | None = None,
     root = str(Path(__file__).resolve().parents[3])
     code = (f"import sys; sys.path.insert(0, {root!r}); "
             f"from {module} import main; sys.exit(main())")
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=env, close_fds=True,
-                            pass_fds=pass_fds, preexec_fn=die_with_parent(os.getpid()))
+    return Piped([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, env=env, close_fds=True,
+                 pass_fds=pass_fds, preexec_fn=die_with_parent(os.getpid()))
 
 
 def watch_parent(interval: float = 0.25) -> threading.Thread | None:

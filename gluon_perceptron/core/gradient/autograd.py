@@ -14,6 +14,7 @@ weights or margins that left the floats are refused after each pass.
 from __future__ import annotations
 
 import functools
+import inspect
 import numbers
 from collections.abc import Callable
 
@@ -51,8 +52,8 @@ def _flat_threshold(loss: Loss) -> float | None:
     ``delta`` for ``functools.partial(threshold_loss, threshold=delta)`` (finite, >= 0). Any
     other loss gives None: nothing is known about its gradient.
     """
-    while getattr(loss, "__code__", None) in _CHECKING_WRAPPERS:
-        loss = loss.__wrapped__
+    loss = inspect.unwrap(loss, stop=lambda f: getattr(f, "__code__", None)
+                          not in _CHECKING_WRAPPERS)
     for known, delta in ((perceptron_loss, 0.0), (relu_perceptron_loss, 0.0), (hinge_loss, 1.0)):
         if loss is known:
             return delta
