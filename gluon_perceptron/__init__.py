@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 from .core import _mxnet_import
 from .core._lazy import export
@@ -95,7 +96,7 @@ for _alias, _target in _SUBPACKAGES.items():
 del _alias, _target
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name in _SUBPACKAGES:
         return sys.modules[f"{__name__}.{name}"]
     return _getattr(name)

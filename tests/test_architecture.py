@@ -58,7 +58,7 @@ def _imported_modules(path: Path) -> list[tuple[str, int]]:
                     found += [(f"{name}.{alias.name}", node.lineno) for alias in node.names]
                     continue
             else:
-                name = node.module
+                name = node.module or ""  # (never None without dots: `from x import y`)
             found.append((name, node.lineno))
     return found
 

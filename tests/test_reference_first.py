@@ -21,7 +21,7 @@ WEIGHTS = {"w", "b", "W", "B", "theta", "alpha", "v", "A", "u"}
 MAX_LINES = 30
 
 
-def _body(fn) -> tuple[ast.FunctionDef, int]:
+def _body(fn) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, int]:
     """The function's ``def`` node and its body's length in lines, docstring excluded."""
     fn = inspect.unwrap(fn)
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
@@ -32,7 +32,7 @@ def _body(fn) -> tuple[ast.FunctionDef, int]:
             and isinstance(body[0].value.value, str):
         body = body[1:]  # the docstring
     assert body, f"{fn.__name__} has no body besides its docstring"
-    return node, body[-1].end_lineno - body[0].lineno + 1
+    return node, (body[-1].end_lineno or body[-1].lineno) - body[0].lineno + 1
 
 
 def _target_names(target: ast.expr) -> set[str]:
