@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed.training import _train_distributed
+from gluon_perceptron.core.distributed.cluster_training import _train_distributed
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -54,7 +54,7 @@ __version__ = "0.4.0"
 #: its subpackage, except ``show_source`` (``core/source.py``, in no subpackage).
 _MODULES: dict[str, tuple[str, ...]] = {
     "core.chapter.sampler": ("getfake", "SamplingError"),
-    "core.chapter.step": ("perceptron",),
+    "core.chapter.perceptron_step": ("perceptron",),
     "core.source": ("show_source",),
     "plots.chapter": ("plotdata", "plotscore"),
     "experiments.chapter": ("demo",),
@@ -67,7 +67,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
         "hinge_loss", "perceptron_loss", "relu_perceptron_loss", "threshold_loss",
     ),
     "core.gradient.subgradients": ("analytic_subgradient", "KINK_FORMS", "kink_gradient"),
-    "core.gradient.steps": ("sgd_step",),
+    "core.gradient.sgd_update": ("sgd_step",),
     "core.gradient.sgd": ("run_sgd",),
     "core.gradient.autograd": ("train_autograd",),
     "core.gradient.gluon": ("perceptron_net", "PerceptronLoss", "train_gluon"),

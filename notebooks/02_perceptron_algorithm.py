@@ -45,7 +45,7 @@ mx.random.seed(1)  # the original notebook's seed
 # %% [markdown]
 # ## The chapter's step, as the package runs it
 #
-# {py:func}`gp.perceptron(w, b, x, y) <gluon_perceptron.core.chapter.step.perceptron>` is the
+# {py:func}`gp.perceptron(w, b, x, y) <gluon_perceptron.core.chapter.perceptron_step.perceptron>` is the
 # chapter's step, shown from the package's source: the decorator above it declares the checks
 # of its arguments, then its body does the chapter's `nd.dot(w, x)`, the test `<= 0` and the
 # in-place updates. Where ours differs from the chapter: the input checks (NDArrays, shapes, a

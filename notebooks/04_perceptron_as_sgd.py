@@ -148,7 +148,7 @@ _ = gp.plots.plot_relu_trap(trapped)
 # ## The autograd training loop
 #
 # The chapter's SGD template is one step per example: record the loss, let `autograd` find its
-# gradient, step against it. {py:func}`~gluon_perceptron.core.gradient.steps.sgd_step` is that
+# gradient, step against it. {py:func}`~gluon_perceptron.core.gradient.sgd_update.sgd_step` is that
 # step:
 
 # %%

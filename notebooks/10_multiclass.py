@@ -72,7 +72,7 @@ all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ov
 # the same order, at image $i$ one NDArray computation can score it under all ten weight
 # vectors at once, $s = W x_i + b$, and update exactly the rows that err,
 # $W \mathrel{+}= (u \odot y_{:,i})\, x_i^\top$ with $u = [y_{:,i} \odot s \le 0]$.
-# That is `engine="ndarray"`, the loop `train_one_vs_all` shows; the default `engine="fast"`
+# That is `engine="faithful"`, the loop `train_one_vs_all` shows; the default `engine="fast"`
 # hands the same arguments to the compiled twin. The NDArray loop pays MXNet's overhead on
 # every image, so we try it on the first 300 training images only; it gives the very same
 # perceptrons.
@@ -90,7 +90,7 @@ gp.show_source(gp.rosenblatt.train_one_vs_all)
 
 # %%
 few_X, few_y = split.X_train[:300], split.y_train[:300]
-lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="ndarray")
+lockstep = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4, engine="faithful")
 compiled = gp.rosenblatt.train_one_vs_all(few_X, few_y, max_epochs=4)
 np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b)
 

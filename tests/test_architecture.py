@@ -10,7 +10,9 @@ most 200 distinct public names in all, and no alias (the flat names of 0.2 went 
 """
 
 import ast
+import dataclasses
 import importlib
+import inspect
 import pkgutil
 import subprocess
 import sys
@@ -319,3 +321,99 @@ def test_public_functions_have_type_hints_and_docstrings():
             if "return" not in obj.__annotations__:
                 missing.append(f"{name}: no return type")
     assert not missing, missing
+
+
+# --- one word per idea (issue 28, item 4) -----------------------------------------------------
+
+def _shared_module_names(paths: list[Path]) -> dict[str, list[str]]:
+    """The names that more than one module of ``paths`` has: a module is named by its file, a
+    package by its folder (its ``__init__.py``); ``__main__.py`` is an entry point, not a name."""
+    by_name: dict[str, list[str]] = {}
+    for path in paths:
+        if path.name == "__main__.py":
+            continue
+        name = path.parent.name if path.name == "__init__.py" else path.stem
+        by_name.setdefault(name, []).append(path.as_posix())
+    return {name: found for name, found in by_name.items() if len(found) > 1}
+
+
+def test_no_two_core_modules_share_a_name():
+    """A file is named after what it holds, so two modules of ``core/`` never share a name (the
+    topic files repeated across ``experiments/``, ``plots/`` and ``main/sections/`` are the
+    layers' convention, outside ``core/``): ``core/fast/X_fast.py`` is the twin of ``X``."""
+    core = [p for p in MODULES if p.relative_to(PACKAGE).parts[0] == "core"]
+    assert len(core) > 50
+    shared = _shared_module_names([p.relative_to(PACKAGE) for p in core])
+    assert not shared, f"modules of core/ that share a name: {shared}"
+
+
+def test_shared_module_names_are_found():
+    """The check above fails on two files of one name, or a file named as a package."""
+    paths = [Path(p) for p in ("core/a/step.py", "core/b/step.py", "core/fast/__init__.py",
+                               "core/fast.py", "core/a/__main__.py", "core/b/__main__.py",
+                               "core/a/__init__.py", "core/c/steps.py")]
+    assert _shared_module_names(paths) == {"step": ["core/a/step.py", "core/b/step.py"],
+                                           "fast": ["core/fast/__init__.py", "core/fast.py"]}
+
+
+#: The names every trainer's result has (issue 28): a dual form documents itself and gives
+#: ``w``, ``b`` where they exist as numbers (AttributeError otherwise).
+COMMON_RESULT_NAMES = ("w", "b", "updates_per_epoch", "converged", "epochs")
+#: The public trainers whose name does not start with ``train``.
+OTHER_TRAINERS = {"alma", "forgetron", "learn_boolean", "passive_aggressive",
+                  "relaxation_method", "rescaled_perceptron", "run_sgd", "smooth_perceptron",
+                  "update_path"}
+
+
+def _trainers() -> dict[str, object]:
+    """Every public trainer: ``train*`` and :data:`OTHER_TRAINERS`, in every subpackage."""
+    found = {}
+    for package in _packages().values():
+        for name in package.__all__:
+            if name.startswith("train") or name in OTHER_TRAINERS:
+                found[name] = getattr(package, name)
+    assert OTHER_TRAINERS <= set(found), OTHER_TRAINERS - set(found)
+    return found
+
+
+def _result_class(function) -> type:
+    """The class a function's return annotation names (``list[X]``: ``X``)."""
+    import typing
+
+    returned = typing.get_type_hints(inspect.unwrap(function))["return"]
+    if typing.get_origin(returned) is list:
+        (returned,) = typing.get_args(returned)
+    assert isinstance(returned, type), f"{function.__name__} returns {returned!r}"
+    return returned
+
+
+def _missing_common_names(cls: type) -> list[str]:
+    """The common names a result class has neither as a field nor as an attribute."""
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    return [name for name in COMMON_RESULT_NAMES if name not in fields and not hasattr(cls, name)]
+
+
+def test_every_trainers_result_has_the_common_names():
+    """One result shape: ``w``, ``b``, ``updates_per_epoch``, ``converged``, ``epochs`` on the
+    result of every public trainer (``gp.train`` ... ``gp.beyond.forgetron``,
+    ``gp.theory.relaxation_method``, ``gp.distributed.train_mixed``)."""
+    trainers = _trainers()
+    assert len(trainers) >= 25, sorted(trainers)
+    missing = {f"{name} -> {_result_class(fn).__name__}": _missing_common_names(_result_class(fn))
+               for name, fn in sorted(trainers.items())}
+    missing = {k: v for k, v in missing.items() if v}
+    assert not missing, f"results without the common names: {missing}"
+
+
+def test_missing_common_names_are_found():
+    @dataclasses.dataclass
+    class Bare:
+        w: float
+        updates_per_epoch: list
+
+        @property
+        def epochs(self) -> int:
+            return len(self.updates_per_epoch)
+
+    assert _missing_common_names(Bare) == ["b", "converged"]
+    assert _missing_common_names(gluon_perceptron.TrainResult) == []

@@ -12,7 +12,7 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.data.real import train_test_split
-from gluon_perceptron.core.gradient.steps import clip_gradient, project_to_ball
+from gluon_perceptron.core.gradient.sgd_update import clip_gradient, project_to_ball
 from gluon_perceptron.core.rosenblatt.multiclass import binary_error_rates
 from gluon_perceptron.core.theory.relaxation import max_violation
 from gluon_perceptron.main.figures import save_figure

@@ -116,12 +116,12 @@ def test_margin_experiment_runs_batched_as_they_would_one_by_one(backend, seed):
 
 
 def test_ndarray_lockstep_equals_one_by_one_with_masks():
-    """engine="ndarray": all runs in lockstep in MXNet, each still exactly train alone."""
+    """engine="faithful": all runs in lockstep in MXNet, each still exactly train alone."""
     rng = np.random.default_rng(12)
     X = rng.integers(0, 9, size=(70, 5)).astype(np.float32)  # integer-valued: exact sums
     Y = _labels(rng, 4, 70, X, 0.1)
     mask = rng.random((4, 70)) < 0.6
-    results = gp.train_batched(X, Y, max_epochs=8, mask=mask, engine="ndarray")
+    results = gp.train_batched(X, Y, max_epochs=8, mask=mask, engine="faithful")
     for r, res in enumerate(results):
         _assert_same(res, gp.train(X[mask[r]], Y[r, mask[r]], max_epochs=8))
 
@@ -131,7 +131,7 @@ def test_ndarray_lockstep_per_run_data_and_convergence(seed):
     fakes = [gp.sample_separable(50, 2, 0.15) for _ in range(4)]
     X = np.stack([f.X.asnumpy() for f in fakes])
     Y = np.stack([f.Y.asnumpy() for f in fakes])
-    results = gp.train_batched(X, Y, max_epochs=100, engine="ndarray")
+    results = gp.train_batched(X, Y, max_epochs=100, engine="faithful")
     assert all(res.converged for res in results)
     assert len({res.epochs for res in results}) > 1  # they did stop at different passes
     for r, res in enumerate(results):

@@ -428,8 +428,9 @@ def test_second_order_run_has_the_common_field_names():
     X, Y = gp.xor_data()
     run = gp.beyond.train_second_order(X, Y, max_epochs=3)
     assert run.epochs == len(run.updates_per_epoch) == 3 and not run.converged
-    with pytest.warns(DeprecationWarning, match="updates_per_epoch"):
-        assert run.mistakes_per_epoch == run.updates_per_epoch
+    assert run.w.shape == (X.shape[1],) and isinstance(run.b, float)  # the bias apart from w
+    assert gp.beyond.train_second_order(X, Y, bias=False).b == 0.0
+    assert not hasattr(run, "mistakes_per_epoch")  # deprecated in 0.3, removed in 0.4
 
 
 def test_gram_guard_counts_the_peak_and_a_larger_limit_can_be_set(monkeypatch):
@@ -458,3 +459,58 @@ def test_available_memory_is_below_the_address_space_limit():
     if soft == resource.RLIM_INFINITY:
         return
     assert dual._available_memory() <= soft
+
+
+def _integer_data(seed, n=40):
+    """Small integers: every sum is exact, so the dual and the primal forms agree bit for bit."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(n, 3)).astype(float)
+    return X, np.where(X @ [1.0, 2.0, -1.0] + 0.5 > 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dual_forms_give_w_and_b_for_the_linear_kernel(seed):
+    """The dual results' ``w, b`` are the primal runs' own: the kernel perceptron's are
+    ``train``'s, the voted kernel perceptron's last are ``train_voted``'s, and the Forgetron's
+    (a budget it never reaches, no bias) are one homogeneous pass's."""
+    X, Y = _integer_data(seed)
+    kernel, plain = gp.beyond.train_kernel(X, Y, kernel="linear", max_epochs=50), gp.train(
+        X, Y, max_epochs=50)
+    np.testing.assert_array_equal(kernel.w, plain.w)
+    assert kernel.b == plain.b
+    voted = gp.beyond.train_voted_kernel(X, Y, kernel="linear", max_epochs=3)
+    primal = gp.beyond.train_voted(X, Y, max_epochs=3)
+    np.testing.assert_array_equal(voted.w, primal.w)
+    assert voted.b == primal.b
+    run = gp.beyond.forgetron(X, Y, budget=len(X), kernel="linear")
+    one_pass = gp.rosenblatt.update_path(X, Y, max_epochs=1, bias=False)
+    np.testing.assert_array_equal(run.w, one_pass.w)
+    assert run.b == 0.0 and run.epochs == 1
+    assert run.updates_per_epoch == [run.mistakes] == one_pass.updates_per_epoch
+    assert run.converged == (run.mistakes == 0)
+
+
+def test_dual_forms_without_numbers_say_so():
+    X, Y = _integer_data(0)
+    runs = [gp.beyond.train_kernel(X, Y, kernel="rbf", max_epochs=2),
+            gp.beyond.train_voted_kernel(X, Y, kernel="poly"),
+            gp.beyond.forgetron(X, Y, budget=5)]
+    for run, names in zip(runs, [("w", "b"), ("w", "b"), ("w",)]):
+        for name in names:
+            with pytest.raises(AttributeError, match="kernel='linear'.*dual form"):
+                getattr(run, name)
+    assert runs[2].b == 0.0  # the Forgetron has no bias, whatever its kernel
+
+
+def test_separation_runs_count_their_rounds():
+    """An epoch of a separation run is a round of its method: a phase of passes (one for
+    the plain perceptron, several once the rescaled one stretches), an iteration of the smooth
+    perceptron; the updates of all rounds are its own count."""
+    P = gp.beyond.separation_problem(60, 2, 0.002, seed=3)
+    runs = (perceptron_separation(P.A), gp.beyond.rescaled_perceptron(P.A, phase=20),
+            gp.beyond.smooth_perceptron(P.A))
+    for run in runs:
+        assert run.b == 0.0 and run.epochs == len(run.updates_per_epoch) >= 1
+        assert sum(run.updates_per_epoch) == run.iterations, run.method
+    assert runs[0].epochs == 1 and runs[1].epochs == runs[1].rescalings + 1
+    assert runs[2].epochs == runs[2].iterations

@@ -109,7 +109,7 @@ def test_the_lockstep_engine_runs_on_ctx(monkeypatch):
     X, Y = _data()
     Ys = np.stack([Y, -Y, np.where(X[:, 0] > 0, 1.0, -1.0)])
     with arrays_made(monkeypatch) as made:
-        runs = gp.train_batched(X, Ys, max_epochs=5, engine="ndarray", ctx=CTX)
+        runs = gp.train_batched(X, Ys, max_epochs=5, engine="faithful", ctx=CTX)
     assert made and _contexts(made) == {CTX}
     fast = gp.train_batched(X, Ys, max_epochs=5)
     for a, b in zip(runs, fast):
@@ -133,6 +133,6 @@ def test_the_multiclass_lockstep_engine_runs_on_ctx(monkeypatch, trainer):
     X, _ = _data(n=40)
     y = np.digitize(X[:, 0], [-0.5, 0.5])  # three classes
     with arrays_made(monkeypatch) as made:
-        model = trainer(X, y, max_epochs=3, engine="ndarray", ctx=CTX)
+        model = trainer(X, y, max_epochs=3, engine="faithful", ctx=CTX)
     assert made and _contexts(made) == {CTX}
     np.testing.assert_array_equal(model.W, trainer(X, y, max_epochs=3).W)

@@ -16,7 +16,7 @@ import gluon_perceptron as gp
 from gluon_perceptron.core.gradient import autograd as autograd_module
 from gluon_perceptron.core.gradient import gluon as gluon_module
 from gluon_perceptron.core.gradient.losses import score
-from gluon_perceptron.core.gradient.steps import clip_gradient, project_to_ball
+from gluon_perceptron.core.gradient.sgd_update import clip_gradient, project_to_ball
 
 CTX = mx.cpu(1)
 

@@ -14,9 +14,12 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import launcher, mixing, training
-from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, train_gluon_sharded
+from gluon_perceptron.core.distributed import cluster_training, launcher, mixing
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
+from gluon_perceptron.core.distributed.sharded_gluon import (
+    train_gluon_distributed,
+    train_gluon_sharded,
+)
 
 
 def _children() -> dict[int, str]:
@@ -164,7 +167,7 @@ def test_every_public_function_declares_its_rules():
     once, at the edge; nested calls trust them), and the private trusted twins are gone."""
     import inspect
 
-    from gluon_perceptron.core.distributed import gluon
+    from gluon_perceptron.core.distributed import sharded_gluon
 
     functions = {name: getattr(gp.distributed, name) for name in gp.distributed.__all__
                  if inspect.isfunction(getattr(gp.distributed, name))}
@@ -175,11 +178,11 @@ def test_every_public_function_declares_its_rules():
         rules = getattr(function, "__rules__", None)
         assert rules is not None, f"{name} declares no rules (use @validate_params)"
         assert set(rules) == set(inspect.signature(function).parameters), name
-    assert set(training.write_task.__rules__) == {"task_dir", "shards", "max_epochs", "mixing",
-                                                  "learning_rate"}
+    assert set(cluster_training.write_task.__rules__) == {"task_dir", "shards", "max_epochs",
+                                                          "mixing", "learning_rate"}
     twins = {mixing: ("_train_mixed", "_train_mixed_files", "_train_parts", "_shard_bounds",
                       "check_mixing_arguments", "check_shard_arguments", "_rounds_left"),
-             gluon: ("_check", "_train_gluon_sharded")}
+             sharded_gluon: ("_check", "_train_gluon_sharded")}
     for module, names in twins.items():
         left = [n for n in names if hasattr(module, n)]
         assert not left, f"{module.__name__} still has {left}"
@@ -201,7 +204,7 @@ def test_nested_calls_trust_their_arguments(monkeypatch):
 def test_one_round_is_the_mixing_update():
     """``mixing_round`` is McDonald, Hall & Mann's update: every shard's pass from theta, then
     the mu-weighted sum (uniform 1/S, or k_i / sum k)."""
-    from gluon_perceptron.core.fast.rosenblatt import fast_pass
+    from gluon_perceptron.core.fast.training_fast import fast_pass
 
     X, Y = _data("float64", 5)
     parts = [(X[a:b].copy(), Y[a:b].copy()) for a, b in gp.distributed.shard_bounds(150, 3)]
@@ -279,7 +282,7 @@ def test_the_children_never_import_mxnet_by_importing_their_modules():
 def test_one_worker_is_train_bit_for_bit():
     jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
             for mix in mixing.MIXINGS]
-    runs = training._train_distributed(jobs, workers=1, timeout=300)
+    runs = cluster_training._train_distributed(jobs, workers=1, timeout=300)
     for (X, Y, m, _), d in zip(jobs, runs):
         _assert_same_run(d, gp.train(X, Y, max_epochs=m or 10_000))
         assert set(d.pids) == {"scheduler", "server 0", "worker 0"}
@@ -290,7 +293,7 @@ def test_two_and_three_workers_are_train_mixed_bit_for_bit():
     for workers in (2, 3):
         jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
                 for mix in mixing.MIXINGS]
-        runs = training._train_distributed(jobs, workers=workers, timeout=300)
+        runs = cluster_training._train_distributed(jobs, workers=workers, timeout=300)
         for (X, Y, m, mix), d in zip(jobs, runs):
             _assert_same_run(d, gp.distributed.train_mixed(X, Y, shards=workers, max_epochs=m,
                                                            mixing=mix))
@@ -331,7 +334,7 @@ def test_gluon_dist_sync_is_single_process_sgd():
 def _failing(log_dir, fault=None, on_started=None, timeout=300.0, max_epochs=200):
     X, Y = _data("noisy", 3)
     with pytest.raises(DistributedError) as info:
-        training._train_distributed([(X, Y, max_epochs, "uniform")], workers=2,
+        cluster_training._train_distributed([(X, Y, max_epochs, "uniform")], workers=2,
                                     timeout=timeout, fault=fault, on_started=on_started,
                                     log_dir=log_dir)
     err = info.value

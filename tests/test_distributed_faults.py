@@ -13,7 +13,7 @@ import pytest
 from test_distributed_lifeline import _alive, _kill_all, _noisy
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import lifeline, training
+from gluon_perceptron.core.distributed import cluster_training, lifeline
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.mixing import shard_bounds
 
@@ -36,7 +36,7 @@ def test_a_worker_stopped_during_start_up_is_named_promptly(tmp_path):
     start = time.monotonic()
     try:
         with pytest.raises(DistributedTimeout) as info:
-            training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
+            cluster_training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
                                         log_dir=tmp_path, on_started=stop_worker_1)
         err = info.value
         assert time.monotonic() - start < 100
@@ -77,7 +77,7 @@ def test_ctrl_c_leaves_no_task_folder(tmp_path):
     before = _my_task_folders()
     try:
         with pytest.raises(KeyboardInterrupt):
-            training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
+            cluster_training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=200,
                                         on_started=interrupt)
         # was: the task folder and its logs kept, and no later run removed them
         assert _my_task_folders() == before

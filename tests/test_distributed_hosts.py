@@ -30,11 +30,14 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import hostlist, training
+from gluon_perceptron.core.distributed import cluster_training, hostlist
 from gluon_perceptron.core.distributed import hosts as hostmod
-from gluon_perceptron.core.distributed.gluon import train_gluon_distributed, train_gluon_sharded
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.mixing import shard_bounds
+from gluon_perceptron.core.distributed.sharded_gluon import (
+    train_gluon_distributed,
+    train_gluon_sharded,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from netns import NETNS, Net, free_subnet, ip  # noqa: E402  (tools/netns.py, shared with the bench)
@@ -202,7 +205,7 @@ def test_a_stopped_worker_is_named_with_its_host(tmp_path):
     # round-robin: server 0 on s, worker 0 on w, worker 1 on s; ranks are the scheduler's
     with pytest.raises(DistributedTimeout, match=r"worker \d on [sw] \(127\.0\.0\.1\) "
                                                  r"\(pid \d+, 2 rounds\) did not report"):
-        training._train_distributed([(X, Y, 30, "uniform")], workers=2,
+        cluster_training._train_distributed([(X, Y, 30, "uniform")], workers=2,
                                     hosts=[hostlist.Host("s", "127.0.0.1"),
                                            hostlist.Host("w", "127.0.0.1")],
                                     remote=LOCAL, round_timeout=4.0, timeout=120.0,

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.distributed import launcher, lifeline, limits, training
-from gluon_perceptron.core.distributed.gluon import train_gluon_distributed
+from gluon_perceptron.core.distributed import cluster_training, launcher, lifeline, limits
 from gluon_perceptron.core.distributed.launcher import DistributedTimeout
+from gluon_perceptron.core.distributed.sharded_gluon import train_gluon_distributed
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc to find the processes")
@@ -77,7 +77,7 @@ LAUNCHER = r"""
 import json, os, signal, sys
 import numpy as np
 signal.signal(signal.SIGINT, signal.default_int_handler)  # `&` jobs inherit SIGINT ignored
-from gluon_perceptron.core.distributed import training
+from gluon_perceptron.core.distributed import cluster_training
 pids_file, log_dir = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(3)
 X = rng.normal(size=(90, 3))
@@ -89,7 +89,7 @@ def started(pids):
     os.replace(pids_file + ".tmp", pids_file)
 
 # 10**9 rounds: the cluster runs until the test kills this process
-training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=300,
+cluster_training._train_distributed([(X, Y, 10**9, "uniform")], workers=2, timeout=300,
                             on_started=started, log_dir=log_dir)
 """
 
@@ -245,7 +245,7 @@ def test_a_stopped_worker_is_named_by_the_round_deadline(tmp_path):
     pids: dict = {}
     try:
         with pytest.raises(DistributedTimeout) as info:
-            training._train_distributed(
+            cluster_training._train_distributed(
                 [(X, Y, 10**9, "uniform")], workers=2, timeout=120, round_timeout=2.0,
                 fault={"rank": 1, "round": 2, "how": "sigstop"}, log_dir=tmp_path,
                 on_started=pids.update)

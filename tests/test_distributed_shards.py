@@ -15,7 +15,7 @@ import pytest
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.data import idx
-from gluon_perceptron.core.distributed import launcher, mixing, shards, training, worker
+from gluon_perceptron.core.distributed import cluster_training, launcher, mixing, shards, worker
 from gluon_perceptron.core.distributed.launcher import DistributedError
 from gluon_perceptron.core.distributed.mixing import shard_bounds
 
@@ -142,7 +142,7 @@ def test_unequal_shards_are_kept_as_given(tmp_path):
     pairs = [(tmp_path / "x0.npy", tmp_path / "y0.npy"), (tmp_path / "x1.npy",
                                                          tmp_path / "y1.npy")]
     got = gp.distributed.train_mixed(shards=pairs, max_epochs=1)
-    from gluon_perceptron.core.fast.rosenblatt import fast_pass
+    from gluon_perceptron.core.fast.training_fast import fast_pass
 
     w, b = np.zeros(6), np.zeros(1)
     k0 = fast_pass(np.ascontiguousarray(X[:30]), np.ascontiguousarray(Y[:30]), w, b)
@@ -291,7 +291,7 @@ def test_clusters_on_shard_files_equal_the_in_memory_runs(tmp_path):
                                                        mixing=mix))
             jobs.append((X, Y, max_epochs, "uniform"))  # in memory, same cluster
             refs.append(gp.distributed.train_mixed(X, Y, shards=W, max_epochs=max_epochs))
-        runs = training._train_distributed(jobs, workers=W, timeout=300)
+        runs = cluster_training._train_distributed(jobs, workers=W, timeout=300)
         for d, ref in zip(runs, refs):
             _assert_same_run(d, ref)
             assert sorted(d.ranks.values()) == list(range(W))
@@ -361,14 +361,14 @@ def test_a_cluster_started_by_hand_runs_the_same_job(tmp_path):
     X, Y = _data("float32", 7, n=80)
     pairs = _write(tmp_path, X, Y, 2, "idx")
     task = tmp_path / "task"
-    training.write_task(task, pairs, max_epochs=50, mixing="weighted")
-    run = launcher.launch_cluster([sys.executable, "-m", training.WORKER_MODULE, str(task)],
+    cluster_training.write_task(task, pairs, max_epochs=50, mixing="weighted")
+    run = launcher.launch_cluster([sys.executable, "-m", cluster_training.WORKER_MODULE, str(task)],
                                   workers=2, servers=1, timeout=300, log_dir=tmp_path / "logs")
     assert all(code == 0 for role, code in run.returncodes.items() if role.startswith("worker"))
-    got = training.read_results(task)
+    got = cluster_training.read_results(task)
     _assert_same_run(got, gp.distributed.train_mixed(X, Y, shards=2, max_epochs=50,
                                                      mixing="weighted"))
     assert sorted(got.ranks.values()) == [0, 1]
     (task / "result-1.npz").unlink()
     with pytest.raises(FileNotFoundError, match="rank 1 has not finished"):
-        training.read_results(task)
+        cluster_training.read_results(task)

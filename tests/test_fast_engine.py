@@ -14,7 +14,7 @@ import pytest
 import gluon_perceptron as gp
 
 perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
-twin = importlib.import_module("gluon_perceptron.core.fast.rosenblatt")
+twin = importlib.import_module("gluon_perceptron.core.fast.training_fast")
 
 
 def _dataset(rng, kind, dtype, n=90, d=5):

@@ -183,7 +183,7 @@ def _classes(seed, kind, dtype, n=40, d=5, c=4):
 def test_a_multiclass_twin_is_its_loop(trainer, kind, dtype):
     X, y = _classes(6, kind, dtype)
     fast = trainer(X, y, max_epochs=5)
-    loop = trainer(X, y, max_epochs=5, engine="ndarray")
+    loop = trainer(X, y, max_epochs=5, engine="faithful")
     np.testing.assert_array_equal(fast.W, loop.W)
     np.testing.assert_array_equal(fast.b, loop.b)
     for a, b in zip(fast.results, loop.results, strict=True):
@@ -195,7 +195,7 @@ def test_a_multiclass_twin_is_its_loop(trainer, kind, dtype):
 def test_a_multiclass_twin_and_loop_refuse_an_overflow_with_the_same_words():
     X, y = _classes(7, "noisy", np.float64)
     messages = []
-    for engine in ("fast", "ndarray"):
+    for engine in ("fast", "faithful"):
         with pytest.raises(ValueError, match="training overflowed") as info:
             multiclass.train_one_vs_one(X * 1e307, y, max_epochs=3, engine=engine)
         messages.append(str(info.value))

@@ -1,13 +1,13 @@
 """The fast twins of core/fast/ against the readable loops, bit for bit (issue 28, item 2).
 
-- ``train_kernel(engine="fast")`` (:func:`~gluon_perceptron.core.fast.beyond._gram_passes`)
+- ``train_kernel(engine="fast")`` (:func:`~gluon_perceptron.core.fast.beyond_fast._gram_passes`)
   against its body's NDArray loop (``engine="faithful"``): the two sum :math:`f(x_j)` in
   different orders, so the data here make every sum exact (small integers, rates that are
   powers of 2), where the same decisions must give the same bits.
-- ``_cone_perceptron``'s scan-ahead twin (:func:`~gluon_perceptron.core.fast.beyond._cone_passes`)
-  against its readable loop, alone and inside ``rescaled_perceptron`` and
-  ``perceptron_separation``.
-- ``relaxation_method``'s twin (:func:`~gluon_perceptron.core.fast.relaxation._relaxation`)
+- ``_cone_perceptron``'s scan-ahead twin
+  (:func:`~gluon_perceptron.core.fast.beyond_fast._cone_passes`) against its readable loop,
+  alone and inside ``rescaled_perceptron`` and ``perceptron_separation``.
+- ``relaxation_method``'s twin (:func:`~gluon_perceptron.core.fast.relaxation_fast._relaxation`)
   against its body's loop, for every rule.
 
 Each on ties, shuffles, float32 input and overflow where it can happen. The family's twins
@@ -24,8 +24,7 @@ import pytest
 import gluon_perceptron as gp
 from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.core.beyond.solvers import perceptron_separation
-from gluon_perceptron.core.fast import beyond as fast_beyond
-from gluon_perceptron.core.fast import relaxation as fast_relaxation
+from gluon_perceptron.core.fast import beyond_fast, relaxation_fast
 from gluon_perceptron.core.theory import relaxation
 from gluon_perceptron.core.theory.relaxation import wedge_system
 
@@ -110,7 +109,7 @@ def _cone_cases():
 def test_cone_twin_is_the_loop_bit_for_bit(case):
     A, budget = list(_cone_cases())[case]
     got = []
-    for run in (lambda c: fast_beyond._cone_passes(A, budget, c),
+    for run in (lambda c: beyond_fast._cone_passes(A, budget, c),
                 lambda c: solvers._cone_perceptron(A, budget, c, fast=False)):
         counts = np.zeros(A.shape[0])
         w, updates, solved = run(counts)
@@ -168,7 +167,7 @@ def test_relaxation_twin_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
             m.setattr(relaxation, "_SKIPS_AHEAD", ())  # every rule through the readable loop
             loop = gp.theory.relaxation_method(A, c, **kw)
         # the twin runs every rule (the greedy ones by its own loop) with the same bits
-        w, t, moves, history = fast_relaxation._relaxation(
+        w, t, moves, history = relaxation_fast._relaxation(
             np.asarray(A, dtype=np.float64), np.asarray(c, dtype=np.float64), eta, rule,
             extra.get("w0"), extra.get("max_iterations", 100_000), extra.get("tol", 1e-9), 9,
             True)
@@ -185,11 +184,11 @@ def test_relaxation_twin_without_the_gram_matrix(rule, monkeypatch):
     """Above GRAM_LIMIT both update the residuals with A^T a_i instead of the Gram row."""
     A, c = next(_systems())[1:3]
     monkeypatch.setattr(relaxation, "GRAM_LIMIT", 0)
-    monkeypatch.setattr(fast_relaxation, "GRAM_LIMIT", 0)
+    monkeypatch.setattr(relaxation_fast, "GRAM_LIMIT", 0)
     kw = dict(rule=rule, seed=1, record=True, max_iterations=3_000)
     twin = gp.theory.relaxation_method(A, c, **kw)
     monkeypatch.setattr(relaxation, "_SKIPS_AHEAD", ())
     loop = gp.theory.relaxation_method(A, c, **kw)
-    w, t, moves, _ = fast_relaxation._relaxation(A, c, 1.0, rule, None, 3_000, 1e-9, 1, False)
+    w, t, moves, _ = relaxation_fast._relaxation(A, c, 1.0, rule, None, 3_000, 1e-9, 1, False)
     _same(twin, loop)
     assert np.array_equal(w, loop.w) and (t, moves) == (loop.iterations, loop.moves)

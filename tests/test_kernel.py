@@ -1,6 +1,6 @@
-"""The epoch kernel and its driver: the twins agree, every variant is the naive loop it claims,
-the bound is honest, overflow raises, nothing is allocated by the size of a bound, and the
-compiled engine survives a compile cache it cannot write."""
+"""The pass engine (``core/rosenblatt/engine.py``) and its driver: the twins agree, every
+variant is the naive loop it claims, the bound is honest, overflow raises, nothing is allocated
+by the size of a bound, and the compiled engine survives a compile cache it cannot write."""
 
 import importlib
 import math
@@ -18,7 +18,7 @@ from gluon_perceptron.core import _checks
 from gluon_perceptron.core.rosenblatt.traced import run_online
 
 kernel = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
-twin = importlib.import_module("gluon_perceptron.core.fast.rosenblatt")
+twin = importlib.import_module("gluon_perceptron.core.fast.training_fast")
 
 
 def _data(seed, kind="noisy", n=80, d=3, dtype=np.float64):
@@ -70,7 +70,7 @@ def test_numpy_compiled_lockstep_and_faithful_twins_agree(dtype, kind):
             per_epoch = twin._fast_run(X, Y, w, b, 6, 1.0, 0.0, backend=backend)
             runs.append(gp.TrainResult(w, float(b[0]), sum(per_epoch), per_epoch,
                                        per_epoch[-1] == 0))
-        runs.append(gp.train_batched(X, Y[None, :], max_epochs=6, engine="ndarray")[0])
+        runs.append(gp.train_batched(X, Y[None, :], max_epochs=6, engine="faithful")[0])
         for run in runs[1:]:
             assert run.updates_per_epoch == runs[0].updates_per_epoch
             assert run.w.dtype == runs[0].w.dtype
@@ -219,7 +219,7 @@ def test_the_bound_is_reported_not_converged():
     X, Y = gp.xor_data()
     for run in (gp.train(X, Y, max_epochs=7), gp.train(X, Y, max_epochs=7, engine="faithful"),
                 gp.train_batched(X, Y[None], max_epochs=7)[0],
-                gp.train_batched(X, Y[None], max_epochs=7, engine="ndarray")[0],
+                gp.train_batched(X, Y[None], max_epochs=7, engine="faithful")[0],
                 gp.rosenblatt.train_traced(X, Y, max_epochs=7), gp.train_pocket(X, Y, max_epochs=7),
                 gp.train_averaged(X, Y, max_epochs=7),
                 gp.rosenblatt.train_projected(X, Y, max_epochs=7, radius=10.0),
@@ -262,7 +262,7 @@ OVERFLOWING = {
     "float32": lambda: gp.train((_SEP[0] * 1e37).astype(np.float32), _SEP[1], max_epochs=10),
     "batched": lambda: gp.train_batched(_SEP[0] * 1e307, _SEP[1][None], max_epochs=10),
     "lockstep": lambda: gp.train_batched(_SEP[0] * 1e307, _SEP[1][None], max_epochs=3,
-                                         engine="ndarray"),
+                                         engine="faithful"),
     "traced": lambda: gp.rosenblatt.train_traced(_SEP[0] * 1e307, _SEP[1], max_epochs=10),
     "pocket": lambda: gp.train_pocket(*_SEP, max_epochs=10, learning_rate=1e308),
     "averaged": lambda: gp.train_averaged(_SEP[0] * 1e307, _SEP[1], max_epochs=10),

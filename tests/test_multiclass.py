@@ -59,14 +59,6 @@ def test_batched_equals_independent_binary_perceptrons(split, models, scheme, re
     assert np.array_equal(multiclass.predict_multiclass(model, split.X_test), predicted)
 
 
-@pytest.mark.parametrize("scheme", ["one-vs-all", "one-vs-one"])
-def test_deprecated_loop_engine_gives_the_same_model(split, models, scheme):
-    trainer = multiclass.train_one_vs_all if scheme == "one-vs-all" else multiclass.train_one_vs_one
-    with pytest.warns(DeprecationWarning, match='engine="loop" is deprecated.*"fast"'):
-        loop = trainer(split.X_train, split.y_train, max_epochs=EPOCHS, engine="loop")
-    assert np.allclose(loop.W, models[scheme].W) and np.allclose(loop.b, models[scheme].b)
-
-
 def test_accuracy_cost_and_imbalance(split, models):
     """The notebook's numbers: both schemes above 94 % on the ten digits, one-vs-one ahead;
     OvA's problems have 10 % positives and few separate, OvO's are balanced and all separate,
@@ -153,10 +145,10 @@ def test_bad_input():
 
 
 @pytest.mark.parametrize("trainer", [multiclass.train_one_vs_all, multiclass.train_one_vs_one])
-def test_ndarray_lockstep_engine_gives_the_same_model(split, trainer):
+def test_faithful_lockstep_engine_gives_the_same_model(split, trainer):
     """All c (or c(c-1)/2) perceptrons as one MXNet computation per example: same model."""
     X, y = split.X_train[:300], split.y_train[:300]
-    lockstep = trainer(X, y, max_epochs=4, engine="ndarray")
+    lockstep = trainer(X, y, max_epochs=4, engine="faithful")
     compiled = trainer(X, y, max_epochs=4, engine="fast")
     for a, b in zip(lockstep.results, compiled.results):
         assert a.updates_per_epoch == b.updates_per_epoch
@@ -166,18 +158,32 @@ def test_ndarray_lockstep_engine_gives_the_same_model(split, trainer):
 
 # --- engine words, results as dataclasses, input checked at the edge (issues 10 and 12) ------
 
-def test_engine_words_and_the_batched_alias(split):
+def test_engine_words(split):
+    """``"fast"`` (the default) and ``"faithful"`` (the loop in the body), as every trainer's;
+    the old words ``"batched"`` and ``"loop"`` (deprecated in 0.3) and ``"ndarray"`` (the
+    faithful engine's name in 0.3) went in 0.4."""
     X, y = split.X_train[:200], split.y_train[:200]
     fast = multiclass.train_one_vs_one(X, y, max_epochs=3)
-    with pytest.warns(DeprecationWarning, match='engine="batched" is deprecated'):
-        alias = multiclass.train_one_vs_one(X, y, max_epochs=3, engine="batched")
     explicit = multiclass.train_one_vs_one(X, y, max_epochs=3, engine="fast")
-    for other in (alias, explicit):
-        np.testing.assert_array_equal(other.W, fast.W)
-        np.testing.assert_array_equal(other.b, fast.b)
-    with pytest.raises(ValueError, match=r"engine must be one of \['batched', 'fast', 'loop', "
-                                         r"'ndarray'\]"):
-        multiclass.train_one_vs_all(X, y, max_epochs=2, engine="faithful")
+    np.testing.assert_array_equal(explicit.W, fast.W)
+    np.testing.assert_array_equal(explicit.b, fast.b)
+    for old in ("batched", "loop", "ndarray"):
+        with pytest.raises(ValueError, match=r"engine must be one of \['faithful', 'fast'\]"):
+            multiclass.train_one_vs_all(X, y, max_epochs=2, engine=old)
+
+
+def test_a_model_has_the_common_result_names(split, models):
+    """``w`` (= ``W``), ``updates_per_epoch`` (every binary run's, added pass by pass),
+    ``converged`` (all of them) and ``epochs`` (the longest run's)."""
+    for model in models.values():
+        runs = model.results
+        assert model.w is model.W and model.epochs == max(r.epochs for r in runs)
+        assert sum(model.updates_per_epoch) == sum(r.updates for r in runs)
+        assert model.updates_per_epoch[0] == sum(r.updates_per_epoch[0] for r in runs)
+        assert len(model.updates_per_epoch) == model.epochs
+        assert model.converged == all(r.converged for r in runs)
+    X, y = split.X_train[:300], split.y_train[:300]
+    assert not multiclass.train_one_vs_all(X, y, max_epochs=1).converged
 
 
 def test_input_is_checked_once_at_the_edge(split, monkeypatch):
@@ -220,10 +226,10 @@ def test_float_labels_must_be_whole_numbers():
         multiclass.train_one_vs_all(X[:2], [1 + 1j, 2j], max_epochs=2)
 
 
-def test_ndarray_engine_refuses_what_mxnet_cannot_hold(monkeypatch):
+def test_faithful_engine_refuses_what_mxnet_cannot_hold(monkeypatch):
     monkeypatch.setattr(multiclass, "MAX_ELEMENTS", 10)
     with pytest.raises(ValueError, match=r"3 x 4 = 12 elements.*limit of 2\*\*31 - 1"):
-        multiclass.train_one_vs_all(np.ones((3, 4)), [0, 1, 2], max_epochs=1, engine="ndarray")
+        multiclass.train_one_vs_all(np.ones((3, 4)), [0, 1, 2], max_epochs=1, engine="faithful")
 
 
 # --- the experiments behind notebook 10 and the main job's section -----------------------------

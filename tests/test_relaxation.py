@@ -295,3 +295,12 @@ def test_the_module_has_no_doc_comments_with_tex():
     assert not [line for line in source.splitlines() if line.lstrip().startswith("#:")
                 and "\\" in line]
     assert "\\\\|a_i\\\\|^2" in source  # RULES' docstring, escaped like the rest
+
+
+def test_a_relaxation_run_is_one_epoch_of_its_moves():
+    """The method counts iterations, not passes: its one epoch is the run, and ``b`` is 0 (a
+    system of inequalities has no bias of its own)."""
+    A, c = feasible_system(seed=3)
+    res = relaxation_method(A, c - 1.5, rule="cyclic", max_iterations=3000)
+    assert res.moves > 0 and res.updates_per_epoch == [res.moves] and res.epochs == 1
+    assert res.b == 0.0

@@ -9,7 +9,7 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.gradient.losses import perceptron_loss
-from gluon_perceptron.core.gradient.steps import (
+from gluon_perceptron.core.gradient.sgd_update import (
     clip_gradient,
     constant_rate,
     inverse_sqrt_rate,
@@ -398,7 +398,7 @@ def test_the_steps_skipped_are_those_on_a_flat_loss(monkeypatch):
 
 def test_only_the_package_threshold_losses_are_known_to_be_flat():
     from gluon_perceptron.core.gradient.autograd import _flat_threshold
-    from gluon_perceptron.core.gradient.steps import LOSS
+    from gluon_perceptron.core.gradient.sgd_update import LOSS
 
     def seen(loss):  # as train_autograd's body receives it
         return _flat_threshold(LOSS(loss, "loss", {}))
@@ -435,3 +435,26 @@ def test_sgd_bound_experiment_called_from_a_checked_function_takes_its_default_h
         _TRUSTED.reset(token)
     np.testing.assert_array_equal(nested.constant_gap, alone.constant_gap)
     np.testing.assert_array_equal(nested.anytime_gap, alone.anytime_gap)
+
+
+@pytest.mark.parametrize("runs", [1, 3])
+def test_sgd_result_counts_updates_per_epoch_of_n_steps(runs):
+    """An epoch of ``run_sgd`` is ``n`` steps (one pass in ``"cyclic"`` order, the last one
+    shorter); ``converged`` says the last made no update, per run, as ``TrainResult``'s: in
+    data order with the perceptron loss, the perceptron's own passes."""
+    X, Y = (a[:40] for a in DATASETS[0])  # separable: 5 passes
+    n = X.shape[0]
+    ref = gp.train(X, Y, max_epochs=50, engine="faithful")
+    res = gp.run_sgd(X, Y, steps=n * ref.epochs + 3, loss=perceptron_loss, order="cyclic",
+                     runs=runs)
+    per_epoch = np.reshape(res.updates_per_epoch, (ref.epochs + 1, runs))
+    assert res.epochs == ref.epochs + 1 and ref.converged
+    for run in range(runs):
+        assert list(per_epoch[:, run]) == ref.updates_per_epoch + [0]
+    np.testing.assert_array_equal(per_epoch.sum(axis=0), np.reshape(res.updates, runs))
+    np.testing.assert_array_equal(np.reshape(res.converged, runs), True)
+    if runs == 1:
+        assert isinstance(res.converged, bool) and isinstance(res.updates_per_epoch, list)
+    short = gp.run_sgd(X, Y, steps=3, loss=perceptron_loss, order="cyclic")
+    assert short.epochs == 1 and short.updates_per_epoch == [short.updates]
+    assert short.converged == (short.updates == 0)

@@ -227,7 +227,7 @@ def check_step(solution: Callable) -> ExerciseCheck:
     0` (the tie included) and return 1, else leave them and return 0. The cases include zero
     weights, exact ties with nonzero weights, mistakes and correct points, for d = 1 to 5.
     """
-    from ..core.chapter.step import perceptron
+    from ..core.chapter.perceptron_step import perceptron
 
     def cases() -> Iterator:
         for w, b, x, y, what in _step_cases(np.random.default_rng(2)):

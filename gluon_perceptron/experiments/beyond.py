@@ -41,7 +41,7 @@ from ..core.beyond.separation import (
 from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
 from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
-from ..core.fast.rosenblatt import fast_pass
+from ..core.fast.training_fast import fast_pass
 from ._progress import Progress, track
 
 #: Margins of the separation experiment: from 0.3 down to 1e-3.

@@ -30,8 +30,8 @@ from ..core._validation import (
     unchecked,
     validate_params,
 )
+from ..core.chapter.perceptron_step import perceptron
 from ..core.chapter.sampler import PRINTED_TRACE, RADIUS, _check_sampler_args, getfake
-from ..core.chapter.step import perceptron
 from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train
@@ -481,7 +481,7 @@ class MarginExperiment:
 @validate_params(samples=count(maximum=2**80), dimensions=count(maximum=2**80),
                  epsilons=_margins("dimensions"),  # > 0: the bound divides by epsilon^2
                  trials=_runs("margin_experiment", "dimensions"), max_epochs=count(),
-                 engine=one_of("fast", "faithful", "ndarray"),
+                 engine=one_of("fast", "faithful", "lockstep"),
                  sampler=one_of(*ENGINES), seed=seed(), progress=progress())
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
@@ -498,10 +498,10 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
 
     Parameters
     ----------
-    engine : {"fast", "faithful", "ndarray"}
-        How to train: the exact kernel over all runs at once (``"fast"``), the chapter's step
-        (``"faithful"``), or MXNet batched (``"ndarray"``, through ``train_batched``); all make
-        the same updates.
+    engine : {"fast", "faithful", "lockstep"}
+        How to train: ``train``'s fast twin run by run (``"fast"``), the chapter's step
+        (``"faithful"``), or all runs in lockstep in MXNet (``"lockstep"``, through
+        ``train_batched(engine="faithful")``); all make the same updates.
     sampler : {"fast", "faithful"}
         The sampler of :func:`sample_separable`.
     seed : int, optional
@@ -534,12 +534,12 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
 
 def _train_each(fakes: list, max_epochs: int, engine: str) -> list:
     """Train from zero to convergence on every draw: one batched computation for ``"fast"`` and
-    ``"ndarray"`` (each run identical to ``train``), else ``train`` one draw at a time."""
+    ``"lockstep"`` (each run identical to ``train``), else ``train`` one draw at a time."""
     if engine == "faithful":
         return [train(f.X, f.Y, max_epochs=max_epochs, engine=engine) for f in fakes]
     return train_batched(np.stack([f.X for f in fakes]), np.stack([f.Y for f in fakes]),
                          max_epochs=max_epochs,
-                         **({"engine": "ndarray"} if engine == "ndarray" else {}))
+                         **({"engine": "faithful"} if engine == "lockstep" else {}))
 
 
 # --- the bound ignores size and dimension; the counts do not -----------------------------------

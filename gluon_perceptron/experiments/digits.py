@@ -29,7 +29,7 @@ from ..core._validation import (
     vector,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
-from ..core.fast.rosenblatt import fast_pass
+from ..core.fast.training_fast import fast_pass
 from ..core.rosenblatt.variants import train_averaged
 from ._progress import Progress, track
 

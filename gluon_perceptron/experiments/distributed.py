@@ -40,7 +40,7 @@ from ..core._validation import (
 from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
-from ..core.fast.rosenblatt import _fast_run
+from ..core.fast.training_fast import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
@@ -283,7 +283,7 @@ def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int 
                    progress: Progress | None = None) -> MixingSpeedup:
     """Passes and time to separate ``(X, Y)``: ``train``, then mixing for every ``workers``
     and ``mixings``, in one process (``cluster=False``) or on the parameter server."""
-    from ..core.distributed.training import _train_distributed
+    from ..core.distributed.cluster_training import _train_distributed
 
     Xn, Yn = X, Y
     out = MixingSpeedup()

@@ -22,7 +22,7 @@ from ..core._validation import (
     repeats,
     validate_params,
 )
-from ..core.chapter.step import perceptron
+from ..core.chapter.perceptron_step import perceptron
 from ..core.data.synthetic import sample_separable
 from ..core.rosenblatt.traced import update_path
 from ..core.rosenblatt.training import error_rate, train

@@ -8,7 +8,7 @@
 starts the scheduler on the host file's first host, the servers then the workers round-robin
 over its hosts (one worker per shard), through ssh (or ``--remote``), waits for the rounds,
 prints the result and stops every process on every host (see
-:func:`gluon_perceptron.core.distributed.training.train_distributed` with ``hosts=``).
+:func:`gluon_perceptron.core.distributed.cluster_training.train_distributed` with ``hosts=``).
 """
 
 from __future__ import annotations
@@ -56,9 +56,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; returns the exit code (1 with one line naming the problem)."""
+    from gluon_perceptron.core.distributed.cluster_training import train_distributed
     from gluon_perceptron.core.distributed.hostlist import read_hostfile
     from gluon_perceptron.core.distributed.launcher import DistributedError
-    from gluon_perceptron.core.distributed.training import train_distributed
 
     args = _parser().parse_args(argv)
     try:

@@ -37,7 +37,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.family import _alma_passes, _dot
+from ..fast.family_fast import _alma_passes, _dot
 from ..rosenblatt.engine import _drive, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 
@@ -127,7 +127,8 @@ def _alma_result(w: np.ndarray, bias: bool, per_epoch: list[int], k) -> TrainRes
 
 
 def _fast_alma(Z, Y, w, k, alpha, B, C, max_epochs, bias) -> TrainResult:
-    """:func:`alma`'s loop, compiled (:func:`~gluon_perceptron.core.fast.family._alma_passes`)."""
+    """:func:`alma`'s loop, compiled
+    (:func:`~gluon_perceptron.core.fast.family_fast._alma_passes`)."""
     Zc, chunk = np.ascontiguousarray(Z), [1]
 
     def passes(budget: int) -> list[int]:

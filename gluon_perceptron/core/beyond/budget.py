@@ -3,18 +3,24 @@ support vectors, its shrinking factor and its mistake bound."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .._arrays import SCALE, _overflow
 from .._validation import count, features, labels, validate_params
-from .kernels import KERNEL_RULES, _kernel
+from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
 @dataclass
 class ForgetronRun:
     """One online pass of the Forgetron over a stream.
+
+    Its dual form is :math:`w = \\sum_{i \\in I} \\sigma_i y_i \\phi(x_i)` over the active set
+    :math:`I`; ``w`` gives it as numbers for ``kernel="linear"`` and raises AttributeError for
+    the other kernels, whose feature space is implicit. There is no bias (``b`` is 0). Its one
+    pass is its one epoch: every mistake is an update, so ``updates_per_epoch`` is
+    ``[mistakes]`` and ``converged`` says the pass made none.
 
     Attributes
     ----------
@@ -31,6 +37,9 @@ class ForgetronRun:
     shrink : ndarray
         :math:`\\phi_t` at every removal.
     budget : int
+    X, Y : ndarray
+        The stream.
+    kernel : KernelFunction
     """
 
     mistakes: int
@@ -40,6 +49,38 @@ class ForgetronRun:
     removals: int
     shrink: np.ndarray
     budget: int
+    X: np.ndarray = field(repr=False)
+    Y: np.ndarray = field(repr=False)
+    kernel: KernelFunction
+
+    @property
+    def w(self) -> np.ndarray:
+        """:math:`\\sum_{i \\in I} \\sigma_i y_i x_i` (linear kernel only)."""
+        if self.kernel.kind != "linear":
+            raise AttributeError(f"w exists as numbers only for kernel='linear' (this run used "
+                                 f"kernel={self.kernel.kind!r}): the run is in dual form "
+                                 f"(active, sigma)")
+        return (self.sigma * self.Y[self.active]) @ self.X[self.active]
+
+    @property
+    def b(self) -> float:
+        """0: the Forgetron has no bias."""
+        return 0.0
+
+    @property
+    def updates_per_epoch(self) -> list[int]:
+        """``[mistakes]``: one pass, one update per mistake."""
+        return [self.mistakes]
+
+    @property
+    def converged(self) -> bool:
+        """True only if the pass made no mistake."""
+        return self.mistakes == 0
+
+    @property
+    def epochs(self) -> int:
+        """1: one online pass."""
+        return 1
 
 
 def _shrink_factor(lam: float, mu: float, room: float) -> float:
@@ -123,7 +164,8 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
         active = active[1:]
     return ForgetronRun(mistakes=mistakes, mistake_at=np.array(at, dtype=np.int64),
                         active=np.array(active, dtype=np.int64), sigma=np.array(sigma),
-                        removals=len(shrinks), shrink=np.array(shrinks), budget=budget)
+                        removals=len(shrinks), shrink=np.array(shrinks), budget=budget,
+                        X=X, Y=Y, kernel=kern)
 
 
 def _score(kern, X: np.ndarray, Y: np.ndarray, active: list[int], sigma: list[float],

@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.beyond import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
+from ..fast.beyond_fast import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -106,6 +106,11 @@ def _check_gram_size(n: int, kind: str, limit: int | None) -> None:
 class KernelPerceptron:
     """A kernel perceptron in dual form: the mistakes it made, and the function they define.
 
+    Its dual form is :math:`w = \\eta \\sum_i \\alpha_i y_i \\phi(x_i)` in the kernel's feature
+    space; ``w`` and ``b`` give it as numbers where it has some, for ``kernel="linear"`` (the
+    weights ``train`` would hold), and raise AttributeError for the other kernels, whose
+    feature space is implicit (use :meth:`decision_function`).
+
     Attributes
     ----------
     alpha : ndarray of int, shape (n,)
@@ -140,6 +145,24 @@ class KernelPerceptron:
     @property
     def epochs(self) -> int:
         return len(self.updates_per_epoch)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The primal weights :math:`\\eta \\sum_i \\alpha_i y_i x_i` (linear kernel only)."""
+        return self._primal()[0]
+
+    @property
+    def b(self) -> float:
+        """The primal bias :math:`\\eta \\sum_i \\alpha_i y_i` (0 without ``bias``; linear
+        kernel only)."""
+        return self._primal()[1]
+
+    def _primal(self) -> tuple[np.ndarray, float]:
+        try:
+            return self.primal_weights()
+        except ValueError as exc:
+            raise AttributeError(f"{exc}: the run is in dual form (alpha, support, "
+                                 f"decision_function)") from None
 
     @property
     def support(self) -> np.ndarray:
@@ -260,7 +283,7 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     alpha = np.zeros(X.shape[0], dtype=np.int64)  # alpha_i: the updates made on example i
     extra = 1.0 if bias else 0.0  # K(x_i, x) + 1: the bias's constant feature
-    if engine == "fast":  # the same rule over the Gram matrix, vectorised (core/fast/beyond.py)
+    if engine == "fast":  # the same rule over the Gram matrix, vectorised (fast/beyond_fast.py)
         per_epoch = _gram_passes(X, Y, kern, extra, alpha, learning_rate, max_epochs)
     else:  # one example at a time in NDArray, f(x_j) from all the alphas
         ctx = mx.cpu() if ctx is None else ctx  # a nested call that left ctx at its default

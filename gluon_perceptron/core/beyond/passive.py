@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _checks
 from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
-from ..fast.family import PA, PA_I, PA_II, _dot, _pa_passes
+from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
 from ..rosenblatt.engine import _drive, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 
@@ -121,7 +121,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
 
 def _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history) -> TrainResult:
     """:func:`passive_aggressive`'s loop, compiled
-    (:func:`~gluon_perceptron.core.fast.family._pa_passes`)."""
+    (:func:`~gluon_perceptron.core.fast.family_fast._pa_passes`)."""
     chunk = [1]
 
     def passes(budget: int) -> list[int]:

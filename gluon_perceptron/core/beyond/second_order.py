@@ -19,12 +19,11 @@ rank-one update at every mistake.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._arrays import _finite, _refuse_overflow
+from .._arrays import _finite, _refuse_overflow, _split
 from .._checks import vector
 from .._validation import (
     Rule,
@@ -54,7 +53,9 @@ class SecondOrderRun:
     a : float
     bias : bool
     w : ndarray
-        Final :math:`A^{-1} v` (with the bias last when ``bias`` is True).
+        Final :math:`A^{-1} v`, the bias's entry left out when ``bias`` is True.
+    b : float
+        That entry: the bias (0 without ``bias``).
     """
 
     updates_per_epoch: list[int]
@@ -63,6 +64,7 @@ class SecondOrderRun:
     a: float
     bias: bool
     w: np.ndarray
+    b: float
 
     @property
     def mistakes(self) -> int:
@@ -72,13 +74,6 @@ class SecondOrderRun:
     def epochs(self) -> int:
         """Number of passes made."""
         return len(self.updates_per_epoch)
-
-    @property
-    def mistakes_per_epoch(self) -> list[int]:
-        """Deprecated name of :attr:`updates_per_epoch` (one release)."""
-        warnings.warn("SecondOrderRun.mistakes_per_epoch is deprecated: use updates_per_epoch",
-                      DeprecationWarning, stacklevel=2)
-        return self.updates_per_epoch
 
 
 def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
@@ -145,9 +140,9 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
             per_epoch.append(mistakes)
             if mistakes == 0:
                 break
+    w, b = _split(Ainv @ v) if bias else (Ainv @ v, 0.0)
     return SecondOrderRun(updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
-                          mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias,
-                          w=Ainv @ v)
+                          mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias, w=w, b=b)
 
 
 def _competitor(u, name: str, args: dict) -> np.ndarray:

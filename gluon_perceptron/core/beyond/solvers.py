@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import count, optional, validate_params
-from ..fast.beyond import _cone_passes
+from ..fast.beyond_fast import _cone_passes
 from .separation import phase_length, unit_rows
 
 
@@ -50,6 +50,11 @@ class SeparationRun:
         Extra traces, e.g. ``"certificates"``: after each failed phase of the rescaled
         perceptron, :math:`\\|\\tilde A^\\top x\\|` for the phase's averaged mistakes
         :math:`x`, at most :math:`1/\\sqrt{N}`.
+    updates_per_epoch : list of int
+        The moves of :math:`w` in each round of the method, its epoch: each phase of
+        perceptron passes (one for :func:`perceptron_separation`, one per stretch and a last
+        one for :func:`rescaled_perceptron`), each iteration of :func:`smooth_perceptron` (a
+        move towards all rows at once).
     """
 
     w: np.ndarray
@@ -58,6 +63,17 @@ class SeparationRun:
     method: str
     rescalings: int = 0
     history: dict = field(default_factory=dict)
+    updates_per_epoch: list[int] = field(default_factory=list)
+
+    @property
+    def b(self) -> float:
+        """0: the separation problem :math:`A w > 0` has no bias."""
+        return 0.0
+
+    @property
+    def epochs(self) -> int:
+        """Rounds of the method (:attr:`updates_per_epoch`)."""
+        return len(self.updates_per_epoch)
 
 
 def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None,
@@ -67,7 +83,7 @@ def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None 
     pass). Returns ``(w, updates, solved)``; ``counts[j]`` (if given) counts updates on row j.
     ``fast``: the same passes scanned ahead in numpy blocks (the twin, bit for bit).
     """
-    if fast:  # core/fast/beyond.py
+    if fast:  # core/fast/beyond_fast.py
         return _cone_passes(A, max_updates, counts)
     w = np.zeros(A.shape[1])
     updates = 0
@@ -100,7 +116,8 @@ def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRu
         linear program): the loop could never stop.
     """
     w, updates, ok = _cone_perceptron(A, max_iterations)
-    return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron")
+    return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron",
+                         updates_per_epoch=[updates])
 
 
 def _softmin(scores: np.ndarray, mu: float) -> np.ndarray:
@@ -148,7 +165,7 @@ def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
         scores = A @ w
         if np.all(scores > 0) or k >= max_iterations:
             return SeparationRun(w=w, iterations=k, converged=bool(np.all(scores > 0)),
-                                 method="smooth")
+                                 method="smooth", updates_per_epoch=[1] * k)
         theta = 2.0 / (k + 3)
         w = (1 - theta) * (w + theta * (A.T @ x)) + theta**2 * (A.T @ _softmin(scores, mu))
         mu *= 1 - theta
@@ -224,15 +241,18 @@ def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
     B, C = np.eye(m), A.copy()
     total = rescalings = 0
     certificates: list[float] = []
+    phases: list[int] = []  # the updates of each phase
     while True:
         counts = np.zeros(n)
         z, updates, ok = _cone_perceptron(C, min(phase, max_iterations - total), counts)
         total += updates
+        phases.append(updates)
         w = B @ z
         solved = ok and bool(np.all(A @ w > 0))
         if solved or total >= max_iterations:
             return SeparationRun(w=w, iterations=total, converged=solved, method="rescaled",
-                                 rescalings=rescalings, history={"certificates": certificates})
+                                 rescalings=rescalings, history={"certificates": certificates},
+                                 updates_per_epoch=phases)
         x = counts / counts.sum()
         certificates.append(float(np.linalg.norm(C.T @ x)))
         u = C[int(np.argmax(_caratheodory(C, x)))]  # the heaviest row of a thin slab

@@ -40,7 +40,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.family import _dot, _voted_kernel_pass, _voted_pass
+from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
 from ..rosenblatt.engine import _drive, _use_compiled
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -93,6 +93,10 @@ class VotedPerceptron:
 class KernelVotedPerceptron:
     """The voted perceptron in dual form: the rows of its mistakes and the survival counts.
 
+    Its last weights are :math:`v_{k+1} = \\sum_m y_{r_m} \\phi(x_{r_m})` over the rows of its
+    mistakes; ``w`` and ``b`` give them as numbers for ``kernel="linear"`` and raise
+    AttributeError for the other kernels, whose feature space is implicit.
+
     Attributes
     ----------
     rows : ndarray of int, shape (k,)
@@ -119,6 +123,24 @@ class KernelVotedPerceptron:
     @property
     def epochs(self) -> int:
         return len(self.updates_per_epoch)
+
+    @property
+    def w(self) -> np.ndarray:
+        """The last weights :math:`\\sum_m y_{r_m} x_{r_m}` (linear kernel only)."""
+        self._primal("w")
+        return self.Y[self.rows] @ self.X[self.rows].astype(np.float64)
+
+    @property
+    def b(self) -> float:
+        """The last bias :math:`\\sum_m y_{r_m}` (0 without ``bias``; linear kernel only)."""
+        self._primal("b")
+        return float(self.Y[self.rows].sum()) if self.bias else 0.0
+
+    def _primal(self, name: str) -> None:
+        if self.kernel.kind != "linear":
+            raise AttributeError(f"{name} exists as numbers only for kernel='linear' (this run "
+                                 f"used kernel={self.kernel.kind!r}): the run is in dual form "
+                                 f"(rows, counts)")
 
 
 def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
@@ -190,7 +212,7 @@ def _voted_result(V: np.ndarray, counts: np.ndarray, per_epoch: list[int],
 
 def _voted_runner(one_pass, *data):
     """``passes(budget)`` for :func:`_drive` by a compiled pass of the voted perceptron
-    (:func:`~gluon_perceptron.core.fast.family._voted_pass` or ``_voted_kernel_pass``) on
+    (:func:`~gluon_perceptron.core.fast.family_fast._voted_pass` or ``_voted_kernel_pass``) on
     ``data``, and the arrays it fills (rows of the mistakes, survival counts, their number),
     grown to leave room for one more pass's mistakes before each pass."""
     n = data[0].shape[0]
@@ -225,7 +247,7 @@ def _fast_voted(Z: np.ndarray, Y: np.ndarray, max_epochs: int, bias: bool) -> Vo
 
 def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron:
     """:func:`train_voted_kernel`'s loop, compiled
-    (:func:`~gluon_perceptron.core.fast.family._voted_kernel_pass`)."""
+    (:func:`~gluon_perceptron.core.fast.family_fast._voted_kernel_pass`)."""
     scores = np.zeros(G.shape[0])
     passes, state = _voted_runner(_voted_kernel_pass, np.ascontiguousarray(G), Y, scores)
     per_epoch = _drive(passes, max_epochs, (scores,))

@@ -9,6 +9,6 @@ from .._lazy import export
 
 __all__, __getattr__, __dir__ = export(__name__, {
     "sampler": ("getfake", "PRINTED_TRACE", "SamplingError"),
-    "step": ("perceptron",),
+    "perceptron_step": ("perceptron",),
     "numpy_interface": ("getfake_np", "perceptron_np"),
 })

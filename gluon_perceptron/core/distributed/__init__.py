@@ -12,7 +12,7 @@
 - :mod:`.mixing`: iterative parameter mixing (McDonald, Hall & Mann, 2010): one round
   (:func:`~.mixing.mixing_round`) and one loop of rounds, run in one process
   (:func:`train_mixed`) and by every worker of :func:`train_distributed`.
-- :mod:`.gluon`: Gluon SGD on ``dist_sync`` and its single-process twin.
+- :mod:`.sharded_gluon`: Gluon SGD on ``dist_sync`` and its single-process twin.
 - :mod:`.hostlist`: host files and hosts (addresses only), the remote-start template's rules.
 - :mod:`.hosts`: one cluster over several hosts (``train_distributed(..., hosts=...)``,
   ``python -m gluon_perceptron.distributed --hosts HOSTFILE``): placement, the remote-start
@@ -28,7 +28,7 @@ from .._lazy import export
 __all__, __getattr__, __dir__ = export(__name__, {
     "launcher": ("DistributedError", "DistributedTimeout", "launch_cluster"),
     "mixing": ("mixing_round", "shard_bounds", "train_mixed"),
-    "training": ("train_distributed",),
+    "cluster_training": ("train_distributed",),
     "hostlist": ("read_hostfile",),
-    "gluon": ("train_gluon_distributed", "train_gluon_sharded"),
+    "sharded_gluon": ("train_gluon_distributed", "train_gluon_sharded"),
 })

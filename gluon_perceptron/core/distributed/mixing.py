@@ -25,7 +25,7 @@ mistakes. One shard is the perceptron itself, and the bound is Novikoff's.
 
 Exactness: one round is :func:`mixing_round`, which both :func:`train_mixed` and the
 distributed workers run (through the one loop :func:`_run_rounds`): a shard's pass is
-:func:`~gluon_perceptron.core.fast.rosenblatt.fast_pass`, one pass of ``train``'s fast
+:func:`~gluon_perceptron.core.fast.training_fast.fast_pass`, one pass of ``train``'s fast
 engine, and the mixture is summed in shard order in the data's dtype. So
 ``train_mixed(shards=1)`` equals ``train`` bit for bit, and a distributed run with :math:`W`
 workers equals ``train_mixed(shards=W)`` bit for bit.
@@ -52,7 +52,7 @@ from .._validation import (
     real,
     validate_params,
 )
-from ..fast.rosenblatt import fast_pass
+from ..fast.training_fast import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
 
 MIXINGS = ("uniform", "weighted")

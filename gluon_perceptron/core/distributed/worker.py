@@ -97,7 +97,7 @@ def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
 
 def _gluon_job(kv, key: int, job: dict, X: np.ndarray, Y: np.ndarray) -> dict:
     """Gluon SGD on this rank's shard, the gradients summed by the KVStore."""
-    from .gluon import _sgd_worker
+    from .sharded_gluon import _sgd_worker
 
     return _sgd_worker(kv, X, Y, job, on_step=lifeline.report)
 
@@ -128,7 +128,7 @@ def run(task_dir: Path) -> None:
     """Run every job of ``task_dir/task.json`` and write this rank's results."""
     task = json.loads((task_dir / "task.json").read_text())
     if task["kind"] == "mixing":  # load (or compile) the pass before connecting: start-up
-        from ..fast.rosenblatt import fast_pass
+        from ..fast.training_fast import fast_pass
 
         for dtype in (np.float32, np.float64):
             fast_pass(np.zeros((1, 1), dtype), np.ones(1, dtype), np.zeros(1, dtype),

@@ -33,9 +33,9 @@ from .losses import (
     threshold_loss,
 )
 from .sgd import parameters_like
-from .steps import LOSS, Loss, normal_rate, sgd_step
+from .sgd_update import LOSS, Loss, normal_rate, sgd_step
 
-#: The code of the wrappers :data:`~.steps.LOSS` puts around a loss it does not know (a
+#: The code of the wrappers :data:`~.sgd_update.LOSS` puts around a loss it does not know (a
 #: ``functools.partial`` of :func:`~.threshold_loss` among them), to look through them.
 _CHECKING_WRAPPERS = frozenset(
     getattr(f, "__code__", None)

@@ -8,12 +8,12 @@ The chapter's template::
         compute loss gradient g = partial_w l(y, f(x))
         w = w - eta g
 
-:func:`~.steps.sgd_step` is one pass through that loop body, with the gradient taken by
+:func:`~.sgd_update.sgd_step` is one pass through that loop body, with the gradient taken by
 ``autograd.record()`` / ``backward()`` on a loss of :mod:`.losses` (never from the closed form),
 optionally clipped to norm ``clip`` and projected back onto the ball
 :math:`\\|(w, b)\\| \\le R`. :func:`run_sgd` runs it for a number of steps with a
-learning-rate schedule (:func:`~.steps.constant_rate`, :func:`~.steps.inverse_sqrt_rate`) and
-returns the weighted average iterate
+learning-rate schedule (:func:`~.sgd_update.constant_rate`,
+:func:`~.sgd_update.inverse_sqrt_rate`) and returns the weighted average iterate
 :math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
 :func:`~.train_autograd` (in :mod:`.autograd`) is the perceptron itself: SGD on
 :func:`~.perceptron_loss`, one example at a time in data order, which makes exactly the updates
@@ -58,7 +58,7 @@ from .._validation import (
     validate_params,
 )
 from .losses import perceptron_loss
-from .steps import LOSS, NORM_BOUND, Loss, sgd_step
+from .sgd_update import LOSS, NORM_BOUND, Loss, sgd_step
 
 
 def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
@@ -99,6 +99,15 @@ class SGDResult:
         \\eta_t` of the iterates the gradients were taken at.
     updates : ndarray of int
         Steps with a nonzero gradient, per run.
+    updates_per_epoch : list of int, or ndarray of int, shape (epochs, runs)
+        Those steps in each epoch: ``n`` steps, as many as examples (with ``order="cyclic"``
+        one pass over the data); the last epoch is shorter when ``n`` does not divide
+        ``steps``.
+    converged : bool, or ndarray of bool, shape (runs,)
+        True only if the last epoch had no step with a nonzero gradient: with the perceptron
+        loss and ``order="cyclic"``, a whole pass without a mistake, as in
+        :class:`~gluon_perceptron.core.rosenblatt.results.TrainResult`; with random draws, none
+        on the examples drawn.
     max_grad_norm : float
         Largest :math:`\\|g_t\\|` seen (before clipping), over all steps and runs: the
         measured Lipschitz constant.
@@ -117,6 +126,13 @@ class SGDResult:
     max_grad_norm: float
     max_norm: float
     history: dict = field(default_factory=dict)
+    updates_per_epoch: list[int] | np.ndarray = field(default_factory=list)
+    converged: bool | np.ndarray = False
+
+    @property
+    def epochs(self) -> int:
+        """Epochs of ``n`` steps (the last one maybe shorter)."""
+        return len(self.updates_per_epoch)
 
 
 def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarray:
@@ -173,7 +189,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     """Run ``steps`` steps of SGD from :math:`\\theta_1 = 0` and average the iterates.
 
     Step :math:`t` draws example :math:`i_t` (uniformly at random, or cyclically in data order)
-    and makes one :func:`~.steps.sgd_step` with rate :math:`\\eta_t`; the weighted average
+    and makes one :func:`~.sgd_update.sgd_step` with rate :math:`\\eta_t`; the weighted average
     :math:`\\bar\\theta_T = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t` is accumulated on the
     way. With ``runs > 1`` that many independent runs (each its own draws and, if the schedule
     gives one per run, its own rates) go in parallel, one model per row, through the same
@@ -187,8 +203,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     loss : callable
         ``loss(w, b, x, y)``, e.g. :func:`~.perceptron_loss` or :func:`~.hinge_loss`.
     learning_rate : float or callable
-        A constant, or a schedule ``t -> eta_t`` (:func:`~.steps.constant_rate`,
-        :func:`~.steps.inverse_sqrt_rate`, or one value per run).
+        A constant, or a schedule ``t -> eta_t`` (:func:`~.sgd_update.constant_rate`,
+        :func:`~.sgd_update.inverse_sqrt_rate`, or one value per run).
     radius : float, optional
         Project onto the ball :math:`\\|(w, b)\\| \\le R` after each step.
     clip : float, optional
@@ -226,7 +242,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     rates_nd = nd.array(rates, dtype=X.dtype, ctx=ctx)
     w, b = parameters_like((runs, d), (runs,), X.dtype, ctx)
     sums = _Averager(runs, d)
-    updates = np.zeros(runs, dtype=int)
+    per_epoch = np.zeros((-(-steps // n), runs), dtype=int)  # updates in each epoch of n steps
     max_grad = max_norm = 0.0
     history: dict = {k: [] for k in ("t", "w", "b", "w_bar", "b_bar")}
     ticks = range(steps)
@@ -242,7 +258,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         idx = order_idx[t]
         moved = sgd_step(w, b, nd.take(Xd, idx), nd.take(Yd, idx), loss=loss,
                          learning_rate=rates_nd[t], clip=clip, radius=radius)
-        updates += moved
+        per_epoch[t // n] += moved
         if moved.any():
             max_grad = max(max_grad, float(np.max(_norms(w.grad.asnumpy(), b.grad.asnumpy()))))
         if t + 1 in wanted:
@@ -256,8 +272,10 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
         _refuse_overflow(wv, bv, X, Y, f"run_sgd's {what} after step {steps}")
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
-                     updates=_squeeze(updates, runs), max_grad_norm=max_grad,
-                     max_norm=max_norm, history=history if wanted else {})
+                     updates=_squeeze(per_epoch.sum(axis=0), runs), max_grad_norm=max_grad,
+                     max_norm=max_norm, history=history if wanted else {},
+                     updates_per_epoch=per_epoch[:, 0].tolist() if runs == 1 else per_epoch,
+                     converged=bool(per_epoch[-1, 0] == 0) if runs == 1 else per_epoch[-1] == 0)
 
 
 def _norms(w: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -7,10 +7,10 @@ shape (the updates-vs-margin experiment), and a ``mask`` choosing which examples
 (one-vs-one multiclass). Each run gives exactly what :func:`~gluon_perceptron.train` gives on
 its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fast"`` runs
 :func:`train`'s fast twin (compiled, or numpy) run by run, on the run's examples in place
-(:func:`gluon_perceptron.core.fast.batched.train_runs`).
+(:func:`gluon_perceptron.core.fast.batched_fast.train_runs`).
 
-``engine="ndarray"`` shows the other way to batch, in MXNet itself (the kernel's lockstep twin,
-:func:`~.faithful._lockstep_epoch`): all runs step through the examples *in
+``engine="faithful"`` shows the other way to batch, in MXNet itself
+(:func:`~.ndarray_passes._lockstep_epoch`): all runs step through the examples *in
 lockstep*, so at example ``i`` one NDArray computation scores it under every run's
 weights and updates the runs that err. That works because every run visits its examples in the
 same order (a masked example is a step where that run does nothing), and a run that has
@@ -25,9 +25,9 @@ from mxnet import nd
 
 from .. import _checks
 from .._validation import Rule, context, count, one_of, real, validate_params
-from ..fast.batched import train_runs
+from ..fast.batched_fast import train_runs
 from .engine import _drive
-from .faithful import _lockstep_epoch
+from .ndarray_passes import _lockstep_epoch
 from .results import TrainResult, train_result
 
 
@@ -87,7 +87,7 @@ def _runs(X: np.ndarray, Y: np.ndarray, mask: np.ndarray | None
 
 
 @validate_params(max_epochs=count(), learning_rate=real(positive=True),
-                 engine=one_of("fast", "ndarray"), X=Rule(_stack, "(n, d) or (k, n, d) features"),
+                 engine=one_of("fast", "faithful"), X=Rule(_stack, "(n, d) or (k, n, d) features"),
                  Y=Rule(_label_rows, "labels, one row per run", ("X",)),
                  mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)),
                  ctx=context())
@@ -115,14 +115,14 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
         default: every run uses every example.
     learning_rate : float
         Step :math:`\\eta > 0`.
-    engine : {"fast", "ndarray"}
-        ``"fast"``: the compiled loop run by run (numpy fallback without numba). ``"ndarray"``:
+    engine : {"fast", "faithful"}
+        ``"fast"``: the compiled loop run by run (numpy fallback without numba). ``"faithful"``:
         all runs in lockstep, one MXNet computation per example (about 0.3 ms a step for all
         runs together: meant for showing the idea, not for speed). The scores are summed in
         MXNet's order, so, as between ``train``'s engines, a decision could only differ for a
         margin within rounding of 0; never on integer-valued data such as the digits.
     ctx : mxnet.Context, optional
-        Where the ``"ndarray"`` engine's arrays live (default ``mx.cpu()``; ``mx.gpu(0)`` with a
+        Where the ``"faithful"`` engine's arrays live (default ``mx.cpu()``; ``mx.gpu(0)`` with a
         CUDA build of MXNet). The fast engine runs in numpy and ignores it.
 
     Returns
@@ -131,14 +131,14 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
         One per run, in the order of ``Y``'s rows.
     """
     X3, Yk, keep = _runs(X, Y, mask)
-    if engine == "ndarray":
+    if engine == "faithful":
         return _lockstep(X3, Yk, keep, max_epochs, learning_rate, ctx or mx.cpu())
     return train_runs(X3, Yk, keep, max_epochs=max_epochs, learning_rate=learning_rate)
 
 
 def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
               learning_rate: float, ctx: mx.Context) -> list[TrainResult]:
-    """All runs in lockstep in NDArray (:func:`~.faithful._lockstep_epoch`),
+    """All runs in lockstep in NDArray (:func:`~.ndarray_passes._lockstep_epoch`),
     driven until no active run updates. A run stops being active after a pass with no update
     (its weights would not change again), and its passes stop counting.
     """

@@ -7,7 +7,7 @@ scan-ahead, and the switch that compiles the fast twins.
   and raises (through :func:`_guard`) when the weights or the margins overflow.
 - :func:`_scan_ahead`: between two updates the weights do not change, so the next mistake can be
   found for a whole block of examples at once; the fast twins of the perceptron
-  (:mod:`gluon_perceptron.core.fast.rosenblatt`), the kernel perceptron and the relaxation
+  (:mod:`gluon_perceptron.core.fast.training_fast`), the kernel perceptron and the relaxation
   method's stream use it.
 - :data:`FAST_BACKEND` and :func:`_jit`: numba, when installed, compiles the twins.
 

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from .._arrays import _row_norms, _split
-from ..fast.variants import _Pocket
+from ..fast.variants_fast import _Pocket
+from .pass_parts import _project
 from .results import TrainResult, train_result
-from .stepping import _project
 from .traced import _step_size, train_traced
 from .training import _error_rate
 from .variants import train_averaged, train_pocket, train_projected
@@ -39,11 +39,11 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
 
     Each trainer drives its own Python loop over the updates; here one numpy computation
     decides step ``t`` for every run at once and updates the runs that err. A margin is summed
-    left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
+    left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled twin does; the
     weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
     projection, whose norm is the sum of squares left to right in both), and the pocket's
     ratchet is the fast ``train_pocket``'s own
-    (:class:`~gluon_perceptron.core.fast.variants._Pocket`), so the results are the trainers'
+    (:class:`~gluon_perceptron.core.fast.variants_fast._Pocket`), so the results are the trainers'
     bit for bit. (The pocket, averaged and projected trainers sum margins with BLAS, which can
     differ in the last bit: a decision could only differ for a margin within rounding of 0,
     never seen on these continuous draws; the tests compare with the trainers.)

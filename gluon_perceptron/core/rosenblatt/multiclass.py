@@ -18,19 +18,16 @@ scores and for equal vote counts.
 Each trainer's body is its loop: all the binary perceptrons trained at once, in NDArray, one
 row of ``W`` each (one label row per perceptron, and for one-vs-one a mask selecting each
 pair's examples): at example :math:`i`, one computation scores it under every row,
-:math:`s = W x_i + b`, and updates exactly the rows that err (``engine="ndarray"``). Since every
+:math:`s = W x_i + b`, and updates exactly the rows that err (``engine="faithful"``). Since every
 perceptron walks through the examples in the same order, and one that made a pass without an
 update stops, each row ends where :func:`rosenblatt.train` would take it on its own. The default
 ``engine="fast"`` hands the same labels and mask to the twin,
-:func:`gluon_perceptron.core.fast.batched.train_runs`: ``train``'s compiled passes, perceptron
+:func:`gluon_perceptron.core.fast.batched_fast.train_runs`: ``train``'s compiled passes, perceptron
 after perceptron; the same perceptrons, bit for bit.
-The old words ``"loop"`` and ``"batched"`` ran the same loop as ``"fast"``: they still work for
-this release, with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -41,19 +38,15 @@ from mxnet import nd
 from .. import _checks
 from .._validation import Rule, context, count, features, instance, validate_params
 from ..chapter.sampler import MAX_ELEMENTS
-from ..fast import batched as fast
+from ..fast import batched_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
 
-#: The engines.
-ENGINES = ("fast", "ndarray")
-
-
-#: Old words still accepted for one release (with a DeprecationWarning), and what they mean.
-ENGINE_ALIASES = {"batched": "fast", "loop": "fast"}
+#: The engines: the loop in the trainers' bodies, and its twin.
+ENGINES = ("fast", "faithful")
 
 
 @dataclass
@@ -133,6 +126,27 @@ class MulticlassModel:
     examples: np.ndarray
     positive_share: np.ndarray
 
+    @property
+    def w(self) -> np.ndarray:
+        """:attr:`W`: the binary perceptrons' weights, one row each (``b`` holds their biases)."""
+        return self.W
+
+    @property
+    def updates_per_epoch(self) -> list[int]:
+        """The updates of all the binary perceptrons in each pass (a run that stopped adds 0)."""
+        per_run = [r.updates_per_epoch for r in self.results]
+        return [sum(u[e] for u in per_run if e < len(u)) for e in range(self.epochs)]
+
+    @property
+    def converged(self) -> bool:
+        """True only if every binary perceptron converged."""
+        return all(r.converged for r in self.results)
+
+    @property
+    def epochs(self) -> int:
+        """Passes of the longest binary run."""
+        return max((r.epochs for r in self.results), default=0)
+
     def cost(self) -> MulticlassCost:
         """Training cost: perceptrons, passes, example visits, updates, runs that separated.
 
@@ -174,16 +188,10 @@ def _class_labels(y, name: str, args: dict) -> np.ndarray:
 
 
 def _engine(engine, name: str, args: dict) -> str:
-    """``engine`` (an old word: a DeprecationWarning, and its meaning), and what the ndarray
-    engine can hold."""
-    _checks.choice(engine, name, set(ENGINES) | set(ENGINE_ALIASES))
-    if engine in ENGINE_ALIASES:
-        warnings.warn(f'engine="{engine}" is deprecated and will be removed in the next release: '
-                      f'it runs the same loop as engine="{ENGINE_ALIASES[engine]}"; use that',
-                      DeprecationWarning, stacklevel=5)
-        engine = ENGINE_ALIASES[engine]
+    """``engine``, and what the faithful engine's NDArrays can hold."""
+    _checks.choice(engine, name, ENGINES)
     X = args["X"]
-    if engine == "ndarray" and X.size > MAX_ELEMENTS:
+    if engine == "faithful" and X.size > MAX_ELEMENTS:
         raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
                          f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
                          f'engine="fast"')
@@ -192,7 +200,7 @@ def _engine(engine, name: str, args: dict) -> str:
 
 _MULTICLASS_RULES = dict(X=features(), y=Rule(_class_labels, "class labels, one per row of X",
                                               ("X",)),
-                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'ndarray')",
+                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'faithful')",
                                                          ("X",)),
                          ctx=context())
 
@@ -219,14 +227,13 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
         Class labels: integers (e.g. digits 0 to 9), strings, or whole-valued floats.
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
-    engine : {"fast", "ndarray"}
-        ``"ndarray"`` runs the loop below: all ``c`` in lockstep, one MXNet computation per
+    engine : {"fast", "faithful"}
+        ``"faithful"`` runs the loop below: all ``c`` in lockstep, one MXNet computation per
         example (slow, but it is the batching written in NDArray; ``X`` at most
         :math:`2^{31} - 1` elements). ``"fast"`` trains them one after the other by
-        ``train``'s compiled twin. Both give the same perceptrons. ``"loop"`` and
-        ``"batched"`` are deprecated words for ``"fast"``.
+        ``train``'s compiled twin. Both give the same perceptrons.
     ctx : mxnet.Context, optional
-        Where the ``"ndarray"`` engine's arrays live (default ``mx.cpu()``).
+        Where the ``"faithful"`` engine's arrays live (default ``mx.cpu()``).
     """
     classes = np.unique(y)
     Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)  # row k: class k against the rest

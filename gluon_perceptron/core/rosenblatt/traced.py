@@ -2,8 +2,8 @@ r"""The plain rule, watched step by step: the traced run (:func:`train_traced`),
 (:func:`run_online`), every parameter vector a run visits (:func:`update_path`), and the notes'
 sequence that fools the aggressive rule (:func:`notes_sequence`).
 
-They run the fast twins' passes (:mod:`gluon_perceptron.core.fast.rosenblatt` and
-:mod:`~gluon_perceptron.core.fast.variants`) through the one driver (:func:`~.engine._drive`),
+They run the fast twins' passes (:mod:`gluon_perceptron.core.fast.training_fast` and
+:mod:`~gluon_perceptron.core.fast.variants_fast`) through the one driver (:func:`~.engine._drive`),
 and read what those record.
 """
 
@@ -27,11 +27,11 @@ from .._validation import (
     validate_params,
     vector,
 )
-from ..fast.rosenblatt import _mistakes, _plain_passes
-from ..fast.variants import _every_step_pass, _Pass, _recorded_pass
+from ..fast.training_fast import _mistakes, _plain_passes
+from ..fast.variants_fast import _every_step_pass, _Pass, _recorded_pass
 from .engine import _drive
+from .pass_parts import PASS_RULES, RUN_RULES, _float64, _orders, _Recorder
 from .results import TrainResult, train_result
-from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _Recorder
 
 RULES = ("perceptron", "aggressive")
 
@@ -269,7 +269,7 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     :math:`y_i (w^\\top x_i + b) \\le \\delta`: :math:`w \\mathrel{+}= y_i x_i`,
     :math:`b \\mathrel{+}= y_i`), plus ``bias=False`` for the homogeneous perceptron of
     Novikoff's theorem, which has no :math:`b`. It scans ahead for the next example at or
-    below the threshold (:func:`~gluon_perceptron.core.fast.rosenblatt._mistakes`) and notes
+    below the threshold (:func:`~gluon_perceptron.core.fast.training_fast._mistakes`) and notes
     the parameters after every update.
     """
     w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)

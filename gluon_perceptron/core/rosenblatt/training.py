@@ -10,7 +10,7 @@ The rule: start from :math:`w = 0, b = 0`; for each example :math:`(x, y)` in tu
 makes no update (the data is then separated) or ``max_epochs`` passes are done, written with
 the chapter's NDArrays (``engine="faithful"``: the chapter's step, one example at a time). The
 default ``engine="fast"`` hands the same arguments to its twin,
-:func:`gluon_perceptron.core.fast.rosenblatt.train`: the same loop compiled by numba when it is
+:func:`gluon_perceptron.core.fast.training_fast.train`: the same loop compiled by numba when it is
 installed (:data:`~.engine.FAST_BACKEND` is ``"compiled"``), or else a numpy scan ahead with
 the current weights to the next mistake (``"numpy"``). Both raise ``ValueError`` when a margin
 or the weights overflow. :func:`train` declares its arguments' rules; they are checked once,
@@ -45,7 +45,7 @@ from .._validation import (
     validate_params,
     vector,
 )
-from ..fast import rosenblatt as fast
+from ..fast import training_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 

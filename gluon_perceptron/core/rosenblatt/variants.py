@@ -6,7 +6,7 @@ update on :math:`y_i (w^\top x_i + b) \le 0`), one example at a time in numpy, a
 variant does beside them: keep the best weights in a pocket, average the weights over every
 step, project them onto a ball after each update, or step on every example. With the default
 ``engine="fast"`` the same arguments go to the variant's twin in
-:mod:`gluon_perceptron.core.fast.variants`, which scans ahead to the next update in numpy
+:mod:`gluon_perceptron.core.fast.variants_fast`, which scans ahead to the next update in numpy
 blocks and gives the same result bit for bit. The traced plain run, the online run and the
 update path are in :mod:`.traced`.
 """
@@ -18,10 +18,10 @@ import numpy as np
 from .. import _checks
 from .._arrays import _split
 from .._validation import Rule, flag, one_of, real, validate_params
-from ..fast import variants as fast
+from ..fast import variants_fast as fast
 from .engine import _guard
+from .pass_parts import PASS_RULES, RUN_RULES, _float64, _orders, _project, _Recorder
 from .results import TrainResult, train_result
-from .stepping import PASS_RULES, RUN_RULES, _float64, _orders, _project, _Recorder
 from .training import error_rate
 
 #: The engines of the variants: the loop in the trainer's body, or its twin; the same bits.

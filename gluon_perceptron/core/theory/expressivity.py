@@ -24,7 +24,7 @@ from .. import _checks
 from .. import _validation as rule
 from .._validation import Rule, validate_params
 from ..data.synthetic import xor_data
-from ..fast.rosenblatt import fast_pass
+from ..fast.training_fast import fast_pass
 from ..rosenblatt.results import Unpackable
 from ..rosenblatt.traced import UpdatePath, update_path
 from ..rosenblatt.training import TrainResult, train

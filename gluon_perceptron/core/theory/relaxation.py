@@ -47,7 +47,7 @@ from .._validation import (
     validate_params,
 )
 from ..data.synthetic import pad_constant
-from ..fast.relaxation import (  # noqa: F401 (notebook 11 shows the twin's pieces)
+from ..fast.relaxation_fast import (  # noqa: F401 (notebook 11 shows the twin's pieces)
     GRAM_LIMIT,
     _index_blocks,
     _relaxation,
@@ -101,6 +101,22 @@ class RelaxationResult:
     rule: str
     eta: float
     history: dict = field(default_factory=dict)
+
+    @property
+    def b(self) -> float:
+        """0: the system :math:`A^\\top w \\le c` has no bias of its own (in
+        :func:`perceptron_system`'s, the perceptron's bias is the last entry of ``w``)."""
+        return 0.0
+
+    @property
+    def updates_per_epoch(self) -> list[int]:
+        """``[moves]``: the method counts iterations, not passes, so its one epoch is the run."""
+        return [self.moves]
+
+    @property
+    def epochs(self) -> int:
+        """1 (see :attr:`updates_per_epoch`)."""
+        return 1
 
 
 def _system_matrix(A, name: str, args: dict) -> np.ndarray:

@@ -10,8 +10,8 @@ import numpy as np
 from tqdm import tqdm
 
 from ...core.data.synthetic import sample_separable
+from ...core.distributed.cluster_training import train_distributed
 from ...core.distributed.mixing import train_mixed
-from ...core.distributed.training import train_distributed
 from ...experiments.distributed import (
     hard_separable,
     mixing_bound_experiment,

@@ -1,7 +1,7 @@
 """The fast twin of many independent perceptron runs: ``train_batched(engine="fast")`` and the
 multiclass trainers' binary perceptrons (:mod:`~gluon_perceptron.core.rosenblatt.multiclass`).
 
-Each run is :func:`~gluon_perceptron.core.fast.rosenblatt.train`'s compiled (or numpy) passes
+Each run is :func:`~gluon_perceptron.core.fast.training_fast.train`'s compiled (or numpy) passes
 over its own examples, in place (no copy when compiled), one run after the other: the same
 perceptrons, bit for bit, as the multiclass trainers' NDArray loop, which steps all of them
 together.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rosenblatt.results import TrainResult, train_result
-from .rosenblatt import _fast_run
+from .training_fast import _fast_run
 
 
 def train_runs(X3: np.ndarray, Y: np.ndarray, keep: np.ndarray, *, max_epochs: int,

@@ -1,6 +1,6 @@
-r"""The NDArray twins of the epoch kernel (:mod:`.engine`): the chapter's step once per example
-(the ``"faithful"`` engine of :func:`~gluon_perceptron.train`), and ``k`` runs in lockstep (the
-``"ndarray"`` engine of :func:`~gluon_perceptron.train_batched`).
+r"""The NDArray passes: the chapter's step once per example (the ``"faithful"`` engine of
+:func:`~gluon_perceptron.train`), and ``k`` runs in lockstep (the ``"faithful"`` engine of
+:func:`~gluon_perceptron.train_batched`), repeated by the driver of :mod:`.engine`.
 
 Every array they make lives on the context they are given (``ctx``) or on their arguments'
 context; nothing lands on an implicit one.
@@ -12,7 +12,7 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from ..chapter.step import perceptron
+from ..chapter.perceptron_step import perceptron
 from .engine import _drive
 
 

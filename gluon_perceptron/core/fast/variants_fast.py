@@ -2,7 +2,7 @@ r"""The fast twins of the pocket, the averaged, the projected and the aggressive
 whose readable loops are in :mod:`gluon_perceptron.core.rosenblatt.variants`.
 
 Each readable loop decides one example at a time in Python. A twin finds the next update by
-scanning ahead in numpy blocks (:func:`~.rosenblatt._mistakes`), records the parameters after
+scanning ahead in numpy blocks (:func:`~.training_fast._mistakes`), records the parameters after
 every update of a pass (:class:`_Pass`), and works out what the variant keeps from that record
 in a few numpy operations: the average of :math:`\theta` over every step (one sum per pass), or
 the stretches of correct predictions between two updates (the pocket). The updates are the
@@ -22,10 +22,10 @@ import numpy as np
 
 from .._arrays import _split
 from ..rosenblatt.engine import _drive
+from ..rosenblatt.pass_parts import _float64, _orders, _project, _Recorder
 from ..rosenblatt.results import TrainResult, train_result
-from ..rosenblatt.stepping import _float64, _orders, _project, _Recorder
 from ..rosenblatt.training import _error_rate
-from .rosenblatt import _mistakes
+from .training_fast import _mistakes
 
 
 @dataclass

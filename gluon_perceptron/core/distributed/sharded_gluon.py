@@ -291,7 +291,7 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     -------
     GluonDistributedResult
     """
-    from .training import run_cluster
+    from .cluster_training import run_cluster
 
     start = time.perf_counter()
     job = {"batch_size": batch_size, "max_epochs": max_epochs, "learning_rate": learning_rate}

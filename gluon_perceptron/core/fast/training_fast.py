@@ -9,7 +9,7 @@ Both make exactly the decisions of ``train``'s readable loop (update on
   ``"compiled"``), each margin summed left to right, as scikit-learn's ``Perceptron`` does.
 - :func:`_numpy_epoch`: :func:`_mistakes` scans ahead in numpy blocks with the current weights
   to the next example at or below the threshold (the ``"numpy"`` backend, and the pass the
-  variants' twins record, :mod:`.variants`).
+  variants' twins record, :mod:`.variants_fast`).
 
 :func:`train` is ``train(..., engine="fast")``: the same arguments, the same result.
 :func:`fast_pass` is one of its passes, for the code that steps pass by pass (the digits'

@@ -1,5 +1,5 @@
 r"""What the variants' readable loops (:mod:`.variants`, :mod:`.traced`) and their fast twins
-(:mod:`gluon_perceptron.core.fast.variants`) share: their arguments' rules, the visiting order
+(:mod:`gluon_perceptron.core.fast.variants_fast`) share: their arguments' rules, the visiting order
 of each pass, the projection onto a ball, and the per-pass traces every one returns.
 
 Nothing here checks its arguments: the public trainers declare their rules (:data:`PASS_RULES`,
