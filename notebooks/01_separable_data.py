@@ -40,8 +40,8 @@ mx.random.seed(1)  # the original notebook's seed
 #
 # Below is the package's code, shown from its source (not a copy).
 # {py:func}`gp.getfake <gluon_perceptron.core.chapter.sampler.getfake>` declares the checks of
-# its arguments in the decorator above it, then runs the chapter's lines: `_draw_plane` draws the random unit `wfake` and
-# `bfake`, and `_sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
+# its arguments in the decorator above it, then runs the chapter's lines: `draw_plane` draws the random unit `wfake` and
+# `bfake`, and `sample_faithful` is the chapter's `while` loop, with `nd.dot(tmp, wfake)`.
 # Where ours differs from the chapter: the arguments are checked first (`samples`,
 # `dimensions`, `epsilon`, and at most $2^{31} - 1$ elements, MXNet's limit), an `epsilon` no
 # point can reach is refused at once, the loop gives up after `max_attempts` candidates instead
@@ -50,7 +50,7 @@ mx.random.seed(1)  # the original notebook's seed
 # [notebook 02's appendix](02_perceptron_algorithm.ipynb#appendix-numpy).)
 
 # %%
-gp.show_source(gp.getfake, "_draw_plane", "_sample_faithful")
+gp.show_source(gp.getfake, "draw_plane", "sample_faithful")
 
 # %% [markdown]
 # * a direction $w^*$ drawn from a standard normal and rescaled to length one, and an offset
@@ -93,6 +93,14 @@ _ = ax.set_title("getfake(50, 2, 0.3) after mx.random.seed(1)")
 # {py:func}`~gluon_perceptron.core.data.synthetic.sample_separable` with `engine="faithful"`
 # runs the same sampler and also
 # returns `wfake`, `bfake` and how many candidates it drew.
+
+# %%
+gp.show_source(gp.sample_separable, gp.generating_margins)
+
+# %% [markdown]
+# `sample_separable` draws the plane with `draw_plane`, as `getfake` does, then hands it to
+# `sample_faithful`, the chapter's loop shown above, or to a sampler that draws the candidates in
+# blocks; `generating_margins` is $y_i (w^{*\top} x_i + b^*)$ for every point, in float64:
 
 # %%
 mx.random.seed(1)

@@ -181,6 +181,16 @@ u = stats.updates
 # compiled (or in numpy blocks).
 
 # %%
+gp.show_source(gp.train)
+
+# %% [markdown]
+# Under `engine="faithful"` the loop is the chapter's step on each example in turn: the margin
+# $y(w^\top x + b)$ and, on a mistake or a tie, $w \leftarrow w + \eta y x$,
+# $b \leftarrow b + \eta y$. The outer loop is the budget of passes, and a pass without an
+# update ends it; the two guard lines only refuse margins or weights that overflowed. With the
+# default `engine="fast"` the first line hands the same arguments to the compiled twin.
+
+# %%
 slow = gp.train(X, Y, max_epochs=100, engine="faithful")
 fast = gp.train(X, Y, max_epochs=100)
 assert slow.updates_per_epoch == fast.updates_per_epoch  # the same updates,
@@ -192,6 +202,13 @@ train_updates = ", ".join(map(str, fast.updates_per_epoch))
 # The updates per pass are {eval}`train_updates`: pass {eval}`fast.epochs` makes
 # none, so `converged` is {eval}`str(fast.converged)`.
 
+# %% [markdown]
+# The figure's title reports the training error: the share of points with
+# $y(w^\top x + b) \le 0$, ties counted as errors. `predict` is the sign of the same score:
+
+# %%
+gp.show_source(gp.error_rate, gp.predict)
+
 # %% mystnb={"figure": {"caption": "The weights train ends with and the data: the bold zero contour is the learned boundary."}}
 ax = gp.plotscore(fast.w, fast.b)
 gp.plotdata(X, Y, ax=ax)
@@ -200,6 +217,9 @@ _ = ax.set_title(f"after {fast.epochs} passes: training error "
 
 # %% [markdown]
 # On XOR, four points no line can separate, the same call stops at its bound and says so:
+
+# %%
+gp.show_source(gp.xor_data)
 
 # %%
 Xx, Yx = gp.xor_data()
@@ -222,7 +242,7 @@ xor_updates = f"{lo}" if lo == hi else f"{lo} to {hi}"
 # {py:func}`~gluon_perceptron.core.chapter.numpy_interface.perceptron_np`:
 
 # %%
-gp.show_source(gp.chapter.getfake_np, "_draw_plane_np", "_sample_np")
+gp.show_source(gp.chapter.getfake_np, "draw_plane_np", "sample_np")
 
 # %% [markdown]
 # Line for line the chapter's `getfake`: `np.random.normal(size=...)` for

@@ -67,6 +67,11 @@ mx.random.seed(1)  # the original notebook's seed
 # one-point-at-a-time sampler); here we use 2 trials of 200 points, so its curve is not
 # comparable in scale with the corrected one below and gets its own axes.
 
+# %% [markdown]
+# `gp.getfake` and `gp.demo` are the chapter's own code; [notebook 01](01_separable_data.ipynb)
+# shows `getfake` and
+# [notebook 02](02_perceptron_algorithm.ipynb) shows `perceptron`, the step `demo` runs.
+
 # %%
 X, Y = gp.getfake(50, 2, 0.3)
 demo_run = gp.demo(X, Y)

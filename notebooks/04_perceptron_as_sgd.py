@@ -69,6 +69,13 @@ gp.show_source(gp.perceptron_loss, gp.threshold_loss, "hinge_of_score")
 # differentiated. Three cases: a mistake, a correctly classified point, and a point exactly on
 # the boundary (the tie, where the loss has its kink).
 
+# %% [markdown]
+# The closed form we compare with is `analytic_subgradient`: the slope of the loss is $-y$ where
+# the margin is at most the threshold and 0 elsewhere, times $x$ for $w$ and times 1 for $b$:
+
+# %%
+gp.show_source(gp.analytic_subgradient)
+
 # %%
 w = nd.array([1.0, -1.0])
 b = nd.array([0.5])
@@ -116,6 +123,13 @@ for ax, (threshold, check) in zip(axes, checks.items()):
 # At the kink any slope between $-1$ and $0$ is a valid subgradient, and MXNet picks one per
 # operator. Three ways of writing $\max(0, -z)$ give three values of the same function but not
 # the same slope at $z = 0$:
+
+# %%
+gp.show_source(gp.kink_gradient)
+
+# %% [markdown]
+# `kink_gradient` records one of the forms in `gp.KINK_FORMS` at $z$ and returns the slope
+# autograd gives back:
 
 # %%
 pd.DataFrame({"slope at z = 0": [gp.kink_gradient(form) for form in gp.KINK_FORMS]},
@@ -216,6 +230,11 @@ _ = gp.plots.plot_trainers(X, Y, results)
 #
 # The margin perceptron is SGD on the hinge loss: it also updates on correct points whose
 # margin is at most 1, which is `train(..., threshold=1)`.
+
+# %% [markdown]
+# `gp.train` is Rosenblatt's loop, shown in [notebook 02](02_perceptron_algorithm.ipynb);
+# `threshold` is the margin below which it
+# updates.
 
 # %%
 margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)

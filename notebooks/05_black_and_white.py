@@ -70,6 +70,15 @@ np.random.seed(0)
 # if a pass makes no update, and such a pass would mean the data is separated; so on these sets
 # it must use all 300 and report `converged=False`.
 
+# %% [markdown]
+# The label-noise set comes from `getfake_noisy` (the chapter's data, then a share `flip` of the
+# labels flipped), the overlapping set from `gaussian_classes` (two Gaussian clouds whose means
+# lie `separation` apart). The cell also runs `train_pocket` once, for a number part 3 quotes;
+# part 3 comes back to its loop:
+
+# %%
+gp.show_source(gp.data.getfake_noisy, gp.data.gaussian_classes, gp.rosenblatt.train_pocket)
+
 # %%
 part1 = gp.experiments.nonseparable_experiment(300)
 data, traces, noisy = part1.data, part1.traces, part1.noisy
@@ -239,6 +248,13 @@ powers = 2 ** np.arange(5, 13)  # 32, ..., 4096: the steps where the notes predi
 # (`train_aggressive`). Here is the blow-up the chapter feared, but it comes from the broken
 # rule, not from the data.
 
+# %% [markdown]
+# `signed_rows` turns each example into the row $a_i = y_i (x_i, 1)$, so that $\theta$
+# classifies it correctly exactly when $a_i^\top \theta > 0$:
+
+# %%
+gp.show_source(gp.theory.signed_rows)
+
 # %% mystnb={"figure": {"caption": "Left and middle: the notes' sequence, cumulative mistakes and the norm of theta. Right: the norm after each pass on the label-noise data, plain rule against the unguarded one."}}
 slope = np.linalg.norm(signed_rows(*data["20% label noise"]).sum(axis=0))
 unguarded_norm = unguarded.history["norm"][-1]
@@ -304,7 +320,7 @@ gp.show_source(gp.rosenblatt.train_averaged)
 # margin below which an example counts as a mistake:
 
 # %%
-gp.show_source(gp.rosenblatt.train_traced, "_step_size")
+gp.show_source(gp.rosenblatt.train_traced)
 
 # %% [markdown]
 # **Projection**: after every update, `_project(theta, radius)` rescales $\theta$ back onto the
@@ -424,6 +440,13 @@ plt.show()
 #   run can fall into a cycle that repeats every pass) but it is frozen far above the best
 #   line. In the chapter's SGD argument, projection is one ingredient alongside a decaying
 #   step and averaging.
+
+# %% [markdown]
+# The cell below also computes the rule of the smallest hinge loss: `hinge_separator` is the
+# linear program of the smallest mean hinge loss at margin `threshold`:
+
+# %%
+gp.show_source(gp.theory.hinge_separator)
 
 # %%
 pocket_train = np.array(R.results["pocket"].history["error"])

@@ -82,7 +82,7 @@ np.random.seed(0)
 # a bound that overflowed to infinity):
 
 # %%
-gp.show_source(gp.theory.novikoff_bound, "chapter_bound", "bias_bound", "_bias_bound",
+gp.show_source(gp.theory.novikoff_bound, gp.theory.chapter_bound, gp.theory.bias_bound,
                "general_bound")
 
 # %% [markdown]
@@ -172,6 +172,16 @@ ratios = growth.ratios(10)
 # directions.
 
 # %%
+gp.show_source(gp.theory.optimal_margin, gp.theory.generating_plane_bound)
+
+# %% [markdown]
+# `optimal_margin` checks that a separating plane exists and hands the rows $a_i$ to the
+# quadratic program; `generating_plane_bound` measures $R$ and the margin $\gamma$ of the plane
+# the data was drawn from and evaluates `bias_bound` (above) with them. `gp.sample_separable`
+# draws the data as in [notebook 01](01_separable_data.ipynb), and `gp.train` is the loop shown in
+# [notebook 02](02_perceptron_algorithm.ipynb).
+
+# %%
 fake = gp.sample_separable(300, 2, 0.1)
 opt = gp.theory.optimal_margin(fake.X, fake.Y)
 info = gp.theory.generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
@@ -221,6 +231,13 @@ plt.show()
 # this on many datasets).
 
 # %%
+gp.show_source(gp.rosenblatt.update_path, gp.data.pad_constant)
+
+# %% [markdown]
+# `update_path` is the plain rule again, with steps of 1, recording every $\theta$ it passes
+# through; `bias=False` leaves $b$ out. `pad_constant` appends the column of ones:
+
+# %%
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
 with_bias = gp.rosenblatt.update_path(X, Y, max_epochs=1000, bias=True)
 padded = gp.rosenblatt.update_path(gp.data.pad_constant(X), Y, max_epochs=1000, bias=False)
@@ -238,6 +255,12 @@ assert np.array_equal(with_bias.thetas, padded.thetas)      # the same (w, b), b
 # grow: (1.4) ({prf:ref}`thm-general-bound`) adds 2δ to R² and a term 2 s‖u‖‖θ₀‖. The plain bound (θ₀ = 0, δ = 0) is then
 # no longer valid: for a large enough δ, or a start far enough on the wrong side, the
 # measured count goes past it, while (1.4) still holds.
+
+# %% [markdown]
+# `separator` writes the generating plane as one vector $u = (w^*, b^*)$:
+
+# %%
+gp.show_source(gp.theory.separator)
 
 # %%
 mx.random.seed(0)
@@ -269,6 +292,12 @@ past_plain = sum(tr.path.updates > plain.bound for tr in variants)
 # enough. With data far from the origin the count does pass it. Take two 1-D points, 10
 # labelled -1 and 30 labelled +1. The plane x = 20 has ‖w\*‖ = 1 and margin 10, but b\* = -20:
 
+# %% [markdown]
+# `radius` is $R = \max_i \|x_i\|$ (computed without overflow for huge entries):
+
+# %%
+gp.show_source(gp.theory.radius)
+
 # %%
 X1, Y1 = np.array([[10.0], [30.0]]), np.array([-1.0, 1.0])
 run = gp.train(X1, Y1, max_epochs=100_000)
@@ -292,6 +321,14 @@ R1 = gp.theory.radius(X1)
 # the unit normal ±w\*, choosing the sign that carries the plane away from the origin:
 # |b\*| then grows by exactly c, R grows too, and with them the generating plane's bound
 # (R²+1)(1+b\*²)/γ².
+
+# %% [markdown]
+# `shift_plane_to_origin` moves every point by $b^* w^* / \|w^*\|^2$, which carries the plane
+# $w^{*\top} x + b^* = 0$ through the origin (rescaling $w^*$ first when its squared norm would
+# leave the floats):
+
+# %%
+gp.show_source(gp.theory.shift_plane_to_origin)
 
 # %% mystnb={"figure": {"caption": "Updates and the optimal-margin bound with a bias. Left: against the scale lambda of the data. Right: against the distance c the data moved along the normal."}}
 fake = gp.sample_separable(200, 2, 0.1)

@@ -102,6 +102,10 @@ for gamma, d in [(0.5, 50), (0.2, 50), (0.1, 50), (0.1, 500)]:
 # R²/γ₂² equals n. The perceptron without bias, trained on the adversary's data, makes
 # exactly n updates. The bound is reached, so it cannot be improved in general.
 
+# %% [markdown]
+# `optimal_margin` and `update_path` are shown in [notebook 06](06_convergence_bounds.ipynb),
+# `train` in [notebook 02](02_perceptron_algorithm.ipynb).
+
 # %%
 run = gp.experiments.adversary_run(0.1, 500)
 opt = gp.theory.optimal_margin(run.X, run.Y, bias=False)

@@ -47,7 +47,13 @@ for name in gp.theory.BOOLEAN_PERCEPTRONS:
 # rows:
 
 # %%
-gp.show_source(gp.theory.learn_boolean)
+gp.show_source(gp.theory.learn_boolean, gp.theory.boolean_data, gp.predict)
+
+# %% [markdown]
+# `boolean_data` gives the truth table: every row of $\pm 1$ inputs with the function's label,
+# and
+# `predict` is the sign of the score (a score of 0 gives $-1$), which the check below compares
+# with the table:
 
 # %%
 prose = {}  # the numbers the prose below shows
@@ -86,7 +92,12 @@ and_b = float(learned["AND"].b)
 # distance between the two visits is the period.
 
 # %%
-gp.show_source(gp.theory.xor_cycle)
+gp.show_source(gp.theory.xor_cycle, gp.theory.is_separable)
+
+# %% [markdown]
+# `is_separable` asks a linear program for a $\theta$ with $a_i^\top \theta > 0$ on every row
+# (`None` when there is none); `gp.xor_data` is the four points of [notebook
+# 02](02_perceptron_algorithm.ipynb).
 
 # %%
 X, Y = gp.xor_data()
@@ -115,11 +126,15 @@ assert not gp.theory.is_separable(X, Y) and not run.converged
 # ({py:func}`~gluon_perceptron.core.theory.expressivity.total_perceptron_loss`):
 
 # %%
-gp.show_source(gp.theory.total_perceptron_loss)
+gp.show_source(gp.theory.total_perceptron_loss, gp.theory.two_point_data)
 
 # %% [markdown]
 # From w = 0 the perceptron updates on every example with
 # y w·x ≤ 0, and the path zig-zags into the zero-loss cone.
+
+# %% [markdown]
+# `update_path` (shown in [notebook 06](06_convergence_bounds.ipynb)) records every weight vector of
+# the run.
 
 # %% mystnb={"figure": {"caption": "The loss L(w) of the two-point example: zero on the shaded cone, level sets 1, 2, ... elsewhere; the perceptron's path from w = 0 (red) zig-zags into the cone and stops there (star)."}}
 X2, Y2 = gp.theory.two_point_data()

@@ -38,6 +38,13 @@ import numpy as np  # noqa: F401 - the prose below reads np
 # %% [markdown]
 # ## The data
 
+# %% [markdown]
+# `digits_split` reads the 1,797 images with `load_digits` (a copy of scikit-learn's file, read
+# without importing it) and splits them:
+
+# %%
+gp.show_source(gp.data.digits_split, gp.data.load_digits)
+
 # %% mystnb={"figure": {"caption": "The first eight training images of split 0, each titled with its label."}}
 split = gp.data.digits_split(seed=0)
 
@@ -53,6 +60,12 @@ for ax, x, y in zip(axes, split.X_train, split.y_train):
 
 # %% [markdown]
 # ## Padding, or a bias?
+
+# %% [markdown]
+# `one_vs_rest` labels the images of the chosen digit $+1$ and all others $-1$:
+
+# %%
+gp.show_source(gp.data.one_vs_rest)
 
 # %%
 Y_train = gp.data.one_vs_rest(split.y_train, 0)
@@ -78,7 +91,7 @@ padded = split.padded()
 # from the share $p$ of positives in the training labels and $q$ in the test labels:
 
 # %%
-gp.show_source(gp.experiments.baselines, "_baselines")
+gp.show_source(gp.experiments.baselines)
 
 # %% [markdown]
 # The coin is right half the time whatever the data. A guess that says $+1$ with probability
@@ -171,6 +184,9 @@ ax = gp.plots.plot_learning_curves(curves, 0)
 # {py:func}`gluon_perceptron.core.theory.separability.is_separable` confirms it on all 1,797
 # digits at once.
 
+# %% [markdown]
+# `is_separable` is shown in [notebook 08](08_expressivity_and_loss_surface.ipynb).
+
 # %%
 X_all, y_all = gp.data.load_digits()
 gp.theory.is_separable(X_all, gp.data.one_vs_rest(y_all, 0))
@@ -248,6 +264,9 @@ centre = curves.weights[:, curves.of(0)].reshape(-1, 8, 8)[:, 3:5, 3:5]
 # for 20 epochs on 5 splits (seeds 0 to 4); every seed draws another split of the one file, and
 # the frequencies below are over 40 other splits.
 
+# %%
+gp.show_source(gp.data.mnist_5k_split)
+
 # %% mystnb={"figure": {"caption": "MNIST \"0 or not 0\": test accuracy after each epoch on 5 splits (left), the 28x28 weights of split 0 (middle) and an MNIST 0 (right)."}}
 mnist = gp.experiments.learning_curves("mnist-5k", seeds=range(5), digits=(0,), averaged=False)
 mlead = mnist.lead_over_majority(0)
@@ -288,6 +307,9 @@ ax = gp.plots.plot_digit(mnist_split.X_train[mnist_split.y_train == 0][0], axes[
 # `train-labels-idx1-ubyte`, `t10k-images-idx3-ubyte`, `t10k-labels-idx1-ubyte`, gzipped or
 # not) in a folder, point `MNIST` at it. The reader checks the magic number, the sizes and that
 # images and labels agree, and says which file is wrong if one is.
+
+# %%
+gp.show_source(gp.data.mnist_split)
 
 # %% mystnb={"figure": {"caption": "The weights of \"0 or not 0\" trained on your full MNIST, red where ink counts for a 0, blue against."}}
 MNIST = Path("~/data/mnist").expanduser()  # change to your folder

@@ -31,6 +31,10 @@
 # accuracy, cost and separability is measured on 20 splits of the 8x8 digits, not only on the
 # one shown first.
 
+# %% [markdown]
+# The page calls `gp.data.digits_split`, shown in [notebook 09](09_digits_zero_or_not.ipynb), and
+# `gp.train`, shown in [notebook 02](02_perceptron_algorithm.ipynb).
+
 # %%
 import gluon_perceptron as gp
 
@@ -102,7 +106,7 @@ np.array_equal(lockstep.W, compiled.W) and np.array_equal(lockstep.b, compiled.b
 # positive, else for its second) and takes the argmax of the votes:
 
 # %%
-gp.show_source(gp.rosenblatt.predict_multiclass, "_table", "_scores", "_votes")
+gp.show_source(gp.rosenblatt.predict_multiclass, "scores", "votes")
 
 # %% [markdown]
 # `np.argmax` returns the first of equal maxima, so a tie goes to the smallest class label.

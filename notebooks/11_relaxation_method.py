@@ -86,6 +86,14 @@ gp.show_source(gp.theory.relaxation_method)
 # %% [markdown]
 # ## "0 or not 0" as a system of inequalities
 
+# %% [markdown]
+# `digits_split` and `one_vs_rest` are shown in [notebook 09](09_digits_zero_or_not.ipynb).
+# `perceptron_system` writes "0 or not 0" as $A^\top \tilde w \le c$: column $i$ of $A$ is
+# $-y_i (x_i, 1)$ and $c_i = -1$, so that inequality $i$ says $y_i (w^\top x_i + b) \ge 1$:
+
+# %%
+gp.show_source(gp.theory.perceptron_system)
+
 # %%
 split = gp.data.digits_split(seed=0)
 Y = gp.data.one_vs_rest(split.y_train, 0)

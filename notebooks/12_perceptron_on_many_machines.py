@@ -76,6 +76,14 @@ gp.show_source(gp.distributed.mixing_round)
 # `bash run.sh chapter`, runs the same cluster on 200 points instead of these 300.)
 
 # %%
+gp.show_source(gp.distributed.train_distributed, gp.distributed.train_mixed)
+
+# %% [markdown]
+# `train_distributed` hands one job to the launcher, which starts the processes and collects the
+# result; `train_mixed` cuts the data into `shards` and repeats `mixing_round` in this process.
+# `gp.sample_separable` is shown in [notebook 01](01_separable_data.ipynb).
+
+# %%
 fake = gp.sample_separable(300, 5, 0.1, seed=0)
 X, Y = fake.X.asnumpy(), fake.Y.asnumpy()
 with tempfile.TemporaryDirectory() as logs:
@@ -220,6 +228,14 @@ for w, err in zip(noisy.workers, last.T):
 # so it matches one process stepping over the concatenated batches, to float rounding. The
 # traps: call `trainer.step(W * batch_size)`; start every worker from the same weights; one
 # KVStore per process; keep `update_on_kvstore` at its default.
+
+# %%
+gp.show_source(gp.distributed.train_gluon_distributed, gp.distributed.train_gluon_sharded)
+
+# %% [markdown]
+# `train_gluon_distributed` starts the cluster with the `gluon` job; `train_gluon_sharded` is the
+# one-process reference: it orders the rows as the workers' batches would be concatenated and
+# steps once per global batch of `shards * batch_size` rows.
 
 # %%
 sgd = dict(batch_size=4, max_epochs=3, learning_rate=0.5)

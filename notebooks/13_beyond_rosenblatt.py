@@ -65,6 +65,10 @@ gp.show_source(gp.beyond.train_kernel)
 # With the plain inner product it must make exactly `train`'s mistakes; on data whose
 # coordinates have few binary digits every sum is exact, and the weights agree to the bit.
 
+# %% [markdown]
+# `gp.sample_separable` is shown in [notebook 01](01_separable_data.ipynb), `gp.train` in [notebook
+# 02](02_perceptron_algorithm.ipynb).
+
 # %%
 fake = gp.sample_separable(60, 3, 0.1, seed=0)
 X = np.round(fake.X.asnumpy().astype(np.float64) * 64) / 64
@@ -149,7 +153,7 @@ for kernel in ("rbf", "poly"):
 # its proof allows, and drops the oldest example:
 
 # %%
-gp.show_source(gp.beyond.forgetron, "_shrink_factor")
+gp.show_source(gp.beyond.forgetron, "shrink_factor")
 
 # %% [markdown]
 # * `f` is the prediction $\sum_{i \in \text{active}} \sigma_i y_i K(x_i, x_t)$; a correct
@@ -232,10 +236,10 @@ so = gp.experiments.second_order_experiment(draws=20)
 # The smooth perceptron {cite:p}`soheilipena2012`:
 
 # %%
-gp.show_source(gp.beyond.smooth_perceptron, "_softmin")
+gp.show_source(gp.beyond.smooth_perceptron, "softmin")
 
 # %% [markdown]
-# * `_softmin(scores, mu)` is a probability vector on the rows, $\propto e^{-a_j^\top w/\mu}$:
+# * `softmin(scores, mu)` is a probability vector on the rows, $\propto e^{-a_j^\top w/\mu}$:
 #   almost all its mass on the rows with the smallest scores (the violated ones) when $\mu$ is
 #   small. $A^\top x$ is then a soft version of the perceptron's single row.
 # * Each iteration moves `w` towards that soft average with weight $\theta_k = 2/(k + 3)$, a
@@ -246,10 +250,10 @@ gp.show_source(gp.beyond.smooth_perceptron, "_softmin")
 # The rescaled perceptron {cite:p}`dunaganvempala2008,penasoheili2016`:
 
 # %%
-gp.show_source(gp.beyond.rescaled_perceptron, "_cone_perceptron")
+gp.show_source(gp.beyond.rescaled_perceptron, "cone_perceptron")
 
 # %% [markdown]
-# * `_cone_perceptron` is the plain perceptron on the rows of `C` (no bias), for at most one
+# * `cone_perceptron` is the plain perceptron on the rows of `C` (no bias), for at most one
 #   `phase` of updates, counting how often each row was used.
 # * If the phase solves $C z > 0$, then $w = B z$ solves $A w > 0$, since $C$ is $A$ seen
 #   through the stretches $B$.

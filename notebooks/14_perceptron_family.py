@@ -55,12 +55,12 @@ from sklearn.linear_model import PassiveAggressiveClassifier
 # $\tau_t = \ell_t / (\lVert x_t\rVert^2 + \frac{1}{2C})$.
 
 # %%
-gp.show_source(gp.beyond.passive_aggressive, "_step")
+gp.show_source(gp.beyond.passive_aggressive, "pa_tau")
 
 # %% [markdown]
 # * `_dot` sums $w^\top x$ left to right, one term at a time, as scikit-learn's SGD loop does;
 #   numpy's `X @ w` sums in another order and would differ in the last bit.
-# * An example with zero loss is skipped (`continue`); otherwise `_step` gives $\tau$ and the
+# * An example with zero loss is skipped (`continue`); otherwise `pa_tau` gives $\tau$ and the
 #   weights move by $\tau y x$; the bias moves by $\tau y$, as scikit-learn's intercept does.
 # * `_drive` repeats the passes until one makes no update or `max_epochs`, and refuses weights
 #   or margins that overflowed; `engine="fast"` hands the same loop to its compiled twin.
@@ -146,6 +146,14 @@ gp.show_source(gp.beyond.train_voted, gp.beyond.predict_voted)
 # (`gp.beyond.train_voted_kernel`). With the linear kernel it makes the same mistakes; on data
 # with few binary digits every sum is exact and the two forms agree exactly (tested on 30
 # draws):
+
+# %%
+gp.show_source(gp.beyond.train_voted_kernel)
+
+# %% [markdown]
+# The loop keeps every training example's score under the current $v_k$ in `scores`; on a
+# mistake on example $i$ it adds $y_i$ times row $i$ of the Gram matrix `G` to them, which is
+# what adding $y_i \phi(x_i)$ to $v_k$ does to the scores:
 
 # %%
 rng = np.random.default_rng(0)

@@ -637,8 +637,6 @@ def test_figures_return_what_they_drew_on(default_draw, part1_draws):
     assert plots.plot_aggressive(part2.plain, part2.aggressive).shape == (2,)
     effect = exp_black_and_white.order_effect(default_draw, last=5)
     assert plots.plot_order_effect(effect, passes=2).get_ylabel() == "held-out error"
-    with pytest.raises(ValueError, match="flipped"):
-        plots.plot_boundaries(X, Y, [], flipped=[True])
     plt.close("all")
 
 

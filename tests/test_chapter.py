@@ -210,7 +210,7 @@ def test_the_printed_2017_trace_is_reproduced_by_perceptron():
 
 
 def test_the_chapters_code_is_shown_from_the_package_source():
-    for obj, helpers, needle in ((gp.getfake, ("_draw_plane", "_sample_faithful"),
+    for obj, helpers, needle in ((gp.getfake, ("draw_plane", "sample_faithful"),
                                   "nd.dot(tmp, wfake)"),
                                  (gp.perceptron, (), "nd.dot(w, x)"),
                                  (gp.plotscore, (), "nd.dot(zz"),
@@ -436,8 +436,8 @@ def test_numpy_getfake_keeps_the_chapters_guarantees_on_reserved_seeds():
 
     for s in TEST_SEEDS[:10]:
         mx.random.seed(s)
-        wfake, bfake = npi._draw_plane_np(3, 0.2, mx.cpu())
-        X, Y, attempts = npi._sample_np(30, 3, 0.2, wfake, bfake, 10_000, mx.cpu())
+        wfake, bfake = npi.draw_plane_np(3, 0.2, mx.cpu())
+        X, Y, attempts = npi.sample_np(30, 3, 0.2, wfake, bfake, 10_000, mx.cpu())
         assert isinstance(X, mx.np.ndarray) and X.shape == (30, 3) and Y.shape == (30,)
         Xn, Yn = X.asnumpy(), Y.asnumpy()
         assert set(Yn.tolist()) <= {-1.0, 1.0} and attempts >= 30

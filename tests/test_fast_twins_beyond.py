@@ -4,7 +4,7 @@
   against its body's NDArray loop (``engine="faithful"``): the two sum :math:`f(x_j)` in
   different orders, so the data here make every sum exact (small integers, rates that are
   powers of 2), where the same decisions must give the same bits.
-- ``_cone_perceptron``'s scan-ahead twin
+- ``cone_perceptron``'s scan-ahead twin
   (:func:`~gluon_perceptron.core.fast.beyond_fast._cone_passes`) against its readable loop,
   alone and inside ``rescaled_perceptron`` and ``perceptron_separation``.
 - ``relaxation_method``'s twin (:func:`~gluon_perceptron.core.fast.relaxation_fast._relaxation`)
@@ -110,7 +110,7 @@ def test_cone_twin_is_the_loop_bit_for_bit(case):
     A, budget = list(_cone_cases())[case]
     got = []
     for run in (lambda c: beyond_fast._cone_passes(A, budget, c),
-                lambda c: solvers._cone_perceptron(A, budget, c, fast=False)):
+                lambda c: solvers.cone_perceptron(A, budget, c, fast=False)):
         counts = np.zeros(A.shape[0])
         w, updates, solved = run(counts)
         got.append((w, updates, solved, counts))
@@ -129,7 +129,7 @@ def test_separation_solvers_with_the_readable_cone_loop(seed, monkeypatch):
     for fast in (True, False):
         if not fast:
             monkeypatch.setattr(solvers, "_cone_passes", lambda A, m, counts=None:
-                                solvers._cone_perceptron(A, m, counts, fast=False))
+                                solvers.cone_perceptron(A, m, counts, fast=False))
         runs[fast] = (gp.beyond.rescaled_perceptron(A, max_iterations=20_000, phase=8),
                       perceptron_separation(A, max_iterations=20_000))
     for twin, loop in zip(runs[True], runs[False]):

@@ -108,27 +108,6 @@ def test_feature_margin_names_x_when_its_kernel_overflows():
         gp.beyond.feature_margin(X * 1e200, Y)
 
 
-def _separation(rho_value=0.1):
-    from gluon_perceptron.experiments.beyond import METHODS, SeparationExperiment
-
-    rho = np.array([[0.3, 0.31], [rho_value, 0.11], [0.03, 0.031]])
-    its = {m: np.array([[10, 12], [100, 90], [1000, 900]]) for m in METHODS}
-    return SeparationExperiment(
-        gammas=np.array([0.3, 0.1, 0.03]), rho=rho, iterations=its,
-        converged={m: np.ones((3, 2), dtype=bool) for m in METHODS},
-        bound={m: 1 / rho**2 for m in METHODS}, samples=10, dimensions=2, max_iterations=10**4)
-
-
-def test_plot_separation_names_the_result_holding_nan():
-    import matplotlib.pyplot as plt
-
-    ax = gp.plots.plot_separation(_separation())  # the same result, finite, plots
-    plt.close(ax.figure)
-    # was: SystemError (or LinAlgError) from numpy's polyfit
-    with pytest.raises(ValueError, match=r"result\.rho .*NaN"):
-        gp.plots.plot_separation(_separation(np.nan))
-
-
 def test_learning_curve_names_the_split_part_of_the_wrong_length():
     split = Split(X, np.arange(30) % 3, X[:10], np.arange(10) % 3)
     gp.experiments.learning_curve(split, 1, epochs=2)

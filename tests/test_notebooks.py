@@ -152,3 +152,155 @@ def test_unglue_writes_the_numbers_as_inline_expressions():
     namespace: dict = {}
     exec(nb.cells[1].source, namespace)  # the code still runs, and the prose's values hold
     assert eval("len(x)", namespace) == 2 and eval("prose['k2']", namespace) == 20
+
+
+# --- The notebooks show what they run (issue 28, item 7) ---------------------------------------
+
+_LINK = re.compile(r"\]\((\d\d_[\w-]+)\.ipynb(?:#[\w-]*)?\)")
+
+
+def _dotted(node) -> str | None:
+    """``gp.rosenblatt.train`` for that attribute chain; None for anything else."""
+    import ast
+
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
+
+
+def _core_function(obj) -> bool:
+    """A function of ``gluon_perceptron.core`` a reader should see (``show_source`` itself is
+    the tool that shows, not an algorithm)."""
+    import inspect
+
+    import gluon_perceptron as gp
+
+    return (inspect.isfunction(inspect.unwrap(obj)) and obj is not gp.show_source
+            and getattr(obj, "__module__", "").startswith("gluon_perceptron.core"))
+
+
+def _events(source: str) -> list[tuple]:
+    """A notebook's source, in reading order: ``("text", markdown)`` for a markdown cell,
+    ``("show", obj)`` for each object a ``gp.show_source(...)`` call shows, ``("call", obj,
+    path)`` for each call of a package object through a ``gp.`` path (or a name imported from
+    ``gluon_perceptron``), resolved to what the name refers to."""
+    import ast
+    import importlib
+    import inspect
+
+    import gluon_perceptron as gp
+
+    names: dict = {"gp": gp, "gluon_perceptron": gp}
+    events: list[tuple] = []
+
+    def resolve(path):
+        head, *rest = path.split(".")
+        obj = names.get(head)
+        for part in rest:
+            obj = getattr(obj, part, None)
+        return obj
+
+    for cell in _tool().convert(source).cells:
+        if cell.cell_type == "markdown":
+            events.append(("text", cell.source))
+            continue
+        tree = ast.parse(cell.source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module is not None \
+                    and node.module.startswith("gluon_perceptron"):
+                module = importlib.import_module(node.module)
+                names.update({a.asname or a.name: getattr(module, a.name) for a in node.names})
+        calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
+                       key=lambda n: (n.lineno, n.col_offset))
+        for call in calls:
+            path = _dotted(call.func)
+            obj = resolve(path) if path else None
+            if obj is None:
+                continue
+            if obj is gp.show_source:
+                shown = [resolve(_dotted(a)) if _dotted(a) else None for a in call.args]
+                home = inspect.getmodule(shown[0]) if shown and shown[0] else None
+                for arg, got in zip(call.args, shown):
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        got = getattr(home, arg.value, None)
+                    if got is not None:
+                        events.append(("show", inspect.unwrap(got)))
+            elif _core_function(obj):
+                events.append(("call", inspect.unwrap(obj), path))
+    return events
+
+
+def shown_before_use(sources: dict[str, str]) -> dict[tuple[str, str], str | None]:
+    """For each notebook (``{"02_perceptron_algorithm": source, ...}``) and each core function
+    it calls: ``None`` when the page shows the function's source (``gp.show_source``) before
+    its first call, or links before it, in a markdown cell that names the function, to a
+    notebook that shows it; else what is missing."""
+    events = {name: _events(source) for name, source in sources.items()}
+    shows: dict[object, set[str]] = {}  # function -> the notebooks that show it
+    for name, items in events.items():
+        for item in items:
+            if item[0] == "show":
+                shows.setdefault(item[1], set()).add(name)
+    verdicts: dict[tuple[str, str], str | None] = {}
+    for name, items in events.items():
+        shown, texts = set(), []
+        for item in items:
+            if item[0] == "text":
+                texts.append(item[1])
+            elif item[0] == "show":
+                shown.add(item[1])
+            elif (name, item[1].__qualname__) not in verdicts:  # its first call
+                function, path = item[1], item[2]
+                key = (name, function.__qualname__)
+                word = re.compile(rf"\b{re.escape(function.__name__)}\b")
+                linked = {m.group(1) for text in texts if word.search(text)
+                          for m in _LINK.finditer(text)}
+                if function in shown or linked & (shows.get(function, set()) - {name}):
+                    verdicts[key] = None
+                elif shows.get(function):
+                    verdicts[key] = (f"{path} is called before it is shown; link "
+                                     f"{sorted(shows[function])} before (naming it) or show it")
+                else:
+                    verdicts[key] = f"{path} is called but no notebook shows its source"
+    return verdicts
+
+
+def _sources() -> dict[str, str]:
+    return {path.stem: path.with_suffix(".py").read_text() for path in NOTEBOOKS}
+
+
+def test_every_core_function_is_shown_before_it_is_called():
+    """Issue 28, item 7: every function of ``gluon_perceptron.core`` a notebook calls has its
+    source on that page before its first call, or a link there to the notebook that shows it."""
+    verdicts = shown_before_use(_sources())
+    missing = {f"{name}: {function}": why for (name, function), why in verdicts.items() if why}
+    assert len(verdicts) >= 60  # the parse found the calls: N was 63 when this was written
+    assert not missing, (f"{len(verdicts) - len(missing)}/{len(verdicts)} shown before use; "
+                         f"{missing}")
+
+
+def test_the_shown_before_use_check_can_fail():
+    head = "import gluon_perceptron as gp\n\n"
+    late = head + "# %%\nX, Y = gp.getfake(5, 2, 0.1)\n\n# %%\ngp.show_source(gp.getfake)\n"
+    early = head + "# %%\ngp.show_source(gp.getfake)\n\n# %%\nX, Y = gp.getfake(5, 2, 0.1)\n"
+    linked = head + ("# %% [markdown]\n# `getfake` is shown in [notebook 01](01_a.ipynb).\n\n"
+                     "# %%\nX, Y = gp.getfake(5, 2, 0.1)\n")
+    unnamed = linked.replace("`getfake` is", "It is")
+    pair = ("02_b", "getfake")
+    call = head + "# %%\nX, Y = gp.getfake(5, 2, 0.1)\n"
+    assert shown_before_use({"02_b": call})[pair].startswith("gp.getfake is called but")
+    assert shown_before_use({"02_b": late})[pair].startswith(
+        "gp.getfake is called before it is shown")
+    assert shown_before_use({"01_a": early, "02_b": call})[pair].startswith(
+        "gp.getfake is called before it is shown; link ['01_a']")
+    self_link = (linked.replace("01_a.ipynb", "02_b.ipynb#later")
+                 + "\n# %%\ngp.show_source(gp.getfake)\n")
+    assert shown_before_use({"02_b": self_link})[pair] is not None  # a page's own later cell
+    assert shown_before_use({"02_b": early})[pair] is None
+    assert shown_before_use({"01_a": early, "02_b": linked})[pair] is None
+    assert shown_before_use({"01_a": early, "02_b": unnamed})[pair] is not None
+    assert shown_before_use({"01_a": late, "02_b": linked})[pair] is None  # 01 shows it
+    aliased = head + "# %%\nfrom gluon_perceptron.theory import radius\n\nradius(X)\n"
+    assert shown_before_use({"03_c": aliased})[("03_c", "radius")] is not None

@@ -3,6 +3,9 @@ r"""Numpy helpers every concern shares: row norms without overflow, one vector s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from mxnet import nd
 
@@ -27,12 +30,16 @@ def _finite(a) -> bool:
     return bool(np.isfinite(values).all())
 
 
-def _refuse_overflow(finite: bool, what: str, epoch: int, dtype=np.float64,
-                     fix: str = SCALE_OR_RATE) -> None:
-    """The overflow guard of a readable loop, one line in it: raise :func:`_overflow` for
-    ``what`` in pass ``epoch`` unless ``finite``."""
-    if not finite:
-        raise _overflow(f"the {what} in pass {epoch}", dtype, fix)
+def _guard(epoch: int, *, margins: Any = 0.0, weights: Sequence = (), dtype=np.float64,
+           fix: str = SCALE_OR_RATE) -> None:
+    """The one overflow guard, one line in a readable loop: "training overflowed: the margins
+    y (w.x + b) in pass {epoch} became inf or NaN" unless ``margins`` (a margin, or an array of
+    them) is finite, then "the weights (w, b) in pass {epoch} ..." unless every array in
+    ``weights`` (numpy or NDArray) is. ``fix`` ends the message: what the user can change."""
+    if not _finite(margins):
+        raise _overflow(f"the margins y (w.x + b) in pass {epoch}", dtype, fix)
+    if not all(_finite(a) for a in weights):
+        raise _overflow(f"the weights (w, b) in pass {epoch}", dtype, fix)
 
 
 def _split(theta: np.ndarray) -> tuple[np.ndarray, float]:

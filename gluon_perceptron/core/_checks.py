@@ -268,26 +268,6 @@ def fraction(value, name: str) -> float:
     return value
 
 
-def weight_pairs(weights, name: str, size: int | None = None) -> list[tuple[np.ndarray, float]]:
-    """``weights``, a sequence of ``(w, b)`` pairs (as ``TrainResult.history["weights"]``), as
-    float64 vectors ``w`` of one length (``size`` if given: one per feature of X) and floats
-    ``b``."""
-    wanted = f"{name} must be a sequence of (w, b) pairs, as in TrainResult.history['weights']"
-    if isinstance(weights, (str, bytes, dict, np.ndarray, nd.NDArray)) \
-            or not hasattr(weights, "__iter__"):
-        raise ValueError(f"{wanted}, got {type(weights).__name__} {weights!r:.60}")
-    pairs: list[tuple[np.ndarray, float]] = []
-    for k, pair in enumerate(weights):
-        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise ValueError(f"{wanted}, but {name}[{k}] is {pair!r:.60}")
-        w = vector(pair[0], f"{name}[{k}][0] (w)", size=size).astype(np.float64)
-        if pairs and w.size != pairs[0][0].size:
-            raise ValueError(f"{name}[{k}] has {w.size} weights but {name}[0] has "
-                             f"{pairs[0][0].size}; pass the weights of one run")
-        pairs.append((w, scalar(pair[1], f"{name}[{k}][1] (b)")))
-    return pairs
-
-
 def scalar(value, name: str, **bounds) -> float:
     """Like :func:`finite_float`, also accepting a one-element array (e.g. an NDArray ``b``)."""
     if isinstance(value, (nd.NDArray, np.ndarray)):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import numbers
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any, overload
@@ -41,7 +42,7 @@ __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
     "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
     "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "context",
+    "user_code", "context", "fits", "names", "class_labels",
 ]
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
@@ -258,16 +259,81 @@ def _label(y, name: str, args: dict) -> float:
     return value
 
 
+def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
+    """``y``: class labels (any type: numbers, strings), a 1-D array or a column, one per row
+    of the argument ``of`` (None: any length), none NaN or inf, as a 1-D numpy array. With
+    ``whole`` (the multiclass trainers): integers, strings or whole-valued floats (each
+    distinct float would be a class of its own), and at least 2 classes."""
+    def check(y, name: str, args: dict) -> np.ndarray:
+        yn = _checks.to_numpy(y, name)
+        if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
+            got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
+            raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
+        yn = yn.reshape(-1)
+        n = yn.shape[0] if of is None else args[of].shape[0]
+        if yn.shape[0] != n:
+            raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
+                             f"{name} has {yn.shape[0]} labels")
+        if yn.size == 0:
+            raise ValueError(f"{name} is empty: pass one label per example")
+        if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):
+            raise ValueError(f"{name} must hold class labels, found NaN or inf; drop those "
+                             f"examples first")
+        if whole and (yn.dtype.kind == "c" or (yn.dtype.kind == "O" and not all(
+                isinstance(v, str) for v in yn))):
+            raise ValueError(f"{name} must hold class labels (integers or strings), got dtype "
+                             f"{yn.dtype}")
+        fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" \
+            else np.empty(0)
+        if len(fractional):
+            raise ValueError(
+                f"{name} must hold class labels (whole numbers such as the digits 0 to 9), "
+                f"found {len(fractional)} non-integer values such as {fractional[:3].tolist()}: "
+                f"each distinct value would become a class of its own; round or bin {name} "
+                f"first")
+        if whole and np.unique(yn).size < 2:
+            raise ValueError(f"{name} must hold at least 2 classes, got {np.unique(yn).tolist()}")
+        return yn
+    return Rule(check, _text("class_labels", of=(of, "X"), whole=(whole, False)),
+                () if of is None else (of,))
+
+
 def label() -> Rule:
     """One label, -1 or +1, from a number or a one-element array (NDArray too); a float."""
     return Rule(_label, "label()")
 
 
-def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
-    """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``."""
-    return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
-                                                                maximum=maximum),
-                _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT)))
+def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None
+          ) -> Rule:
+    """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``; with
+    ``at_most``, also at most that argument (an integer, or a sequence's length), declared
+    before it: ``last=count(at_most="epochs")``."""
+    def check(value, name: str, args: dict) -> int:
+        value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
+        if at_most is not None:
+            bound = args[at_most]
+            whole = isinstance(bound, numbers.Integral)
+            most = int(bound) if whole else len(bound)
+            if value > most:
+                what = f"{at_most}={most}" if whole else f"the {most} values of {at_most}"
+                raise ValueError(f"{name}={value} is more than {what}; use at most {most}")
+        return value
+    return Rule(check, _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT),
+                             at_most=(at_most, None)), () if at_most is None else (at_most,))
+
+
+def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple[str, ...] = ()
+         ) -> Rule:
+    """``rule``, then the table the value asks for, ``size(value, args)`` numbers, must fit
+    (:func:`._checks.elements`: MXNet's limit, a quarter of the memory); ``what`` names that
+    table, formatted with ``value`` and the arguments: ``fits(count(), lambda epochs, args:
+    3 * epochs, "the recorded weights (epochs={value} passes x 3 numbers)")``; ``needs`` names
+    the other arguments ``size`` reads."""
+    def check(value, name: str, args: dict):
+        value = rule(value, name, args)
+        _checks.elements(size(value, args), what.format(value=value, **args))
+        return value
+    return Rule(check, f"fits({rule!r}, {what!r:.40})", tuple(getattr(rule, "needs", ())) + needs)
 
 
 def repeats() -> Rule:
@@ -324,6 +390,22 @@ def one_of(*options) -> Rule:
     known = frozenset(options)
     return Rule(lambda value, name, args: _checks.choice(value, name, known),
                 f"one_of({', '.join(map(repr, options))})")
+
+
+def names(*options: str) -> Rule:
+    """A non-empty sequence of names, each one of ``options`` (``names("uniform",
+    "weighted")``; a string alone is refused: ``("uniform",)`` names one), as a tuple."""
+    known = frozenset(options)
+
+    def check(value, name: str, args: dict) -> tuple:
+        wanted = f"{name} must be a non-empty sequence of names from {list(options)}"
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise ValueError(f"{wanted}, e.g. {name}=({options[0]!r},), got {value!r:.60}")
+        value = tuple(_checks.choice(v, f"{name}[k]", known) for v in list(value)[:1000])
+        if not value:
+            raise ValueError(f"{wanted}, got an empty sequence")
+        return value
+    return Rule(check, f"names({', '.join(map(repr, options))})")
 
 
 def flag() -> Rule:
@@ -402,40 +484,43 @@ def _user_code(value: Callable) -> Callable:
     return untrusted
 
 
-def function(hint: str, returns: tuple[type, str, str] | None = None) -> Rule:
-    """A callable argument: a loss, a schedule, a callback.
-
-    One of the package's own decorated functions (it has ``__rules__``) is returned as is: a
-    trusted body calls it unchecked, and fast. Any other callable is the user's code: it is
-    wrapped to run with the trusted flag unset, so the package functions *it* calls are
-    checked (a trusted body around it does not vouch for it). With ``returns=(cls, what,
-    why)`` the wrapper also refuses a result that is no ``cls`` with a ``TypeError``
-    (``"loss must return {what}, but 'f' returned ndarray{why}"``). ``hint`` says what is
-    expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
-    function {hint}, got str 'hinge'"``.
-    """
+def function(hint: str) -> Rule:
+    """A callable argument (a loss, a schedule, a callback), returned as given; ``hint`` says
+    what is expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
+    function {hint}, got str 'hinge'"``. A body that calls a user's function converts it first,
+    in one visible line: :func:`user_code`."""
     def check(value, name, args):
         if not callable(value):
             raise TypeError(f"{name} must be a function {hint}, got {type(value).__name__} "
                             f"{value!r:.40}")
-        if hasattr(value, "__rules__"):
-            return value
-        user = _user_code(value)
-        if returns is None:
-            return user
-        cls, what, why = returns
+        return value
+    return Rule(check, f"function({hint!r:.40})")
 
-        @functools.wraps(user)
-        def checked_result(*a, **k):
-            result = user(*a, **k)
-            if not isinstance(result, cls):
-                raise TypeError(f"{name} must return {what}, but "
-                                f"{getattr(value, '__name__', value)!r:.60} returned "
-                                f"{type(result).__name__}{why}")
-            return result
-        return checked_result
-    shown = "" if returns is None else f", returns={returns[0].__name__}"
-    return Rule(check, f"function({hint!r:.40}{shown})")
+
+def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
+    """``value`` as a trusted body should call it, the one line that converts a callable
+    argument: None, a non-callable and the package's own decorated functions (they have
+    ``__rules__``) as given (a trusted body calls them unchecked, and fast); any other callable
+    is the user's code, wrapped to run with the trusted flag unset, so that the package
+    functions *it* calls are checked. With ``returns=(cls, what, why)`` the wrapper also refuses
+    a result that is no ``cls`` with a ``TypeError`` (``"loss must return {what}, but 'f'
+    returned ndarray{why}"``)."""
+    if not callable(value) or hasattr(value, "__rules__"):
+        return value
+    user = _user_code(value)
+    if returns is None:
+        return user
+    cls, what, why = returns
+
+    @functools.wraps(user)
+    def checked_result(*a, **k):
+        result = user(*a, **k)
+        if not isinstance(result, cls):
+            raise TypeError(f"{name} must return {what}, but "
+                            f"{getattr(value, '__name__', value)!r:.60} returned "
+                            f"{type(result).__name__}{why}")
+        return result
+    return checked_result
 
 
 def _context(value, name: str, args: dict) -> mx.Context:

@@ -48,10 +48,20 @@ def _readable(source: str, docstring: bool) -> str:
     return "".join(decorators + lines[start:])
 
 
+def _refuse_private(label: str, shown: str) -> None:
+    """A private name (``_helper``, ``_Class.method``) is not shown: a reader can neither call
+    it nor count on it; show the public function that holds the idea."""
+    if any(part.startswith("_") for part in shown.split(".") if part != "<locals>"):
+        raise ValueError(f"{label} must be a public function or class, got the private "
+                         f"{shown!r}: show the public function that calls it (or make it "
+                         f"public, or inline it there)")
+
+
 def _function(obj, name: str, args: dict):
     if not callable(obj):
         raise TypeError(f"obj must be a function or class of the package, got "
                         f"{type(obj).__name__}; e.g. show_source(gp.getfake)")
+    _refuse_private(name, getattr(obj, "__qualname__", getattr(obj, "__name__", "")))
     return obj
 
 
@@ -60,11 +70,14 @@ def _helpers(helpers, name: str, args: dict) -> list:
     module = inspect.getmodule(args["obj"])
     found = []
     for item in helpers:
+        if isinstance(item, str):
+            _refuse_private(name, item)
         helper = getattr(module, item, None) if isinstance(item, str) else item
         if not callable(helper):
             where = module.__name__ if module is not None else "obj's module"
             raise ValueError(f"helpers must be functions, or names of functions {where} "
                              f"defines or imports, got {item!r}")
+        _refuse_private(name, getattr(helper, "__qualname__", getattr(helper, "__name__", "")))
         found.append(helper)
     return found
 
@@ -83,13 +96,20 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
     obj : function or class
         E.g. ``gp.getfake``, ``gp.perceptron``, ``gp.plotdata``, ``gp.plotscore``.
     *helpers : str or function
-        Functions to show after it, or their names in ``obj``'s module (the private pieces it
-        calls, e.g. ``"_draw_plane", "_sample_faithful"`` for :func:`getfake`).
+        Functions to show after it, or their names in ``obj``'s module (the pieces it calls,
+        e.g. ``"draw_plane", "sample_faithful"`` for :func:`getfake`). Public names only, as
+        ``obj``: a private one (``"_helper"``) is refused.
     docstring : bool
         Keep the docstrings (default: drop them, the chapter's code has none).
 
     Each function is shown from its ``def`` line, a decorator on one line above it (with the
     names of its arguments only, when whole it would be longer than a line).
+
+    Raises
+    ------
+    ValueError
+        For a private name (a name, or a class of a method, starting with ``_``): show the
+        public function that holds the idea.
 
     Returns
     -------

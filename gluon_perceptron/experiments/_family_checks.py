@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..core._validation import validate_params
-from ..core.beyond.passive import _step
+from ..core.beyond.passive import pa_tau
 from ._exercise_checks import ExerciseCheck, _show, _verdict, function
 
 
@@ -41,7 +41,7 @@ def check_pa_step(solution: Callable) -> ExerciseCheck:
     def cases():
         for w, x, y, variant, C, what in _pa_cases(np.random.default_rng(14)):
             loss = max(0.0, 1.0 - y * float(w @ x))
-            want = _step(variant, loss, float(x @ x), C) if loss > 0 else 0.0
+            want = pa_tau(variant, loss, float(x @ x), C) if loss > 0 else 0.0
             yield ({"w": w, "x": x, "y": y, "variant": variant, "C": C, "_what": what},
                    _compare_tau(w, x, y, variant, C, want))
 

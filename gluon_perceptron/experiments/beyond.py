@@ -17,9 +17,11 @@ from ..core import _checks
 from ..core._validation import (
     Rule,
     count,
+    fits,
     one_of,
     progress,
     real,
+    repeats,
     seed,
     validate_params,
 )
@@ -52,32 +54,20 @@ METHODS = ("perceptron", "smooth", "rescaled")
 
 def _points(function: str) -> Rule:
     """The rule of ``samples``: at least 2, and ``samples x 2`` points that fit."""
-    def check(samples, name: str, args: dict) -> int:
-        samples = _checks.positive_int(samples, name, minimum=2)
-        _checks.elements(2 * samples, f"{function}(samples={samples:,})'s samples x 2 points")
-        return samples
-    return Rule(check, "count(minimum=2) whose points fit")
+    return fits(count(minimum=2), lambda samples, args: 2 * samples,
+                function + "(samples={value:,})'s samples x 2 points")
 
 
 def _gram(function: str, minimum: int = 2) -> Rule:
-    """The rule of ``samples``: refuse, before any work, a ``samples x samples`` Gram matrix
-    above the array limit."""
-    def check(samples, name: str, args: dict) -> int:
-        samples = _checks.positive_int(samples, name, minimum=minimum)
-        _checks.elements(samples * samples, f"{function}'s samples x samples Gram matrix "
-                                            f"(samples={samples:,})")
-        return samples
-    return Rule(check, "count(minimum=2) whose Gram matrix fits")
+    """The rule of ``samples``: a ``samples x samples`` Gram matrix that fits."""
+    return fits(count(minimum=minimum), lambda samples, args: samples * samples,
+                function + "'s samples x samples Gram matrix (samples={value:,})")
 
 
 def _records(function: str, per_draw: int) -> Rule:
     """The rule of ``draws``: ``per_draw`` records per draw that fit."""
-    def check(draws, name: str, args: dict) -> int:
-        draws = _checks.repeats(draws, name)
-        _checks.elements(per_draw * draws, f"{function}'s records ({per_draw} per draw, "
-                                           f"draws={draws:,})")
-        return draws
-    return Rule(check, f"repeats() whose {per_draw} records per draw fit")
+    return fits(repeats(), lambda draws, args: per_draw * draws,
+                f"{function}'s records ({per_draw} per draw, draws={{value:,}})")
 
 
 def _integer_seed(what: str) -> Rule:
@@ -408,26 +398,16 @@ def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:
     return gammas
 
 
-def _rows_fit(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    samples = args["samples"]
-    _checks.elements(samples * (dimensions + 1), f"separation_experiment's samples x "
-                                                 f"(dimensions + 1) rows (samples={samples:,}, "
-                                                 f"dimensions={dimensions:,})")
-    return dimensions
-
-
-def _separation_records(draws, name: str, args: dict) -> int:
-    draws = _checks.repeats(draws, name)
-    _checks.elements(11 * args["gammas"].size * draws, f"separation_experiment's records (11 "
-                                                       f"per margin and draw, draws={draws:,})")
-    return draws
 
 
 @validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
-                 draws=Rule(_separation_records, "repeats() whose records fit", ("gammas",)),
+                 draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
+                            "separation_experiment's records (11 per margin and draw, "
+                            "draws={value:,})", needs=("gammas",)),
                  samples=count(minimum=2),
-                 dimensions=Rule(_rows_fit, "count() whose rows fit", ("samples",)),
+                 dimensions=fits(count(), lambda d, args: args["samples"] * (d + 1),
+                                 "separation_experiment's samples x (dimensions + 1) rows "
+                                 "(samples={samples:,}, dimensions={value:,})", needs=("samples",)),
                  max_iterations=count(),
                  seed=_integer_seed("draw s seeds MXNet with seed + s"), progress=progress())
 def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,

@@ -16,9 +16,9 @@ from ..core._validation import (
     count,
     features,
     finite_values,
+    fits,
     flag,
     fraction,
-    instance,
     labels,
     optional,
     progress,
@@ -74,18 +74,6 @@ def horizon_maxima(norms, horizons) -> np.ndarray:
     return np.array([norms[:T].max() for T in horizons])
 
 
-def _passes(weights, name: str, args: dict) -> np.ndarray:
-    """``weights``, a sequence of at least two ``(w, b)`` pairs of one length, as rows
-    ``(w, b)``."""
-    pairs = _checks.weight_pairs(weights, name)
-    thetas = np.array([np.append(w, b) for w, b in pairs]).reshape(len(pairs), -1)
-    if thetas.shape[0] < 2:
-        raise ValueError(f"boundary_turns needs the weights of at least 2 passes, got "
-                         f"{thetas.shape[0]} in weights")
-    return thetas
-
-
-@validate_params(weights=Rule(_passes, "weight_pairs(at least 2)"))
 def boundary_turns(weights) -> np.ndarray:
     """Angle in degrees between :math:`\\theta = (w, b)` after consecutive passes.
 
@@ -97,25 +85,13 @@ def boundary_turns(weights) -> np.ndarray:
     weights : list of (w, b)
         As in ``TrainResult.history["weights"]``.
     """
-    thetas = weights
+    thetas = np.array([np.append(w, b) for w, b in weights], dtype=np.float64)  # rows (w, b)
     with np.errstate(invalid="ignore", divide="ignore"):  # a zero theta has no direction
         unit = thetas / _row_norms(thetas)[:, None]  # overflow-safe norms near float64's limit
         cos = np.sum(unit[1:] * unit[:-1], axis=1)
     return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
 
 
-def _features_of_run(X, name: str, args: dict) -> np.ndarray:
-    X = _checks.features(X, name)
-    run = args["run"]
-    if run.thetas.shape[1] != X.shape[1] + 1:
-        raise ValueError(f"run has weights of length {run.thetas.shape[1]} but X has "
-                         f"{X.shape[1]} features (expected {run.thetas.shape[1] - 1})")
-    return X
-
-
-@validate_params(run=instance(OnlineRun, "the result of run_online()"),
-                 X=Rule(_features_of_run, "features(one per weight of run)", ("run",)),
-                 Y=labels(of="X"))
 def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
     """Error on ``(X, Y)`` of :math:`(w_t, b_t)` after every step of ``run``.
 
@@ -164,16 +140,9 @@ class TailStats:
     spread: float
 
 
-def _within_trace(last, name: str, args: dict) -> int:
-    last = _checks.positive_int(last, name)
-    if last > args["trace"].size:
-        raise ValueError(f"last={last} is longer than the trace ({args['trace'].size} values)")
-    return last
-
-
 @validate_params(trace=Rule(lambda v, name, args: _checks.vector(v, name).astype(np.float64),
                             "vector() as float64"),
-                 last=Rule(_within_trace, "count(<= trace.size)", ("trace",)))
+                 last=count(at_most="trace"))
 def tail_stats(trace, last: int) -> TailStats:
     """Summarise the last ``last`` values of a per-epoch trace: where it sits, how it moves."""
     tail = np.asarray(trace, dtype=np.float64)[-last:]
@@ -250,14 +219,6 @@ class NonseparableRuns:
 _MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_000)
 
 
-def _recordable_epochs(epochs, name: str, args: dict) -> int:
-    """Every trace records (w, b) after each pass: refuse a run whose record cannot be held."""
-    epochs = _checks.positive_int(epochs, name)
-    _checks.elements(epochs * 3, f"nonseparable_experiment's recorded weights (epochs={epochs} "
-                                 f"passes x 3 numbers)")
-    return epochs
-
-
 def _bounded_samples(samples, name: str, args: dict) -> int:
     samples = _checks.positive_int(samples, name, minimum=2)
     if samples > _MAX_BOUNDED_SAMPLES:
@@ -268,7 +229,12 @@ def _bounded_samples(samples, name: str, args: dict) -> int:
     return samples
 
 
-@validate_params(epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
+#: ``epochs`` of a run that records (w, b) after every pass: epochs x 3 numbers that must fit.
+_RECORDED_EPOCHS = fits(count(), lambda epochs, args: 3 * epochs, "nonseparable_experiment's "
+                        "recorded weights (epochs={value} passes x 3 numbers)")
+
+
+@validate_params(epochs=_RECORDED_EPOCHS,
                  samples=Rule(_bounded_samples, "count(2 .. Amaldi-Hauser's limit)"),
                  flip=fraction(), separation=SEPARATION, seed=seed(),
                  progress=progress())
@@ -344,7 +310,7 @@ class NormGrowth:
         return self.seeds.size
 
 
-@validate_params(seeds=seeds(), epochs=Rule(_recordable_epochs, "count(epochs x 3 recordable)"),
+@validate_params(seeds=seeds(), epochs=_RECORDED_EPOCHS,
                  samples=drawn_points(1, "norm_growth_over_seeds"), flip=fraction(),
                  separation=SEPARATION, progress=progress())
 def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
@@ -410,16 +376,9 @@ class BrokenRules:
         return np.flatnonzero(self.aggressive.mistakes) + 1
 
 
-def _recordable_steps(steps, name: str, args: dict) -> int:
-    """Each run keeps theta = (w, b) after every one of the steps: steps x 3 numbers."""
-    steps = _checks.positive_int(steps, name)
-    _checks.elements(steps * 3, f"broken_rules_experiment's step-by-step weights (steps={steps} "
-                                f"x 3 numbers)")
-    return steps
-
-
 @validate_params(X=features(), Y=labels(of="X"),
-                 steps=Rule(_recordable_steps, "count(steps x 3 recordable)"),
+                 steps=fits(count(), lambda steps, args: 3 * steps, "broken_rules_experiment's "
+                            "step-by-step weights (steps={value} x 3 numbers)"),
                  max_epochs=count())
 def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
     """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
@@ -487,15 +446,10 @@ class Remedies:
 
 
 def _heldout_epochs(caller: str) -> Rule:
-    """``epochs``, a count whose held-out scores fit: every method scores each pass's weights
-    on the held-out half, epochs x samples numbers."""
-    def check(epochs, name: str, args: dict) -> int:
-        epochs = _checks.positive_int(epochs, name)
-        samples = args["samples"]
-        _checks.elements(epochs * samples, f"{caller}'s held-out scores (epochs={epochs} passes "
-                                           f"x samples={samples} held-out points)")
-        return epochs
-    return Rule(check, "count(epochs x samples held-out scores)", ("samples",))
+    """``epochs``, a count whose held-out scores (epochs x samples numbers) fit."""
+    return fits(count(), lambda epochs, args: epochs * args["samples"],
+                caller + "'s held-out scores (epochs={value} passes x samples={samples} "
+                         "held-out points)", needs=("samples",))
 
 
 @validate_params(samples=drawn_points(2, "remedies_experiment"),
@@ -794,16 +748,9 @@ class RemediesOverSeeds:
         return self.seeds.size
 
 
-def _within_epochs(last, name: str, args: dict) -> int:
-    last = _checks.positive_int(last, name)
-    if last > args["epochs"]:
-        raise ValueError(f"last={last} is more than epochs={args['epochs']}")
-    return last
-
-
 @validate_params(seeds=seeds(), samples=drawn_points(2, "remedies_over_seeds"),
                  epochs=_heldout_epochs("remedies_over_seeds"), flip=fraction(),
-                 last=Rule(_within_epochs, "count(<= epochs)", ("epochs",)), shuffle=flag(),
+                 last=count(at_most="epochs"), shuffle=flag(),
                  progress=progress())
 def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epochs: int = 200,
                         last: int = 100, shuffle: bool = True,

@@ -218,7 +218,6 @@ def _mixing(seed: int) -> dict:
     return dict(zip(speed.method, speed.passes))
 
 
-@validate_params(curves=rule.unchecked, i=rule.count(minimum=0))
 def digits_readings(curves, i: int) -> dict:
     """The readings of split ``i`` of ``learning_curves("digits", ..., digits=(0, 8),
     averaged=(0, 8))``: one draw of the ``digits`` study (the tests read them off the curves
@@ -305,7 +304,6 @@ def _sgd(seed: int) -> dict:
             "anytime": r.anytime_bound / r.anytime_gap.mean(axis=0)}
 
 
-@validate_params(spread=rule.unchecked, i=rule.count(minimum=0))
 def remedies_readings(spread, i: int) -> dict:
     """The readings of draw ``i`` of ``remedies_over_seeds(seeds, 150, epochs=200,
     last=100)``: one draw of the ``remedies`` study (``tests/test_black_and_white.py`` reads
@@ -323,7 +321,6 @@ def _remedies(seed: int) -> dict:
     return remedies_readings(remedies_over_seeds([seed], 150, epochs=200, last=100), 0)
 
 
-@validate_params(growth=rule.unchecked, i=rule.count(minimum=0))
 def growth_readings(growth, i: int) -> dict:
     """The readings of draw ``i`` of ``norm_growth_over_seeds(seeds, 300)``: one draw of the
     ``growth`` study."""
@@ -337,7 +334,6 @@ def _growth(seed: int) -> dict:
     return growth_readings(norm_growth_over_seeds([seed], 300), 0)
 
 
-@validate_params(runs=rule.unchecked, i=rule.count(minimum=0))
 def multiclass_readings(runs, i: int) -> dict:
     """The readings of split ``i`` of ``multiclass_over_splits(seeds, max_epochs=20)``: one
     draw of the ``multiclass`` study."""
@@ -605,7 +601,6 @@ CLAIMS: dict[str, Claim] = {c.key: c for c in (
 )}
 
 
-@validate_params(study=rule.unchecked, start=rule.count(minimum=0), draws=rule.count())
 def seeds_for(study: str, start: int, draws: int = DRAWS) -> np.ndarray:
     """The first seed of each of ``draws`` draws of ``study`` from ``start`` on (a draw uses
     :attr:`Study.stride` consecutive seeds, so no two draws share one)."""

@@ -18,7 +18,9 @@ import numpy as np
 from ..core import _checks
 from ..core._validation import (
     Rule,
+    count,
     features,
+    fits,
     flag,
     labels,
     one_of,
@@ -127,13 +129,6 @@ def accuracy(w, b: float, X, Y) -> float:
     return _accuracy(w, b, X, Y)
 
 
-def _baselines(Y_train: np.ndarray, Y_test: np.ndarray) -> Baselines:
-    p = float(np.mean(Y_train == 1))
-    q = float(np.mean(Y_test == 1))
-    return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
-                     majority=q if p > 0.5 else 1 - q)
-
-
 def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
     Y = _checks.labels(Y, name=name)
     if name == "Y_test" and (args["Y_train"].size == 0 or Y.size == 0):
@@ -154,7 +149,10 @@ def baselines(Y_train, Y_test) -> Baselines:
     * majority: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
-    return _baselines(Y_train, Y_test)
+    p = float(np.mean(Y_train == 1))  # the share of positives in training
+    q = float(np.mean(Y_test == 1))  # and in the test
+    return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
+                     majority=q if p > 0.5 else 1 - q)
 
 
 def _split(split, name: str, args: dict) -> Split:
@@ -187,12 +185,8 @@ def _digit_of(*parts: str) -> Rule:
 def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
     """The rule of ``epochs``: a curve keeps the weights after every epoch, epochs x pixels
     numbers (``pixels``: a function of the arguments checked so far)."""
-    def check(epochs, name: str, args: dict) -> int:
-        epochs = _checks.positive_int(epochs, name)
-        n = pixels(args)
-        _checks.elements(epochs * n, f"the per-epoch weights (epochs={epochs} x {n} pixels)")
-        return epochs
-    return Rule(check, "count() whose weights fit", needs)
+    return fits(count(), lambda epochs, args: epochs * pixels(args),
+                "the per-epoch weights (epochs={value} x the pixels of an image)", needs)
 
 
 @validate_params(split=Rule(_split, "instance(Split)"),
@@ -364,18 +358,11 @@ def _digits(digits, name: str, args: dict) -> tuple[int, ...]:
     return digits
 
 
-def _tables_fit(epochs, name: str, args: dict) -> int:
-    epochs = _weights_fit(lambda a: PIXELS[a["source"]], ("source",))(epochs, name, args)
-    seeds, digits = args["seeds"], args["digits"]
-    _checks.elements(len(seeds) * len(digits) * epochs,
-                     f"learning_curves' tables (seeds={len(seeds)} splits x digits={len(digits)} "
-                     f"x epochs={epochs})")
-    return epochs
-
-
 @validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=Rule(_digits, "digits 0 .. 9"),
-                 epochs=Rule(_tables_fit, "count() whose tables fit",
-                             ("source", "seeds", "digits")),
+                 epochs=fits(_weights_fit(lambda args: PIXELS[args["source"]], ("source",)),
+                             lambda epochs, args: len(args["seeds"]) * len(args["digits"]) * epochs,
+                             "learning_curves' tables (seeds x digits x epochs={value})",
+                             needs=("seeds", "digits")),
                  averaged=Rule(lambda v, name, args: set(args["digits"] if v else ())
                                if isinstance(v, (bool, np.bool_))
                                else set(_checks.counts(v, name, minimum=0)),

@@ -26,10 +26,12 @@ from ..core._validation import (
     count,
     features,
     finite_values,
+    fits,
     flag,
     fraction,
     instance,
     labels,
+    names,
     one_of,
     progress,
     real,
@@ -44,14 +46,6 @@ from ..core.fast.training_fast import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
-
-
-def _points_fit(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    samples = args["samples"]
-    _checks.elements(samples * dimensions, f"hard_separable's samples x dimensions points "
-                                           f"(samples={samples:,}, dimensions={dimensions:,})")
-    return dimensions
 
 
 def _kept_share(margin: float) -> float:
@@ -71,8 +65,10 @@ def _drawable_margin(margin, name: str, args: dict) -> float:
     return margin
 
 
-@validate_params(samples=count(), dimensions=Rule(_points_fit, "count() whose points fit",
-                                                   ("samples",)),
+@validate_params(samples=count(),
+                 dimensions=fits(count(), lambda d, args: args["samples"] * d,
+                                 "hard_separable's samples x dimensions points (samples="
+                                 "{samples:,}, dimensions={value:,})", needs=("samples",)),
                  margin=Rule(_drawable_margin, "real(minimum=0.0) that keeps 1 % of points",
                              ("samples",)),
                  seed=seed())
@@ -113,17 +109,6 @@ def _shard_counts(workers, name: str, args: dict) -> list[int]:
         raise ValueError(f"{name} holds {max(workers)} but there are only {samples} examples: "
                          f"every shard needs at least one; use {name} <= {samples}")
     return workers
-
-
-def _mixings(mixings, name: str = "mixings", args: dict | None = None) -> list[str]:
-    """A non-empty sequence of names from :data:`MIXINGS`."""
-    if isinstance(mixings, str) or not hasattr(mixings, "__iter__"):
-        raise ValueError(f"mixings must be a sequence of names from {list(MIXINGS)}, e.g. "
-                         f"mixings=('uniform',), got {mixings!r:.60}")
-    mixings = [_checks.choice(m, "mixings", set(MIXINGS)) for m in list(mixings)[:10]]
-    if not mixings:
-        raise ValueError(f"mixings must name at least one of {list(MIXINGS)}")
-    return mixings
 
 
 @dataclass
@@ -167,15 +152,6 @@ def _reachable(epsilon, name: str, args: dict) -> float:
     return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
 
 
-def _bound_records(mixings, name: str, args: dict) -> list[str]:
-    mixings = _mixings(mixings, name)
-    trials, workers = args["trials"], args["workers"]
-    _checks.elements(7 * trials * len(workers) * len(mixings),
-                     f"mixing_bound_experiment's records (7 per run, trials={trials:,} x "
-                     f"{len(workers)} worker counts x {len(mixings)} mixings)")
-    return mixings
-
-
 def _integer_seed(value, name: str, args: dict) -> int:
     value = _checks.seed(value, name)
     if value is None:
@@ -188,8 +164,10 @@ def _integer_seed(value, name: str, args: dict) -> int:
                               ("samples", "dimensions")),
                  trials=repeats(),
                  workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 mixings=Rule(_bound_records, "names from MIXINGS whose records fit",
-                              ("trials", "workers")),
+                 mixings=fits(names(*MIXINGS), lambda mixings, args: 7 * args["trials"]
+                              * len(args["workers"]) * len(mixings),
+                              "mixing_bound_experiment's records (7 per run, trials={trials:,} x "
+                              "len(workers) x len(mixings))", needs=("trials", "workers")),
                  seed=Rule(_integer_seed, "seed(), not None"), progress=progress())
 def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
                             workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
@@ -274,7 +252,7 @@ def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
 
 @validate_params(X=features(), Y=labels(of="X"),
                  workers=Rule(lambda v, name, args: _checks.counts(v, name), "counts()"),
-                 mixings=Rule(_mixings, "names from MIXINGS"),
+                 mixings=names(*MIXINGS),
                  max_epochs=Rule(_mixing_rounds, "count(), as train_mixed checks it",
                                  ("X", "Y", "workers", "mixings")),
                  cluster=flag(), timeout=real(positive=True), progress=progress())
@@ -331,18 +309,13 @@ class NonseparableMixing:
     flipped: float
 
 
-def _round_records(rounds, name: str, args: dict) -> int:
-    rounds = _checks.positive_int(rounds, name)
-    _checks.elements(rounds * (args["dimensions"] + 1 + 2 * len(args["workers"])),
-                     f"nonseparable_mixing's records (per round, the mixed (w, b) and an error "
-                     f"and a count per worker count; rounds={rounds:,})")
-    return rounds
-
-
 @validate_params(samples=count(), dimensions=count(), mixing=one_of(*MIXINGS),
                  workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 rounds=Rule(_round_records, "count() whose records fit",
-                             ("dimensions", "workers")),
+                 rounds=fits(count(), lambda rounds, args: rounds * (
+                     args["dimensions"] + 1 + 2 * len(args["workers"])),
+                     "nonseparable_mixing's records (per round, the mixed (w, b) and an error "
+                     "and a count per worker count; rounds={value:,})",
+                     needs=("dimensions", "workers")),
                  flip=fraction(),
                  epsilon=Rule(_reachable, "a margin getfake can reach",
                               ("samples", "dimensions")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core._validation import count, one_of, validate_params
+from ..core._validation import one_of, validate_params
 from ..core.data.synthetic import xor_data
 from ..core.rosenblatt.traced import UpdatePath, update_path
 from ..core.rosenblatt.training import TrainResult
@@ -62,7 +62,6 @@ class Expressivity:
     final_loss: float
 
 
-@validate_params(xor_epochs=count())
 def expressivity_experiment(*, xor_epochs: int = 1000) -> Expressivity:
     """Run everything the expressivity section shows (deterministic).
 

@@ -16,6 +16,7 @@ from ..core._validation import (
     Rule,
     count,
     counts,
+    fits,
     labels,
     progress,
     real,
@@ -354,14 +355,9 @@ _PER_DRAW = ("loo", "test", "support", "updates", "bound")
 def _draw_size(samples: str) -> Rule:
     """The rule of ``dimensions``: each draw samples ``samples + 1 + test_points`` points of
     ``dimensions`` coordinates (``samples`` names the argument: one size, or the sizes)."""
-    def check(dimensions, name: str, args: dict) -> int:
-        dimensions = _checks.positive_int(dimensions, name)
-        n, test_points = np.max(args[samples]), args["test_points"]
-        _checks.elements((n + 1 + test_points) * dimensions,
-                         f"one draw (samples={n} + 1 + test_points={test_points} points x "
-                         f"dimensions={dimensions})")
-        return dimensions
-    return Rule(check, "count() whose draws fit", (samples, "test_points"))
+    return fits(count(), lambda d, args: (np.max(args[samples]) + 1 + args["test_points"]) * d,
+                "one draw (samples + 1 + test_points={test_points} points x dimensions="
+                "{value})", (samples, "test_points"))
 
 
 @validate_params(samples=count(), draws=repeats(), test_points=count(),

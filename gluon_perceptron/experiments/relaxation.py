@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core._validation import Rule, count, progress, seed, seeds, validate_params
+from ..core._validation import Rule, count, names, progress, seed, seeds, validate_params
 from ..core.data.real import digits_split, one_vs_rest
 from ..core.theory.relaxation import (
     BOUNDS,
@@ -98,14 +98,7 @@ def _etas(values, name: str, args: dict) -> tuple[float, ...]:
     return tuple(ETA(eta, "eta", args) for eta in _sequence(values, name))
 
 
-def _rules(values, name: str, args: dict) -> tuple:
-    rules = _sequence(values, name)
-    for rule in rules:
-        _checks.choice(rule, "rules[k]", set(RULES))
-    return rules
-
-
-@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=Rule(_rules, "index rules"),
+@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=names(*RULES),
                  A=SOLVABLE, c=BOUNDS, max_iterations=count(minimum=0), seed=seed())
 def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
                   seed: int = 0) -> RuleComparison:

@@ -18,9 +18,11 @@ from ..core._validation import (
     Rule,
     count,
     features,
+    fits,
     labels,
     progress,
     real,
+    repeats,
     seed,
     validate_params,
 )
@@ -85,14 +87,6 @@ def _tie_bias(w: np.ndarray, x: np.ndarray, y: float, threshold: float) -> float
     return threshold * y - float(w @ x)
 
 
-def _gradients_fit(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    cases = args["cases"]
-    _checks.elements(cases * (dimensions + 1), f"compare_subgradients' gradients (cases={cases:,}"
-                                               f" x (dimensions + 1) = {dimensions + 1:,})")
-    return dimensions
-
-
 def _float32_threshold(threshold, name: str, args: dict) -> float:
     threshold = _checks.finite_float(threshold, name, minimum=0.0)
     # the margins y (w.x + b) reach about 2 (threshold + 9 dimensions + 3) in float32
@@ -119,8 +113,9 @@ def _bounded_cases(cases, name: str, args: dict) -> int:
 
 
 @validate_params(cases=Rule(_bounded_cases, f"count(maximum={MAX_SUBGRADIENT_CASES})"),
-                 dimensions=Rule(_gradients_fit, "count() whose gradients fit",
-                                                 ("cases",)),
+                 dimensions=fits(count(), lambda d, args: args["cases"] * (d + 1),
+                                 "compare_subgradients' gradients (cases={cases:,} x "
+                                 "(dimensions + 1), dimensions={value:,})", needs=("cases",)),
                  threshold=Rule(_float32_threshold, "real(minimum=0.0) within float32",
                                 ("dimensions",)),
                  seed=seed(), progress=progress())
@@ -171,13 +166,8 @@ def _at_most_half(flip, name: str, args: dict) -> float:
     return flip
 
 
-def _points_fit(samples, name: str, args: dict) -> int:
-    samples = _checks.positive_int(samples, name, minimum=2)
-    _checks.elements(2 * samples, f"sgd_demo_data(samples={samples:,})'s samples x 2 points")
-    return samples
-
-
-@validate_params(samples=Rule(_points_fit, "count(minimum=2) whose points fit"),
+@validate_params(samples=fits(count(minimum=2), lambda samples, args: 2 * samples,
+                              "sgd_demo_data(samples={value:,})'s samples x 2 points"),
                  flip=Rule(_at_most_half, "real(0 <= flip <= 0.5)"), seed=seed())
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -243,19 +233,13 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
-def _step_table_fits(seeds, name: str, args: dict) -> int:
-    seeds = _checks.repeats(seeds, name)
-    horizons = args["horizons"]
-    _checks.elements(int(horizons[-1]) * (horizons.size + 1) * seeds,
-                     f"sgd_bound_experiment's step table (max(horizons)={int(horizons[-1]):,} "
-                     f"steps x (len(horizons) + 1) x seeds={seeds:,} runs)")
-    return seeds
-
-
 @validate_params(X=features(), Y=labels(of="X"),
                  horizons=Rule(lambda v, name, args: np.unique(np.array(
                      _checks.counts(v, name), dtype=np.int64)), "counts(), sorted and unique"),
-                 seeds=Rule(_step_table_fits, "repeats() whose step table fits", ("horizons",)),
+                 seeds=fits(repeats(), lambda seeds, args: int(args["horizons"][-1])
+                            * (args["horizons"].size + 1) * seeds,
+                            "sgd_bound_experiment's step table (max(horizons) steps x "
+                            "(len(horizons) + 1) x seeds={value:,} runs)", needs=("horizons",)),
                  seed=seed(),
                  threshold=real(minimum=0.0, maximum=1e150,
                                  why="it enters the SGD bound squared"),
@@ -389,15 +373,10 @@ class ReluTrap:
     right_error: float
 
 
-def _path_fits(steps, name: str, args: dict) -> int:
-    steps = _checks.positive_int(steps, name)
-    _checks.elements(steps * (args["X"].shape[1] + 1), f"relu_trap's recorded path "
-                                                       f"(steps={steps:,} x (dimensions + 1))")
-    return steps
-
-
 @validate_params(X=features(), Y=labels(of="X"),
-                 steps=Rule(_path_fits, "count() whose path fits", ("X",)), max_epochs=count())
+                 steps=fits(count(), lambda steps, args: steps * (args["X"].shape[1] + 1),
+                            "relu_trap's recorded path (steps={value:,} x (dimensions + 1))",
+                            needs=("X",)), max_epochs=count())
 def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
     """The trap at the tie: autograd's slope per form of :math:`\\max(0, -z)`, SGD from zero
     with the scalar-maximum loss and with the ``nd.relu`` loss, and ``train_autograd`` with

@@ -9,9 +9,10 @@ def draw_boundary(ax, w, b: float, extent: float, **style):
     """Draw the line :math:`w^\\top x + b = 0` across the square ``[-extent, extent]^2``.
 
     Solves for the coordinate with the larger weight, so steep lines are drawn too. Draws
-    nothing when :math:`w = 0` (no boundary). Returns the line, or None.
+    nothing when :math:`w = 0` (no boundary). ``w`` is a numpy array or an NDArray (a
+    generating plane's ``wfake``). Returns the line, or None.
     """
-    w = np.asarray(w, dtype=np.float64).reshape(-1)
+    w = np.asarray(w.asnumpy() if hasattr(w, "asnumpy") else w, dtype=np.float64).reshape(-1)
     if not np.any(w):
         return None
     s = np.linspace(-extent, extent, 2)

@@ -1,21 +1,20 @@
 """The argument rules the figures share (see :mod:`..core._validation`): where to draw, the
-data drawn, a result to draw, a title.
+data drawn, a title.
 
-Every plot function declares its checks with ``@validate_params`` and these rules; its body
-only draws.
+A figure takes the package's result objects as they are, without rules: they were checked
+where the user's input entered. A figure declares rules (``@validate_params``) only for what a
+user passes it directly: data, numbers, a title, where to draw.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core._validation import Rule, instance, labels, optional
+from ..core._validation import Rule, labels, optional
 
-__all__ = ["ax_rule", "axes_grid", "plane_features", "plane_labels", "result", "text", "title"]
+__all__ = ["ax_rule", "axes_grid", "plane_features", "plane_labels", "text", "title"]
 
 
 def _ax(value, name: str, args: dict):
@@ -29,14 +28,12 @@ def _ax(value, name: str, args: dict):
 ax_rule = Rule(_ax, "ax_rule")
 
 
-def axes_grid(shape: tuple[int, ...] | Callable[[dict], tuple[int, ...]],
-              needs: tuple[str, ...] = ()) -> Rule:
-    """``axes``: None or an array (or list) of matplotlib Axes of ``shape``, returned as an
-    object array; ``shape`` may be ``shape(args)`` of the arguments named in ``needs``."""
+def axes_grid(want: tuple[int, ...]) -> Rule:
+    """``axes``: None or an array (or list) of matplotlib Axes of shape ``want``, returned as
+    given."""
     def check(value, name, args):
         if value is None:
             return None
-        want = shape(args) if callable(shape) else shape
         try:
             grid = np.asarray(value, dtype=object)
         except ValueError:  # a ragged list
@@ -47,8 +44,8 @@ def axes_grid(shape: tuple[int, ...] | Callable[[dict], tuple[int, ...]],
                             f"Axes of shape ({rows}{',' if len(want) == 1 else ''}), e.g. "
                             f"plt.subplots({rows})[1], got {type(value).__name__} "
                             f"{value!r:.60}")
-        return grid
-    return Rule(check, f"axes_grid({shape!r})", needs)
+        return value
+    return Rule(check, f"axes_grid({want!r})")
 
 
 def _plane_features(value, name, args):
@@ -75,12 +72,6 @@ def plane_features(message: str | None = None) -> Rule:
 
 #: ``Y``: the labels of ``X``, -1 or +1.
 plane_labels = labels(of="X")
-
-
-def result(cls: type | tuple[type, ...], hint: str) -> Rule:
-    """The result of an experiment (an instance of ``cls``; ``hint`` says which function
-    returns one)."""
-    return instance(cls, hint)
 
 
 def _text(value, name, args):

@@ -8,29 +8,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import Rule, count, flag, validate_params
+from ..core._validation import count, flag, unchecked, validate_params
 from ..core.beyond.kernel_perceptron import KernelPerceptron
 from ..experiments.beyond import METHODS, ForgetronExperiment, SeparationExperiment
-from ._rules import ax_rule, result
 
 #: Most grid points per side :func:`plot_kernel_boundary` scores.
 MAX_RESOLUTION = 2000
 
 
-def _kernel_run(run, name, args):
-    if not isinstance(run, KernelPerceptron):
-        raise TypeError(f"{name} must be a KernelPerceptron (from train_kernel), got "
-                        f"{type(run).__name__}")
-    if run.X.shape[1] != 2:
-        raise ValueError(f"the boundary can be drawn for 2-D data only, got {run.X.shape[1]}-D")
-    return run
-
 _LABELS = {"perceptron": "perceptron", "smooth": "smooth perceptron",
            "rescaled": "rescaled perceptron"}
 
 
-@validate_params(run=Rule(_kernel_run, "a KernelPerceptron on 2-D data"), ax=ax_rule,
-                 resolution=count(minimum=2, maximum=MAX_RESOLUTION))
+@validate_params(run=unchecked, ax=unchecked, resolution=count(minimum=2, maximum=MAX_RESOLUTION))
 def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 200) -> Axes:
     """The sign of a kernel perceptron's :math:`f` over the plane of its 2-D training set,
     with the training points (support vectors ringed)."""
@@ -56,7 +46,6 @@ def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 20
     return ax
 
 
-@validate_params(result=result(ForgetronExperiment, "from forgetron_experiment"), ax=ax_rule)
 def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     """Mistakes of the Forgetron against its budget, beside the unbudgeted kernel perceptron."""
     ax = ax if ax is not None else plt.subplots(figsize=(6, 4))[1]
@@ -70,25 +59,7 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     return ax
 
 
-def _separation_result(value, name: str, args: dict) -> SeparationExperiment:
-    """A :class:`SeparationExperiment` whose margins, counts and bounds are positive numbers
-    (the log-log fit of its growth has no logarithm of NaN, inf or a margin <= 0)."""
-    value = result(SeparationExperiment, "from separation_experiment")(value, name, args)
-    tables = {"rho": value.rho, **{f"iterations[{m!r}]": value.iterations[m] for m in METHODS},
-              **{f"bound[{m!r}]": value.bound[m] for m in METHODS}}
-    for field, table in tables.items():
-        table = np.asarray(table, dtype=np.float64)
-        if not np.isfinite(table).all():
-            raise ValueError(f"{name}.{field} holds NaN or inf; plot the SeparationExperiment "
-                             f"that separation_experiment returned, unchanged")
-    if np.any(np.asarray(value.rho) <= 0):
-        raise ValueError(f"{name}.rho holds a margin <= 0; plot the SeparationExperiment that "
-                         f"separation_experiment returned, unchanged")
-    return value
-
-
-@validate_params(result=Rule(_separation_result, "result(SeparationExperiment), finite"),
-                 ax=ax_rule, bounds=flag())
+@validate_params(result=unchecked, ax=unchecked, bounds=flag())
 def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = True) -> Axes:
     """Iterations to a separator against the margin :math:`\\rho`, log-log, every draw as a
     dot (open where the run hit ``max_iterations``), the median as a line labelled with its

@@ -8,8 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core import _checks
-from ..core._validation import Rule, count, optional, real, validate_params
+from ..core._validation import count, real, unchecked, validate_params
 from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.training import TrainResult
 from ..experiments.black_and_white import (
@@ -19,120 +18,13 @@ from ..experiments.black_and_white import (
     RemediesOverSeeds,
 )
 from ._lines import draw_boundary, label_axes
-from ._rules import ax_rule, axes_grid, plane_features, plane_labels, result
+from ._rules import ax_rule, plane_features, plane_labels
 from .chapter import plotdata
-
-# --- checks -------------------------------------------------------------------------------
-
-def _traces(traces, name: str = "traces", args=None) -> dict:
-    """``traces``, a non-empty dict of name -> :func:`train_traced` result, checked."""
-    if not isinstance(traces, dict) or not traces:
-        raise ValueError(f"{name} must be a non-empty dict of name -> train_traced(X, Y, ...) "
-                         f"result, got {traces!r:.60}")
-    for key, res in traces.items():
-        _checks.instance(res, TrainResult, f"{name}[{key!r}]",
-                         "from train_traced(X, Y, max_epochs=...)")
-        if any(len(res.history.get(k, ())) != res.epochs for k in ("error", "norm")):
-            raise ValueError(f"{name}[{key!r}] has no history['error'] and history['norm'] "
-                             f"per pass: pass results of train_traced(X, Y, max_epochs=...), "
-                             f"which trace every pass (train does not)")
-    return traces
-
-
-def _steps(steps, name: str = "steps", args=None) -> dict:
-    """``steps``, a dict of name -> (errors, norms, steps per pass), checked."""
-    wanted = (f"{name} must be None or a dict of name -> (errors, norms, steps per pass): two "
-              f"equal-length sequences of finite numbers and a count")
-    if not isinstance(steps, dict):
-        raise ValueError(f"{wanted}, got {steps!r:.60}")
-    out = {}
-    for key, item in steps.items():
-        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 3:
-            raise ValueError(f"{wanted}, but {name}[{key!r}] is {item!r:.60}")
-        errs = _checks.finite_values(item[0], f"{name}[{key!r}][0] (errors)")
-        norms = _checks.finite_values(item[1], f"{name}[{key!r}][1] (norms)")
-        per_pass = _checks.positive_int(item[2], f"{name}[{key!r}][2] (steps per pass)")
-        if errs.size != norms.size:
-            raise ValueError(f"{name}[{key!r}] holds {errs.size} errors but {norms.size} "
-                             f"norms; pass one of each per step")
-        out[key] = (errs, norms, per_pass)
-    return out
-
-
-def _bounds(bounds, name, args) -> dict | None:
-    if bounds is None:
-        return None
-    if not isinstance(bounds, dict):
-        raise ValueError(f"{name} must be None or a dict of name -> bound (a number), got "
-                         f"{bounds!r:.60}")
-    return {k: _checks.finite_float(v, f"{name}[{k!r}]", minimum=0.0) for k, v in bounds.items()}
-
-
-def _weights(weights, name, args) -> list:
-    return _checks.weight_pairs(weights, name, args["X"].shape[1])
-
-
-def _flipped(flipped, name, args):
-    if flipped is None:
-        return None
-    mask = _checks.to_numpy(flipped, name).reshape(-1)
-    if mask.dtype != bool:
-        raise TypeError(f"{name} must be an array of bool (True = label flipped), got "
-                        f"dtype {mask.dtype}")
-    n = args["X"].shape[0]
-    if mask.size != n:
-        raise ValueError(f"{name} must have one entry per point ({n}), got {mask.size}")
-    return mask
-
-
-def _plane(plane, name, args):
-    if plane is None:
-        return None
-    (w, b), = _checks.weight_pairs([plane], name, args["X"].shape[1])
-    return w, b
-
-
-def _same_sequence(aggressive, name, args):
-    """``aggressive``: an OnlineRun over the same steps as ``plain``."""
-    _checks.instance(aggressive, OnlineRun, name,
-                     "from run_online(X, Y, rule='aggressive'), e.g. "
-                     "broken_rules_experiment(X, Y).aggressive")
-    plain = args["plain"]
-    steps = plain.mistakes.size
-    if steps == 0:
-        raise ValueError("plain has no steps; pass a run over at least one example")
-    for key, run in (("plain", plain), (name, aggressive)):
-        if run.mistakes.shape != (steps,) or run.norms.shape != (steps,):
-            raise ValueError(f"plain and aggressive must be runs over the same sequence, one "
-                             f"step per example: plain has {steps} steps, {key} has "
-                             f"{run.mistakes.size} mistakes and {run.norms.size} norms")
-    return aggressive
-
-
-_NORM_HINTS = {"plain": "from train_traced(X, Y, max_epochs=...)",
-               "unguarded": "from train_aggressive(X, Y, max_epochs=...)"}
-
-
-def _norm_traced(run, name, args):
-    """A TrainResult with ``history["norm"]`` after every pass."""
-    _checks.instance(run, TrainResult, name, _NORM_HINTS[name])
-    norms = run.history.get("norm") if isinstance(run.history, dict) else None
-    if norms is None or len(norms) != run.epochs or run.epochs == 0:
-        raise ValueError(f"{name} has no history['norm'] per pass: pass a result "
-                         f"{_NORM_HINTS[name]}, which traces every pass (train does not)")
-    return run
-
-
-_NORM_TRACED = Rule(_norm_traced, "a TrainResult with history['norm'] per pass")
-_PAIR = axes_grid((2,))
-
 
 # --- figures -------------------------------------------------------------------------------
 
-@validate_params(X=plane_features(), Y=plane_labels,
-                 weights=Rule(_weights, "(w, b) pairs for X", ("X",)), ax=ax_rule,
-                 extent=real(positive=True), flipped=Rule(_flipped, "bool per point", ("X",)),
-                 plane=Rule(_plane, "None or (w, b) for X", ("X",)))
+@validate_params(X=plane_features(), Y=plane_labels, weights=unchecked, ax=ax_rule,
+                 extent=real(positive=True), flipped=unchecked, plane=unchecked)
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
                     plane=None) -> Axes:
     """The data and the decision boundaries of successive :math:`(w, b)` (light to dark).
@@ -169,10 +61,6 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     return ax
 
 
-@validate_params(traces=Rule(_traces, "dict of name -> train_traced result"),
-                 axes=axes_grid(lambda args: (3, len(args["traces"])), ("traces",)),
-                 bounds=Rule(_bounds, "None or dict of name -> bound"),
-                 steps=optional(Rule(_steps, "dict of name -> (errors, norms, per pass)")))
 def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
                       steps: dict | None = None) -> np.ndarray:
     """Three rows per dataset: cumulative updates, training error, :math:`\\|(w, b)\\|`.
@@ -224,10 +112,6 @@ def plot_nonseparable(traces: dict, axes=None, *, bounds: dict | None = None,
     return axes
 
 
-@validate_params(plain=result(OnlineRun, "from run_online(X, Y), e.g. "
-                                        "broken_rules_experiment(X, Y).plain"),
-                 aggressive=Rule(_same_sequence, "an OnlineRun as long as plain", ("plain",)),
-                 axes=_PAIR)
 def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.ndarray:
     """The notes' sequence: cumulative mistakes (left) and :math:`\\|\\theta_t\\|` (right).
 
@@ -257,7 +141,6 @@ def plot_aggressive(plain: OnlineRun, aggressive: OnlineRun, axes=None) -> np.nd
     return axes
 
 
-@validate_params(plain=_NORM_TRACED, unguarded=_NORM_TRACED, ax=ax_rule)
 def plot_unguarded(plain: TrainResult, unguarded: TrainResult, ax=None) -> Axes:
     """:math:`\\|(w, b)\\|` after each pass: the plain rule levels off, the unguarded one grows.
 
@@ -280,7 +163,6 @@ _REMEDY_STYLE = {"plain": ("0.6", 0.8), "pocket": ("C2", 1.5), "averaged": ("C0"
                  "projected": ("C3", 1.0)}
 
 
-@validate_params(remedies=result(Remedies, "the result of remedies_experiment()"), axes=_PAIR)
 def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     """Held-out error after each pass: plain vs pocket and averaged (left), vs step rules (right).
 
@@ -313,8 +195,6 @@ def plot_remedies(remedies: Remedies, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(result=result(RemediesOverSeeds, "the result of remedies_over_seeds()"),
-                 ax=ax_rule)
 def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     """Each method's tail held-out error over many draws: one dot per draw, the median as a bar.
 
@@ -348,8 +228,7 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     return ax
 
 
-@validate_params(effect=result(OrderEffect, "the result of order_effect(remedies)"), ax=ax_rule,
-                 passes=count())
+@validate_params(effect=unchecked, ax=unchecked, passes=count())
 def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     """Held-out error after every step of the last ``passes`` passes of the plain run.
 

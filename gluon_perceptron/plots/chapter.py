@@ -11,9 +11,9 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
-from ..core._validation import Rule, real, scalar, validate_params
+from ..core._validation import Rule, real, scalar, unchecked, validate_params
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
-from ._rules import ax_rule, plane_features, plane_labels, result
+from ._rules import ax_rule, plane_features, plane_labels
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
@@ -26,22 +26,6 @@ _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 #: ``X`` of plotdata (and of the figures that call it): 2 features or more.
 _DATA = plane_features("plotdata needs at least 2 features to draw, X has {d}")
-
-
-def _faithful(value, name, args):
-    """None, a FaithfulExperiment, or a pair (margins, mean updates) of equal length."""
-    if value is None or isinstance(value, FaithfulExperiment):
-        return value
-    wanted = (f"{name} must be None, a FaithfulExperiment (from margin_experiment_faithful()) "
-              f"or a pair (epsilons, updates) of equal length")
-    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__") \
-            or len(value) != 2:
-        raise ValueError(f"{wanted}, got {value!r:.60}")
-    eps = _checks.finite_values(value[0], f"{name}[0] (epsilons)")
-    updates = _checks.finite_values(value[1], f"{name}[1] (updates)")
-    if eps.size != updates.size:
-        raise ValueError(f"{wanted}: got {eps.size} epsilons and {updates.size} updates")
-    return eps, updates
 
 
 def _score_w(value, name, args):
@@ -96,8 +80,7 @@ def _hi(value, name, args):
 
 # --- figures ----------------------------------------------------------------------------------
 
-@validate_params(X=_DATA, Y=plane_labels,
-                 update=result(Update, "one of the updates demo(X, Y) returns"), ax=ax_rule)
+@validate_params(X=_DATA, Y=plane_labels, update=unchecked, ax=ax_rule)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
     w = np.asarray(update.w, dtype=np.float32).reshape(-1)
@@ -111,8 +94,6 @@ def plot_update(X, Y, update: Update, ax=None) -> Axes:
     return ax
 
 
-@validate_params(result=result(MarginExperiment, "the result of margin_experiment()"), ax=ax_rule,
-                 faithful=Rule(_faithful, "None, a FaithfulExperiment or (epsilons, updates)"))
 def plot_margin_experiment(result: MarginExperiment, ax=None, *, faithful=None) -> Axes:
     """Updates against the margin: mean and spread, the bounds, and the faithful curve."""
     if ax is None:
@@ -147,8 +128,6 @@ def _axes(ax):
     return ax
 
 
-@validate_params(result=result(FaithfulExperiment, "the result of margin_experiment_faithful()"),
-                 ax=ax_rule)
 def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     """The chapter's own curve: mean updates of one warm-started pass against the margin."""
     if ax is None:

@@ -6,31 +6,12 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..core import _checks
-from ..core._validation import Rule, finite_values, validate_params
-from ..experiments.convergence import BoundExperiment, ProofTrace, TransformedRun
+from ..core._validation import finite_values, unchecked, validate_params
+from ..experiments.convergence import BoundExperiment, ProofTrace
 from ._lines import label_axes
-from ._rules import axes_grid, result
-
-_PAIR = axes_grid((2,))
-
-
-def _rec(rec, name, args):
-    if not isinstance(rec, BoundExperiment):
-        raise ValueError(f"{name} must be the dict returned by bound_experiment() (now a "
-                         f"BoundExperiment), got {type(rec).__name__}")
-    return rec
-
-
-def _runs_of(values_name: str) -> Rule:
-    """A list of one :class:`TransformedRun` per entry of the argument ``values_name``."""
-    def check(runs, name, args):
-        return _runs(runs, name, args[values_name], values_name)
-    return Rule(check, f"one transformed_run() per entry of {values_name}", (values_name,))
 
 # --- figures ------------------------------------------------------------------------------------
 
-@validate_params(trace=result(ProofTrace, "the result of proof_trace(X, Y, u)"), axes=_PAIR)
 def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     """The two halves of the proof along one run, and the squeeze that ends it.
 
@@ -70,7 +51,6 @@ def plot_proof_trace(trace: ProofTrace, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(rec=Rule(_rec, "a BoundExperiment"), axes=_PAIR)
 def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     """Left: every bound against the measured count (all points above the diagonal).
     Right: medians against the dimension, per number of points (flat bounds)."""
@@ -105,22 +85,8 @@ def plot_bound_experiment(rec: BoundExperiment, axes=None) -> np.ndarray:
     return axes
 
 
-def _runs(runs, name: str, values: np.ndarray, values_name: str) -> list:
-    """``runs``, a list of one :class:`TransformedRun` per entry of ``values``, checked."""
-    if not isinstance(runs, (list, tuple)):
-        raise ValueError(f"{name} must be a list of transformed_run() results, one per entry "
-                         f"of {values_name}, got {runs!r:.60}")
-    if len(runs) != values.size:
-        raise ValueError(f"{name} holds {len(runs)} runs but {values_name} has {values.size} "
-                         f"values: pass one transformed_run() result per value")
-    for k, run in enumerate(runs):
-        _checks.instance(run, TransformedRun, f"{name}[{k}]", "from transformed_run()")
-    return list(runs)
-
-
-@validate_params(scales=finite_values(strict=True),  # drawn on a log axis
-                 scaled=_runs_of("scales"), shifts=finite_values(), shifted=_runs_of("shifts"),
-                 axes=_PAIR)
+@validate_params(scales=finite_values(strict=True), scaled=unchecked,  # scales: a log axis
+                 shifts=finite_values(), shifted=unchecked, axes=unchecked)
 def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None) -> np.ndarray:
     """Exercise 1.29: updates and the optimal-margin bound against a scale (left, log-log) and
     against a shift along the plane's normal (right).

@@ -9,10 +9,10 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core._validation import Rule, validate_params
+from ..core._validation import Rule, unchecked, validate_params
 from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
-from ._rules import ax_rule, axes_grid, result, title
+from ._rules import ax_rule, title
 
 _BASELINE_STYLES = (":", "-.", "--")
 
@@ -36,42 +36,11 @@ def _baselines_and_limits(ax, base, lowest: float) -> None:
     ax.set_ylim(bottom, 1.0 + 0.1 * (1.0 - bottom) / 4)
 
 
-def _base(base, name, args):
-    if base is None:
-        return None
-    if not isinstance(base, (Baselines, dict)):
-        raise TypeError(f"{name} must be None, a Baselines (from baselines(split, digit)) or "
-                        f"a dict of name -> accuracy, got {type(base).__name__}")
-    for key, value in base.items():
-        _checks.fraction(value, f"{name}[{key!r}]")
-    return base
-
-
 def _image(value, name, args):
     """One flattened square image, as a 1-D float array."""
     xn = _checks.vector(value, name).astype(np.float64)
     image_side(xn, name)
     return xn
-
-
-def _curves(curves, name, args) -> list:
-    wanted = f"{name} must be a non-empty list of learning_curve(split, digit) results"
-    if isinstance(curves, LearningCurve):
-        raise ValueError(f"{wanted}, e.g. [curve] for one")
-    if not isinstance(curves, (list, tuple)) or not curves:
-        raise ValueError(f"{wanted}, got {curves!r:.60}")
-    split = args["split"]
-    for k, curve in enumerate(curves):
-        _checks.instance(curve, LearningCurve, f"{name}[{k}]",
-                         "from learning_curve(split, digit)")
-        if not np.any(split.y_train == curve.digit):
-            raise ValueError(f"{name}[{k}] is for the digit {curve.digit!r}, which split has no "
-                             f"training example of; pass curves learned on this split")
-        if np.size(curve.w) != split.X_train.shape[1]:
-            raise ValueError(f"{name}[{k}] has {np.size(curve.w)} weights but split's images "
-                             f"have {split.X_train.shape[1]} pixels; pass curves learned on "
-                             f"this split")
-    return list(curves)
 
 
 def _digit(digit, name, args):
@@ -80,9 +49,6 @@ def _digit(digit, name, args):
     return digit
 
 
-@validate_params(curve=result(LearningCurve, "the result of learning_curve(split, digit)"),
-                 base=Rule(_base, "None, Baselines or dict of name -> accuracy"),
-                 axes=axes_grid((2,)))
 def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = None,
                         axes=None) -> np.ndarray:
     """Accuracy per epoch (left, with the baselines) and updates per epoch (right)."""
@@ -148,9 +114,6 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     return ax
 
 
-@validate_params(split=result(Split, "from digits_split() or mnist_split(folder)"),
-                 curves=Rule(_curves, "learning curves on split", ("split",)),
-                 axes=axes_grid(lambda args: (2, len(args["curves"])), ("curves",)))
 def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> np.ndarray:
     """For each curve: an example of its digit (top row) and the learned weights (bottom)."""
     if axes is None:
@@ -165,8 +128,8 @@ def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> 
     return axes
 
 
-@validate_params(curves=result(LearningCurves, "the result of learning_curves()"),
-                 digit=Rule(_digit, "a digit of curves", ("curves",)), ax=ax_rule)
+@validate_params(curves=unchecked, digit=Rule(_digit, "a digit of curves", ("curves",)),
+                 ax=unchecked)
 def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
     """Test accuracy after each epoch on every split (thin lines), with the majority baseline.
 

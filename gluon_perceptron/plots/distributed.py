@@ -6,18 +6,14 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..core._validation import validate_params
 from ..experiments.distributed import (
     LatencyModel,
     MixingBoundExperiment,
     MixingSpeedup,
     NonseparableMixing,
 )
-from ._rules import ax_rule, axes_grid, result
 
 
-@validate_params(exp=result(MixingBoundExperiment, "the result of mixing_bound_experiment()"),
-                 ax=ax_rule)
 def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
     r"""Measured :math:`\sum_n\sum_i \mu_{i,n} k_{i,n}` against the bound :math:`R^2/\gamma^2`,
     one marker per run (colour: workers, shape: mixing), on log-log axes with the line
@@ -40,8 +36,6 @@ def plot_mixing_bound(exp: MixingBoundExperiment, ax=None) -> plt.Axes:
     return ax
 
 
-@validate_params(speedup=result(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
-                 axes=axes_grid((2,)))
 def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     """Left: passes to separate against the workers, one line per mixing, ``train`` as a
     dashed line. Right: wall time split into start-up, local passes and exchanges."""
@@ -78,8 +72,6 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(exp=result(NonseparableMixing, "the result of nonseparable_mixing()"),
-                 ax=ax_rule)
 def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
     """Training error of the mixed weights round by round, one line per worker count, with
     the fraction of flipped labels (what the generating plane gets wrong) as a dashed line."""
@@ -96,8 +88,6 @@ def plot_nonseparable_mixing(exp: NonseparableMixing, ax=None) -> plt.Axes:
     return ax
 
 
-@validate_params(model=result(LatencyModel, "the result of mixing_latency(speedup, ...)"),
-                 ax=ax_rule)
 def plot_mixing_latency(model: LatencyModel, ax=None) -> plt.Axes:
     """The modelled speed-up of mixing against the network round trip (ms), one curve per
     one-machine pass time, log scale; the line at 1 is where mixing stops paying, and each

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core._validation import Rule, validate_params
+from ..core._validation import Rule, unchecked, validate_params
 from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import total_perceptron_loss, two_point_data
 from ._rules import ax_rule
@@ -37,16 +37,6 @@ def _surface_Y(Y, name, args):
     return None if Y is None else _checks.labels(Y, X.shape[0], name, dtype=X.dtype)
 
 
-def _path(path, name, args):
-    if path is None:
-        return None
-    _checks.instance(path, UpdatePath, name, "the result of update_path(X, Y, ...)")
-    if path.thetas.shape[1] != 2:
-        raise ValueError(f"{name} must be a run without bias on 2 features (2 weights), got "
-                         f"{path.thetas.shape[1]} weights per step")
-    return path
-
-
 def _extent(extent, name, args):
     """``extent`` > 0 such that the losses over the square fit float64."""
     extent = _checks.finite_float(extent, name, strictly_positive=True)
@@ -63,8 +53,7 @@ def _extent(extent, name, args):
 
 
 @validate_params(X=Rule(_surface_X, "None or X with 2 features"),
-                 Y=Rule(_surface_Y, "None (with X) or the labels of X", ("X",)),
-                 path=Rule(_path, "None or an UpdatePath on 2 weights"),
+                 Y=Rule(_surface_Y, "None (with X) or the labels of X", ("X",)), path=unchecked,
                  extent=Rule(_extent, "extent > 0, losses in float64", ("X",)), ax=ax_rule)
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
                       ax=None) -> Axes:

@@ -9,12 +9,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import validate_params
 from ..experiments.family import AlmaMargins, HeldoutPredictors, PABounds
-from ._rules import ax_rule, result
 
 
-@validate_params(result=result(PABounds, "from pa_bounds_experiment"), ax=ax_rule)
 def plot_pa_bounds(result: PABounds, ax=None) -> Axes:
     """Each draw's mistakes against its bound, one colour per variant, log-log, with the
     diagonal "mistakes = bound": every dot must lie below it."""
@@ -36,7 +33,6 @@ def plot_pa_bounds(result: PABounds, ax=None) -> Axes:
     return ax
 
 
-@validate_params(result=result(AlmaMargins, "from alma_margin_experiment"), ax=ax_rule)
 def plot_alma_margins(result: AlmaMargins, ax=None) -> Axes:
     """The margin ALMA reached as a fraction of the optimal one, per draw, with the paper's
     guarantee :math:`1 - \\alpha` as a line."""
@@ -54,8 +50,6 @@ def plot_alma_margins(result: AlmaMargins, ax=None) -> Axes:
     return ax
 
 
-@validate_params(result=result(HeldoutPredictors, "from heldout_predictors_experiment"),
-                 ax=ax_rule)
 def plot_heldout_predictors(result: HeldoutPredictors, ax=None) -> Axes:
     """Held-out error of the last, averaged and voted predictors, one line per draw."""
     ax = ax if ax is not None else plt.subplots(figsize=(5, 3.5))[1]

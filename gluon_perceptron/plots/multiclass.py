@@ -10,26 +10,7 @@ from matplotlib.axes import Axes
 from ..core import _checks
 from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
-from ._rules import ax_rule, result, text
-
-
-def _rates(rates, name, args):
-    """Miss and false-alarm rates, one per perceptron of ``model``, in [0, 1] (NaN: none)."""
-    if not isinstance(rates, (BinaryErrorRates, dict)):
-        raise TypeError(f"{name} must be a BinaryErrorRates (from binary_error_rates(model, X, "
-                        f"y)), got {type(rates).__name__}")
-    m = args["model"].pairs.shape[0]
-    for key in ("miss", "false alarm"):
-        try:
-            values = np.asarray(rates[key], dtype=np.float64).reshape(-1)
-        except (KeyError, TypeError, ValueError):
-            raise ValueError(f"{name}[{key!r}] must be {m} rates, one per perceptron of model, "
-                             f"got {type(rates).__name__}") from None
-        if values.size != m or np.any((values < 0) | (values > 1)):
-            raise ValueError(f"{name}[{key!r}] must be {m} rates in [0, 1], one per "
-                             f"perceptron of model, got {values.tolist()!r:.80}")
-    return rates
-
+from ._rules import ax_rule, text
 
 _CLASSES = ("classes must be a 1-D sequence of class labels, one per row of M (e.g. "
             "model.classes)")
@@ -69,8 +50,6 @@ def _matrix(M, name, args) -> np.ndarray:
     return Mn.astype(np.int64)
 
 
-@validate_params(model=result(MulticlassModel, "from train_one_vs_all(X, y)"),
-                 rates=Rule(_rates, "rates per perceptron of model", ("model",)), ax=ax_rule)
 def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | dict,
                             ax=None) -> Axes:
     """Miss and false-alarm rates of each one-vs-all perceptron, side by side.

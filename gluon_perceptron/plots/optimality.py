@@ -6,9 +6,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
-from ..core._validation import Rule, flag, validate_params
+from ..core._validation import flag, names, unchecked, validate_params
 from ..experiments.optimality import AdversaryCurve, GeneralizationCurve
-from ._rules import ax_rule, result
 
 #: What :func:`plot_generalization_curve` draws, in order: key, label, style.
 _CURVES = (("bound", "E[R_a^2/gamma_2^2]/(N+1)", "s--"),
@@ -17,23 +16,6 @@ _CURVES = (("bound", "E[R_a^2/gamma_2^2]/(N+1)", "s--"),
            ("loo", "leave-one-out error", "o-"),
            ("test", "error on fresh points", "x-"))
 
-_CURVE = result(GeneralizationCurve, "the result of generalization_curve()")
-
-
-def _keys(keys, name, args) -> tuple:
-    known = [key for key, _, _ in _CURVES]
-    if isinstance(keys, str) or not hasattr(keys, "__iter__"):
-        raise ValueError(f"{name} must be a sequence of curve names from {known}, got "
-                         f"{keys!r:.60}")
-    keys = tuple(keys)
-    unknown = [k for k in keys if not isinstance(k, str) or k not in known]
-    if unknown or not keys:
-        raise ValueError(f"{name} must be a non-empty sequence of curve names from {known}, "
-                         f"got {list(keys)!r:.80}")
-    return keys
-
-
-@validate_params(curve=result(AdversaryCurve, "the result of adversary_curve()"), ax=ax_rule)
 def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     """Theorem 1.34: forced mistakes against :math:`1/\\gamma^2`, with
     :math:`\\min(1/\\gamma^2, d)`."""
@@ -51,7 +33,8 @@ def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     return ax
 
 
-@validate_params(curve=_CURVE, ax=ax_rule, keys=Rule(_keys, "curve names"), errorbars=flag())
+@validate_params(curve=unchecked, ax=unchecked, keys=names(*(key for key, _, _ in _CURVES)),
+                 errorbars=flag())
 def plot_generalization_curve(curve: GeneralizationCurve, ax=None, *,
                               keys=("bound", "updates", "support", "loo", "test"),
                               errorbars: bool = False) -> Axes:
@@ -82,7 +65,6 @@ def plot_generalization_curve(curve: GeneralizationCurve, ax=None, *,
     return ax
 
 
-@validate_params(curve=_CURVE, ax=ax_rule)
 def plot_scaled_bound(curve: GeneralizationCurve, ax=None) -> Axes:
     """:math:`(N+1)` times each mean rate: flat for a rate that falls exactly like
     :math:`1/N`, rising for one that falls more slowly. Error bars: standard errors."""

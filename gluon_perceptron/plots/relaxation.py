@@ -10,48 +10,10 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from ..core import _checks
-from ..core._validation import Rule, validate_params
+from ..core._validation import Rule, unchecked, validate_params, vector
 from ..core.theory.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
 from ._rules import ax_rule
-
-
-def _table(table, name, args):
-    """A complete table ``(rule, eta) -> RelaxationResult``: every rule with every eta."""
-    if not isinstance(table, (RuleComparison, dict)) or not len(table):
-        raise ValueError(f"{name} must be the non-empty dict (RuleComparison) returned by "
-                         f"compare_rules(A, c), got {table!r:.60}")
-    for key, res in table.items():
-        if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str)
-                and isinstance(key[1], (int, float, np.integer, np.floating))
-                and not isinstance(key[1], bool) and np.isfinite(key[1])):
-            raise ValueError(f"{name} must map (rule, eta) pairs, a name and a finite number, "
-                             f"to results, as compare_rules(A, c) returns; got the key "
-                             f"{key!r:.60}")
-        _checks.instance(res, RelaxationResult, f"{name}[{key!r}]",
-                         "from relaxation_method(A, c, ...), as compare_rules returns them")
-    rules = dict.fromkeys(rule for rule, _ in table)
-    etas = dict.fromkeys(eta for _, eta in table)
-    missing = [(r, e) for r in rules for e in etas if (r, e) not in table]
-    if missing:
-        raise ValueError(f"{name} has no result for {missing[:3]!r:.80}: pass one result per "
-                         f"rule and eta, as compare_rules(A, c) returns")
-    return table
-
-
-def _results(results, name, args) -> dict:
-    if not isinstance(results, dict) or not results or any(
-            not isinstance(r, RelaxationResult) or not r.history.get("w")
-            for r in results.values()):
-        raise ValueError(f"{name} must be a non-empty dict of relaxation_method(..., "
-                         "record=True) results, e.g. wedge_demo().paths")
-    for label, res in results.items():
-        path = np.array(res.history["w"])
-        if path.ndim != 2 or path.shape[1] != 2 or not np.all(np.isfinite(path)):
-            raise ValueError(f"{name}[{label!r}] is not a run on a 2-D system like A (its "
-                             f"iterates have shape {path.shape[1:]}, A has 2 rows); pass runs "
-                             f"of relaxation_method(A, c, record=True)")
-    return results
 
 
 def _A(A, name, args) -> np.ndarray:
@@ -62,16 +24,6 @@ def _A(A, name, args) -> np.ndarray:
     return An
 
 
-def _c(c, name, args) -> np.ndarray:
-    cn = _checks.vector(c, name).astype(np.float64)
-    columns = args["A"].shape[1]
-    if cn.size != columns:
-        raise ValueError(f"{name} must have one entry per column of A (one inequality per "
-                         f"column): A has {columns} columns, c has {cn.size} entries")
-    return cn
-
-
-@validate_params(table=Rule(_table, "(rule, eta) -> RelaxationResult"), ax=ax_rule)
 def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], RelaxationResult],
                          ax=None) -> Axes:
     """Iterations to feasibility, grouped by rule, one bar per eta (log scale).
@@ -122,8 +74,7 @@ def _feasible_grid(A: np.ndarray, c: np.ndarray, xs: np.ndarray, ys: np.ndarray)
     return inside
 
 
-@validate_params(results=Rule(_results, "runs with record=True on 2 weights"),
-                 A=Rule(_A, "2 x n"), c=Rule(_c, "one entry per column of A", ("A",)), ax=ax_rule)
+@validate_params(results=unchecked, A=Rule(_A, "2 x n"), c=vector(size_of="A"), ax=ax_rule)
 def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axes:
     """The feasible region of a 2-D system (shaded) and the recorded paths of some runs.
 

@@ -10,33 +10,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core import _checks
-from ..core._validation import Rule, validate_params
+from ..core._validation import unchecked, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
-from ._rules import ax_rule, axes_grid, plane_features, plane_labels, result, text
+from ._rules import axes_grid, plane_features, plane_labels, text
 from .chapter import plotdata
 
 
-def _results(results, name, args):
-    """``results``: a non-empty dict of name -> TrainResult with weights for ``X``."""
-    if not isinstance(results, Mapping) or not results:
-        raise ValueError(f"{name} must be a non-empty dict of name -> TrainResult (what "
-                         f"compare_trainers returns), got {results!r:.60}")
-    for key, res in results.items():
-        _checks.instance(res, TrainResult, f"{name}[{key!r}]",
-                         "a trainer's result, as compare_trainers returns them")
-        _checks.vector(res.w, f"{name}[{key!r}].w", size=args["X"].shape[1])
-        _checks.scalar(res.b, f"{name}[{key!r}].b")
-    return results
-
-
-_PAIR = axes_grid((2,))
-
-
-@validate_params(result=result(SGDBoundExperiment, "the result of sgd_bound_experiment(X, Y)"),
-                 ax=ax_rule)
 def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
     """Measured gap (mean over seeds, min-max band) and bound against :math:`T`, log-log."""
     if ax is None:
@@ -61,8 +42,7 @@ def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
 _KIND_STYLE = {"mistake": ("C3", "x"), "correct": ("C2", "+"), "tie": ("k", "o")}
 
 
-@validate_params(check=result(SubgradientCheck, "the result of compare_subgradients()"), ax=ax_rule,
-                 title=text)
+@validate_params(check=unchecked, ax=unchecked, title=text)
 def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "") -> Axes:
     """Autograd's gradient entries against the closed form's (from
     :func:`~.compare_subgradients`): every point should sit on the diagonal."""
@@ -90,7 +70,6 @@ def _pair(axes, figsize) -> np.ndarray:
     return axes
 
 
-@validate_params(trap=result(ReluTrap, "the result of relu_trap(X, Y)"), axes=_PAIR)
 def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     """Left: autograd's slope at the kink for each form of :math:`\\max(0, -z)`. Right:
     :math:`\\|(w_t, b_t)\\|` along SGD from zero with :func:`~.perceptron_loss` and with
@@ -120,9 +99,7 @@ def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(X=plane_features(), Y=plane_labels,
-                 results=Rule(_results, "dict of name -> TrainResult on X", ("X",)),
-                 axes=_PAIR)
+@validate_params(X=plane_features(), Y=plane_labels, results=unchecked, axes=axes_grid((2,)))
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
 

@@ -50,7 +50,6 @@ def _fraction(alpha, name: str, args: dict) -> float:
     return alpha
 
 
-@validate_params(X=features(), bias=flag())
 def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
     """:math:`\\hat x_i = \\tilde x_i / \\|\\tilde x_i\\|` with :math:`\\tilde x_i = (x_i, 1)`
     (or :math:`x_i` without ``bias``); a zero row stays zero."""
@@ -140,8 +139,6 @@ def _fast_alma(Z, Y, w, k, alpha, B, C, max_epochs, bias) -> TrainResult:
     return _alma_result(w, bias, _drive(passes, max_epochs, (w,)), k)
 
 
-@validate_params(gamma=real(positive=True), alpha=Rule(_fraction, "real(positive=True), "
-                                                                  "at most 1"))
 def alma_bound(gamma: float, alpha: float) -> float:
     """Gentile's (2001, Theorem 3) bound on ALMA\\ :sub:`2`'s updates with :math:`B = 1/\\alpha`,
     :math:`C = \\sqrt 2`, on unit rows separable with margin :math:`\\gamma`:

@@ -83,7 +83,7 @@ class ForgetronRun:
         return 1
 
 
-def _shrink_factor(lam: float, mu: float, room: float) -> float:
+def shrink_factor(lam: float, mu: float, room: float) -> float:
     """Largest :math:`\\phi \\in (0, 1]` with :math:`\\Psi(\\lambda, \\phi, \\mu) \\le`
     ``room``, where :math:`\\Psi = (\\lambda\\phi)^2 + 2\\lambda\\phi(1 - \\phi\\mu)`.
 
@@ -157,7 +157,7 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
         r, lam = active[0], sigma[0]  # 2. shrink, then 3. forget the oldest
         mu = Y[r] * _score(kern, X, Y, active, sigma, r)
         _refuse_nan(mu, f"the score f(x_{r}) of the removed example {r}")
-        phi = _shrink_factor(lam, mu, 15.0 / 32.0 * mistakes - Q)
+        phi = shrink_factor(lam, mu, 15.0 / 32.0 * mistakes - Q)
         Q += (lam * phi) ** 2 + 2.0 * lam * phi * (1.0 - phi * mu)
         shrinks.append(phi)
         sigma = [phi * s for s in sigma[1:]]
@@ -183,14 +183,12 @@ def _refuse_nan(value: float, what: str) -> None:
         raise _overflow(what, np.float64, SCALE)
 
 
-@validate_params(budget=count())
 def forgetron_radius(budget: int) -> float:
     """:math:`U = \\frac14 \\sqrt{(B + 1) / \\ln(B + 1)}`, the norm the Forgetron's
     guarantee allows its competitor :math:`g` (Dekel et al. 2008)."""
     return 0.25 * np.sqrt((budget + 1) / np.log(budget + 1))
 
 
-@validate_params(X=features(), Y=labels(of="X"), budget=count(), **KERNEL_RULES)
 def forgetron_bound(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
                     gamma: float | None = None, coef0: float = 1.0) -> float:
     """The Forgetron's mistake bound :math:`2\\|g\\|^2 + 4 \\sum_t \\max(0, 1 - y_t g(x_t))`

@@ -19,7 +19,6 @@ The Forgetron, a kernel perceptron on a budget, is in :mod:`.budget`.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 
@@ -28,7 +27,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow, _refuse_overflow
+from .._arrays import _guard, _overflow
 from .._validation import (
     Rule,
     context,
@@ -295,7 +294,7 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
             updates = 0
             for j in range(X.shape[0]):
                 f = nd.dot(coef, kern.ndarray_column(Xd, Xd[j]) + extra).asscalar()
-                _refuse_overflow(math.isfinite(f), "margins y (w.x + b)", epoch)
+                _guard(epoch, margins=f)  # the overflow guard
                 if Y[j] * f <= 0.0:
                     alpha[j] += 1
                     coef[j] += learning_rate * Yd[j]

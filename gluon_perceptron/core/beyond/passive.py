@@ -35,7 +35,7 @@ VARIANTS = ("PA", "PA-I", "PA-II")
 _CODE = {"PA": PA, "PA-I": PA_I, "PA-II": PA_II}
 
 
-def _step(variant: str, loss: float, sq: float, C: float) -> float:
+def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
     """:math:`\\tau`: the step of ``variant`` for hinge loss ``loss`` and :math:`\\|x\\|^2 =`
     ``sq`` (positive, or any for PA-II)."""
     if variant == "PA":
@@ -107,7 +107,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
             squared_loss += loss * loss
             if loss == 0.0 or (sq == 0.0 and variant != "PA-II"):
                 continue  # passive
-            step = _step(variant, loss, sq, C) * y  # aggressive: the smallest move to loss 0
+            step = pa_tau(variant, loss, sq, C) * y  # aggressive: the smallest move to loss 0
             w[:] += x * step
             b[0] += step if bias else 0.0
             updates += 1

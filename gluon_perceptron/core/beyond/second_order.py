@@ -18,21 +18,17 @@ rank-one update at every mistake.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .._arrays import _finite, _refuse_overflow, _split
+from .._arrays import _guard, _split
 from .._checks import vector
 from .._validation import (
-    Rule,
     count,
     features,
     flag,
-    instance,
     labels,
-    optional,
     real,
     validate_params,
 )
@@ -129,14 +125,14 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
             mistakes = 0
             for t, x in enumerate(Z):
                 margin = Y[t] * (x @ (Ainv @ v))  # the sign of x^T (A + x x^T)^-1 v
-                _refuse_overflow(math.isfinite(margin), "margins y (w.x + b)", epoch, fix=fix)
+                _guard(epoch, margins=margin, fix=fix)  # the overflow guard
                 if margin <= 0.0:
                     mistakes += 1
                     rows.append(t)
                     u = Ainv @ x
                     Ainv -= np.outer(u, u) / (1.0 + x @ u)  # x joins S (Sherman-Morrison)
                     v += Y[t] * x
-            _refuse_overflow(_finite(Ainv) and _finite(v), "weights (w, b)", epoch, fix=fix)
+            _guard(epoch, weights=(Ainv, v), fix=fix)
             per_epoch.append(mistakes)
             if mistakes == 0:
                 break
@@ -150,10 +146,6 @@ def _competitor(u, name: str, args: dict) -> np.ndarray:
     return vector(u, name, size=args["X"].shape[1] + int(args["run"].bias)).astype(np.float64)
 
 
-@validate_params(X=features(), Y=labels(of="X"),
-                 run=instance(SecondOrderRun, "from train_second_order"),
-                 u=Rule(_competitor, "vector(size_of='X' + run.bias)", ("X", "run")),
-                 gamma=optional(real(positive=True)))
 def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None) -> float:
     """The right-hand side of the second-order perceptron's bound for the competitor ``u``.
 

@@ -29,9 +29,6 @@ from .._arrays import _row_norms
 from .._validation import (
     Rule,
     count,
-    features,
-    labels,
-    optional,
     seed,
     validate_params,
 )
@@ -73,7 +70,6 @@ def unit_rows(who: str, square: bool = False) -> Rule:
     return Rule(check, f"unit_rows({who!r}, separable)")
 
 
-@validate_params(X=features(), Y=labels(of="X"))
 def signed_unit_rows(X, Y) -> np.ndarray:
     """The separation problem of a labelled set: rows :math:`y_j (x_j, 1)/\\|(x_j, 1)\\|`."""
     Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
@@ -82,7 +78,6 @@ def signed_unit_rows(X, Y) -> np.ndarray:
     return Z / np.sqrt((Z * Z).sum(1))[:, None]
 
 
-@validate_params(m=count())
 def phase_length(m: int) -> int:
     """:math:`N = \\lceil 3 m (m+1)^2 / \\ln 2 \\rceil`, the updates of one perceptron phase of
     :func:`rescaled_perceptron` in :math:`m` unknowns (see its bound)."""
@@ -101,7 +96,6 @@ def _margin(rho, name: str, args: dict) -> float:
 _RHO = Rule(_margin, "real(0 < rho <= 1)")
 
 
-@validate_params(rho=_RHO)
 def perceptron_separation_bound(rho: float) -> float:
     """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
     with np.errstate(all="ignore"):
@@ -124,7 +118,6 @@ def smooth_bound(rho: float, n: int) -> int:
     return max(0, math.ceil(value))
 
 
-@validate_params(rho=_RHO, n=count(), m=count(), phase=optional(count()))
 def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
     """The rescaled perceptron's bound :math:`(\\lfloor 2m\\log_2(2/\\rho)\\rfloor + 1)(N + n)`
     updates, with :math:`N` = ``phase`` (default :func:`phase_length`)."""
@@ -135,7 +128,6 @@ def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
     return (math.floor(2 * m * log) + 1) * (phase + n)
 
 
-@validate_params(A=unit_rows("separation_margin"))
 def separation_margin(A) -> float:
     """:math:`\\rho(A) = \\max_{\\|w\\|=1} \\min_j a_j^\\top w` of the unit rows (the optimal
     margin of the homogeneous problem, by the hard-margin quadratic program); a ValueError

@@ -76,7 +76,7 @@ class SeparationRun:
         return len(self.updates_per_epoch)
 
 
-def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None,
+def cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None = None,
                      fast: bool = True) -> tuple[np.ndarray, int, bool]:
     """Cyclic passes of the homogeneous perceptron on the unit rows, from :math:`w = 0`, until
     a pass makes no update or at least ``max_updates`` updates are made (checked after each
@@ -101,7 +101,6 @@ def _cone_perceptron(A: np.ndarray, max_updates: int, counts: np.ndarray | None 
     return w, updates, bool(np.all(A @ w > 0))
 
 
-@validate_params(A=unit_rows("perceptron_separation"), max_iterations=count())
 def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRun:
     """The perceptron on the separation problem: cyclic passes over the unit rows.
 
@@ -115,12 +114,12 @@ def perceptron_separation(A, *, max_iterations: int = 1_000_000) -> SeparationRu
         If ``A`` is not separable (no :math:`w` with :math:`A w > 0`, decided up front by a
         linear program): the loop could never stop.
     """
-    w, updates, ok = _cone_perceptron(A, max_iterations)
+    w, updates, ok = cone_perceptron(A, max_iterations)
     return SeparationRun(w=w, iterations=updates, converged=ok, method="perceptron",
                          updates_per_epoch=[updates])
 
 
-def _softmin(scores: np.ndarray, mu: float) -> np.ndarray:
+def softmin(scores: np.ndarray, mu: float) -> np.ndarray:
     """:math:`x_\\mu = \\arg\\min_{x \\in \\Delta} \\langle s, x\\rangle + \\mu \\sum_j x_j
     \\ln(n x_j)`, i.e. :math:`x_j \\propto e^{-s_j/\\mu}`."""
     z = np.exp(-(scores - scores.min()) / mu)
@@ -159,7 +158,7 @@ def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
     n = A.shape[0]
     w = A.T @ np.full(n, 1.0 / n)
     mu = 2.0
-    x = _softmin(A @ w, mu)
+    x = softmin(A @ w, mu)
     k = 0
     while True:
         scores = A @ w
@@ -167,9 +166,9 @@ def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
             return SeparationRun(w=w, iterations=k, converged=bool(np.all(scores > 0)),
                                  method="smooth", updates_per_epoch=[1] * k)
         theta = 2.0 / (k + 3)
-        w = (1 - theta) * (w + theta * (A.T @ x)) + theta**2 * (A.T @ _softmin(scores, mu))
+        w = (1 - theta) * (w + theta * (A.T @ x)) + theta**2 * (A.T @ softmin(scores, mu))
         mu *= 1 - theta
-        x = (1 - theta) * x + theta * _softmin(A @ w, mu)
+        x = (1 - theta) * x + theta * softmin(A @ w, mu)
         k += 1
 
 
@@ -244,7 +243,7 @@ def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
     phases: list[int] = []  # the updates of each phase
     while True:
         counts = np.zeros(n)
-        z, updates, ok = _cone_perceptron(C, min(phase, max_iterations - total), counts)
+        z, updates, ok = cone_perceptron(C, min(phase, max_iterations - total), counts)
         total += updates
         phases.append(updates)
         w = B @ z

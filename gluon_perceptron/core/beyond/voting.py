@@ -37,7 +37,6 @@ from .._validation import (
     instance,
     labels,
     one_of,
-    real,
     validate_params,
 )
 from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
@@ -342,7 +341,6 @@ def _scores(model, X: np.ndarray) -> np.ndarray:
     return np.cumsum(steps, axis=0)
 
 
-@validate_params(radius=real(positive=True), gamma=real(positive=True), samples=count())
 def voted_bound(radius: float, gamma: float, samples: int) -> float:
     """Freund & Schapire's bound on the voted perceptron's expected test error after one pass
     over ``samples`` examples of a distribution separable with margin ``gamma`` in a ball of

@@ -86,7 +86,7 @@ def _np_label(y, name: str, args: dict) -> float:
 
 
 @use_np
-def _draw_plane_np(dimensions: int, epsilon: float, ctx: mx.Context) -> tuple:
+def draw_plane_np(dimensions: int, epsilon: float, ctx: mx.Context) -> tuple:
     """The random unit ``wfake`` and ``bfake ~ N(0, 1)``, in the NumPy interface."""
     wfake = np.random.normal(size=(dimensions,), ctx=ctx)   # fake weight vector for separation
     bfake = np.random.normal(size=(1,), ctx=ctx)            # fake bias
@@ -101,7 +101,7 @@ def _draw_plane_np(dimensions: int, epsilon: float, ctx: mx.Context) -> tuple:
 
 
 @use_np
-def _sample_np(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx) -> tuple:
+def sample_np(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx) -> tuple:
     """The chapter's loop in the NumPy interface: one candidate at a time."""
     _refuse_hopeless(samples, dimensions, epsilon, bfake.item(), max_attempts)
     X = np.zeros((samples, dimensions), ctx=ctx)
@@ -162,8 +162,8 @@ def getfake_np(samples: int, dimensions: int, epsilon: float,
     samplers give different data, from the same distribution. After ``mx.random.seed(1)`` this
     one gives the data of the chapter's printed 2017 run (:data:`.getfake.PRINTED_TRACE`).
     """
-    wfake, bfake = _draw_plane_np(dimensions, epsilon, ctx)
-    X, Y, _ = _sample_np(samples, dimensions, epsilon, wfake, bfake,
+    wfake, bfake = draw_plane_np(dimensions, epsilon, ctx)
+    X, Y, _ = sample_np(samples, dimensions, epsilon, wfake, bfake,
                          _default_attempts(samples), ctx)
     return X, Y
 

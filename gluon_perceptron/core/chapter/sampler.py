@@ -115,7 +115,7 @@ def _default_attempts(samples: int) -> int:
     return min(100 * samples + 10_000, _checks.MAX_COUNT)
 
 
-def _draw_plane(dimensions: int, epsilon: float, ctx: mx.Context | None = None
+def draw_plane(dimensions: int, epsilon: float, ctx: mx.Context | None = None
                 ) -> tuple[nd.NDArray, nd.NDArray]:
     """Draw the chapter's random unit ``wfake`` and ``bfake ~ N(0, 1)`` (on ``ctx``)."""
     ctx = mx.current_context() if ctx is None else ctx
@@ -185,7 +185,7 @@ def _refuse_hopeless(samples: int, dimensions: int, epsilon: float, bfake: float
             f"max_attempts.")
 
 
-def _sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx=None):
+def sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx=None):
     """The chapter's loop: one candidate at a time, all in NDArray (on ``ctx``)."""
     ctx = mx.current_context() if ctx is None else ctx
     _refuse_hopeless(samples, dimensions, epsilon, float(bfake.asscalar()), max_attempts)
@@ -255,7 +255,7 @@ def getfake(samples: int, dimensions: int, epsilon: float,
     MXNet's global generator drives every draw: ``mx.random.seed(1)`` (the original notebook's
     seed) and then ``getfake(50, 2, 0.3)`` give the original notebook's data on MXNet 1.9.
     """
-    wfake, bfake = _draw_plane(dimensions, epsilon, ctx)
-    X, Y, _ = _sample_faithful(samples, dimensions, epsilon, wfake, bfake,
+    wfake, bfake = draw_plane(dimensions, epsilon, ctx)
+    X, Y, _ = sample_faithful(samples, dimensions, epsilon, wfake, bfake,
                                _default_attempts(samples), ctx)
     return X, Y

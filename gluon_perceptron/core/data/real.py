@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _checks
 from .. import _validation as rule
-from .._validation import Rule, validate_params
+from .._validation import Rule, class_labels, validate_params
 from .idx import IDXError, _path_rule, read_idx
 from .mnist_csv import _mnist_5k_raw
 from .synthetic import pad_constant
@@ -232,27 +232,8 @@ def _split_features(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-def _class_labels(y, name: str, args: dict) -> np.ndarray:
-    """``y``: one class label per example (a 1-D array, any label type, no NaN or inf); one
-    per row of ``X`` when ``X`` was checked before it."""
-    yn = _checks.to_numpy(y, name)
-    if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
-        got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
-        raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
-    yn = yn.reshape(-1)
-    if "X" in args and yn.shape[0] != args["X"].shape[0]:
-        raise ValueError(f"X and {name} must have the same length: X has "
-                         f"{args['X'].shape[0]} examples, {name} has {yn.shape[0]} labels")
-    if yn.size == 0:
-        raise ValueError(f"{name} is empty: pass one label per example")
-    if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):
-        raise ValueError(f"{name} must hold class labels, found NaN or inf; drop those "
-                         f"examples first")
-    return yn
-
-
 @validate_params(X=Rule(_split_features, "features(), at least 2 rows"),
-                 y=Rule(_class_labels, "class labels, one per row of X", ("X",)),
+                 y=class_labels(),
                  test_fraction=_TEST_FRACTION, seed=rule.seed())
 def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = None) -> Split:
     """Shuffle the examples and cut off a test part.
@@ -302,7 +283,7 @@ def _matches(y: np.ndarray, positive) -> np.ndarray:
 
 
 def _labels_holding(y, name: str, args: dict) -> np.ndarray:
-    yn, positive = _class_labels(y, name, args), args["positive"]
+    yn, positive = class_labels(of=None)(y, name, args), args["positive"]
     if not np.any(_matches(yn, positive)):
         raise ValueError(f"no example has label {positive!r} in {name}; labels present in "
                          f"{name}: {np.unique(yn)[:10].tolist()}; pick positive among them")

@@ -25,9 +25,9 @@ from ..chapter.sampler import (
     RADIUS,
     _check_shape,
     _default_attempts,
-    _draw_plane,
     _give_up,
-    _sample_faithful,
+    draw_plane,
+    sample_faithful,
 )
 
 #: The largest float32, the dtype of the NDArrays these functions return.
@@ -166,7 +166,7 @@ def _separable_numpy(samples: int, dimensions: int, epsilon: float
     (arguments trusted), as numpy: the same draws from MXNet's generator and the same numbers,
     without the round trip of the points through NDArray. Returns ``X, Y`` (float32), ``wfake``
     (float32, shape (d,)) and ``bfake`` (float32, shape (1,))."""
-    wfake, bfake = _draw_plane(dimensions, epsilon)
+    wfake, bfake = draw_plane(dimensions, epsilon)
     w, b = wfake.asnumpy(), bfake.asnumpy()
     X, Y, _ = _sample_blocks(samples, dimensions, epsilon, w, b[0], _default_attempts(samples))
     return X, Y, w, b
@@ -214,8 +214,8 @@ def sample_separable(samples: int, dimensions: int, epsilon: float, *,
     if samples > MAX_SAMPLES:  # a trusted caller skipped the rule: never allocate past it
         _check_shape(samples, dimensions)
     _mx_seed(seed)
-    wfake, bfake = _draw_plane(dimensions, epsilon)
-    sampler = _sample_faithful if engine == "faithful" else _sample_batched
+    wfake, bfake = draw_plane(dimensions, epsilon)
+    sampler = sample_faithful if engine == "faithful" else _sample_batched
     if max_attempts is None:
         max_attempts = _default_attempts(samples)
     try:

@@ -47,7 +47,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .._validation import Rule, count, flag, function, optional, real, validate_params
+from .._validation import (
+    Rule,
+    count,
+    flag,
+    function,
+    optional,
+    real,
+    user_code,
+    validate_params,
+)
 from . import lifeline
 from .limits import (
     SERVERS,
@@ -205,7 +214,7 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
 
 # The user's worker_command is data here: it runs in other processes (each with its own, unset
 # trusted flag), never in this one, so the default skip_nested suits; on_started is the one
-# callable of the user's run here, and the function() rule runs it checked (untrusted).
+# callable of the user's run here, run checked (untrusted) through user_code.
 @validate_params(worker_command=Rule(_command, "a non-empty list of str"), workers=count(),
                  servers=SERVERS, timeout=real(positive=True), log_dir=path(),
                  python_servers=flag(),
@@ -296,7 +305,7 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
             group = procs[role].pid if group is None else group
             run.pids[role] = procs[role].pid
         if on_started is not None:
-            on_started(dict(run.pids))
+            user_code(on_started, "on_started")(dict(run.pids))  # the user's code: checked
         _watch(procs, run, start + timeout, timeout, poll, progress)
     finally:
         run.returncodes.update(stop(procs, group=group))

@@ -50,6 +50,7 @@ from .._validation import (
     one_of,
     optional,
     real,
+    user_code,
     validate_params,
 )
 from ..fast.training_fast import fast_pass
@@ -274,6 +275,7 @@ def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float
         k_i = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)  # train's pass: w, b change in place
         seconds = time.perf_counter() - start
         local.append(np.concatenate([w, b, np.array([k_i, seconds], dtype=Xs.dtype)]))
+    exchange = user_code(exchange, "exchange")  # a user's exchange runs checked
     rows = np.stack(local) if exchange is None else exchange(np.stack(local))
     k = rows[:, -2].astype(np.int64)
     if k.sum() == 0:  # no mistake on any shard: theta separates them all, nothing to mix

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from .._validation import Rule, labels, one_of, optional, real, validate_params
+from .._validation import Rule, count, fits, labels, one_of, optional, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path
 from .mixing import shard_bounds, shard_count
@@ -179,12 +179,8 @@ def _batch(of: str) -> Rule:
 
 def _epochs_fit(of: str) -> Rule:
     """``max_epochs``: a count whose mistake counts per epoch and shard fit in memory."""
-    def check(max_epochs, name, args):
-        max_epochs = _checks.positive_int(max_epochs, name)
-        _checks.elements(max_epochs * args[of], f"the mistake counts per epoch and shard "
-                                                f"(max_epochs={max_epochs:,} x {of}={args[of]})")
-        return max_epochs
-    return Rule(check, f"count(), max_epochs x {of} counts fit", (of,))
+    return fits(count(), lambda max_epochs, args: max_epochs * args[of], "the mistake counts "
+                "per epoch and shard (max_epochs={value:,} x " + of + "={" + of + "})", (of,))
 
 
 def _float32_rate(learning_rate, name: str, args: dict) -> float:

@@ -5,7 +5,7 @@ r"""The fast twins of the trainers beyond Rosenblatt's (:mod:`gluon_perceptron.c
   over the precomputed Gram matrix, every example's score kept up to date, the next mistake
   found by the scan-ahead in numpy blocks instead of a Python loop over the correct examples.
 - :func:`_cone_passes`: the homogeneous perceptron on unit rows
-  (:func:`~gluon_perceptron.core.beyond.solvers._cone_perceptron`), scanned ahead the same
+  (:func:`~gluon_perceptron.core.beyond.solvers.cone_perceptron`), scanned ahead the same
   way.
 
 Each makes the decisions and the floating-point operations of its readable loop, so the tests
@@ -71,7 +71,7 @@ def _gram_passes(X: np.ndarray, Y: np.ndarray, kern, extra: float, alpha: np.nda
 
 def _cone_passes(A: np.ndarray, max_updates: int,
                  counts: np.ndarray | None = None) -> tuple[np.ndarray, int, bool]:
-    """The readable :func:`~gluon_perceptron.core.beyond.solvers._cone_perceptron`, scanned
+    """The readable :func:`~gluon_perceptron.core.beyond.solvers.cone_perceptron`, scanned
     ahead: cyclic passes of :math:`w \\leftarrow w + a_j` on every row with
     :math:`a_j^\\top w \\le 0`, from :math:`w = 0`, until a pass makes no update or at least
     ``max_updates`` updates are made. Between two updates ``w`` is fixed, so the next row to

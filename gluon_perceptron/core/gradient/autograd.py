@@ -14,7 +14,6 @@ weights or margins that left the floats are refused after each pass.
 from __future__ import annotations
 
 import functools
-import inspect
 import numbers
 from collections.abc import Callable
 
@@ -22,7 +21,7 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from .._arrays import _finite, _refuse_overflow
+from .._arrays import _guard
 from .._validation import Rule, context, count, features, labels, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import (
@@ -35,13 +34,6 @@ from .losses import (
 from .sgd import parameters_like
 from .sgd_update import LOSS, Loss, normal_rate, sgd_step
 
-#: The code of the wrappers :data:`~.sgd_update.LOSS` puts around a loss it does not know (a
-#: ``functools.partial`` of :func:`~.threshold_loss` among them), to look through them.
-_CHECKING_WRAPPERS = frozenset(
-    getattr(f, "__code__", None)
-    for f in (LOSS(functools.partial(threshold_loss, threshold=0.0), "loss", {}),)
-    for f in (f, f.__wrapped__))
-
 
 def _flat_threshold(loss: Loss) -> float | None:
     """The :math:`\\delta` beyond which ``loss`` is known to be flat, or None.
@@ -52,8 +44,6 @@ def _flat_threshold(loss: Loss) -> float | None:
     ``delta`` for ``functools.partial(threshold_loss, threshold=delta)`` (finite, >= 0). Any
     other loss gives None: nothing is known about its gradient.
     """
-    loss = inspect.unwrap(loss, stop=lambda f: getattr(f, "__code__", None)
-                          not in _CHECKING_WRAPPERS)
     for known, delta in ((perceptron_loss, 0.0), (relu_perceptron_loss, 0.0), (hinge_loss, 1.0)):
         if loss is known:
             return delta
@@ -92,10 +82,10 @@ def _refuse_overflow_after(epoch: int, w: nd.NDArray, b: nd.NDArray, X: np.ndarr
     :math:`y (w^\\top x + b)` on ``(X, Y)`` did not (a margin of inf would count as "correct"
     and the run as converged)."""
     wn, bn = w.asnumpy().reshape(-1), b.asnumpy()
-    _refuse_overflow(_finite(wn) and _finite(bn), "weights (w, b)", epoch, X.dtype)
+    _guard(epoch, weights=(wn, bn), dtype=X.dtype)
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
         margins = Y * (X @ wn.astype(X.dtype, copy=False) + X.dtype.type(bn[0]))
-    _refuse_overflow(bool(np.isfinite(margins).all()), "margins y (w.x + b)", epoch, X.dtype)
+    _guard(epoch, margins=margins, dtype=X.dtype)
 
 
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),

@@ -55,6 +55,7 @@ from .._validation import (
     optional,
     progress,
     seed,
+    user_code,
     validate_params,
 )
 from .losses import perceptron_loss
@@ -235,7 +236,7 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     SGDResult
     """
     n, d = X.shape
-    rates = _rate_table(learning_rate, steps, runs)
+    rates = _rate_table(user_code(learning_rate, "learning_rate"), steps, runs)
     wanted = set(() if record_at is None else record_at)
     order_idx = nd.array(_example_order(order, n, steps, runs, seed), ctx=ctx)
     Xd, Yd = nd.array(X, dtype=X.dtype, ctx=ctx), nd.array(Y, dtype=X.dtype, ctx=ctx)

@@ -23,7 +23,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from .._validation import Rule, function, optional, real, validate_params
+from .._validation import Rule, function, optional, real, user_code, validate_params
 from .losses import LOSS_RULES, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
@@ -33,11 +33,12 @@ Schedule = Callable[[int], "float | np.ndarray"]
 #: A loss ``loss(w, b, x, y) -> NDArray`` of per-example losses.
 Loss = Callable[..., nd.NDArray]
 
-#: The rule of a ``loss`` argument: the package's losses run trusted; a user's loss runs
-#: checked and must return an NDArray.
-LOSS = function("loss(w, b, x, y), e.g. perceptron_loss or hinge_loss (not its name)",
-                returns=(nd.NDArray, "an mxnet NDArray recorded by autograd (e.g. "
-                                     "nd.maximum(-y * f, 0))", ": a numpy value has no gradient"))
+#: The rule of a ``loss`` argument: a callable (the package's losses run trusted; a user's
+#: loss runs checked and must return :data:`LOSS_RESULT`, see :func:`sgd_step`).
+LOSS = function("loss(w, b, x, y), e.g. perceptron_loss or hinge_loss (not its name)")
+#: What a user's loss must return, for :func:`~.._validation.user_code`.
+LOSS_RESULT = (nd.NDArray, "an mxnet NDArray recorded by autograd (e.g. nd.maximum(-y * f, 0))",
+               ": a numpy value has no gradient")
 
 
 @validate_params(eta=real(positive=True))
@@ -192,6 +193,7 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     ndarray of bool, shape (1,) or (r,)
         Where the gradient was nonzero, i.e. where this step was an update.
     """
+    loss = user_code(loss, "loss", returns=LOSS_RESULT)  # a user's loss runs checked
     with autograd.record():
         value = loss(w, b, x, y)
     value.backward()

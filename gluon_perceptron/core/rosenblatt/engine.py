@@ -1,8 +1,9 @@
 r"""What every trainer's passes share: the driver that repeats them, the overflow guard, the
 scan-ahead, and the switch that compiles the fast twins.
 
-- :func:`_guard`: the one overflow error of a pass, "the margins ... in pass 3" or "the weights
-  ... in pass 3". A readable trainer calls it on every margin and on the weights after a pass.
+- :func:`_guard` (from :mod:`.._arrays`, the one overflow guard): the one overflow error of a
+  pass, "the margins ... in pass 3" or "the weights ... in pass 3". A readable trainer calls it
+  on every margin and on the weights after a pass.
 - :func:`_drive`: repeats a twin's passes until one makes no update or ``max_epochs`` are done,
   and raises (through :func:`_guard`) when the weights or the margins overflow.
 - :func:`_scan_ahead`: between two updates the weights do not change, so the next mistake can be
@@ -24,11 +25,10 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
-from .._arrays import SCALE_OR_RATE, _finite, _overflow
+from .._arrays import SCALE_OR_RATE, _guard
 
 #: ``GLUON_PERCEPTRON_FAST=numpy`` keeps numba out entirely (not imported, nothing compiled).
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
@@ -47,17 +47,6 @@ if not _WANT_NUMPY:
 #: How ``engine="fast"`` runs: ``"compiled"`` (numba, when installed) or ``"numpy"`` (block
 #: scan). Set the environment variable ``GLUON_PERCEPTRON_FAST=numpy`` to force the numpy path.
 FAST_BACKEND = "compiled" if numba is not None else "numpy"
-
-
-def _guard(epoch: int, *, margins: Any = 0.0, weights: Sequence = (), dtype=np.float64,
-           fix: str = SCALE_OR_RATE) -> None:
-    """The overflow guard: "training overflowed: the margins y (w.x + b) in pass {epoch} became
-    inf or NaN" unless ``margins`` (a margin, or an array of them) is finite, then "the weights
-    (w, b) in pass {epoch} ..." unless every array in ``weights`` (numpy or NDArray) is."""
-    if not _finite(margins):
-        raise _overflow(f"the margins y (w.x + b) in pass {epoch}", dtype, fix)
-    if not all(_finite(a) for a in weights):
-        raise _overflow(f"the weights (w, b) in pass {epoch}", dtype, fix)
 
 
 def _drive(passes: Callable[[int], Sequence[int]], max_epochs: int, state: Sequence,

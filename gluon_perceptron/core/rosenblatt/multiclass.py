@@ -36,7 +36,15 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import Rule, context, count, features, instance, validate_params
+from .._validation import (
+    Rule,
+    class_labels,
+    context,
+    count,
+    features,
+    instance,
+    validate_params,
+)
 from ..chapter.sampler import MAX_ELEMENTS
 from ..fast import batched_fast as fast
 from .engine import _guard
@@ -160,33 +168,6 @@ class MulticlassModel:
                               separated=int(sum(r.converged for r in self.results)))
 
 
-def _class_labels(y, name: str, args: dict) -> np.ndarray:
-    """Class labels ``y``, one per row of ``X``: integers, strings, or floats holding whole
-    numbers (``3.0``); other floats are refused, since every distinct value would become a
-    class of its own."""
-    Xn = args["X"]
-    yn = _checks.to_numpy(y, name).reshape(-1)
-    if yn.shape[0] != Xn.shape[0]:
-        raise ValueError(f"X and y must have the same length: X has {Xn.shape[0]} examples, "
-                         f"y has {yn.shape[0]} labels")
-    if yn.dtype.kind == "c" or (yn.dtype.kind == "O" and yn.size
-                                and not all(isinstance(v, str) for v in yn)):
-        raise ValueError(f"y must hold class labels (integers or strings), got dtype {yn.dtype}")
-    if yn.dtype.kind == "f":
-        if not np.all(np.isfinite(yn)):
-            raise ValueError("y must hold class labels, found NaN or inf; drop those examples")
-        fractional = np.unique(yn[yn != np.round(yn)])
-        if fractional.size:
-            raise ValueError(
-                f"y must hold class labels (whole numbers such as the digits 0 to 9), found "
-                f"{fractional.size} non-integer values such as {fractional[:3].tolist()}: each "
-                f"distinct value would become a class of its own; round or bin y first")
-    classes = np.unique(yn)
-    if classes.size < 2:
-        raise ValueError(f"y must hold at least 2 classes, got {classes.tolist()}")
-    return yn
-
-
 def _engine(engine, name: str, args: dict) -> str:
     """``engine``, and what the faithful engine's NDArrays can hold."""
     _checks.choice(engine, name, ENGINES)
@@ -198,8 +179,7 @@ def _engine(engine, name: str, args: dict) -> str:
     return engine
 
 
-_MULTICLASS_RULES = dict(X=features(), y=Rule(_class_labels, "class labels, one per row of X",
-                                              ("X",)),
+_MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True),
                          max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'faithful')",
                                                          ("X",)),
                          ctx=context())
@@ -315,38 +295,21 @@ def _features_for(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-def _scores(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """The scores on checked ``Xn``; refuses scores that overflowed (``X`` far too large)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        s = Xn @ model.W.T + model.b
-    if not np.all(np.isfinite(s)):
-        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
-                         "for the model's weights; rescale X as the training data was")
-    return s
-
-
 #: The rules of ``(model, X)``.
 _MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
                     X=Rule(_features_for, "features(), as many as model's", ("model",)))
 
 
-def _votes(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    s = _scores(model, Xn)
-    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])
-    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
-    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
-    return counts
-
-
-def _table(model: MulticlassModel, Xn: np.ndarray) -> np.ndarray:
-    """Scores (one-vs-all) or votes (one-vs-one): the table whose row maximum is predicted."""
-    return _scores(model, Xn) if model.scheme == "one-vs-all" else _votes(model, Xn)
-
-
 @validate_params(**_MODEL_RULES)
 def scores(model: MulticlassModel, X) -> np.ndarray:
-    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``."""
-    return _scores(model, X)
+    """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``; refuses
+    scores that overflowed (``X`` far too large)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = X @ model.W.T + model.b
+    if not np.all(np.isfinite(s)):
+        raise ValueError("the scores w.x + b overflowed to inf or NaN: X's values are too large "
+                         "for the model's weights; rescale X as the training data was")
+    return s
 
 
 def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
@@ -363,7 +326,11 @@ def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
 def votes(model: MulticlassModel, X) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
     is :math:`> 0`, else :math:`k'`."""
-    return _votes(model, X)
+    s = scores(model, X)
+    winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])  # one class per pair
+    counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
+    np.add.at(counts, (np.arange(s.shape[0])[:, None], winners), 1)
+    return counts
 
 
 @validate_params(**_MODEL_RULES)
@@ -374,13 +341,14 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
-    return model.classes[np.argmax(_table(model, X), axis=1)]
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
+    return model.classes[np.argmax(table, axis=1)]
 
 
 @validate_params(**_MODEL_RULES)
 def ties(model: MulticlassModel, X) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
-    table = _table(model, X)
+    table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
@@ -415,7 +383,7 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
-    s = _scores(model, X)
+    s = scores(model, X)
     positive = y[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
         negative = ~positive

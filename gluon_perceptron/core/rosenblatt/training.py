@@ -28,6 +28,8 @@ to right in the data's dtype, exactly like scikit-learn's ``Perceptron`` does in
 
 from __future__ import annotations
 
+import inspect
+
 import mxnet as mx
 import numpy as np
 from mxnet import nd
@@ -163,10 +165,9 @@ def predict(w, b: float, X) -> np.ndarray:
 @validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
-    return _error_rate(w, b, X, Y)
-
-
-def _error_rate(w: np.ndarray, b: float, X: np.ndarray, Y: np.ndarray) -> float:
-    """:func:`error_rate` on trusted arrays: the package's own calls after each pass (the
-    traces, the pocket's ratchet in the fast twins) skip the checking wrapper."""
     return np.count_nonzero(Y * _scores(w, b, X) <= 0) / Y.size  # = np.mean, bit for bit
+
+
+#: :func:`error_rate` on trusted arrays: the package's own calls after each pass (the traces,
+#: the pocket's ratchet in the fast twins) skip the checking wrapper.
+_error_rate = inspect.unwrap(error_rate)

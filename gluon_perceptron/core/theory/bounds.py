@@ -15,7 +15,6 @@ from .._validation import (
     Rule,
     count,
     features,
-    finite_values,
     labels,
     real,
     scalar,
@@ -97,12 +96,10 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     return float(value)
 
 
-@validate_params(radius=real(positive=True), lipschitz=real(positive=True),
-                 learning_rates=finite_values(strict=True))
 def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
     """The chapter's bound :math:`(R^2 + L^2 \\sum_{t \\le T} \\eta_t^2)/(2 \\sum_{t \\le T}
     \\eta_t)` for every prefix :math:`T = 1, 2, \\dots` of the rates given."""
-    eta = learning_rates
+    eta = np.asarray(learning_rates, dtype=np.float64)
     with np.errstate(all="ignore"):
         bound = (_f(radius)**2 + _f(lipschitz)**2 * np.cumsum(eta**2)) / (2.0 * np.cumsum(eta))
     if not np.all(np.isfinite(bound)):
@@ -175,14 +172,9 @@ def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     Holds for every :math:`(w^*, b^*)` with :math:`y_i (w^{*\\top} x_i + b^*) \\ge \\gamma > 0`;
     with the chapter's assumptions it is at most :func:`chapter_bound`.
     """
-    return _bias_bound(R, gamma, w_norm, b)
-
-
-def _bias_bound(R: float, gamma: float, w_norm: float, b: float, *,
-                who: str = "bias_bound", fix: str | None = None) -> float:
     with np.errstate(all="ignore"):
         value = (_f(R) * _f(R) + 1.0) * (_f(w_norm)**2 + _f(b) * _f(b)) / _f(gamma)**2
-    return _finite_bound(value, who, "(R**2 + 1) (w_norm**2 + b**2) / gamma**2", fix=fix,
+    return _finite_bound(value, "bias_bound", "(R**2 + 1) (w_norm**2 + b**2) / gamma**2",
                          R=R, gamma=gamma, w_norm=w_norm, b=b)
 
 
@@ -265,11 +257,12 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
                          "is <= 0); pass the plane the data was generated from")
     w, b = wfake.astype(np.float64), bfake
     R = radius(X)
-    return GeneratingPlaneBound(R=R, gamma=gamma, b=b,
-                                bound=_bias_bound(R, gamma, float(np.linalg.norm(w)), b,
-                                                  who="generating_plane_bound",
-                                                  fix="X (its radius R) and the plane "
-                                                      "(wfake, bfake)"),
+    try:
+        bound = bias_bound(R, gamma, float(np.linalg.norm(w)), b)
+    except ValueError as exc:  # it overflowed: the numbers came from the user's X and plane
+        raise ValueError(f"generating_plane_bound: {exc}; here R and gamma come from X and the "
+                         f"plane (wfake, bfake): rescale X and the plane") from None
+    return GeneratingPlaneBound(R=R, gamma=gamma, b=b, bound=bound,
                                 chapter_assumptions=b * b <= 1.0)
 
 

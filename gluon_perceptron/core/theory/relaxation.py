@@ -310,7 +310,6 @@ def _log(history: dict, t: int, r: np.ndarray, w: np.ndarray) -> dict:
     return history
 
 
-@validate_params(slope=real(positive=True))
 def wedge_system(slope: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
     """Two inequalities whose solutions form a thin wedge with its apex at (1, 0):
 

@@ -186,7 +186,6 @@ def is_separable(X, Y) -> bool:
     return _separating_point(_signed_rows(X, Y, True), "is_separable") is not None
 
 
-@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))
 def risk_minimum(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The exact minimum of the average loss :math:`R(\theta) = \frac1n\sum_i \max(0,
     \delta - y_i (w^\top x_i + b))`: the :math:`R(\theta^*)` the SGD bound is measured from.
