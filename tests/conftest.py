@@ -11,6 +11,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 import importlib  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
@@ -152,16 +153,19 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    """``--quick`` also loads the hypothesis profile ``quick`` (tests/test_properties.py: the
-    first values of each bad-input list, not all), unless ``HYPOTHESIS_PROFILE`` names one."""
+    """``--quick`` also loads the hypothesis profile ``quick`` (tests/project/test_properties.py:
+    the first values of each bad-input list, not all), unless ``HYPOTHESIS_PROFILE`` names one."""
     if config.getoption("quick"):
         os.environ.setdefault("HYPOTHESIS_PROFILE", "quick")
 
 
-#: Modules whose every test belongs to one slow group: the book's own build and kernels, the
-#: main job run on its helper processes.
-_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job",
-                  "test_jupyterlab.py": "book"}
+#: Modules (their path in tests/) whose every test belongs to one slow group: the book's own
+#: build and kernels, the main job run on its helper processes.
+_MODULE_GROUPS = {"book/test_book.py": "book", "main/test_parallel.py": "main_job",
+                  "book/test_jupyterlab.py": "book"}
+#: Folders of tests/ whose every test belongs to one slow group: the clusters of core/distributed.
+_FOLDER_GROUPS = {"core/distributed": "distributed"}
+_TESTS = Path(__file__).resolve().parent
 
 
 def _group(item) -> str | None:
@@ -170,17 +174,18 @@ def _group(item) -> str | None:
     ``distributed``, ``main_job`` (marked so, named so, or in a module of the main job's runs)
     or ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
     module = item.path.name
-    if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(module) == "book":
+    where = Path(item.path).resolve().relative_to(_TESTS).as_posix()  # book/test_book.py
+    if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(where) == "book":
         return "book"
     if getattr(item, "originalname", "") == (
             "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
         return "book"  # it runs the notebooks too, as student copies
     if (item.get_closest_marker("main_job") or "main_job" in item.name
-            or _MODULE_GROUPS.get(module) == "main_job"):
+            or _MODULE_GROUPS.get(where) == "main_job"):
         return "main_job"
     if item.get_closest_marker("namespaces") or "namespace" in module or "netns" in module:
         return "namespaces"
-    if module.startswith("test_distributed") or (
+    if _FOLDER_GROUPS.get(where.rpartition("/")[0]) == "distributed" or (
             module == "test_properties.py"
             and any(f"[{name}-" in item.name or f"[{name}]" in item.name
                     for name in _CLUSTER_STARTERS)):

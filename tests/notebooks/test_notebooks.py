@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 PACKAGE_FUNCTIONS = re.compile(r"^\s*def (getfake|plotdata|plotscore|perceptron|train)\(",
                                re.MULTILINE)
 
@@ -27,7 +27,7 @@ def test_there_are_notebooks():
 def test_every_notebook_has_its_source_and_they_agree():
     """``notebooks/NN_name.py`` (jupytext percent) is the source; the ``.ipynb`` is built from it
     by ``python tools/notebooks.py build`` and must not drift from it."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     missing = [p.name for p in NOTEBOOKS if not p.with_suffix(".py").exists()]
     assert not missing, f"notebooks without a .py source: {missing}"
     proc = subprocess.run([sys.executable, str(root / "tools" / "notebooks.py"), "check"],
@@ -92,7 +92,7 @@ def test_every_figure_has_a_caption(path, book):
 def test_cell_header_metadata_reaches_the_notebook():
     """A caption on a header line (``# %% mystnb={...}``) becomes the cell's metadata, survives
     the round trip, and a header the converter cannot read is refused by name."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "tools"))
     try:
         import notebooks as tool
@@ -109,7 +109,7 @@ def test_cell_header_metadata_reaches_the_notebook():
 
 
 def _tool():
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "tools"))
     try:
         import notebooks as tool

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What mypy checks (pyproject.toml [tool.mypy] files).
 TYPED = (ROOT / "gluon_perceptron", ROOT / "tests")
 

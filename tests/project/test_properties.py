@@ -595,7 +595,8 @@ def test_every_public_function_has_a_generator():
     covered = {name for name, _ in CASES} | set(NO_ARGUMENTS) | set(RESULT_PLOTS)
     missing = sorted(set(FUNCTIONS) - covered - set(EXEMPT))
     assert not missing, (f"public functions without a bad-input generator: {missing}; name "
-                         f"their parameters' kinds in tests/test_properties.py or exempt them")
+                         f"their parameters' kinds in tests/project/test_properties.py or "
+                         f"exempt them")
     assert set(EXEMPT) <= set(FUNCTIONS), "EXEMPT lists names that are no longer public"
     # the only exempt names are the exercise checkers, which call the reader's own code
     assert all(name.startswith("check_") for name in EXEMPT), sorted(EXEMPT)

@@ -3,7 +3,7 @@
 Each trainer listed here shows, in its own body, on one screen, the loop over the data and the
 update of the weights inside it: the code a student opens is the algorithm, not a dispatcher.
 Its fast twin (``engine="fast"``, in ``gluon_perceptron/core/fast/``) is held to that loop bit
-for bit by ``tests/test_fast_twins.py``.
+for bit by ``tests/core/fast/test_fast.py``.
 """
 
 import ast

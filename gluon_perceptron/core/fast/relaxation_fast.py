@@ -7,7 +7,7 @@ scan-ahead in numpy blocks and counts the iterations in between without looping 
 :func:`_run_greedy` is the greedy rules' loop (the readable loop's own cost: it looks at every
 inequality anyway). The residuals :math:`r = A^\top w - c` live in :class:`_Residuals`, updated
 after each move exactly as the readable loop updates them, so the tests hold the twin to it
-bit for bit (``tests/test_fast_twins_beyond.py``).
+bit for bit (``tests/core/fast/test_beyond_fast.py``).
 """
 
 from __future__ import annotations

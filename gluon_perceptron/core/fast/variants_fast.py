@@ -6,7 +6,8 @@ scanning ahead in numpy blocks (:func:`~.training_fast._mistakes`), records the 
 every update of a pass (:class:`_Pass`), and works out what the variant keeps from that record
 in a few numpy operations: the average of :math:`\theta` over every step (one sum per pass), or
 the stretches of correct predictions between two updates (the pocket). The updates are the
-readable loops' operations, so the results are theirs bit for bit (``tests/test_fast_twins.py``).
+readable loops' operations, so the results are theirs bit for bit
+(``tests/core/fast/test_fast.py``).
 
 :class:`_Pocket` is the ratchet of the fast pocket: :func:`train_pocket` here and the lockstep
 runs of :mod:`~gluon_perceptron.core.rosenblatt.lockstep` both offer it their weights.
