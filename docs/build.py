@@ -17,7 +17,10 @@ the pixels they are shown with), and writes:
 
 Sphinx's pages are then made lighter for a phone (:func:`finish_pages`: each line of code a
 block that wraps with a hanging indent, figures loaded as the reader scrolls to them, the search
-index on the search page only; :func:`subset_fontawesome`: the theme's icons, only those used).
+index on the search page only; :func:`lighter_icons`: the theme's icons drawn by web fonts of
+the few icons used, not by Font Awesome's script; :func:`trim_stylesheets`: no rule no page can
+match; :func:`lighter_figures`: figures with a palette), so that opening any page fetches at
+most 1.5 MB as ``python -m http.server`` sends it (issue 29; ``tests/book/test_book.py`` measures).
 It then checks the result (every notebook ran without an error or a warning, every page loads
 only files of the site) and exits 1 if not, naming the notebook and the error. Nothing here
 needs the network: MathJax comes with the site (sphinx-mathjax-offline).
@@ -701,11 +704,18 @@ def code_lines(body: str) -> str:
     return "".join(blocks)
 
 
+_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
+
+
 def finish_page(text: str) -> str:
     """A page of the book as Sphinx wrote it, made lighter to read on a phone: every code box's
-    lines as blocks (:func:`code_lines`), and the notebooks' figures loaded when the reader
-    scrolls near them (``loading="lazy"``), not all at once when the page opens."""
+    lines as blocks (:func:`code_lines`), a ``<style>`` block that repeats an earlier one of
+    the page dropped, and the notebooks' figures loaded when the reader scrolls near them
+    (``loading="lazy"``), not all at once when the page opens."""
     text = _HIGHLIGHT.sub(lambda m: m.group(1) + code_lines(m.group(2)) + m.group(3), text)
+    seen: set[str] = set()  # each gp.show_source output brings the same <style> (5 kB): once
+    text = _STYLE.sub(lambda m: "" if m.group(0) in seen or seen.add(m.group(0)) else m.group(0),
+                      text)
     return _IMG.sub(lambda m: m.group(0) if "loading=" in m.group(0)
                     else m.group(0).replace("<img", '<img loading="lazy"', 1), text)
 
@@ -760,6 +770,7 @@ def subset_fontawesome(html: Path) -> int:
         if path.suffix in (".html", ".js") and path != script and path.is_file():
             named.update(re.findall(r"\bfa-([a-z0-9-]+)", path.read_text(errors="replace")))
     text = script.read_text()
+    _FONTAWESOME_SOURCE[script] = text
     pieces, end = [], 0
     for pack in _ICON_PACK.finditer(text):
         if pack.start() < end:
@@ -801,6 +812,232 @@ def subset_fontawesome(html: Path) -> int:
 _ICON_RULE = re.compile(r'(?<=[}\s])((?:\.fa-[a-z0-9-]+,)*\.fa-[a-z0-9-]+)\{--fa:"[^"]*"\}')
 
 
+#: The packs of Font Awesome's script, by the prefix it registers each under, and the web font
+#: of the stylesheet that draws the same icons.
+_ICON_FONTS = {"fas": "fa-solid-900", "far": "fa-regular-400", "fab": "fa-brands-400"}
+#: An icon's character in a stylesheet: a private-use character, or its escape (``"\f0c9"``).
+_ICON_CHAR = re.compile(r"[\ue000-\uf8ff]|\\(f[0-9a-f]{3}|e[0-9a-f]{3})\b", re.IGNORECASE)
+
+
+def _icon_packs(script: str) -> dict[str, dict[int, tuple[int, str]]]:
+    """Font Awesome's script's icons: prefix (``"fas"``) -> character -> (width, SVG path)."""
+    packs: dict[str, dict[int, tuple[int, str]]] = {}
+    for pack in _ICON_PACK.finditer(script):
+        prefix = re.compile(r'\(function\(\)\{\w+\("(fa[a-z])"').search(script, pack.end())
+        icons = packs.setdefault(prefix.group(1) if prefix else "", {})
+        for icon in re.finditer(r'\[(\d+),\d+,\[([^\]]*)\],"([0-9a-f]+)",("[^"]*"|\[[^\]]*\])\]',
+                                script[pack.end():prefix.start() if prefix else None]):
+            paths = re.findall(r'"([^"]*)"', icon.group(4))
+            aliases = [int(n) for n in re.findall(r"\b\d+\b", icon.group(2))]
+            for char in [int(icon.group(3), 16), *aliases]:
+                icons.setdefault(char, (int(icon.group(1)), paths[-1]))
+    return packs
+
+
+def _icon_font(icons: dict[int, tuple[int, str]], family: str, weight: int) -> bytes:
+    """A WOFF font with one glyph per icon, drawn from its SVG path (Font Awesome's own
+    metrics: 512 units per em, the baseline 64 above the bottom of the 512 high view box)."""
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    from fontTools.pens.transformPen import TransformPen
+    from fontTools.svgLib.path import parse_path
+
+    names = {char: f"uni{char:04X}" for char in sorted(icons)}
+    builder = FontBuilder(512, isTTF=False)
+    builder.setupGlyphOrder([".notdef", *names.values()])
+    builder.setupCharacterMap({char: name for char, name in names.items()})
+    glyphs = {".notdef": T2CharStringPen(512, None).getCharString()}
+    metrics = {".notdef": (512, 0)}
+    for char, (width, path) in icons.items():
+        pen, bounds = T2CharStringPen(width, None), BoundsPen(None)
+        for target in (pen, bounds):
+            parse_path(path, TransformPen(target, (1, 0, 0, -1, 0, 448)))
+        glyphs[names[char]] = pen.getCharString()
+        metrics[names[char]] = (width, int(bounds.bounds[0]) if bounds.bounds else 0)
+    name = family.replace(" ", "") + f"-{weight}"
+    builder.setupCFF(name, {"FullName": name}, glyphs, {})
+    builder.setupHorizontalMetrics(metrics)
+    builder.setupHorizontalHeader(ascent=448, descent=-64)
+    builder.setupNameTable({"familyName": family, "styleName": "Regular"})
+    builder.setupOS2(sTypoAscender=448, sTypoDescender=-64, usWinAscent=448, usWinDescent=64,
+                     usWeightClass=weight)
+    builder.setupPost()
+    builder.font.flavor = "woff"
+    out = io.BytesIO()
+    builder.save(out)
+    return out.getvalue()
+
+
+def lighter_icons(html: Path) -> int:
+    """Draw the theme's icons with its stylesheet's web fonts, each cut to the icons the site
+    shows, instead of Font Awesome's script.
+
+    pydata-sphinx-theme loads on every page both ``fontawesome.js`` (1.56 MB: the SVG of some
+    2,000 icons, which it puts in place of each ``<i class="fa-...">``) and, through its
+    stylesheet, Font Awesome's web fonts (115 kB for the solid icons), which draw the icons of
+    admonitions and links (``::after`` with a private-use character). Both draw the same
+    shapes. Here the script leaves every page, and each web font is rebuilt (WOFF) from the
+    script's own SVG paths with only the characters the site's stylesheets name: the icons of
+    the pages' ``<i>`` elements (one ``.fa-<name>{--fa:"\\f0c9"}`` rule each, kept by
+    :func:`subset_fontawesome`) and those of the theme's own rules. Run after
+    :func:`subset_fontawesome`, on a script read before it. Returns the bytes saved on a page
+    (the script and the solid font), 0 when the files are not the expected shape (then
+    nothing changes).
+    """
+    static = html / "_static"
+    script = static / "scripts" / "fontawesome.js"
+    sheet = static / "styles" / "pydata-sphinx-theme.css"
+    fonts = static / "vendor" / "fontawesome" / "webfonts"
+    if not (script.is_file() and sheet.is_file() and fonts.is_dir()):
+        return 0
+    source = _FONTAWESOME_SOURCE.get(script) or script.read_text()
+    packs = _icon_packs(source)
+    chars = set()
+    for css in static.rglob("*.css"):
+        chars.update(int(m.group(1), 16) if m.group(1) else ord(m.group(0))
+                     for m in _ICON_CHAR.finditer(css.read_text(errors="replace")))
+    text = sheet.read_text()
+    faces = re.findall(r"@font-face\{[^}]*font-family:([^;]+);[^}]*font-weight:(\d+);src:url\("
+                       r"\.\./vendor/fontawesome/webfonts/([\w-]+)\.woff2\)\}", text)
+    if not faces or any(font not in _ICON_FONTS.values() for _, _, font in faces):
+        return 0
+    saved = 0
+    for family, weight, font in faces:
+        prefix = next(p for p, f in _ICON_FONTS.items() if f == font)
+        icons = {c: packs[prefix][c] for c in chars if c in packs.get(prefix, {})}
+        woff = fonts / f"{font}.woff"
+        woff.write_bytes(_icon_font(icons, family.replace("\\", "").strip("\"'"), int(weight)))
+        text = text.replace(f"url(../vendor/fontawesome/webfonts/{font}.woff2)",
+                            f'url(../vendor/fontawesome/webfonts/{font}.woff) format("woff")')
+        if font == "fa-solid-900":
+            saved += (fonts / f"{font}.woff2").stat().st_size - woff.stat().st_size
+    sheet.write_text(text)
+    tag = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
+    for page in html.rglob("*.html"):
+        page_text = page.read_text()
+        lighter = tag.sub("", page_text)
+        if lighter != page_text:
+            page.write_text(lighter)
+    return saved + script.stat().st_size
+
+
+#: Font Awesome's script as the theme ships it, kept by :func:`subset_fontawesome` for
+#: :func:`lighter_icons` (which needs the icons no page names by class).
+_FONTAWESOME_SOURCE: dict[Path, str] = {}
+
+
+#: The palette a figure is reduced to: matplotlib's figures hold a few dozen colours plus the
+#: antialiasing between them, which 256 keep to the eye (the text stays sharp: the pixels are
+#: not changed in number, only in the colours they may take).
+FIGURE_COLOURS = 256
+
+
+def lighter_figures(html: Path) -> int:
+    """Store each PNG figure of the site with a palette of :data:`FIGURE_COLOURS` colours (no
+    dithering) when that is smaller: a notebook's figure drops from 150-320 kB to a quarter of
+    that, with its size in pixels unchanged. Returns the bytes saved."""
+    import io
+
+    from PIL import Image
+
+    saved = 0
+    for path in sorted((html / "_images").glob("*.png")):
+        raw = path.read_bytes()
+        with Image.open(io.BytesIO(raw)) as image:
+            if image.mode == "P":
+                continue
+            palette = image.convert("RGBA").quantize(
+                FIGURE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        smaller = io.BytesIO()
+        palette.save(smaller, "PNG", optimize=True)
+        if smaller.tell() < len(raw):
+            path.write_bytes(smaller.getvalue())
+            saved += len(raw) - smaller.tell()
+    return saved
+
+
+#: The stylesheets :func:`trim_stylesheets` trims: the theme's (Bootstrap, 311 kB, of which
+#: the pages use about a third) and myst-nb's (the outputs of every kind of widget).
+_TRIMMED_SHEETS = ("styles/pydata-sphinx-theme.css", "mystnb.*.css")
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_CSS_NAME = re.compile(r"[.#](-?[A-Za-z_][\w-]*)")
+
+
+def _css_blocks(css: str):
+    """The top-level blocks of a stylesheet without comments: (what precedes ``{``, the text
+    between the braces), strings and nested braces respected."""
+    start = 0
+    while True:
+        brace = css.find("{", start)
+        if brace < 0:
+            return
+        depth, i, quote = 1, brace + 1, ""
+        while depth:
+            char = css[i]
+            if quote:
+                quote = "" if char == quote and css[i - 1] != "\\" else quote
+            elif char in "\"'":
+                quote = char
+            elif char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+            i += 1
+        yield css[start:brace], css[brace + 1:i - 1]
+        start = i
+
+
+def _selector_used(selector: str, names: set[str]) -> bool:
+    """Whether a selector may match: each class and id it requires is named somewhere in the
+    site (what ``:not(...)``, ``:is(...)`` and attribute selectors hold is not required)."""
+    required = re.sub(r"\([^()]*\)|\[[^\]]*\]|\"[^\"]*\"|'[^']*'", "", selector)
+    required = re.sub(r"\([^()]*\)", "", required)  # one level of nesting: :not(:is(.a))
+    return all(name in names for name in _CSS_NAME.findall(required))
+
+
+def _trimmed(css: str, names: set[str]) -> str:
+    kept = []
+    for head, body in _css_blocks(css):
+        head = head.strip()
+        if head.startswith("@"):
+            if head.split("(")[0].split()[0] in ("@media", "@supports", "@layer", "@container"):
+                inner = _trimmed(body, names)
+                if inner:
+                    kept.append(f"{head}{{{inner}}}")
+            else:  # @font-face, @keyframes, ...: kept whole
+                kept.append(f"{head}{{{body}}}")
+            continue
+        selectors = [s for s in head.split(",") if _selector_used(s, names)]
+        if selectors:
+            kept.append(f"{','.join(selectors)}{{{body}}}")
+    return "".join(kept)
+
+
+def trim_stylesheets(html: Path) -> int:
+    """Take out of the theme's and myst-nb's stylesheets the rules no page can match: a
+    selector that requires a class or an id which no page or script of the site names
+    (Bootstrap's utilities, widgets the book does not have). Classes the scripts set are named
+    in them, so they stay; a rule stays when any of its selectors may match. The licence
+    comments (``/*! ... */``) stay, the others go. Returns the bytes saved."""
+    names: set[str] = set()
+    for path in html.rglob("*"):
+        if path.suffix in (".html", ".js") and path.is_file():
+            names.update(re.findall(r"-?[A-Za-z_][\w-]*", path.read_text(errors="replace")))
+    saved = 0
+    for pattern in _TRIMMED_SHEETS:
+        for sheet in (html / "_static").glob(pattern):
+            css = sheet.read_text()
+            licences = [c for c in _CSS_COMMENT.findall(css) if c.startswith("/*!")]
+            lighter = "\n".join(licences + [_trimmed(_CSS_COMMENT.sub("", css), names)]) + "\n"
+            if len(lighter) < len(css):
+                sheet.write_text(lighter)
+                saved += len(css.encode()) - len(lighter.encode())
+    return saved
+
+
 # --- the command -----------------------------------------------------------------------------
 
 def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = True,
@@ -823,6 +1060,9 @@ def build(out: Path = DEFAULT_OUT, notebooks: Path = NOTEBOOKS, *, api: bool = T
     if (out / "html").exists():
         finish_pages(out / "html")
         subset_fontawesome(out / "html")
+        lighter_icons(out / "html")
+        trim_stylesheets(out / "html")
+        lighter_figures(out / "html")
     return status
 
 

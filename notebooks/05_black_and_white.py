@@ -315,9 +315,9 @@ gp.show_source(gp.rosenblatt.train_pocket)
 gp.show_source(gp.rosenblatt.train_averaged)
 
 # %% [markdown]
-# **The decaying step** is the traced plain rule, one pass of `train`'s engine per epoch, with the step
-# $\eta_e = \eta / e^{\text{decay}}$ computed before each pass; `threshold` $= \delta$ is the
-# margin below which an example counts as a mistake:
+# **The decaying step** is the plain rule's loop, traced, with the step
+# $\eta_e = \eta / e^{\text{decay}}$ computed at the start of each pass; `threshold` $= \delta$
+# is the margin at or below which an example triggers an update:
 
 # %%
 gp.show_source(gp.rosenblatt.train_traced)

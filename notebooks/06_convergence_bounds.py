@@ -160,7 +160,7 @@ ratios = growth.ratios(10)
 # {eval}`f"{np.percentile(ratios, 75):.2f}"`, and ranges from {eval}`f"{ratios.min():.2f}"` to
 # {eval}`f"{ratios.max():.2f}"`: roughly two- to fourfold, not a fixed number. Over 40 other grids,
 # which no notebook prints, the count grows from d = 2 to d = 10 on nearly every grid (at least
-# 38 of 40), by a factor between 1.5 and 5 on nearly every grid (at least 36 of 40)
+# 38 of 40), by a factor between 1.5 and 5 on nearly every grid (at least 37 of 40)
 # (`tests/experiments/test_claims.py` checks both, `bash run.sh claims` measures them on fresh seeds).
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from

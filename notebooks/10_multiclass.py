@@ -76,20 +76,21 @@ all(np.array_equal(r.w, w) and r.b == b for r, w, b in zip(one_by_one, ova.W, ov
 # the same order, at image $i$ one NDArray computation can score it under all ten weight
 # vectors at once, $s = W x_i + b$, and update exactly the rows that err,
 # $W \mathrel{+}= (u \odot y_{:,i})\, x_i^\top$ with $u = [y_{:,i} \odot s \le 0]$.
-# That is `engine="faithful"`, the loop `train_one_vs_all` shows; the default `engine="fast"`
-# hands the same arguments to the compiled twin. The NDArray loop pays MXNet's overhead on
+# That is `engine="faithful"`, the loop `train_batched` shows (the one lockstep loop of the
+# package, which both schemes call); the default `engine="fast"` hands the same arguments to
+# the compiled twin. The NDArray loop pays MXNet's overhead on
 # every image, so we try it on the first 300 training images only; it gives the very same
 # perceptrons.
 
 # %%
-gp.show_source(gp.rosenblatt.train_one_vs_all)
+gp.show_source(gp.train_batched)
 
 # %% [markdown]
 # `W` holds one weight vector per row, `Yd` one label row per perceptron and `Kd` the mask
 # (one-vs-one hides from each pair the images of other classes). At image $i$, `margins` is
 # $y_{:,i} \odot (W x_i + b)$ for every perceptron at once; `u` is 1 for the rows that err on
-# it, may see it (`Kd`) and are still running (`runs`), and zero elsewhere, so
-# `W += (Yd[:, i] * u) x_i` updates exactly the erring rows. A perceptron whose pass makes no
+# it, may see it (`Kd`) and are still running (`runs`), and zero elsewhere, so with
+# `step` $= \eta\, y_{:,i} \odot u$, `W += step x_i` updates exactly the erring rows. A perceptron whose pass makes no
 # update stops; the others go on.
 
 # %%

@@ -75,9 +75,10 @@ gp.show_source(gp.theory.relaxation_method)
 # * The next line updates every residual without recomputing $A^\top w$: the step changes
 #   $r_j$ by $-s\, a_j^\top a_i$, read from the Gram matrix $A^\top A$. Every $n$ moves the
 #   residuals are recomputed exactly, so rounding cannot pile up.
-# * For the blind rules the first line hands the same arguments to a twin that skips the
-#   satisfied indices in bulk, with the same iterations and the same $w$ (the tests compare
-#   the two bit for bit).
+# * The first line hands the same arguments to a twin, with the same iterations and the same
+#   $w$ (the tests compare the two bit for bit): with numba installed, as here, this loop
+#   compiled, for every rule; without it, for the blind rules, a loop that skips the satisfied
+#   indices in bulk.
 #
 # On the wedge, projections with `tol = 0` are still outside when they reach the cap of
 # {eval}`f"{wedge.exact.iterations:,}"` iterations; with the default `tol` they stop after
@@ -159,7 +160,7 @@ greedy = splits.iterations[:, [table.rules.index("max_distance"),
 # * Reflections usually win. On most splits, for every rule, $\eta = 2$ solves the system in
 #   fewer iterations than $\eta = 1$ (here on {eval}`int(splits.reflections_win().sum())` of
 #   {eval}`n`), but it is a count, not a law: over 40 splits no notebook prints,
-#   it holds for all five rules on most splits (at least 24 of 40); on the others some rule
+#   it holds for all five rules on most splits (at least 32 of 40); on the others some rule
 #   is not faster with reflections. With
 #   plain projections the blind rules are typically still outside after 50 epochs, like the
 #   wedge above (no blind rule with $\eta = 1$ is feasible on {eval}`int(splits.blind_projections_stuck().sum())` of

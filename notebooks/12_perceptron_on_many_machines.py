@@ -100,8 +100,9 @@ assert run.w.tobytes() == same.w.tobytes() and run.b == same.b  # bit for bit
 # The cluster made {eval}`run.epochs` rounds ({eval}`run.updates_per_epoch[0]`
 # mistakes in the first, none in the last), and its weights are those of
 # `train_mixed(shards=2)` bit for bit (the `assert` above checks it). On a toy set the
-# start-up (each worker imports MXNet) dwarfs everything, and an exchange costs more than a
-# pass over 150 examples: in this run the start-up took {eval}`f"{run.startup_seconds:.1f}"` s, an
+# start-up (starting the processes and connecting them; a mixing worker loads only MXNet's C
+# library, as its log says, not the Python package) dwarfs everything, and an exchange costs
+# more than a pass over 150 examples: in this run the start-up took {eval}`f"{run.startup_seconds:.1f}"` s, an
 # exchange (push and pull) {eval}`f"{1e3 * np.nanmedian(run.exchange_seconds):.2f}"` ms and a local pass
 # {eval}`f"{1e3 * np.median(run.pass_seconds):.3f}"` ms (medians over the rounds; timings vary from run to run).
 # Distribution pays only when a pass is long.
@@ -131,10 +132,10 @@ for kind in ("uniform", "weighted"):
 # {eval}`prose['speed_weighted_min']` to {eval}`prose['speed_weighted_max']`. (The time on the right is
 # the longest shard's passes, the time $W$ machines would need if exchanges were free.)
 # Over 40 such sets on seeds no notebook prints, uniform mixing needs fewer rounds than the
-# perceptron needs passes, at every W, on nearly every draw (at least 38 of 40); weighted
-# mixing needs more rounds than uniform mixing at every W on most draws (at least 32 of 40),
-# and more rounds than the perceptron needs passes at W = 2 on about half of the draws (12 to
-# 32 of 40) but at W = 8 on most (at least 30 of 40). `tests/experiments/test_claims.py` checks these
+# perceptron needs passes, at every W, on nearly every draw (at least 35 of 40); weighted
+# mixing needs more rounds than uniform mixing at every W on nearly every draw (at least 36 of
+# 40), and more rounds than the perceptron needs passes at W = 2 on about half of the draws (15
+# to 31 of 40) but at W = 8 on most (at least 30 of 40). `tests/experiments/test_claims.py` checks these
 # counts on 40 sets of its own, `bash run.sh claims` on fresh seeds.
 
 # %% [markdown]

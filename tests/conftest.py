@@ -11,11 +11,16 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 
 import importlib  # noqa: E402
+import importlib.util  # noqa: E402
+import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import mxnet as mx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+
+# MXNet and numba are imported by the tests' modules, not here: under pytest-xdist the controlling
+# process reads this file too (before it starts the workers) and runs no test, and a pytest this
+# suite starts in a subprocess (tests/project/test_loops.py) collects only a few modules.
 
 # A run started with `&` from a non-interactive shell inherits SIGINT ignored, and so would every
 # process the tests start (an ignored signal stays ignored across exec): the tests of Ctrl-C need
@@ -41,6 +46,8 @@ def test_seeds() -> range:
 def seed():
     """Seed MXNet and numpy; returns a function to reseed with another value."""
 
+    import mxnet as mx
+
     def reseed(value: int = 0) -> int:
         mx.random.seed(value)
         np.random.seed(value)
@@ -56,7 +63,9 @@ def _fresh_state():
     pytest-xdist decides the order) and leaves no figure open."""
     import random
 
-    mx.random.seed(0)
+    mx = sys.modules.get("mxnet")  # not imported yet: its first import is its fresh state
+    if mx is not None:
+        mx.random.seed(0)
     np.random.seed(0)
     random.seed(0)
     yield
@@ -73,15 +82,20 @@ def split():
     return datasets.digits_split(seed=0)
 
 
-#: The module (not the function of the same name the package exports).
-perceptron_module = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
-BACKENDS = ["compiled", "numpy"] if perceptron_module.numba is not None else ["numpy"]
+#: The fast engine's backends: "compiled" where the engine imports numba (installed, and not
+#: kept out by ``GLUON_PERCEPTRON_FAST=numpy``), found without importing it (see above); the
+#: ``backend`` fixture checks that the engine agrees.
+BACKENDS = (["compiled", "numpy"] if os.environ.get("GLUON_PERCEPTRON_FAST", "") != "numpy"
+            and importlib.util.find_spec("numba") is not None else ["numpy"])
 
 
 @pytest.fixture(params=BACKENDS)
 def backend(request, monkeypatch):
     """Run the test with the compiled fast engine (when numba is installed) and the numpy one."""
-    monkeypatch.setattr(perceptron_module, "FAST_BACKEND", request.param)
+    #: The module (not the function of the same name the package exports).
+    engine = importlib.import_module("gluon_perceptron.core.rosenblatt.engine")
+    assert (engine.numba is not None) == ("compiled" in BACKENDS), "conftest's BACKENDS is stale"
+    monkeypatch.setattr(engine, "FAST_BACKEND", request.param)
     return request.param
 
 
@@ -170,12 +184,14 @@ _TESTS = Path(__file__).resolve().parent
 
 def _group(item) -> str | None:
     """The slow group a test belongs to, if any: ``book`` (it needs the book, builds one, or
-    runs notebooks in JupyterLab or as student copies),
-    ``distributed``, ``main_job`` (marked so, named so, or in a module of the main job's runs)
-    or ``namespaces`` (a test marked so, or in a module named after network namespaces)."""
+    runs notebooks in JupyterLab or as student copies; or it is marked so),
+    ``distributed`` (marked so, or named so), ``main_job`` (marked so, named so, or in a module
+    of the main job's runs) or ``namespaces`` (a test marked so, or in a module named after
+    network namespaces)."""
     module = item.path.name
     where = Path(item.path).resolve().relative_to(_TESTS).as_posix()  # book/test_book.py
-    if "book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(where) == "book":
+    if ("book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(where) == "book"
+            or item.get_closest_marker("book")):  # (test_book_build_children.py: marked so)
         return "book"
     if getattr(item, "originalname", "") == (
             "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
@@ -185,7 +201,8 @@ def _group(item) -> str | None:
         return "main_job"
     if item.get_closest_marker("namespaces") or "namespace" in module or "netns" in module:
         return "namespaces"
-    if _FOLDER_GROUPS.get(where.rpartition("/")[0]) == "distributed" or (
+    if _FOLDER_GROUPS.get(where.rpartition("/")[0]) == "distributed" \
+            or item.get_closest_marker("distributed") or (
             module == "test_properties.py"
             and any(f"[{name}-" in item.name or f"[{name}]" in item.name
                     for name in _CLUSTER_STARTERS)):

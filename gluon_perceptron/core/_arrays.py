@@ -3,11 +3,11 @@ r"""Numpy helpers every concern shares: row norms without overflow, one vector s
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from mxnet import nd
 
 #: What to do about an overflow, for a trainer with a learning rate.
 SCALE_OR_RATE = "Scale the data down (e.g. divide X by np.abs(X).max()) or lower the learning_rate"
@@ -24,9 +24,17 @@ def _overflow(what: str, dtype=np.float64, fix: str = SCALE_OR_RATE) -> ValueErr
                       f"holds magnitudes up to {top:.3g}). {fix}")
 
 
+def _is_ndarray(a) -> bool:
+    """Whether ``a`` is an MXNet NDArray, asked without importing MXNet: a process that has
+    not imported it holds none (a cluster's mixing worker runs without the package, seconds of
+    start-up saved)."""
+    mx = sys.modules.get("mxnet")
+    return mx is not None and isinstance(a, mx.nd.NDArray)
+
+
 def _finite(a) -> bool:
     """Whether every entry of a numpy array or an NDArray is finite."""
-    values = a.asnumpy() if isinstance(a, nd.NDArray) else a
+    values = a.asnumpy() if _is_ndarray(a) else a
     return bool(np.isfinite(values).all())
 
 

@@ -12,14 +12,19 @@ import numbers
 import os
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
-from mxnet import nd
+
+from ._arrays import _is_ndarray
+
+if TYPE_CHECKING:
+    from mxnet import nd
 
 
 def to_numpy(a, name: str) -> np.ndarray:
     """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array."""
-    if isinstance(a, nd.NDArray):
+    if _is_ndarray(a):
         return a.asnumpy()
     try:
         with warnings.catch_warnings():
@@ -85,7 +90,7 @@ def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int
     wanted = (f"{name} must be a count or a non-empty sequence of integer seeds in "
               f"0 .. {SEED_MAX}")
     if isinstance(value, (str, bytes, bool)) or not hasattr(value, "__iter__") \
-            or isinstance(value, nd.NDArray):
+            or _is_ndarray(value):
         raise ValueError(f"{wanted}, got {value!r:.60}")
     if hasattr(value, "__len__") and len(value) > maximum:
         raise ValueError(f"{name} holds {len(value):,} seeds; at most {maximum:,}")
@@ -105,7 +110,8 @@ def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int
 def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:
     """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts)."""
     wanted = f"{name} must be a non-empty sequence of integers >= {minimum}"
-    if isinstance(values, (str, bytes, nd.NDArray)) or not hasattr(values, "__iter__") \
+    if isinstance(values, (str, bytes)) or _is_ndarray(values) \
+            or not hasattr(values, "__iter__") \
             or (isinstance(values, np.ndarray) and values.ndim != 1):
         raise ValueError(f"{wanted}, got {values!r:.60}")
     out = [positive_int(v, name, minimum=minimum, maximum=maximum) for v in list(values)[:10**6]]
@@ -270,7 +276,7 @@ def fraction(value, name: str) -> float:
 
 def scalar(value, name: str, **bounds) -> float:
     """Like :func:`finite_float`, also accepting a one-element array (e.g. an NDArray ``b``)."""
-    if isinstance(value, (nd.NDArray, np.ndarray)):
+    if isinstance(value, np.ndarray) or _is_ndarray(value):
         if value.size != 1:
             raise ValueError(f"{name} must be a single number, got an array of shape {value.shape}")
         value = to_numpy(value, name).reshape(-1)[0].item()

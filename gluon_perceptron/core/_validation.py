@@ -30,13 +30,15 @@ import inspect
 import numbers
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-import mxnet as mx
 import numpy as np
-from mxnet import nd
 
 from . import _checks
+from ._arrays import _is_ndarray
+
+if TYPE_CHECKING:
+    import mxnet as mx
 
 __all__ = [
     "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
@@ -244,7 +246,7 @@ def labels(of: str | None = "X") -> Rule:
 
 
 def _label(y, name: str, args: dict) -> float:
-    if isinstance(y, nd.NDArray):
+    if _is_ndarray(y):
         if y.size != 1:
             raise ValueError(f"{name} must be a single label, got an array of shape {y.shape}")
         value = float(y.asscalar())
@@ -464,7 +466,7 @@ def ndarray(why: str) -> Rule:
     """An mxnet NDArray, returned as is (``TypeError`` otherwise); ``why`` says what needs one,
     e.g. ``"perceptron updates w and b in place"``."""
     def check(value, name, args):
-        if not isinstance(value, nd.NDArray):
+        if not _is_ndarray(value):
             raise TypeError(f"{name} must be an mxnet NDArray ({why}), got "
                             f"{type(value).__name__}; wrap it with nd.array(...)")
         return value
@@ -524,6 +526,8 @@ def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
 
 
 def _context(value, name: str, args: dict) -> mx.Context:
+    import mxnet as mx  # here: a process whose functions take no ctx never imports MXNet
+
     if value is None:
         return mx.cpu()
     if not isinstance(value, mx.Context):

@@ -17,6 +17,7 @@ import numpy as np
 from ..core import _checks
 from ..core._validation import Rule, count, names, progress, seed, seeds, validate_params
 from ..core.data.real import digits_split, one_vs_rest
+from ..core.fast.relaxation_fast import _shared_gram
 from ..core.theory.relaxation import (
     BOUNDS,
     ETA,
@@ -118,9 +119,10 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
         Compare the runs' ``iterations`` (to feasibility, or ``max_iterations`` when
         ``converged`` is False).
     """
-    results = {(rule, eta): relaxation_method(A, c, eta=eta, rule=rule,
-                                              max_iterations=max_iterations, seed=seed)
-               for rule in rules for eta in etas}
+    with _shared_gram(A):  # the runs share the system's Gram matrix A^T A
+        results = {(rule, eta): relaxation_method(A, c, eta=eta, rule=rule,
+                                                  max_iterations=max_iterations, seed=seed)
+                   for rule in rules for eta in etas}
     return RuleComparison(results=results, rules=rules, etas=etas,
                           max_iterations=max_iterations)
 

@@ -2,6 +2,7 @@
 scipy.stats imports of mxnet.contrib.quantization and mxnet.test_utils, and nothing else
 (``gluon_perceptron/core/_mxnet_import.py``)."""
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -16,22 +17,30 @@ def _run(code: str) -> str:
     return proc.stdout.strip()
 
 
+@functools.cache
+def _through_the_package() -> list[str]:
+    """One process for the first two tests (MXNet's import is a CPU-second and a half): what
+    MXNet imported through the package left out, then whether scikit-learn and scipy.stats
+    still import."""
+    return _run("import sys, gluon_perceptron, mxnet\n"
+                "print('sklearn' in sys.modules, mxnet.model.BASE_ESTIMATOR is object)\n"
+                "print('scipy.stats' in sys.modules, mxnet.contrib.quantization.stats is None,\n"
+                "      mxnet.test_utils.ss is None)\n"
+                "from sklearn.base import BaseEstimator\n"
+                "from sklearn.datasets import load_digits\n"
+                "print(load_digits().data.shape)\n"
+                "from scipy import stats\n"
+                "print(stats.norm.cdf(0.0))").splitlines()
+
+
 def test_mxnet_through_the_package_loads_no_scikit_learn_and_sklearn_still_imports():
-    out = _run("import sys, gluon_perceptron, mxnet\n"
-               "print('sklearn' in sys.modules, mxnet.model.BASE_ESTIMATOR is object)\n"
-               "from sklearn.base import BaseEstimator\n"
-               "from sklearn.datasets import load_digits\n"
-               "print(load_digits().data.shape)")
-    assert out.splitlines() == ["False True", "(1797, 64)"]
+    out = _through_the_package()
+    assert (out[0], out[2]) == ("False True", "(1797, 64)")
 
 
 def test_mxnet_through_the_package_loads_no_scipy_stats_and_scipy_stats_still_imports():
-    out = _run("import sys, gluon_perceptron, mxnet\n"
-               "print('scipy.stats' in sys.modules, mxnet.contrib.quantization.stats is None,\n"
-               "      mxnet.test_utils.ss is None)\n"
-               "from scipy import stats\n"
-               "print(stats.norm.cdf(0.0))")
-    assert out.splitlines() == ["False True True", "0.5"]
+    out = _through_the_package()
+    assert (out[1], out[3]) == ("False True True", "0.5")
 
 
 def test_scipy_stats_imported_first_is_what_mxnet_gets():

@@ -34,16 +34,6 @@ ELSEWHERE = {"digits": "experiments/test_digits.py",
              "growth": "experiments/test_black_and_white.py",
              "multiclass": "core/rosenblatt/test_multiclass.py"}
 
-#: The claims whose promise was set before calibration draws were the rule; every other claim
-#: records the count of its calibration draws (:attr:`Claim.calibration`).
-UNCALIBRATED = {"03-count-falls", "06-growth-real", "06-growth-size", "13-perceptron-steepest",
-                "13-full-order", "12-uniform-fewer", "12-weighted-W2", "12-weighted-W8",
-                "12-weighted-uniform",
-                "11-reflections-win", "09-ahead-after-one-epoch", "09-below-baseline",
-                "09-zero-separated", "09-zero-separated-early", "09-correlation",
-                "09-eight-not-separated", "09-averaged-calmer", "09-centre-negative",
-                "09-mnist-lead", "09-mnist-not-separated", "09-mnist-template"}
-
 
 def _markdown(notebook: str) -> str:
     """The markdown of a notebook's source, its lines joined and its spaces collapsed."""
@@ -90,9 +80,6 @@ def test_every_promise_is_set_from_calibration_draws(key):
     reserved draws it is checked on: no stricter than :func:`promise` of the calibration
     count."""
     claim = C.CLAIMS[key]
-    if key in UNCALIBRATED:
-        assert claim.calibration is None
-        return
     assert claim.calibration is not None, f"{key}: run its study from CALIBRATION_START"
     low, high = claim.allowed(C.DRAWS)
     count, draws = claim.calibration

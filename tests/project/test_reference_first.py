@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 import gluon_perceptron as gp
+from gluon_perceptron.core.rosenblatt import traced
 
 #: Names that hold a trainer's weights (the dual weights, a matrix of many perceptrons, ...).
 WEIGHTS = {"w", "b", "W", "B", "theta", "alpha", "v", "A", "u"}
@@ -122,13 +123,31 @@ def test_the_checker_tells_a_loop_from_a_dispatcher():
 # --- the Rosenblatt trainers (core/rosenblatt) ---------------------------------------------------
 
 ROSENBLATT = [gp.train, gp.train_pocket, gp.train_averaged, gp.rosenblatt.train_projected,
-              gp.rosenblatt.train_aggressive, gp.rosenblatt.train_one_vs_all,
-              gp.rosenblatt.train_one_vs_one]
+              gp.rosenblatt.train_aggressive, gp.train_batched, gp.rosenblatt.train_traced,
+              gp.rosenblatt.update_path, traced.run_online]
 
 
 @pytest.mark.parametrize("trainer", ROSENBLATT, ids=lambda f: f.__name__)
 def test_a_rosenblatt_trainer_shows_its_loop_and_update(trainer):
     _assert_reference_first(trainer)
+
+
+def _calls(fn) -> set[str]:
+    """The names of the functions ``fn``'s own body calls."""
+    node, _ = _body(fn)
+    return {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+            for n in _walk_own(node) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name | ast.Attribute)}
+
+
+@pytest.mark.parametrize("trainer", [gp.rosenblatt.train_one_vs_all,
+                                     gp.rosenblatt.train_one_vs_one], ids=lambda f: f.__name__)
+def test_the_multiclass_trainers_are_reductions_to_the_one_lockstep_loop(trainer):
+    """One implementation of the lockstep rule: the multiclass trainers build their label rows
+    and masks and hand them to ``train_batched``, whose body is the loop; no loop of their own."""
+    lines, has_loop, _ = loop_and_update(trainer)
+    assert lines <= MAX_LINES and not has_loop
+    assert "train_batched" in _calls(trainer)
 
 
 # --- beyond Rosenblatt, the gradient trainers, parameter mixing, relaxation ----------------------
@@ -181,3 +200,23 @@ def test_the_step_checker_needs_the_step_inside_the_loop():
     assert not _updates_in_loop(_a_loop, {"sigma"}, {"sgd_step"})
     assert not _updates_in_loop(_dispatcher, set(), {"train"})  # a call, but in no loop
     assert not _updates_in_loop(_update_in_a_nested_function, {"w"}, set())
+
+
+# --- the perceptron family: passive-aggressive and ALMA (core/beyond) ---------------------------
+
+FAMILY = [gp.beyond.passive_aggressive, gp.beyond.alma]
+
+
+@pytest.mark.parametrize("trainer", FAMILY, ids=lambda f: f.__name__)
+def test_a_family_trainer_shows_its_loop_and_update(trainer):
+    _assert_reference_first(trainer)
+
+
+@pytest.mark.parametrize("trainer", [gp.beyond.train_voted, gp.beyond.train_voted_kernel],
+                         ids=lambda f: f.__name__)
+def test_the_voted_perceptrons_show_their_loop_and_what_they_keep(trainer):
+    """The voted perceptron keeps every weight vector (primal: ``weights.append``; dual: the
+    rows of its mistakes and the scores) and its survival count (``counts``)."""
+    lines, has_loop, _ = loop_and_update(trainer)
+    assert lines <= MAX_LINES and has_loop
+    assert _updates_in_loop(trainer, {"counts", "scores"}, {"append"})

@@ -38,7 +38,7 @@ from .._validation import (
     validate_params,
 )
 from ..fast.family_fast import _alma_passes, _dot
-from ..rosenblatt.engine import _drive, _use_compiled
+from ..rosenblatt.engine import _drive, _guard, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 
 
@@ -63,6 +63,7 @@ def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
                  alpha=Rule(_fraction, "real(positive=True), at most 1"),
                  B=optional(real(positive=True)), C=real(positive=True), max_epochs=count(),
                  bias=flag(), engine=one_of("fast", "faithful"))
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0),
          max_epochs: int = 1, bias: bool = True, engine: str = "fast") -> TrainResult:
     """ALMA\\ :sub:`2` (Gentile 2001): passes over ``(X, Y)`` in order until one makes no
@@ -102,21 +103,22 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_alma(Z, Y, w, k, alpha, B, C, max_epochs, bias)
 
-    def one_pass(budget: int) -> list[int]:
+    per_epoch: list[int] = []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
         updates = 0
         for z, y in zip(Z, Y):
             margin = y * _dot(w, z)
-            if not math.isfinite(margin):
-                return [-1]
+            _guard(epoch, margins=margin)  # the overflow guard
             if margin > (1.0 - alpha) * B / math.sqrt(k[0]):
                 continue  # beyond the target margin gamma_k = B / sqrt(k): no update
-            w[:] += C / math.sqrt(k[0]) * y * z  # eta_k = C / sqrt(k)
-            w[:] /= max(1.0, math.sqrt(_dot(w, w)))  # back into the unit ball
+            w += C / math.sqrt(k[0]) * y * z  # eta_k = C / sqrt(k)
+            w /= max(1.0, math.sqrt(_dot(w, w)))  # back into the unit ball
             k[0] += 1
             updates += 1
-        return [updates]
-
-    per_epoch = _drive(one_pass, max_epochs, (w,))  # the budget and the overflow guard
+        _guard(epoch, weights=(w,))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update
+            break
     return _alma_result(w, bias, per_epoch, k)
 
 

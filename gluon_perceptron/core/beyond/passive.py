@@ -28,7 +28,7 @@ import numpy as np
 from .. import _checks
 from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
 from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
-from ..rosenblatt.engine import _drive, _use_compiled
+from ..rosenblatt.engine import _drive, _guard, _use_compiled
 from ..rosenblatt.results import TrainResult, train_result
 
 VARIANTS = ("PA", "PA-I", "PA-II")
@@ -48,6 +48,7 @@ def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
 @validate_params(X=features(), Y=labels(of="X"), variant=one_of(*VARIANTS),
                  C=real(positive=True), max_epochs=count(), bias=flag(),
                  engine=one_of("fast", "faithful"))
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epochs: int = 5,
                        bias: bool = True, engine: str = "fast") -> TrainResult:
     """Passive-aggressive passes over ``(X, Y)`` in order, until a pass has zero hinge loss
@@ -94,28 +95,29 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history)
 
-    def one_pass(budget: int) -> list[int]:
+    per_epoch: list[int] = []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
         updates = mistakes = 0
         squared_loss = 0.0
         for x, y in zip(X, Y):
             margin = y * (_dot(w, x) + b[0])  # summed left to right, as scikit-learn does
             sq = _dot(x, x)
-            if not math.isfinite(margin + sq):
-                return [-1]
+            _guard(epoch, margins=margin + sq)  # the overflow guard
             mistakes += margin <= 0.0
             loss = 1.0 - margin if margin <= 1.0 else 0.0
             squared_loss += loss * loss
             if loss == 0.0 or (sq == 0.0 and variant != "PA-II"):
                 continue  # passive
             step = pa_tau(variant, loss, sq, C) * y  # aggressive: the smallest move to loss 0
-            w[:] += x * step
+            w += x * step
             b[0] += step if bias else 0.0
             updates += 1
+        _guard(epoch, weights=(w, b))
         history["mistakes"].append(mistakes)
         history["squared_loss"].append(squared_loss)
-        return [updates]
-
-    per_epoch = _drive(one_pass, max_epochs, (w, b))  # the budget and the overflow guard
+        per_epoch.append(updates)
+        if updates == 0:  # a pass with zero loss everywhere
+            break
     return train_result(w, b[0], per_epoch, history)
 
 

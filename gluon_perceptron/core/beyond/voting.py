@@ -40,7 +40,7 @@ from .._validation import (
     validate_params,
 )
 from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
-from ..rosenblatt.engine import _drive, _use_compiled
+from ..rosenblatt.engine import _drive, _guard, _use_compiled
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
@@ -149,6 +149,7 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
 
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), bias=flag(),
                  engine=one_of("fast", "faithful"))
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
                 engine: str = "fast") -> VotedPerceptron:
     """The voted perceptron: passes over ``(X, Y)`` in order, until a pass makes no mistake
@@ -182,23 +183,22 @@ def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
     Z, Y = _padded(X, bias), Y.astype(np.float64, copy=False)
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_voted(Z, Y, max_epochs, bias)
-    weights, counts = [np.zeros(Z.shape[1])], [0]  # v_1 = 0, c_1 = 0
-
-    def one_pass(budget: int) -> list[int]:
+    weights, counts, per_epoch = [np.zeros(Z.shape[1])], [0], []  # v_1 = 0, c_1 = 0
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
         mistakes = 0
         for z, y in zip(Z, Y):
             margin = y * _dot(weights[-1], z)
-            if not np.isfinite(margin):
-                return [-1]
+            _guard(epoch, margins=margin)  # the overflow guard
             if margin > 0.0:
                 counts[-1] += 1  # v_k survives one more example
             else:
                 weights.append(weights[-1] + y * z)  # v_{k+1} = v_k + y x, c_{k+1} = 1
                 counts.append(1)
                 mistakes += 1
-        return [mistakes]
-
-    per_epoch = _drive(one_pass, max_epochs, weights)  # the budget and the overflow guard
+        _guard(epoch, weights=weights[-1:])
+        per_epoch.append(mistakes)
+        if mistakes == 0:  # a pass without a mistake
+            break
     return _voted_result(np.array(weights), np.array(counts), per_epoch, bias)
 
 
@@ -259,6 +259,7 @@ def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron
 
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
                  bias=flag(), engine=one_of("fast", "faithful"))
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", degree: int = 3,
                        gamma: float | None = None, coef0: float = 1.0, bias: bool = True,
                        engine: str = "fast") -> KernelVotedPerceptron:
@@ -277,22 +278,22 @@ def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", deg
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_voted_kernel(G, Y, max_epochs, X, kern, bias)
     rows, counts, scores = [], [0], np.zeros(X.shape[0])  # scores[i] = v_k . phi(x_i)
-
-    def one_pass(budget: int) -> list[int]:
+    per_epoch: list[int] = []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
         mistakes = 0
         for i in range(X.shape[0]):
-            if not np.isfinite(scores[i]):
-                return [-1]
+            _guard(epoch, margins=scores[i])  # the overflow guard
             if Y[i] * scores[i] > 0.0:
                 counts[-1] += 1
             else:
                 rows.append(i)
                 counts.append(1)
-                scores[:] += Y[i] * G[i]  # v_{k+1} . phi(x) = v_k . phi(x) + y_i K(x_i, x)
+                scores += Y[i] * G[i]  # v_{k+1} . phi(x) = v_k . phi(x) + y_i K(x_i, x)
                 mistakes += 1
-        return [mistakes]
-
-    per_epoch = _drive(one_pass, max_epochs, (scores,))
+        _guard(epoch, weights=(scores,))
+        per_epoch.append(mistakes)
+        if mistakes == 0:  # a pass without a mistake
+            break
     return KernelVotedPerceptron(rows=np.array(rows, dtype=np.int64),
                                  counts=np.array(counts, dtype=np.int64),
                                  updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,

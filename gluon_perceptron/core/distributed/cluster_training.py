@@ -30,6 +30,10 @@ from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, 
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
+#: Rows of a shard up to which a mixing worker makes its passes with numpy's exact twin of the
+#: compiled pass (the same bits): loading numba's compiled pass costs more CPU than such passes.
+SMALL_SHARD = 1_000
+
 
 def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, workers: int,
                 servers: int, timeout: float, log_dir=None, kvstore: str = "dist_sync",
@@ -58,7 +62,9 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
     try:
         logs_at = Path(log_dir) if keep else task_dir / "logs"
         task = {"kind": kind, "kvstore": kvstore, "fault": fault,
-                "jobs": [settings for settings, _, _ in jobs]}
+                "jobs": [settings for settings, _, _ in jobs],
+                "numpy_passes": all(X is not None and X.shape[0] <= SMALL_SHARD * workers
+                                    for _, X, _ in jobs)}
         (task_dir / "task.json").write_text(json.dumps(task))
         for j, (settings, X, Y) in enumerate(jobs):
             if "shards" not in settings:

@@ -139,12 +139,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: Variable -> a node's default where the environment does not set it, with the reason it pays.
+NODE_DEFAULTS = {
+    # the nodes of one machine share its cores: MXNet's OpenMP threads would only spin on a
+    # worker's small arrays, against the other nodes (read when MXNet loads)
+    "OMP_NUM_THREADS": "1",
+    # MXNet's one use of distutils, a version comparison, loads the standard library's, not
+    # setuptools' (read when Python starts)
+    "SETUPTOOLS_USE_DISTUTILS": "stdlib",
+}
+
+
 def cluster_environment(role: str, *, port: int, workers: int, servers: int,
                         base: dict | None = None) -> dict:
     """The environment of one node: ``base`` (default ``os.environ``) without any inherited
-    ``DMLC_*``/``PS_*`` variable, plus this cluster's, every address 127.0.0.1."""
+    ``DMLC_*``/``PS_*`` variable, plus :data:`NODE_DEFAULTS` where unset, plus this cluster's,
+    every address 127.0.0.1."""
     env = {k: v for k, v in (os.environ if base is None else base).items()
            if not k.startswith(("DMLC_", "PS_"))}
+    env.update({k: v for k, v in NODE_DEFAULTS.items() if k not in env})
     env.update(DMLC_ROLE=role, DMLC_PS_ROOT_URI=HOST, DMLC_PS_ROOT_PORT=str(port),
                DMLC_NODE_HOST=HOST, DMLC_NUM_SERVER=str(servers),
                DMLC_NUM_WORKER=str(workers), PYTHONUNBUFFERED="1")

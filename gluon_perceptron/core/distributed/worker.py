@@ -8,6 +8,11 @@ rows, of which rank ``i`` takes the ``i``-th block of :func:`~.mixing.shard_boun
 the job lists ``"shards"`` (one description per rank, :mod:`.shards`), rank ``i`` opens only
 the files of the ``i``-th and checks its values there.
 
+A mixing job needs no ``import mxnet``: the worker reaches the servers through MXNet's C library
+(:class:`~.c_kvstore.CKVStore`), and when the task says ``numpy_passes`` (every shard of at most
+:data:`~.cluster_training.SMALL_SHARD` rows) it makes numpy's pass, the compiled pass's exact twin,
+without loading numba. A Gluon job imports MXNet (and makes no perceptron pass: no numba).
+
 Any exception prints its traceback and exits with code 1 at once (``os._exit``): MXNet's normal
 shutdown waits for every worker, so a worker that failed and exited normally would hang the
 others. After success the worker also leaves with ``os._exit(0)`` once its results are on
@@ -28,6 +33,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,7 +62,7 @@ def _fault(fault: dict | None, rank: int, round_: int) -> None:
         os.kill(os.getpid(), signal.SIGSTOP)
 
 
-def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
+def _mixing_job(kv, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
                 fault: dict | None) -> dict:
     """Iterative parameter mixing over the KVStore: the rounds of ``train_mixed``
     (:func:`~.mixing._run_rounds`) on this rank's shard ``Xs, Ys``, each round's rows
@@ -66,13 +72,13 @@ def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
     array of zeros and pushes it; the server sums the W arrays, so the pull returns every row,
     whatever order the pushes arrived in. Every worker then mixes the rows in rank order
     (:func:`~.mixing.mixing_round`), so all hold the same weights and stop on the same round.
+    ``kv`` is a :class:`~.c_kvstore.CKVStore`: the job needs no ``import mxnet``.
     """
     from .mixing import _run_rounds, decode_rows, encode_rows
 
     rank, W = kv.rank, kv.num_workers
     width = encode_rows(np.zeros((1, Xs.shape[1] + 3), dtype=Xs.dtype)).shape[1]
-    kv.init(key, nd.zeros((W, width)))
-    pulled = nd.zeros((W, width))
+    kv.init(key, np.zeros((W, width), dtype=np.float32))
     seconds: list[float] = []  # this rank's exchange, round by round
 
     def exchange(rows: np.ndarray) -> np.ndarray:
@@ -80,10 +86,9 @@ def _mixing_job(kv, nd, key: int, job: dict, Xs: np.ndarray, Ys: np.ndarray,
         mine = np.zeros((W, width), dtype=np.float32)
         mine[rank] = encode_rows(rows)[0]
         t = time.perf_counter()
-        kv.push(key, nd.array(mine))  # a fresh array: a pull may write into the pushed one
+        kv.push(key, mine)
         lifeline.report()
-        kv.pull(key, out=pulled)
-        every = decode_rows(pulled.asnumpy(), Xs.dtype)
+        every = decode_rows(kv.pull(key), Xs.dtype)
         seconds.append(time.perf_counter() - t)
         if not np.array_equal(every[rank].view(np.uint8), rows[0].view(np.uint8)):
             raise RuntimeError(f"rank {rank}: the pulled row differs from the pushed one")
@@ -128,20 +133,26 @@ def run(task_dir: Path) -> None:
     """Run every job of ``task_dir/task.json`` and write this rank's results."""
     task = json.loads((task_dir / "task.json").read_text())
     if task["kind"] == "mixing":  # load (or compile) the pass before connecting: start-up
+        if task.get("numpy_passes"):  # small shards: numpy's twin of the pass, no numba
+            os.environ["GLUON_PERCEPTRON_FAST"] = "numpy"
         from ..fast.training_fast import fast_pass
+        from .c_kvstore import CKVStore
 
         for dtype in (np.float32, np.float64):
             fast_pass(np.zeros((1, 1), dtype), np.ones(1, dtype), np.zeros(1, dtype),
                       np.zeros(1, dtype))
-    import mxnet as mx
-    from mxnet import nd
+        imported, how = time.perf_counter() - _STARTED, "loaded MXNet's library"
+        kv: Any = CKVStore(task["kvstore"])  # the C library alone: no operator to register
+    else:  # Gluon trains with autograd: the whole package, and no perceptron pass (no numba)
+        os.environ["GLUON_PERCEPTRON_FAST"] = "numpy"
+        import mxnet as mx
 
-    imported = time.perf_counter() - _STARTED
-    kv = mx.kv.create(task["kvstore"])
+        imported, how = time.perf_counter() - _STARTED, "imported MXNet"
+        kv = mx.kv.create(task["kvstore"])
     connected = time.perf_counter() - _STARTED
     rank = kv.rank
     _log(f"worker pid {os.getpid()}: rank {rank} of {kv.num_workers} "
-         f"(imported MXNet in {imported:.2f} s, connected after {connected:.2f} s)")
+         f"({how} in {imported:.2f} s, connected after {connected:.2f} s)")
     out = {"rank": rank, "pid": os.getpid(), "connected": connected}
     for j, job in enumerate(task["jobs"]):
         if task["kind"] == "mixing":
@@ -150,7 +161,7 @@ def run(task_dir: Path) -> None:
             except ValueError as exc:  # the data's fault, named by its shard: the parent
                 (task_dir / lifeline.BAD_SHARD_FILE).write_text(str(exc))  # raises it as is
                 raise
-            res = _mixing_job(kv, nd, j, job, Xs, Ys, task.get("fault"))
+            res = _mixing_job(kv, j, job, Xs, Ys, task.get("fault"))
         else:
             with np.load(task_dir / f"data-{j}.npz") as data:
                 X, Y = data["X"], data["Y"]
@@ -163,7 +174,7 @@ def run(task_dir: Path) -> None:
         np.savez(f, **out)
     os.replace(tmp, task_dir / f"result-{rank}.npz")
     lifeline.report()  # at the barrier: a worker stalled before it is behind the others
-    kv._barrier()  # every worker has its last pull: now the cluster may go
+    kv.barrier() if task["kind"] == "mixing" else kv._barrier()  # all have their last pull
 
 
 def main(argv: list[str]) -> None:

@@ -6,7 +6,7 @@ r"""The fast twins of the trainers beyond Rosenblatt's (:mod:`gluon_perceptron.c
   found by the scan-ahead in numpy blocks instead of a Python loop over the correct examples.
 - :func:`_cone_passes`: the homogeneous perceptron on unit rows
   (:func:`~gluon_perceptron.core.beyond.solvers.cone_perceptron`), scanned ahead the same
-  way.
+  way, or with numba its loop compiled (:func:`_compiled_cone_passes`).
 
 Each makes the decisions and the floating-point operations of its readable loop, so the tests
 hold it to that loop bit for bit (``tests/core/fast/test_beyond_fast.py``). Nothing here checks
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._arrays import _overflow
-from ..rosenblatt.engine import _FIRST_BLOCK, _scan_ahead
+from ..rosenblatt.engine import _FIRST_BLOCK, _jit, _scan_ahead, _use_compiled
 
 
 def _fast_epoch(G: np.ndarray, Y: np.ndarray, scores: np.ndarray, alpha: np.ndarray,
@@ -76,8 +76,14 @@ def _cone_passes(A: np.ndarray, max_updates: int,
     :math:`a_j^\\top w \\le 0`, from :math:`w = 0`, until a pass makes no update or at least
     ``max_updates`` updates are made. Between two updates ``w`` is fixed, so the next row to
     update on is the first of a block of margins computed at once. Returns
-    ``(w, updates, solved)``; ``counts[j]`` (if given) counts the updates on row ``j``."""
+    ``(w, updates, solved)``; ``counts[j]`` (if given) counts the updates on row ``j``.
+    With numba the loop itself runs compiled (:func:`_compiled_cone_passes`)."""
     n = A.shape[0]
+    if _use_compiled():
+        w, updates, solved = _compiled_cone_passes(
+            np.ascontiguousarray(A), max_updates,
+            np.zeros(n) if counts is None else counts)
+        return w, updates, bool(solved or np.all(A @ w > 0))
     w = np.zeros(A.shape[1])
     updates = 0
 
@@ -100,3 +106,29 @@ def _cone_passes(A: np.ndarray, max_updates: int,
         if made == 0:
             return w, updates, True
     return w, updates, bool(np.all(A @ w > 0))
+
+
+@_jit
+def _compiled_cone_passes(A, max_updates, counts):  # pragma: no cover - runs compiled
+    """The readable loop of :func:`_cone_passes`, compiled: the margin :math:`a_j^\\top w`
+    summed left to right in float64 (a tie or a NaN is a mistake), :math:`w \\mathrel{+}= a_j`
+    on a mistake, ``counts[j] += 1``. Returns ``(w, updates, solved)`` with ``solved`` True
+    after a pass without an update (else the caller checks :math:`A w > 0`)."""
+    n, m = A.shape
+    w = np.zeros(m)
+    updates = 0
+    while updates < max_updates:
+        made = 0
+        for k in range(n):
+            margin = 0.0
+            for j in range(m):
+                margin += A[k, j] * w[j]
+            if not margin > 0.0:
+                for j in range(m):
+                    w[j] += A[k, j]
+                made += 1
+                counts[k] += 1
+        updates += made
+        if made == 0:
+            return w, updates, True
+    return w, updates, False

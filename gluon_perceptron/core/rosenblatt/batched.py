@@ -9,12 +9,13 @@ its own data, ``train(X_k[mask_k], Y_k[mask_k], max_epochs=...)``: ``engine="fas
 :func:`train`'s fast twin (compiled, or numpy) run by run, on the run's examples in place
 (:func:`gluon_perceptron.core.fast.batched_fast.train_runs`).
 
-``engine="faithful"`` shows the other way to batch, in MXNet itself
-(:func:`~.ndarray_passes._lockstep_epoch`): all runs step through the examples *in
-lockstep*, so at example ``i`` one NDArray computation scores it under every run's
-weights and updates the runs that err. That works because every run visits its examples in the
-same order (a masked example is a step where that run does nothing), and a run that has
-converged makes no more updates, so carrying it along changes nothing.
+``engine="faithful"`` is :func:`train_batched`'s body: the other way to batch, in MXNet itself.
+All runs step through the examples *in lockstep*, so at example ``i`` one NDArray computation
+scores it under every run's weights and updates the runs that err. That works because every
+run visits its examples in the same order (a masked example is a step where that run does
+nothing), and a run that has made a pass without an update stops. This is the one lockstep
+loop of the package: the multiclass trainers (:mod:`.multiclass`) build their label rows and
+masks and hand them to :func:`train_batched`.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from mxnet import nd
 from .. import _checks
 from .._validation import Rule, context, count, one_of, real, validate_params
 from ..fast.batched_fast import train_runs
-from .engine import _drive
-from .ndarray_passes import _lockstep_epoch
+from .engine import _guard
 from .results import TrainResult, train_result
 
 
@@ -131,39 +131,28 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
         One per run, in the order of ``Y``'s rows.
     """
     X3, Yk, keep = _runs(X, Y, mask)
-    if engine == "faithful":
-        return _lockstep(X3, Yk, keep, max_epochs, learning_rate, ctx or mx.cpu())
-    return train_runs(X3, Yk, keep, max_epochs=max_epochs, learning_rate=learning_rate)
-
-
-def _lockstep(X3: np.ndarray, Yk: np.ndarray, keep: np.ndarray, max_epochs: int,
-              learning_rate: float, ctx: mx.Context) -> list[TrainResult]:
-    """All runs in lockstep in NDArray (:func:`~.ndarray_passes._lockstep_epoch`),
-    driven until no active run updates. A run stops being active after a pass with no update
-    (its weights would not change again), and its passes stop counting.
-    """
-    k, n = Yk.shape
-    dtype = X3.dtype
-    Xd, Yd, Kd = (nd.array(a, ctx=ctx, dtype=dtype) for a in (X3, Yk, keep))
-    W = nd.zeros((k, X3.shape[2]), ctx=ctx, dtype=dtype)
-    B = nd.zeros((k,), ctx=ctx, dtype=dtype)
-    still = np.ones(k, dtype=bool)
-    counts: list[np.ndarray] = []
-
-    def one_pass(budget: int) -> list[int]:
-        made, seen = _lockstep_epoch(Xd, Yd, Kd, W, B, nd.array(still, ctx=ctx, dtype=dtype),
-                                     learning_rate)
-        if np.any(seen.asnumpy()[still] != 0):
-            return [-1]
-        per_run = made.asnumpy().astype(int)
-        counts.append(np.where(still, per_run, -1))
-        still[:] = still & (per_run > 0)
-        return [int(per_run[counts[-1] >= 0].sum())]
-
-    _drive(one_pass, max_epochs, (W, B), dtype)
-    Wn, Bn = W.asnumpy(), B.asnumpy()
-    results = []
-    for r in range(k):
-        per_epoch = [int(c[r]) for c in counts if c[r] >= 0]
-        results.append(train_result(Wn[r].copy(), Bn[r], per_epoch))
-    return results
+    if engine == "fast":  # the twin of the loop below: the same perceptrons, bit for bit
+        return train_runs(X3, Yk, keep, max_epochs=max_epochs, learning_rate=learning_rate)
+    shared, ctx = X3.shape[0] == 1, ctx or mx.cpu()  # one dataset for all runs, or one each
+    Xd, Yd, Kd = (nd.array(a, ctx=ctx, dtype=X3.dtype) for a in (X3, Yk, keep))
+    W, B = (nd.zeros(s, ctx=ctx, dtype=X3.dtype) for s in ((len(Yk), X3.shape[2]), len(Yk)))
+    running, passes = np.ones(len(Yk), dtype=bool), []  # the runs still running
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        runs, made, seen = nd.array(running, ctx=ctx, dtype=X3.dtype), 0 * B, 0 * B
+        for i in range(X3.shape[1]):  # example i, for every run at once
+            x = Xd[0, i] if shared else Xd[:, i, :]
+            margins = Yd[:, i] * ((nd.dot(W, x) if shared else nd.sum(W * x, axis=1)) + B)
+            live = Kd[:, i] * runs  # 1 for the runs that see example i and still run
+            u = (margins <= 0) * live  # 1 for those of them that err on it (or tie)
+            step = (learning_rate * Yd[:, i]) * u
+            W += step.reshape((-1, 1)) * x
+            B += step
+            made += u
+            seen += nd.where(live > 0, margins - margins, nd.zeros_like(margins))  # 0 or NaN
+        _guard(epoch, margins=seen, weights=(W, B), dtype=X3.dtype)  # the overflow guard
+        passes.append(np.where(running, made.asnumpy(), -1))  # -1: that run had stopped
+        running &= passes[-1] > 0  # a pass without an update: that run is done
+        if not running.any():
+            break
+    return [train_result(w, b, [int(c[r]) for c in passes if c[r] >= 0])
+            for r, (w, b) in enumerate(zip(W.asnumpy(), B.asnumpy()))]

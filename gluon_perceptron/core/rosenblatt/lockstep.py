@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from .._arrays import _row_norms, _split
-from ..fast.variants_fast import _Pocket
-from .pass_parts import _project
+from .._arrays import _split
+from ..fast.variants_fast import _lockstep_pass, _Pocket
+from .engine import _use_compiled
+from .pass_parts import _history, _project, _step_size
 from .results import TrainResult, train_result
-from .traced import _step_size, train_traced
-from .training import _error_rate
+from .traced import train_traced
 from .variants import train_averaged, train_pocket, train_projected
 
 
@@ -38,8 +38,10 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     with ratchet); the pocket and the averaged perceptron watch the same plain run.
 
     Each trainer drives its own Python loop over the updates; here one numpy computation
-    decides step ``t`` for every run at once and updates the runs that err. A margin is summed
-    left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled twin does; the
+    decides step ``t`` for every run at once and updates the runs that err (with numba, one
+    compiled call per pass makes the same operations in the same order,
+    :func:`~gluon_perceptron.core.fast.variants_fast._lockstep_pass`). A margin is summed
+    left to right, :math:`(w_1 x_1 + w_2 x_2 + \\dots) + b`, as the compiled kernel does; the
     weights change by the trainers' own operations (``w += eta y x``, ``b += eta y``, the same
     projection, whose norm is the sum of squares left to right in both), and the pocket's
     ratchet is the fast ``train_pocket``'s own
@@ -81,6 +83,9 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
     passes = np.zeros(R, dtype=np.int64)
     margin, hit, step = np.empty(R), np.empty(R, dtype=bool), np.empty(R)
     bad = np.zeros(R, dtype=bool)
+    compiled = _use_compiled()
+    threshold = np.asarray(threshold, dtype=np.float64)
+    errors = np.ones(R)  # each pocket's training error (the compiled pass's ratchets)
     passes_ahead = range(1, max(epochs) + 1)
     if progress is not None:  # a tqdm-like wrapper
         passes_ahead = progress(passes_ahead, desc="remedies")
@@ -94,34 +99,40 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
         Yt = np.ascontiguousarray(Y[rows, order].T)                    # (n, R)
         made = np.zeros(R, dtype=np.int64)
         psum = np.zeros((p, R))
-        with np.errstate(over="ignore", invalid="ignore"):  # refused after the pass
-            for t in range(n):
-                a, y = At[t], Yt[t]
-                np.multiply(a[0], theta[0], out=margin)
-                for j in range(1, p - 1):
-                    margin += a[j] * theta[j]
-                margin += theta[-1]
-                margin *= y
-                np.greater(margin, threshold, out=hit)
-                bad |= margin == np.inf  # inf would count as correct; NaN is a hit
-                np.logical_not(hit, out=hit)
-                hit &= active
-                np.multiply(y, hit, out=step)  # y on a mistake, 0 elsewhere: theta + 0 a = theta
-                step *= eta
-                theta += a * step
-                made += hit
-                if any_projected:
-                    _project_rows(theta, ball, hit)
-                streak += active
-                streak[hit] = 0
-                np.copyto(due_after, best_run, where=hit & pocket)  # new weights: not tried yet
-                due = streak > due_after
-                if due.any():
-                    for r in np.flatnonzero(due):
-                        due_after[r] = never  # one try per weights
-                        ratchets[r].offer(theta[:, r])
-                        ptheta[:, r], best_run[r] = ratchets[r].theta, ratchets[r].best_run
-                psum += theta
+        if compiled:  # the loop below, compiled: the same operations, run by run
+            status = _lockstep_pass(At, Yt, A, Y, theta, eta, threshold, active, ball,
+                                    projected, pocket, streak, due_after, best_run, errors,
+                                    ptheta, psum, made)
+            bad |= status > 0
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):  # refused after the pass
+                for t in range(n):
+                    a, y = At[t], Yt[t]
+                    np.multiply(a[0], theta[0], out=margin)
+                    for j in range(1, p - 1):
+                        margin += a[j] * theta[j]
+                    margin += theta[-1]
+                    margin *= y
+                    np.greater(margin, threshold, out=hit)
+                    bad |= margin == np.inf  # inf would count as correct; NaN is a hit
+                    np.logical_not(hit, out=hit)
+                    hit &= active
+                    np.multiply(y, hit, out=step)  # y on a mistake, 0 elsewhere: theta + 0a
+                    step *= eta
+                    theta += a * step
+                    made += hit
+                    if any_projected:
+                        _project_rows(theta, ball, hit)
+                    streak += active
+                    streak[hit] = 0
+                    np.copyto(due_after, best_run, where=hit & pocket)  # new weights: not tried yet
+                    due = streak > due_after
+                    if due.any():
+                        for r in np.flatnonzero(due):
+                            due_after[r] = never  # one try per weights
+                            ratchets[r].offer(theta[:, r])
+                            ptheta[:, r], best_run[r] = ratchets[r].theta, ratchets[r].best_run
+                    psum += theta
         if bad.any() or not np.isfinite(theta).all() or np.isnan(psum).any():
             # a margin or the weights left the floats: the trainers say where, with their error
             return [_one_by_one(*args) for args in zip(train, epochs, keep, decay, threshold,
@@ -178,11 +189,8 @@ def _as_result(predictors: np.ndarray, running: np.ndarray, counts: list[int], X
                Y: np.ndarray) -> TrainResult:
     """The :class:`TrainResult` the trainers build with ``record=True``: per pass the norm of
     the running :math:`\\theta`, and the training error and weights of the predictor."""
-    history = {"error": [_error_rate(th[:-1], float(th[-1]), X, Y) for th in predictors],
-               "norm": [float(v) for v in _row_norms(running)] if len(running) else [],
-               "weights": [(th[:-1].copy(), float(th[-1])) for th in predictors]}
     w, b = _split(predictors[-1])
-    return train_result(w, b, counts, history)
+    return train_result(w, b, counts, _history(X, Y, running, predictors, record=True))
 
 
 def _one_by_one(train_xy: tuple, epochs: int, keep: dict, decay: float, threshold: float,

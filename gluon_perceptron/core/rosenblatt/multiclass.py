@@ -15,15 +15,17 @@ With :math:`c` classes:
 Ties are broken deterministically: the smallest class label wins, both for equal one-vs-all
 scores and for equal vote counts.
 
-Each trainer's body is its loop: all the binary perceptrons trained at once, in NDArray, one
-row of ``W`` each (one label row per perceptron, and for one-vs-one a mask selecting each
-pair's examples): at example :math:`i`, one computation scores it under every row,
-:math:`s = W x_i + b`, and updates exactly the rows that err (``engine="faithful"``). Since every
-perceptron walks through the examples in the same order, and one that made a pass without an
-update stops, each row ends where :func:`rosenblatt.train` would take it on its own. The default
-``engine="fast"`` hands the same labels and mask to the twin,
+Each trainer's body is the reduction: one row of labels per binary perceptron (and for
+one-vs-one a mask selecting each pair's examples), handed to
+:func:`~.batched.train_batched`, whose body is the one lockstep loop of the package: all the
+binary perceptrons trained at once, in NDArray, one row of ``W`` each; at example :math:`i`,
+one computation scores it under every row, :math:`s = W x_i + b`, and updates exactly the rows
+that err (``engine="faithful"``). Since every perceptron walks through the examples in the same
+order, and one that made a pass without an update stops, each row ends where
+:func:`rosenblatt.train` would take it on its own. The default ``engine="fast"`` gives the same
+perceptrons, bit for bit, from ``train_batched``'s twin,
 :func:`gluon_perceptron.core.fast.batched_fast.train_runs`: ``train``'s compiled passes, perceptron
-after perceptron; the same perceptrons, bit for bit.
+after perceptron.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from itertools import combinations
 
 import mxnet as mx
 import numpy as np
-from mxnet import nd
 
 from .. import _checks
 from .._validation import (
@@ -46,9 +47,8 @@ from .._validation import (
     validate_params,
 )
 from ..chapter.sampler import MAX_ELEMENTS
-from ..fast import batched_fast as fast
-from .engine import _guard
-from .results import TrainResult, train_result
+from .batched import train_batched
+from .results import TrainResult
 
 SCHEMES = ("one-vs-all", "one-vs-one")
 
@@ -208,9 +208,9 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
     max_epochs : int
         Bound on the passes of each binary run (they need not separate their data).
     engine : {"fast", "faithful"}
-        ``"faithful"`` runs the loop below: all ``c`` in lockstep, one MXNet computation per
-        example (slow, but it is the batching written in NDArray; ``X`` at most
-        :math:`2^{31} - 1` elements). ``"fast"`` trains them one after the other by
+        ``"faithful"`` runs :func:`~.batched.train_batched`'s loop: all ``c`` in lockstep, one
+        MXNet computation per example (slow, but it is the batching written in NDArray; ``X``
+        at most :math:`2^{31} - 1` elements). ``"fast"`` trains them one after the other by
         ``train``'s compiled twin. Both give the same perceptrons.
     ctx : mxnet.Context, optional
         Where the ``"faithful"`` engine's arrays live (default ``mx.cpu()``).
@@ -218,29 +218,7 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
     classes = np.unique(y)
     Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)  # row k: class k against the rest
     keep, pairs = np.ones(Y.shape, dtype=bool), [(k, -1) for k in range(classes.size)]
-    if engine == "fast":  # the twin of the loop below: the same perceptrons, bit for bit
-        results = fast.train_runs(X[None], Y, keep, max_epochs=max_epochs)
-        return _model("one-vs-all", classes, pairs, results, keep, Y)
-    Xd, Yd, Kd = (nd.array(a, ctx=ctx or mx.cpu(), dtype=X.dtype) for a in (X, Y, keep))
-    W, B = (nd.zeros(s, ctx=Xd.context, dtype=X.dtype) for s in ((len(Y), X.shape[1]), len(Y)))
-    running, passes = np.ones(len(Y), dtype=bool), []  # the perceptrons still running
-    for epoch in range(1, max_epochs + 1):  # the epoch budget
-        runs, made, seen = nd.array(running, ctx=Xd.context, dtype=X.dtype), 0 * B, 0 * B
-        for i in range(X.shape[0]):  # example i, for every perceptron at once
-            margins = Yd[:, i] * (nd.dot(W, Xd[i]) + B)
-            live = Kd[:, i] * runs  # 1 for the perceptrons that see example i and still run
-            u = (margins <= 0) * live  # 1 for those of them that err on it (or tie)
-            W += (Yd[:, i] * u).reshape((-1, 1)) * Xd[i]
-            B += Yd[:, i] * u
-            made += u
-            seen += nd.where(live > 0, margins - margins, nd.zeros_like(margins))  # 0 or NaN
-        _guard(epoch, margins=seen, weights=(W, B), dtype=X.dtype)  # the overflow guard
-        passes.append(np.where(running, made.asnumpy(), -1))  # -1: that one had stopped
-        running &= passes[-1] > 0  # a pass without an update: that perceptron is done
-        if not running.any():
-            break
-    results = [train_result(w, b, [int(c[r]) for c in passes if c[r] >= 0])
-               for r, (w, b) in enumerate(zip(W.asnumpy(), B.asnumpy()))]
+    results = train_batched(X, Y, mask=keep, max_epochs=max_epochs, engine=engine, ctx=ctx)
     return _model("one-vs-all", classes, pairs, results, keep, Y)
 
 
@@ -257,29 +235,7 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
     first, second = (classes[[pair[j] for pair in pairs]][:, None] for j in (0, 1))
     Y = np.where(y[None, :] == first, 1.0, -1.0)  # row (k, k'): class k against class k'
     keep = (y[None, :] == first) | (y[None, :] == second)  # only those two classes' examples
-    if engine == "fast":  # the twin of the loop below: the same perceptrons, bit for bit
-        results = fast.train_runs(X[None], Y, keep, max_epochs=max_epochs)
-        return _model("one-vs-one", classes, pairs, results, keep, Y)
-    Xd, Yd, Kd = (nd.array(a, ctx=ctx or mx.cpu(), dtype=X.dtype) for a in (X, Y, keep))
-    W, B = (nd.zeros(s, ctx=Xd.context, dtype=X.dtype) for s in ((len(Y), X.shape[1]), len(Y)))
-    running, passes = np.ones(len(Y), dtype=bool), []  # the perceptrons still running
-    for epoch in range(1, max_epochs + 1):  # the epoch budget
-        runs, made, seen = nd.array(running, ctx=Xd.context, dtype=X.dtype), 0 * B, 0 * B
-        for i in range(X.shape[0]):  # example i, for every perceptron at once
-            margins = Yd[:, i] * (nd.dot(W, Xd[i]) + B)
-            live = Kd[:, i] * runs  # 1 for the perceptrons that see example i and still run
-            u = (margins <= 0) * live  # 1 for those of them that err on it (or tie)
-            W += (Yd[:, i] * u).reshape((-1, 1)) * Xd[i]
-            B += Yd[:, i] * u
-            made += u
-            seen += nd.where(live > 0, margins - margins, nd.zeros_like(margins))  # 0 or NaN
-        _guard(epoch, margins=seen, weights=(W, B), dtype=X.dtype)  # the overflow guard
-        passes.append(np.where(running, made.asnumpy(), -1))  # -1: that one had stopped
-        running &= passes[-1] > 0  # a pass without an update: that perceptron is done
-        if not running.any():
-            break
-    results = [train_result(w, b, [int(c[r]) for c in passes if c[r] >= 0])
-               for r, (w, b) in enumerate(zip(W.asnumpy(), B.asnumpy()))]
+    results = train_batched(X, Y, mask=keep, max_epochs=max_epochs, engine=engine, ctx=ctx)
     return _model("one-vs-one", classes, pairs, results, keep, Y)
 
 

@@ -1,6 +1,7 @@
 r"""What the variants' readable loops (:mod:`.variants`, :mod:`.traced`) and their fast twins
 (:mod:`gluon_perceptron.core.fast.variants_fast`) share: their arguments' rules, the visiting order
-of each pass, the projection onto a ball, and the per-pass traces every one returns.
+of each pass, the decaying step, the projection onto a ball, and the per-pass traces every one
+returns.
 
 Nothing here checks its arguments: the public trainers declare their rules (:data:`PASS_RULES`,
 :data:`RUN_RULES`).
@@ -15,7 +16,7 @@ import numpy as np
 
 from .._arrays import _row_norms
 from .._validation import count, features, flag, labels, real, seed
-from .training import _error_rate
+from .training import _error_rate, _error_rates
 
 #: The rules of the arguments every trainer here takes first.
 PASS_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count(),
@@ -23,6 +24,10 @@ PASS_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count(),
 
 #: The rules of ``record``, ``shuffle`` and ``seed``.
 RUN_RULES = dict(record=flag(), shuffle=flag(), seed=seed())
+
+#: What to do about an overflow of ``update_path``, whose step is 1.
+PATH_FIX = ("Scale the data down (e.g. divide X by np.abs(X).max()) or start from a smaller w0 "
+            "and b0 (update_path steps by 1)")
 
 
 def _project(theta: np.ndarray, radius: float) -> None:
@@ -35,6 +40,19 @@ def _project(theta: np.ndarray, radius: float) -> None:
         norm = float(_row_norms(theta)[0])
     if norm > radius:
         theta *= radius / norm
+
+
+def _step_size(learning_rate: float, epoch: int, decay: float) -> float:
+    """:math:`\\eta_e = \\eta / e^{\\text{decay}}`, refused when it leaves the floats."""
+    try:
+        eta = learning_rate / epoch**decay
+    except OverflowError:
+        eta = 0.0
+    if eta == 0.0:
+        raise ValueError(f"decay={decay} makes the step learning_rate / epoch**decay vanish (0.0 "
+                         f"in float64) at pass {epoch}; use a decay of a few units (1 makes the "
+                         f"margin perceptron settle)")
+    return eta
 
 
 def _orders(shuffle: bool, seed: int | None) -> Callable[[int], range | np.ndarray]:
@@ -66,3 +84,15 @@ class _Recorder:
         self.history["error"].append(_error_rate(w, b, self.X, self.Y))
         if self.record:
             self.history["weights"].append((np.array(w, dtype=np.float64), float(b)))
+
+
+def _history(X: np.ndarray, Y: np.ndarray, running: np.ndarray, predictors: np.ndarray,
+             record: bool) -> dict:
+    """What :class:`_Recorder` notes pass by pass, at once for a whole run: ``running`` and
+    ``predictors`` hold one ``(w, b)`` row per pass (the running weights, and the predictor
+    returned); the same numbers, row by row (the twins' and the lockstep runs' traces)."""
+    history: dict = {"error": _error_rates(predictors, X, Y),
+                     "norm": [float(v) for v in _row_norms(running)] if len(running) else []}
+    if record:
+        history["weights"] = [(th[:-1].copy(), float(th[-1])) for th in predictors]
+    return history

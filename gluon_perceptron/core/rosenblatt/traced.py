@@ -2,9 +2,12 @@ r"""The plain rule, watched step by step: the traced run (:func:`train_traced`),
 (:func:`run_online`), every parameter vector a run visits (:func:`update_path`), and the notes'
 sequence that fools the aggressive rule (:func:`notes_sequence`).
 
-They run the fast twins' passes (:mod:`gluon_perceptron.core.fast.training_fast` and
-:mod:`~gluon_perceptron.core.fast.variants_fast`) through the one driver (:func:`~.engine._drive`),
-and read what those record.
+Each body is its loop, the plain rule one example at a time in numpy, watched: after every
+pass (:func:`train_traced`), after every step (:func:`run_online`) or after every update
+(:func:`update_path`). With the default ``engine="fast"``, :func:`train_traced` and
+:func:`update_path` hand the same arguments to their twins in
+:mod:`gluon_perceptron.core.fast.variants_fast` (compiled passes; a scan ahead to the next update),
+which give the same result bit for bit (``tests/core/fast/test_fast.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from .._arrays import _row_norms
+from .._arrays import _row_norms, _split
 from .._validation import (
     Rule,
     count,
@@ -27,33 +30,32 @@ from .._validation import (
     validate_params,
     vector,
 )
-from ..fast.training_fast import _mistakes, _plain_passes
-from ..fast.variants_fast import _every_step_pass, _Pass, _recorded_pass
-from .engine import _drive
-from .pass_parts import PASS_RULES, RUN_RULES, _float64, _orders, _Recorder
+from ..fast import variants_fast as fast
+from .engine import _guard
+from .pass_parts import (
+    PASS_RULES,
+    PATH_FIX,
+    RUN_RULES,
+    _float64,
+    _orders,
+    _Recorder,
+    _step_size,
+)
 from .results import TrainResult, train_result
 
 RULES = ("perceptron", "aggressive")
 
 
-def _step_size(learning_rate: float, epoch: int, decay: float) -> float:
-    """:math:`\\eta_e = \\eta / e^{\\text{decay}}`, refused when it leaves the floats."""
-    try:
-        eta = learning_rate / epoch**decay
-    except OverflowError:
-        eta = 0.0
-    if eta == 0.0:
-        raise ValueError(f"decay={decay} makes the step learning_rate / epoch**decay vanish (0.0 "
-                         f"in float64) at pass {epoch}; use a decay of a few units (1 makes the "
-                         f"margin perceptron settle)")
-    return eta
+#: The engines: the loop in the trainer's body, or its twin; the same bits.
+ENGINE = dict(engine=one_of("fast", "faithful"))
 
 
 @validate_params(**PASS_RULES, threshold=real(minimum=0.0), decay=real(minimum=0.0),
-                 **RUN_RULES)
+                 **RUN_RULES, **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
                  decay: float = 0.0, record: bool = False, shuffle: bool = False,
-                 seed=None) -> TrainResult:
+                 seed=None, engine: str = "fast") -> TrainResult:
     """The plain perceptron (:func:`~gluon_perceptron.train`), one pass at a time, traced.
 
     Pass :math:`e = 1, 2, \\dots` runs ``train`` for one epoch from the previous pass's
@@ -88,6 +90,9 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         ``train``).
     seed : int, optional
         Seed of ``numpy.random.default_rng`` for the orders (used only with ``shuffle``).
+    engine : {"fast", "faithful"}
+        ``"faithful"``: the loop below, one example at a time; ``"fast"``: its twin, compiled
+        passes (the same result, bit for bit).
 
     Returns
     -------
@@ -95,21 +100,29 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         ``history["error"]`` (training error after each pass), ``history["norm"]``
         (:math:`\\|(w, b)\\|` after each pass), and ``history["weights"]`` if recorded.
     """
+    if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
+        return fast.train_traced(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
+                                 threshold=threshold, decay=decay, record=record,
+                                 shuffle=shuffle, seed=seed)
     X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
-    w, b = np.zeros(X.shape[1]), np.zeros(1)
-
-    def one_pass(budget: int) -> list[int]:
-        eta = _step_size(learning_rate, len(recorder.history["norm"]) + 1, decay)
-        rows = order(len(Y))
-        made = _plain_passes(X, Y, w, b, eta, threshold,
-                             rows if isinstance(rows, np.ndarray) else None)(1)
-        if made[0] >= 0:
-            recorder.epoch(np.append(w, b[0]), w, b[0])
-        return made
-
-    per_epoch = _drive(one_pass, max_epochs, (w, b))
-    return train_result(w, b[0], per_epoch, recorder.history)
+    theta, per_epoch = np.zeros(X.shape[1] + 1), []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        eta, updates = _step_size(learning_rate, epoch, decay), 0  # eta / epoch**decay
+        for i in order(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin)  # the overflow guard
+            if margin <= threshold:  # a mistake, a tie, or a margin below the threshold
+                w += (eta * Y[i]) * X[i]
+                b += eta * Y[i]
+                updates += 1
+        _guard(epoch, weights=(w, b))
+        recorder.epoch(theta, *_split(theta))
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
+    return train_result(*_split(theta), per_epoch, recorder.history)
 
 
 @dataclass
@@ -188,6 +201,7 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
 
 @validate_params(rule=one_of(*RULES), X=features(), Y=labels(of="X"),
                  learning_rate=real(positive=True))
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) -> OnlineRun:
     """One pass over a stream, in order, from :math:`\\theta_0 = 0`, recording every step.
 
@@ -195,17 +209,17 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     example (the notes' Remark 1.19): :math:`\\theta_t = \\theta_{t-1} + \\eta a_t` always.
     """
     X, Y = _float64(X, Y)
-    theta = np.zeros(X.shape[1] + 1)
-    done: list[_Pass] = []
-
-    def one_pass(budget: int) -> list[int]:
-        done.append(_recorded_pass(X, Y, theta, learning_rate) if rule == "perceptron"
-                    else _every_step_pass(X, Y, theta, learning_rate))
-        return [done[0].made]
-
-    _drive(one_pass, 1, (theta,))  # one pass; raises if it overflowed
-    thetas, margins = done[0].thetas(), done[0].margins(X, Y)
-    return OnlineRun(margins, margins <= 0.0, thetas, _row_norms(thetas))
+    theta, margins, thetas = np.zeros(X.shape[1] + 1), np.empty(len(Y)), []
+    w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
+    for t in range(len(Y)):  # one pass over the stream, in order
+        margins[t] = Y[t] * (X[t] @ w + b[0])
+        if margins[t] <= 0 or rule == "aggressive":  # a mistake (or a tie); or always
+            w += (learning_rate * Y[t]) * X[t]
+            b += learning_rate * Y[t]
+        thetas.append(theta.copy())
+    _guard(1, margins=margins, weights=(w, b))  # the overflow guard, after the one pass
+    path = np.array(thetas).reshape(len(Y), -1)
+    return OnlineRun(margins, margins <= 0.0, path, _row_norms(path))
 
 
 @dataclass
@@ -260,38 +274,42 @@ def _no_bias_start(b0, name: str, args: dict) -> float:
 @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
                  threshold=real(minimum=0.0), bias=flag(),
                  b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)),
-                 w0=optional(vector(size_of="X")))
+                 w0=optional(vector(size_of="X")), **ENGINE)
+@np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,
-                threshold: float = 0.0) -> UpdatePath:
+                threshold: float = 0.0, engine: str = "fast") -> UpdatePath:
     """Replay Rosenblatt's rule in data order and keep the parameters after every update.
 
     The same rule as :func:`~gluon_perceptron.train` with learning rate 1 (update when
     :math:`y_i (w^\\top x_i + b) \\le \\delta`: :math:`w \\mathrel{+}= y_i x_i`,
     :math:`b \\mathrel{+}= y_i`), plus ``bias=False`` for the homogeneous perceptron of
-    Novikoff's theorem, which has no :math:`b`. It scans ahead for the next example at or
-    below the threshold (:func:`~gluon_perceptron.core.fast.training_fast._mistakes`) and notes
-    the parameters after every update.
+    Novikoff's theorem, which has no :math:`b`. It notes the parameters after every update.
+    ``engine="faithful"`` runs the loop below; ``"fast"`` (the default) its twin, which scans
+    ahead to the next example at or below the threshold in numpy blocks (the same path, bit
+    for bit).
     """
+    if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
+        path, at, made = fast.update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
+                                          threshold=threshold)
+        return UpdatePath(path, at, made[-1] == 0, len(made), bias, made)
     w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
     b = np.array([b0], dtype=X.dtype)
-    thetas, examples = [np.append(w, b) if bias else w.copy()], []
-
-    def one_pass(budget: int) -> list[int]:
-        made = 0
-        for k in _mistakes(X, Y, w, b, threshold):
-            if k < 0:
-                return [-1]
-            step = 1.0 * Y[k]
-            w[:] += step * X[k]  # in place: the scan reads w and b
-            if bias:
-                b[:] += step
-            thetas.append(np.append(w, b) if bias else w.copy())
-            examples.append(k)
-            made += 1
-        return [made]
-
-    per_epoch = _drive(one_pass, max_epochs, (w, b), X.dtype,
-                       "Scale the data down (e.g. divide X by np.abs(X).max()) or start from "
-                       "a smaller w0 and b0 (update_path steps by 1)")
+    thetas, examples, per_epoch = [np.append(w, b) if bias else w.copy()], [], []
+    for epoch in range(1, max_epochs + 1):  # the epoch budget
+        updates = 0
+        for i in range(len(Y)):
+            margin = Y[i] * (X[i] @ w + b[0])
+            _guard(epoch, margins=margin, dtype=X.dtype, fix=PATH_FIX)  # the overflow guard
+            if margin <= threshold:  # a mistake, or a tie: the step, and the new parameters
+                w += Y[i] * X[i]
+                if bias:  # the homogeneous perceptron keeps b = 0
+                    b += Y[i]
+                thetas.append(np.append(w, b) if bias else w.copy())
+                examples.append(i)
+                updates += 1
+        _guard(epoch, weights=(w, b), dtype=X.dtype, fix=PATH_FIX)
+        per_epoch.append(updates)
+        if updates == 0:  # a pass without an update: the data is separated
+            break
     return UpdatePath(np.array(thetas, dtype=np.float64), np.array(examples, dtype=int),
                       per_epoch[-1] == 0, len(per_epoch), bias, per_epoch)

@@ -54,6 +54,7 @@ from ..fast.relaxation_fast import (  # noqa: F401 (notebook 11 shows the twin's
     _Residuals,
     _run_greedy,
 )
+from ..rosenblatt.engine import _use_compiled
 
 RULES = ("cyclic", "randomized", "permuted", "max_distance", "max_residual")
 
@@ -237,7 +238,7 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         ``converged`` and ``max_violation`` are computed from ``A``, ``c`` and the returned
         ``w``, not from the running residuals.
     """
-    if rule in _SKIPS_AHEAD:  # the same run, satisfied indices skipped in bulk (core/fast/)
+    if rule in _TWIN_RULES:  # the same run, compiled or skipping satisfied indices (core/fast/)
         return _result(A, c, *_relaxation(A, c, eta, rule, w0, max_iterations, tol, seed,
                                           record), rule, eta, tol)
     At = np.ascontiguousarray(A.T)  # row i is a_i
@@ -267,9 +268,10 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
     return _result(A, c, w, t, moves, history, rule, eta, tol)
 
 
-#: The rules whose run the twin makes (it skips the satisfied indices in bulk); the greedy
-#: rules look at every inequality in every iteration, so the loop above is their fast path.
-_SKIPS_AHEAD = ("cyclic", "randomized", "permuted")
+#: The rules whose run the twin makes: with numba, every rule (a compiled loop); without it,
+#: the blind rules (it skips the satisfied indices in bulk), since the greedy rules look at
+#: every inequality in every iteration and the loop above is then their fast path.
+_TWIN_RULES = RULES if _use_compiled() else ("cyclic", "randomized", "permuted")
 
 #: The greedy rules: every iteration moves on the worst inequality (:func:`_next_index`).
 _GREEDY = ("max_distance", "max_residual")

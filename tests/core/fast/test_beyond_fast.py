@@ -26,6 +26,8 @@ import gluon_perceptron as gp
 from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.core.fast import beyond_fast, relaxation_fast
+from gluon_perceptron.core.rosenblatt import engine as pass_engine
+from gluon_perceptron.core.rosenblatt.engine import _use_compiled
 from gluon_perceptron.core.theory import relaxation
 from gluon_perceptron.core.theory.relaxation import wedge_system
 
@@ -106,8 +108,13 @@ def _cone_cases():
     yield gp.beyond.separation_problem(50, 3, 0.1, seed=4).A.astype(np.float32), 100_000
 
 
+@pytest.mark.parametrize("backend", ["compiled", "numpy"])
 @pytest.mark.parametrize("case", range(11))
-def test_cone_twin_is_the_loop_bit_for_bit(case):
+def test_cone_twin_is_the_loop_bit_for_bit(case, backend, monkeypatch):
+    """Both twins: the compiled loop (with numba) and the numpy scan-ahead."""
+    if backend == "compiled" and not _use_compiled():
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(pass_engine, "FAST_BACKEND", backend)
     A, budget = list(_cone_cases())[case]
     got = []
     for run in (lambda c: beyond_fast._cone_passes(A, budget, c),
@@ -162,10 +169,10 @@ def _systems():
 def test_relaxation_twin_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
     for name, A, c, extra in _systems():
         kw = dict(eta=eta, rule=rule, seed=9, record=True, **extra)
-        twin = gp.theory.relaxation_method(A, c, **kw) if rule in relaxation._SKIPS_AHEAD \
+        twin = gp.theory.relaxation_method(A, c, **kw) if rule in relaxation._TWIN_RULES \
             else None
         with monkeypatch.context() as m:
-            m.setattr(relaxation, "_SKIPS_AHEAD", ())  # every rule through the readable loop
+            m.setattr(relaxation, "_TWIN_RULES", ())  # every rule through the readable loop
             loop = gp.theory.relaxation_method(A, c, **kw)
         # the twin runs every rule (the greedy ones by its own loop) with the same bits
         w, t, moves, history = relaxation_fast._relaxation(
@@ -188,8 +195,49 @@ def test_relaxation_twin_without_the_gram_matrix(rule, monkeypatch):
     monkeypatch.setattr(relaxation_fast, "GRAM_LIMIT", 0)
     kw = dict(rule=rule, seed=1, record=True, max_iterations=3_000)
     twin = gp.theory.relaxation_method(A, c, **kw)
-    monkeypatch.setattr(relaxation, "_SKIPS_AHEAD", ())
+    monkeypatch.setattr(relaxation, "_TWIN_RULES", ())
     loop = gp.theory.relaxation_method(A, c, **kw)
     w, t, moves, _ = relaxation_fast._relaxation(A, c, 1.0, rule, None, 3_000, 1e-9, 1, False)
     _same(twin, loop)
     assert np.array_equal(w, loop.w) and (t, moves) == (loop.iterations, loop.moves)
+
+
+@pytest.mark.skipif(not _use_compiled(), reason="numba is not installed")
+@pytest.mark.parametrize("rule", relaxation.RULES)
+@pytest.mark.parametrize("eta", [0.7, 1.0, 2.0])
+def test_compiled_relaxation_is_the_loop_bit_for_bit(rule, eta, monkeypatch):
+    """Without ``record`` the twin runs compiled (``_compiled_moves``), every rule, the greedy
+    ones included; on "0 or not 0" too, where the exact residuals are recomputed every n
+    moves and the blind rules draw many blocks."""
+    split = gp.data.digits_split(seed=0)
+    digits = (*gp.theory.perceptron_system(split.X_train, gp.data.one_vs_rest(split.y_train, 0)),
+              {"max_iterations": 4_000})
+    calls = []
+    compiled = relaxation_fast._compiled_run
+    monkeypatch.setattr(relaxation_fast, "_compiled_run",
+                        lambda *a: calls.append(a[6]) or compiled(*a))
+    for name, A, c, extra in [*_systems(), ("digits", *digits)]:
+        kw = dict(eta=eta, rule=rule, seed=9, **extra)
+        twin = gp.theory.relaxation_method(A, c, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(relaxation, "_TWIN_RULES", ())  # every rule through the readable loop
+            loop = gp.theory.relaxation_method(A, c, **kw)
+        _same(twin, loop)
+        assert loop.moves > 0, name
+    assert calls == [rule] * 6  # every system ran compiled
+
+
+def test_runs_on_one_system_share_its_gram_matrix():
+    """compare_rules computes A^T A once (core/fast/relaxation._shared_gram) and its table is
+    the separate runs', bit for bit."""
+    name, A, c, extra = next(_systems())
+    At = np.ascontiguousarray(A.T)
+    with relaxation_fast._shared_gram(A):
+        shared = relaxation_fast._gram(At)
+        assert relaxation_fast._gram(At.copy()) is shared  # equal entries: the same matrix
+        assert relaxation_fast._gram(At[:, ::-1].copy()) is not shared  # another system
+    assert not relaxation_fast._SHARED and np.array_equal(relaxation_fast._gram(At), At @ At.T)
+    table = gp.experiments.compare_rules(A, c, max_iterations=2_000, seed=3)
+    for (rule, eta), run in table.items():
+        _same(run, gp.theory.relaxation_method(A, c, eta=eta, rule=rule, max_iterations=2_000,
+                                               seed=3))

@@ -12,7 +12,10 @@ import numpy as np
 import pytest
 
 import gluon_perceptron as gp
-from gluon_perceptron.core.rosenblatt import multiclass
+from gluon_perceptron.core.rosenblatt import engine as engine_module
+from gluon_perceptron.core.rosenblatt import lockstep as lockstep_module
+from gluon_perceptron.core.rosenblatt import multiclass, training
+from gluon_perceptron.core.rosenblatt import traced as traced_module
 
 
 def _dataset(seed, kind, dtype=np.float64, n=70, d=4):
@@ -200,3 +203,144 @@ def test_a_multiclass_twin_and_loop_refuse_an_overflow_with_the_same_words():
             multiclass.train_one_vs_one(X * 1e307, y, max_epochs=3, engine=engine)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+# --- the traced run and the update path (core/rosenblatt/traced.py) -----------------------------
+
+TRACED = {"plain": {}, "decaying, with a margin": {"decay": 1.0, "threshold": 1.0},
+          "a slow decay, recorded": {"decay": 0.5, "record": True},
+          "shuffled": {"shuffle": True, "seed": 5, "record": True},
+          "a large rate, shuffled": {"learning_rate": 3.0, "shuffle": True, "seed": 0}}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", sorted(TRACED))
+def test_the_traced_twin_is_its_loop(name, kind, dtype, backend):
+    X, Y = _dataset(5 + len(name), kind, dtype)
+    fast, readable = _both(gp.rosenblatt.train_traced, X, Y, max_epochs=15, **TRACED[name])
+    _assert_same(fast, readable)
+    assert fast.updates > 0 and len(fast.history["norm"]) == fast.epochs
+
+
+def _same_path(fast, readable):
+    np.testing.assert_array_equal(fast.thetas, readable.thetas)
+    np.testing.assert_array_equal(fast.examples, readable.examples)
+    assert fast.updates_per_epoch == readable.updates_per_epoch
+    assert (fast.converged, fast.epochs, fast.bias) == (readable.converged, readable.epochs,
+                                                        readable.bias)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_update_path_twin_is_its_loop(kind, dtype):
+    X, Y = _dataset(8, kind, dtype)
+    w0 = np.linspace(-1.0, 1.0, X.shape[1])
+    for extra in ({}, {"bias": False}, {"threshold": 2.0}, {"w0": w0, "b0": 0.5}):
+        fast, readable = _both(gp.rosenblatt.update_path, X, Y, max_epochs=12, **extra)
+        _same_path(fast, readable)
+        assert fast.updates > 0
+
+
+def test_the_update_path_twin_on_separable_data_converges_as_its_loop():
+    X, Y = _dataset(9, "separable", n=120, d=3)
+    fast, readable = _both(gp.rosenblatt.update_path, X, Y, max_epochs=1000)
+    _same_path(fast, readable)
+    assert fast.converged and fast.epochs > 2
+
+
+TRACED_OVERFLOWING = {
+    "traced, huge X": (gp.rosenblatt.train_traced, (_SEP[0] * 1e307, _SEP[1]),
+                       {"max_epochs": 4}),
+    "traced, huge rate": (gp.rosenblatt.train_traced, _SEP,
+                          {"max_epochs": 4, "learning_rate": 1e308}),
+    "traced, shuffled": (gp.rosenblatt.train_traced, (_SEP[0] * 1e307, _SEP[1]),
+                         {"max_epochs": 4, "shuffle": True, "seed": 1}),
+    "update path, huge X": (gp.rosenblatt.update_path, (_SEP[0] * 1e307, _SEP[1]),
+                            {"max_epochs": 4}),
+    "update path, float32": (gp.rosenblatt.update_path,
+                             ((_SEP[0] * 1e37).astype(np.float32), _SEP[1]), {"max_epochs": 4}),
+    "update path, huge start": (gp.rosenblatt.update_path, _SEP,
+                                {"max_epochs": 4, "w0": np.full(4, 1e308), "b0": -1e308}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRACED_OVERFLOWING))
+def test_traced_twins_and_loops_refuse_an_overflow_with_the_same_words(name, backend):
+    trainer, args, kwargs = TRACED_OVERFLOWING[name]
+    messages = []
+    for engine in ("fast", "faithful"):
+        with pytest.raises(ValueError, match="training overflowed") as info:
+            trainer(*args, engine=engine, **kwargs)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert " in pass " in messages[0]
+
+
+def test_the_online_run_is_the_traced_run_cut_into_steps():
+    """``run_online`` (no twin: its loop is fast enough) on the data repeated ``E`` times
+    passes through the weights ``train_traced`` has after each of its ``E`` passes."""
+    X, Y = _dataset(2, "noisy")
+    traced = gp.rosenblatt.train_traced(X, Y, max_epochs=6, record=True)
+    online = traced_module.run_online(np.tile(X, (6, 1)), np.tile(Y, 6))
+    ends = online.thetas[len(Y) - 1::len(Y)]
+    for (w, b), theta in zip(traced.history["weights"], ends, strict=True):
+        np.testing.assert_array_equal(w, theta[:-1])
+        assert b == theta[-1]
+    assert int(online.mistakes.sum()) == traced.updates
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 7, 64])
+def test_the_traces_error_rates_are_the_error_rate_of_each_row(d):
+    """The twins and the lockstep runs compute a run's training errors at once
+    (``_error_rates``): each is ``_error_rate``'s number for that row, bit for bit, also for
+    scores at a tie (integer data) and rows whose scores overflow (scaled, as one by one)."""
+    rng = np.random.default_rng(d)
+    X = rng.standard_normal((97, d))
+    Y = np.where(rng.random(97) < 0.5, 1.0, -1.0)
+    thetas = rng.standard_normal((300, d + 1)) * rng.uniform(0.01, 100.0, size=(300, 1))
+    thetas[:40] = np.round(thetas[:40])
+    thetas[40:45] = np.where(thetas[40:45] > 0, 1e308, -1e308)  # scores overflow: scaled
+    ints = np.round(X * 3)
+    for data in (X, ints):
+        expected = [training._error_rate(t[:-1], float(t[-1]), data, Y) for t in thetas]
+        assert training._error_rates(thetas, data, Y) == expected
+
+
+# --- the lockstep runs of notebook 05's remedies: the compiled pass and the numpy loop -------
+
+def _lockstep(backend, monkeypatch, data, epochs):
+    monkeypatch.setattr(engine_module, "FAST_BACKEND", backend)
+    runs = len(data)
+    keep = [{"plain": "running", "pocket": "pocket", "averaged": "averaged"},
+            {"decaying": "running"}, {"margin": "running"}, {"projected": "running"},
+            {"pocket, shuffled": "pocket"}][:runs]
+    return lockstep_module.lockstep_runs(
+        data, [epochs] * runs, keep=keep, decay=np.array([0.0, 1.0, 1.0, 0.0, 0.0][:runs]),
+        threshold=np.array([0.0, 0.0, 1.0, 0.0, 0.0][:runs]),
+        radius=np.array([np.inf, np.inf, np.inf, 0.4, np.inf][:runs]),
+        orders=[None, None, None, None, 3][:runs])
+
+
+@pytest.mark.skipif(engine_module.numba is None, reason="the compiled pass needs numba")
+@pytest.mark.parametrize("kind", ["noisy", "separable", "integer"])
+def test_the_compiled_lockstep_pass_is_the_numpy_loop(kind, monkeypatch):
+    """``lockstep_runs`` steps every run together in numpy, or in one compiled pass; the same
+    operations in the same order: the same results, bit for bit, and the trainers' own."""
+    data = [_dataset(30 + k, kind, n=60, d=2) for k in range(5)]
+    compiled = _lockstep("compiled", monkeypatch, data, 25)
+    loop = _lockstep("numpy", monkeypatch, data, 25)
+    for got, want in zip(compiled, loop, strict=True):
+        assert got.keys() == want.keys()
+        for name in got:
+            _assert_same(got[name], want[name])
+    X, Y = data[0]
+    _assert_same(compiled[0]["pocket"], gp.train_pocket(X, Y, max_epochs=25, record=True))
+    _assert_same(compiled[3]["projected"], gp.rosenblatt.train_projected(
+        *data[3], max_epochs=25, radius=0.4, record=True))
+    X, Y = data[4]
+    _assert_same(compiled[4]["pocket, shuffled"], gp.train_pocket(
+        X, Y, max_epochs=25, record=True, shuffle=True, seed=3))
+    errors = [compiled[r][name].history["error"] for r, name in ((0, "pocket"),
+                                                                  (4, "pocket, shuffled"))]
+    assert any(e[-1] < e[0] for e in errors)  # the ratchet at work
