@@ -208,7 +208,7 @@ case "$what" in
     claims)  setup  # the mnist extra is part of the locked set
              exec .venv/bin/python -m gluon_perceptron.main.claims "$@" ;;
     fuzz)    setup; HYPOTHESIS_PROFILE=fuzz exec .venv/bin/python -m pytest -n 2 \
-                 tests/test_properties.py "$@" ;;
+                 tests/project/test_properties.py "$@" ;;
     mutate)  setup
              # mutmut edits core/ in place while it runs: keep the tree untouched until it ends
              export PATH="$PWD/.venv/bin:$PATH"  # the runner's `python` (setup.cfg [mutmut])

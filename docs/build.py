@@ -20,7 +20,7 @@ block that wraps with a hanging indent, figures loaded as the reader scrolls to 
 index on the search page only; :func:`lighter_icons`: the theme's icons drawn by web fonts of
 the few icons used, not by Font Awesome's script; :func:`trim_stylesheets`: no rule no page can
 match; :func:`lighter_figures`: figures with a palette), so that opening any page fetches at
-most 1.5 MB as ``python -m http.server`` sends it (issue 29; ``tests/test_book.py`` measures).
+most 1.5 MB as ``python -m http.server`` sends it (issue 29; ``tests/book/test_book.py`` measures).
 It then checks the result (every notebook ran without an error or a warning, every page loads
 only files of the site) and exits 1 if not, naming the notebook and the error. Nothing here
 needs the network: MathJax comes with the site (sphinx-mathjax-offline).

@@ -4,7 +4,7 @@
 # Each figure the notebook shows carries, in its output's metadata, the sizes of the legend and
 # title texts it draws: ``{"image/png": {"width": W, "height": H, "fonts": {...}}}``, where
 # ``fonts`` maps "legend" and "title" to the smallest such text, ``[pixels, text]``, in pixels
-# of the figure shown at ``W`` pixels wide. The browser test (``tests/test_book.py``) scales
+# of the figure shown at ``W`` pixels wide. The browser test (``tests/book/test_book.py``) scales
 # them to the width the page shows the figure at, at 1280 px and at 390 px, so it measures what
 # a reader sees from the figure's own metadata. (IPython's inline backend formats a figure with
 # ``pylabtools.retina_figure``, looked up when the backend starts: replaced here, before

@@ -32,8 +32,9 @@ The package has four layers, each importing only the ones above it in this list:
 
 Names load on first use (PEP 562), so ``import gluon_perceptron`` stays light: matplotlib,
 SciPy's optimizers and MXNet load only when something that needs them is used. The public names
-are exactly those of these ``__all__`` lists (``tests/test_architecture.py`` counts them); the
-flat names of 0.2 that moved into a subpackage were removed in 0.4 (the changelog lists each
+are exactly those of these ``__all__`` lists (``tests/project/test_architecture.py`` counts
+them); the flat names of 0.2 that moved into a subpackage were removed in 0.4 (the changelog lists
+each
 with its new place).
 """
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 from .core import _mxnet_import
 from .core._lazy import export
@@ -95,7 +97,7 @@ for _alias, _target in _SUBPACKAGES.items():
 del _alias, _target
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name in _SUBPACKAGES:
         return sys.modules[f"{__name__}.{name}"]
     return _getattr(name)

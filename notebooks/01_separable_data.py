@@ -164,7 +164,7 @@ pd.DataFrame(
 # quartiles differ by at most {eval}`f"{cmp.largest_quartile_gap:.3f}"`, {eval}`gap_below_spread` than
 # the smallest spread from seed to seed, {eval}`f"{float(spread):.3f}"`, on these 10 seeds. Over
 # 40 such comparisons of 10 seeds each, on seeds no notebook prints, the gap is below the
-# spread on nearly every comparison (at least 34 of 40): `tests/test_claims.py` checks it, and
+# spread on nearly every comparison (at least 34 of 40): `tests/experiments/test_claims.py` checks it, and
 # `bash run.sh claims` measures it again on fresh seeds.
 #
 # ## When the request cannot be met

@@ -261,7 +261,7 @@ gp.show_source(gp.chapter.perceptron_np)
 #   update the `mxnet.numpy` arrays in place, as in the NDArray step.
 #
 # Fed the same data, the two steps make the same updates and the same weights, to the last
-# bit (`tests/test_chapter.py` checks it on data no notebook uses). Here on this notebook's
+# bit (`tests/experiments/test_chapter.py` checks it on data no notebook uses). Here on this notebook's
 # data:
 
 # %%

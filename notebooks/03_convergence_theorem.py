@@ -119,7 +119,7 @@ _ = ax.set_title("the corrected experiment: 10 trials x 1000 points per margin")
 # $\epsilon$ = {eval}`f"{float(result.epsilons[0]):g}"` to {eval}`f"{mean[-1]:.1f}"` at
 # $\epsilon$ = {eval}`f"{float(result.epsilons[-1]):g}"`, a factor of {eval}`f"{mean[0] / mean[-1]:.1f}"`, with a large
 # spread between trials. Over 40 runs of this experiment on seeds no notebook prints, the mean
-# count falls by a factor above 5 on nearly every run (at least 37 of 40): `tests/test_claims.py`
+# count falls by a factor above 5 on nearly every run (at least 37 of 40): `tests/experiments/test_claims.py`
 # checks it, and `bash run.sh claims` measures it again on fresh seeds.
 # Every run stays below its bound, as the theorem says it must, and far below: the largest
 # count is {eval}`f"{float(np.max(result.updates / result.bound)):.0%}"` of its run's bound. The theorem is a worst case over
@@ -204,7 +204,7 @@ pd.DataFrame({"points": [c[0] for c in sizes.configs],
 # and to {eval}`f"{prose['size_dims']:.1f}"` for 1000 points in 10 dimensions, while no run gets past
 # {eval}`f"{float(sizes.ratios.max()):.0%}"` of its bound. That is one set of 20 seeds; over 40 such
 # sets on seeds no notebook prints, the mean grows both from 100 to 1000 points and from 2 to 10
-# dimensions on nearly every set (at least 34 of 40): `tests/test_claims.py` checks it, and
+# dimensions on nearly every set (at least 34 of 40): `tests/experiments/test_claims.py` checks it, and
 # `bash run.sh claims` measures it again on fresh seeds.
 
 # %% [markdown]

@@ -345,8 +345,8 @@ pd.DataFrame(ratios, index=pd.Index(horizons, name="T")).T.round(1)
 # stays under both bounds at every $T$ on nearly every run (at least 34 of 40), the constant
 # rate's bound is within 15 times its gap at every $T$ on nearly every run (at least 34 of 40),
 # and the $1/\sqrt t$ ratio grows from the first $T$ to the last and ends above the constant
-# rate's on nearly every run (at least 34 of 40): `tests/test_claims.py` checks these counts,
-# and `bash run.sh claims` measures them again on fresh seeds (`tests/test_sgd.py` also checks
+# rate's on nearly every run (at least 34 of 40): `tests/experiments/test_claims.py` checks these counts,
+# and `bash run.sh claims` measures them again on fresh seeds (`tests/core/gradient/test_sgd.py` also checks
 # the directions on other data).
 
 # %% [markdown]

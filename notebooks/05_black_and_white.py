@@ -202,7 +202,7 @@ _ = gp.data.getfake_noisy(100, 2, 0.0, 0.2), gp.data.gaussian_classes(100, 2, 2.
 # {eval}`f"{growth.growth(NOISE).max():.2f}"`), {eval}`f"{np.median(growth.growth(GAUSS)):.3f}"` times on the
 # Gaussians (at most {eval}`f"{growth.growth(GAUSS).max():.2f}"`), and on the 40 other draws it ends
 # below 1.5 times it on both sets on nearly every draw (at least 34 of 40).
-# `tests/test_black_and_white.py` checks these frequencies on those draws, and
+# `tests/experiments/test_black_and_white.py` checks these frequencies on those draws, and
 # `bash run.sh claims` measures them again on fresh seeds. The theorem says it can never run
 # off.
 
@@ -400,7 +400,7 @@ plt.show()
 # %% [markdown]
 # What the 40 draws show. Counts, quartiles and medians are these draws' (seeds 0 to 39); a
 # frequency "(... of 40)" is measured on 40 other draws, seeds 10 000 to 10 039, which no
-# notebook prints (`tests/test_black_and_white.py` checks it there, `bash run.sh claims` again
+# notebook prints (`tests/experiments/test_black_and_white.py` checks it there, `bash run.sh claims` again
 # on fresh seeds):
 #
 # * **plain**: the default draw's error above is an unlucky one. The median over these draws is

@@ -161,13 +161,13 @@ ratios = growth.ratios(10)
 # {eval}`f"{ratios.max():.2f}"`: roughly two- to fourfold, not a fixed number. Over 40 other grids,
 # which no notebook prints, the count grows from d = 2 to d = 10 on nearly every grid (at least
 # 38 of 40), by a factor between 1.5 and 5 on nearly every grid (at least 37 of 40)
-# (`tests/test_claims.py` checks both, `bash run.sh claims` measures them on fresh seeds).
+# (`tests/experiments/test_claims.py` checks both, `bash run.sh claims` measures them on fresh seeds).
 #
 # The optimal margin γ₂ gives the smallest of these bounds. It comes from
 # {py:func}`~gluon_perceptron.core.theory.margins.optimal_margin`, which solves the quadratic program
 # min ‖θ‖² over θ = (w, b) subject to y_i (w·x_i + b) ≥ 1. That is the hard-margin SVM of the
 # padded examples (x_i, 1): the bias is penalised like a weight, where the usual SVM leaves b
-# out of the norm. `tests/test_margins.py` checks the answer
+# out of the norm. `tests/core/theory/test_margins.py` checks the answer
 # independently: the KKT conditions, random perturbations and a brute-force search over
 # directions.
 
@@ -227,7 +227,7 @@ plt.show()
 #
 # Appending a constant 1 to every x and running the perceptron *without* bias makes exactly
 # the same updates as running it *with* a bias on the original data: the last weight plays
-# the role of b. The two runs are equal to the last bit (and `tests/test_theory.py` checks
+# the role of b. The two runs are equal to the last bit (and `tests/core/theory/test_bounds.py` checks
 # this on many datasets).
 
 # %%

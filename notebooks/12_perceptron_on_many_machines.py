@@ -135,7 +135,7 @@ for kind in ("uniform", "weighted"):
 # perceptron needs passes, at every W, on nearly every draw (at least 35 of 40); weighted
 # mixing needs more rounds than uniform mixing at every W on nearly every draw (at least 36 of
 # 40), and more rounds than the perceptron needs passes at W = 2 on about half of the draws (15
-# to 31 of 40) but at W = 8 on most (at least 30 of 40). `tests/test_claims.py` checks these
+# to 31 of 40) but at W = 8 on most (at least 30 of 40). `tests/experiments/test_claims.py` checks these
 # counts on 40 sets of its own, `bash run.sh claims` on fresh seeds.
 
 # %% [markdown]
@@ -196,7 +196,7 @@ for w, err in zip(noisy.workers, noisy.error):
 # Over 20 draws (seeds 0 to 19; the main job runs only the first), the training error of the
 # mixed weights, averaged over the last 10 of 40 rounds: on these draws it falls with $W$ on
 # average. Over 40 draws on seeds no notebook prints, $W = 8$ is below $W = 1$ on most draws
-# (at least 30 of 40): `tests/test_claims.py` checks it, and `bash run.sh claims` measures it
+# (at least 30 of 40): `tests/experiments/test_claims.py` checks it, and `bash run.sh claims` measures it
 # again on fresh seeds.
 
 # %%

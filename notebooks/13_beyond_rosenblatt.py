@@ -27,7 +27,7 @@
 #   iterations than $1/\gamma^2$ when the margin $\gamma$ is small.
 #
 # Every number below comes from an experiment function of `gluon_perceptron` that returns a
-# dataclass; `tests/test_beyond.py` checks the same claims on other draws.
+# dataclass; `tests/core/beyond/test_beyond.py` checks the same claims on other draws.
 
 # %%
 import gluon_perceptron as gp
@@ -301,7 +301,7 @@ sep_runs = sep.iterations["perceptron"].size
 # draws per margin), but they do rank the three: over 40 runs of this experiment on seeds no
 # notebook prints, the perceptron's exponent is the largest of the three on most draws (at
 # least 28 of 40), and the full order perceptron, smooth, rescaled on at least half of them
-# (`tests/test_claims.py` checks both on 40 runs of its own, `bash run.sh claims` on fresh
+# (`tests/experiments/test_claims.py` checks both on 40 runs of its own, `bash run.sh claims` on fresh
 # seeds). In this run, at the smallest margin the median perceptron run takes
 # {eval}`f"{prose['sep_perceptron_hardest']:,.0f}"` iterations, against
 # {eval}`f"{prose['sep_smooth_hardest']:,.0f}"` for the smooth and

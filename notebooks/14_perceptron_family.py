@@ -29,7 +29,7 @@
 #
 # Each public function below is the algorithm itself, one example at a time in numpy
 # (`engine="faithful"`); `engine="fast"` (the default) runs a compiled twin of the same loop,
-# which `tests/test_family.py` holds to it bit for bit. Every number comes from an experiment
+# which `tests/core/fast/test_family_fast.py` holds to it bit for bit. Every number comes from an experiment
 # that returns a dataclass; the tests check the same claims on draws this notebook never prints.
 
 # %%
@@ -70,7 +70,7 @@ gp.show_source(gp.beyond.passive_aggressive, "pa_tau")
 # `PassiveAggressiveClassifier(shuffle=False, tol=None)` visits the examples in order, every
 # pass. On scikit-learn's digits (pairs of classes) and breast-cancer data, for both variants
 # and three values of $C$, the weights and the intercept are *equal*, not merely close
-# (`tests/test_family.py` runs 60 such fits, including the 5,000 MNIST digits):
+# (`tests/core/fast/test_family_fast.py` runs 60 such fits, including the 5,000 MNIST digits):
 
 # %%
 digits, cancer = load_digits(), load_breast_cancer()

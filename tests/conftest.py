@@ -13,13 +13,14 @@ matplotlib.use("Agg")
 import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 # MXNet and numba are imported by the tests' modules, not here: under pytest-xdist the controlling
 # process reads this file too (before it starts the workers) and runs no test, and a pytest this
-# suite starts in a subprocess (tests/test_loops.py) collects only a few modules.
+# suite starts in a subprocess (tests/project/test_loops.py) collects only a few modules.
 
 # A run started with `&` from a non-interactive shell inherits SIGINT ignored, and so would every
 # process the tests start (an ignored signal stays ignored across exec): the tests of Ctrl-C need
@@ -166,16 +167,19 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    """``--quick`` also loads the hypothesis profile ``quick`` (tests/test_properties.py: the
-    first values of each bad-input list, not all), unless ``HYPOTHESIS_PROFILE`` names one."""
+    """``--quick`` also loads the hypothesis profile ``quick`` (tests/project/test_properties.py:
+    the first values of each bad-input list, not all), unless ``HYPOTHESIS_PROFILE`` names one."""
     if config.getoption("quick"):
         os.environ.setdefault("HYPOTHESIS_PROFILE", "quick")
 
 
-#: Modules whose every test belongs to one slow group: the book's own build and kernels, the
-#: main job run on its helper processes.
-_MODULE_GROUPS = {"test_book.py": "book", "test_main_parallel.py": "main_job",
-                  "test_jupyterlab.py": "book"}
+#: Modules (their path in tests/) whose every test belongs to one slow group: the book's own
+#: build and kernels, the main job run on its helper processes.
+_MODULE_GROUPS = {"book/test_book.py": "book", "main/test_parallel.py": "main_job",
+                  "book/test_jupyterlab.py": "book"}
+#: Folders of tests/ whose every test belongs to one slow group: the clusters of core/distributed.
+_FOLDER_GROUPS = {"core/distributed": "distributed"}
+_TESTS = Path(__file__).resolve().parent
 
 
 def _group(item) -> str | None:
@@ -185,18 +189,20 @@ def _group(item) -> str | None:
     of the main job's runs) or ``namespaces`` (a test marked so, or in a module named after
     network namespaces)."""
     module = item.path.name
-    if ("book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(module) == "book"
+    where = Path(item.path).resolve().relative_to(_TESTS).as_posix()  # book/test_book.py
+    if ("book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(where) == "book"
             or item.get_closest_marker("book")):  # (test_book_build_children.py: marked so)
         return "book"
     if getattr(item, "originalname", "") == (
             "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
         return "book"  # it runs the notebooks too, as student copies
     if (item.get_closest_marker("main_job") or "main_job" in item.name
-            or _MODULE_GROUPS.get(module) == "main_job"):
+            or _MODULE_GROUPS.get(where) == "main_job"):
         return "main_job"
     if item.get_closest_marker("namespaces") or "namespace" in module or "netns" in module:
         return "namespaces"
-    if module.startswith("test_distributed") or item.get_closest_marker("distributed") or (
+    if _FOLDER_GROUPS.get(where.rpartition("/")[0]) == "distributed" \
+            or item.get_closest_marker("distributed") or (
             module == "test_properties.py"
             and any(f"[{name}-" in item.name or f"[{name}]" in item.name
                     for name in _CLUSTER_STARTERS)):

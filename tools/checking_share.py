@@ -1,7 +1,7 @@
 """How much of the package is argument checking: checking lines over package lines.
 
 ``python tools/checking_share.py [--by-file]`` prints the share (issue 28 item 3: at most 6 %);
-``tests/test_architecture.py::test_checking_is_a_small_share_of_the_package`` checks it.
+``tests/project/test_architecture.py::test_checking_is_a_small_share_of_the_package`` checks it.
 
 What counts, once, in the package's ``.py`` files:
 

@@ -57,6 +57,7 @@ def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT
     """Check that ``value`` is an integer in ``minimum .. maximum`` and return it as ``int``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r:.60}")
+    value = int(value)
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
     if value > maximum:
@@ -73,10 +74,10 @@ def seed(value, name: str = "seed") -> int | None:
     """``None``, or an integer seed in ``0 .. SEED_MAX`` (what numpy and MXNet both accept)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
         raise ValueError(f"{name} must be None or an integer in 0 .. 2**32 - 1 = {SEED_MAX}, "
                          f"got {value!r:.60}")
-    if value > SEED_MAX:
+    if int(value) > SEED_MAX:
         raise ValueError(f"{name} must be below 2**32 = {SEED_MAX + 1} (MXNet's generator and "
                          f"numpy's legacy seeding take no more), got {value}")
     return int(value)
@@ -96,7 +97,7 @@ def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int
     out = []
     for item in value:
         if isinstance(item, bool) or not isinstance(item, numbers.Integral) \
-                or not 0 <= item <= SEED_MAX:
+                or not 0 <= int(item) <= SEED_MAX:
             raise ValueError(f"{wanted}, got the entry {item!r:.60}")
         out.append(int(item))
         if len(out) > maximum:

@@ -18,10 +18,11 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
+from typing import Any
 
 
 def export(package: str, modules: Mapping[str, tuple[str, ...]]
-           ) -> tuple[list[str], Callable[[str], object], Callable[[], list[str]]]:
+           ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__all__``, ``__getattr__`` and ``__dir__`` of ``package`` for the table ``modules``.
 
     Parameters
@@ -45,7 +46,7 @@ def export(package: str, modules: Mapping[str, tuple[str, ...]]
             where[name] = module
     all_names = sorted(where, key=str.lower)
 
-    def __getattr__(name: str) -> object:
+    def __getattr__(name: str) -> Any:
         module = where.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.abc
 import sys
+import types
 
 #: MXNet module being loaded -> the packages refused to it (with their submodules).
 REFUSED = {
@@ -36,7 +37,7 @@ def _within(name: str, packages: tuple[str, ...]) -> bool:
 
 def _loading() -> str | None:
     """The module of :data:`REFUSED` whose top-level code is on the call stack, or None."""
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     while frame is not None:
         name = frame.f_globals.get("__name__")
         if name in REFUSED:

@@ -30,7 +30,7 @@ import inspect
 import numbers
 from collections.abc import Callable
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -79,8 +79,21 @@ def _text(factory: str, **given: tuple) -> str:
 
 # --- the decorator ----------------------------------------------------------------------------
 
+# Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**PASS_RULES``;
+# against the one below a rule could fill ``skip_nested``), and rules with the options.
+@overload
+def validate_params(**rules: Callable) -> Callable:
+    ...
+
+
+@overload
 def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
                     **rules: Callable) -> Callable:
+    ...
+
+
+def validate_params(*, skip_nested: object = True, returns: Callable | None = None,
+                    **rules: Callable) -> Callable:  # skip_nested is checked below
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
@@ -143,7 +156,7 @@ def validate_params(*, skip_nested: bool = True, returns: Callable | None = None
                     _TRUSTED.reset(token)
             return result if returns is None else returns(result, function.__name__, kwargs)
 
-        wrapper.__rules__ = MappingProxyType(dict(rules))
+        setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
         return wrapper
 
     return decorate
@@ -272,7 +285,8 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
                 isinstance(v, str) for v in yn))):
             raise ValueError(f"{name} must hold class labels (integers or strings), got dtype "
                              f"{yn.dtype}")
-        fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" else ()
+        fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" \
+            else np.empty(0)
         if len(fractional):
             raise ValueError(
                 f"{name} must hold class labels (whole numbers such as the digits 0 to 9), "

@@ -40,11 +40,10 @@ def _readable(source: str, docstring: bool) -> str:
     lines = source.splitlines(keepends=True)
     decorators = [_decorator_line(d) + "\n" for d in node.decorator_list]
     start = node.lineno - 1  # the def line: decorators come before it
-    body = node.body
-    if not docstring and body and isinstance(body[0], ast.Expr) \
-            and isinstance(getattr(body[0], "value", None), ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        first, last = body[0].lineno - 1, body[0].end_lineno
+    head = node.body[0] if node.body else None
+    if not docstring and isinstance(head, ast.Expr) and isinstance(head.value, ast.Constant) \
+            and isinstance(head.value.value, str):
+        first, last = head.lineno - 1, head.end_lineno
         return "".join(decorators + lines[start:first] + lines[last:])
     return "".join(decorators + lines[start:])
 
@@ -75,8 +74,9 @@ def _helpers(helpers, name: str, args: dict) -> list:
             _refuse_private(name, item)
         helper = getattr(module, item, None) if isinstance(item, str) else item
         if not callable(helper):
-            raise ValueError(f"helpers must be functions, or names of functions {module.__name__}"
-                             f" defines or imports, got {item!r}")
+            where = module.__name__ if module is not None else "obj's module"
+            raise ValueError(f"helpers must be functions, or names of functions {where} "
+                             f"defines or imports, got {item!r}")
         _refuse_private(name, getattr(helper, "__qualname__", getattr(helper, "__name__", "")))
         found.append(helper)
     return found

@@ -64,7 +64,7 @@ def _function(value, name: str, args: dict):
 
 
 #: The rule of the reader's function: any callable, called later with the checker's cases.
-function = Rule(_function, "function()")
+function: Rule = Rule(_function, "function()")
 
 
 def _literal(value: Any) -> str:
@@ -198,7 +198,7 @@ def check_recover_affine(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 02: the chapter's step -----------------------------------------------------------
 
-def _step_cases(rng: np.random.Generator) -> Iterator[dict]:
+def _step_cases(rng: np.random.Generator) -> Iterator[tuple]:
     """(w, b, x, y, what) for the step: zero weights (every margin a tie), exact ties with
     nonzero weights, mistakes and correct points, in integer-valued float32."""
     for d in (1, 2, 3, 5):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TypedDict
 
 import numpy as np
 
@@ -132,8 +133,13 @@ class KernelDemo:
     data: dict[str, tuple[np.ndarray, np.ndarray]]
 
 
-KERNEL_SETTINGS = {"linear": {}, "poly": {"degree": 3, "gamma": 1.0},
-                   "rbf": {"gamma": 2.0}}
+class _KernelSetting(TypedDict, total=False):
+    degree: int
+    gamma: float
+
+
+KERNEL_SETTINGS: dict[str, _KernelSetting] = {"linear": {}, "poly": {"degree": 3, "gamma": 1.0},
+                                              "rbf": {"gamma": 2.0}}
 
 
 @validate_params(samples=_gram("kernel_demo"), max_epochs=count(), seed=seed(),

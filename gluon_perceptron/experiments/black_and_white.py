@@ -330,9 +330,9 @@ def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
         A tqdm-like wrapper for the loop over draws.
     """
     names = ("20% label noise", "overlapping Gaussians")
-    last = {name: [] for name in names}
-    first = {name: [] for name in names}
-    total = {name: [] for name in names}
+    last: dict[str, list] = {name: [] for name in names}
+    first: dict[str, list] = {name: [] for name in names}
+    total: dict[str, list] = {name: [] for name in names}
     tenth = max(epochs // 10, 1)
     for draw in track(seeds, progress, desc="norm growth over seeds"):
         noisy = getfake_noisy(samples, 2, 0.0, flip, seed=draw)
@@ -552,6 +552,7 @@ def _finish(jobs: list[_Job], progress: Progress | None = None) -> list[Remedies
             if m in ("decaying", "decaying + margin"):
                 runs.append((job, {m: "running"}, *_RUNS[m][:2], np.inf))
             elif m == "projected":
+                assert job.radius is not None  # _prepare settles it where "projected" runs
                 runs.append((job, {m: "running"}, 0.0, 0.0, float(job.radius)))
     if runs:
         trained = lockstep_runs(
@@ -780,11 +781,12 @@ def _over_seeds(seeds, samples: int, flip: float, epochs: int, last: int, shuffl
                 ) -> tuple[RemediesOverSeeds, list[Remedies]]:
     """:func:`remedies_over_seeds` on checked arguments; the ``extra`` jobs (other draws of
     the same shape) are trained in the same lockstep computation and returned beside it."""
-    tail = {m: [] for m in REMEDY_METHODS}
-    tail_std = {m: [] for m in REMEDY_METHODS}
-    tail_spread = {m: [] for m in REMEDY_METHODS}
-    shuffled = {m: [] for m in LAST_ITERATE} if shuffle else {}
-    refs = {k: [] for k in ("majority", "plane", "hinge", "plane_train", "pocket_train")}
+    tail: dict[str, list] = {m: [] for m in REMEDY_METHODS}
+    tail_std: dict[str, list] = {m: [] for m in REMEDY_METHODS}
+    tail_spread: dict[str, list] = {m: [] for m in REMEDY_METHODS}
+    shuffled: dict[str, list] = {m: [] for m in LAST_ITERATE} if shuffle else {}
+    refs: dict[str, list] = {k: [] for k in ("majority", "plane", "hinge", "plane_train",
+                                             "pocket_train")}
     # every draw's whole-pass methods first (they settle the projection's radius), then the
     # step-by-step methods of all draws in one lockstep computation (:func:`_finish`)
     jobs = []
@@ -793,10 +795,10 @@ def _over_seeds(seeds, samples: int, flip: float, epochs: int, last: int, shuffl
         jobs.append(_prepare(data, samples, epochs, flip, radius=None, shuffle=False,
                              order_seed=draw))
         if shuffle:
-            fixed = jobs[-1]
-            jobs.append(_prepare(data, samples, epochs, flip, radius=fixed.radius,
+            in_order = jobs[-1]
+            jobs.append(_prepare(data, samples, epochs, flip, radius=in_order.radius,
                                  shuffle=True, order_seed=draw, methods=LAST_ITERATE))
-            jobs[-1].refs = fixed.refs = _references(fixed)  # same halves, same references
+            jobs[-1].refs = in_order.refs = _references(in_order)  # same halves, same references
     done = _finish(jobs + list(extra))
     per_draw = 2 if shuffle else 1
     for k in range(0, len(jobs), per_draw):

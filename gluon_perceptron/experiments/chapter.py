@@ -320,8 +320,8 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
     """Draw with both samplers under each seed; compare their margins and label shares."""
     seeds = np.array(seeds, dtype=np.int64)
     engines = ("faithful", "fast")
-    quart = {e: [] for e in engines}
-    share = {e: [] for e in engines}
+    quart: dict[str, list] = {e: [] for e in engines}
+    share: dict[str, list] = {e: [] for e in engines}
     same_plane, same_points = [], []
     draws = {e: partial(sample_separable, samples, dimensions, epsilon, engine=e) for e in engines}
     for s in track(seeds, progress, desc="samplers"):
@@ -353,7 +353,7 @@ def _margins(dimensions: int | str) -> Rule:
                 ("samples", dimensions) if isinstance(dimensions, str) else ("samples",))
 
 
-def _runs(what: str, dimensions: int | str | None) -> Rule:
+def _runs(what: str, dimensions: str | None) -> Rule:
     """The rule of ``trials``: a number of repeats whose runs (or, with ``dimensions``, whose
     datasets) fit in memory."""
     def check(trials, name: str, args: dict) -> int:

@@ -7,7 +7,7 @@ that a test checks on draws of its own (CONTRIBUTING.md). Every such frequency l
   makes one draw of it and returns its readings (a dict of numbers);
 * a :class:`Claim` is an event on one draw's readings (``holds``) and the share of draws on
   which the notebook says it happens (``at_least`` and ``at_most``), with the notebook's own
-  ``words``, which its markdown contains verbatim (``tests/test_claims.py`` checks it).
+  ``words``, which its markdown contains verbatim (``tests/experiments/test_claims.py`` checks it).
 
 :func:`check_claims` makes the draws of one study on the seeds it is given and returns a
 :class:`ClaimCheck` per claim: how often the event held, and whether that frequency supports
@@ -307,8 +307,8 @@ def _sgd(seed: int) -> dict:
 
 def remedies_readings(spread, i: int) -> dict:
     """The readings of draw ``i`` of ``remedies_over_seeds(seeds, 150, epochs=200,
-    last=100)``: one draw of the ``remedies`` study (``tests/test_black_and_white.py`` reads
-    them off the draws it has already made)."""
+    last=100)``: one draw of the ``remedies`` study
+    (``tests/experiments/test_black_and_white.py`` reads them off the draws it has already made)."""
     return {"tail": {m: float(v[i]) for m, v in spread.tail.items()},
             "shuffled": {m: float(v[i]) for m, v in spread.shuffled.items()},
             "majority": float(spread.majority[i]), "plane": float(spread.plane[i]),

@@ -338,7 +338,7 @@ def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons
     medians = []
     for grid in track(seeds, progress, desc="grids"):
         mx.random.seed(grid)
-        counts_ = {d: [] for d in dimensions}
+        counts_: dict[int, list] = {d: [] for d in dimensions}
         for d in dimensions:
             for n in samples:
                 for eps in epsilons:

@@ -391,6 +391,8 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
+    seeds, digits = list(seeds), tuple(digits)  # as the rules give them (a nested call too)
+    averaged = set(digits if averaged else ()) if isinstance(averaged, bool) else set(averaged)
     rows = []
     for seed in track(seeds, progress, desc=f"{source} splits"):
         split = SOURCES[source](seed=seed)

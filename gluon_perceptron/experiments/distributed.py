@@ -101,7 +101,7 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
     return X[:samples], np.where(scores[:samples] > 0, 1.0, -1.0).astype(np.float32)
 
 
-def _shard_counts(workers, name: str = "workers", args: dict | None = None) -> list[int]:
+def _shard_counts(workers, name: str, args: dict) -> list[int]:
     """Worker counts, each at most ``samples`` (every shard needs an example)."""
     samples = args["samples"]
     workers = _checks.counts(workers, name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 #: The public names, each found in the private module that holds the checkers.
 __all__ = sorted((
@@ -27,7 +28,7 @@ __all__ = sorted((
 _IMPLEMENTATION = "gluon_perceptron.experiments._exercise_checks"
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(_IMPLEMENTATION), name)

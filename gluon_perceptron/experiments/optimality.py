@@ -105,7 +105,7 @@ class AdversaryRun:
     @property
     def X_sparse(self) -> sparse.csr_matrix:
         """:attr:`X` as a sparse matrix (``n`` nonzeros)."""
-        return sparse.eye(self.n, self.dimensions, format="csr")
+        return sparse.eye(self.n, self.dimensions).tocsr()
 
     @property
     def witness(self) -> np.ndarray:

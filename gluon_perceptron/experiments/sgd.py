@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from mxnet import autograd, nd
@@ -44,6 +45,8 @@ from ._progress import Progress, track
 
 class _DictLike:
     """``result["field"]`` still works on results that used to be dicts."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on the result
 
     def __getitem__(self, key: str):
         if not isinstance(key, str) or key not in self.__dataclass_fields__:
@@ -117,7 +120,7 @@ def _bounded_cases(cases, name: str, args: dict) -> int:
                                 ("dimensions",)),
                  seed=seed(), progress=progress())
 def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: float = 0.0,
-                         seed: int = 0, progress: Progress | None = None) -> dict:
+                         seed: int = 0, progress: Progress | None = None) -> SubgradientCheck:
     """Autograd's gradient of :func:`threshold_loss` next to :func:`analytic_subgradient`.
 
     Draws ``cases`` random one-example problems ``(w, b, x, y)`` with small integer entries (so
@@ -135,7 +138,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
         default) the gradients are computed in.
     """
     rng = np.random.default_rng(seed)
-    out = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
+    out: dict[str, list] = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
     for k in track(range(cases), progress, desc="subgradients"):
         w, x = rng.integers(-3, 4, size=(2, dimensions)).astype(np.float64)
         y = float(rng.choice([-1.0, 1.0]))
@@ -241,7 +244,8 @@ class SGDBoundExperiment:
                  threshold=real(minimum=0.0, maximum=1e150,
                                  why="it enters the SGD bound squared"),
                  progress=progress())
-def sgd_bound_experiment(X, Y, *, horizons: Sequence[int] = (10, 30, 100, 300, 1000),
+def sgd_bound_experiment(X, Y, *,
+                         horizons: Sequence[int] | np.ndarray = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,
                          progress: Progress | None = None) -> SGDBoundExperiment:
     """Measure :math:`\\mathbf{E}[R(\\bar\\theta_T)] - R(\\theta^*)` against the SGD bound.

@@ -249,11 +249,11 @@ def folder_problem(out: Path, probe: bool = True) -> str | None:
     if not probe:
         return None
     try:
-        handle, probe = tempfile.mkstemp(dir=out, prefix=".write-test.", suffix=".part")
+        handle, written = tempfile.mkstemp(dir=out, prefix=".write-test.", suffix=".part")
     except OSError as exc:
         return f"cannot be written to ({_reason(exc)}): {_FIX}"
     os.close(handle)
-    os.unlink(probe)
+    os.unlink(written)
     return None
 
 

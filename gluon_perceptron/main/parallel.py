@@ -21,14 +21,17 @@ import importlib
 import os
 import pickle
 import signal
-import subprocess
 import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .drawer import HEADER
+
+if TYPE_CHECKING:  # not at run time: importing core loads MXNet
+    from ..core.distributed.lifeline import Piped
 
 #: The job's sections, in order (a test checks them against the job): the CLI counts the
 #: helpers it will want from these names before it loads anything heavy.
@@ -161,7 +164,7 @@ class Report:
 
 
 #: Helper processes started ahead of their plan (:func:`start_helpers`), not yet given one.
-_WAITING: list[subprocess.Popen] = []
+_WAITING: list[Piped] = []
 #: This process's :class:`Claims` (made with the first helper; each run resets it).
 _CLAIMS: list[Claims] = []
 
@@ -177,13 +180,13 @@ def _claims() -> Claims | None:
     return _CLAIMS[0]
 
 
-def _spawn() -> subprocess.Popen:
+def _spawn() -> Piped:
     """A helper process (:mod:`~gluon_perceptron.main.helper`), dying with this one, holding
     this process's :class:`Claims`."""
     from ..core.distributed.lifeline import start_child
 
     return start_child("gluon_perceptron.main.helper", {**os.environ, "MPLBACKEND": "Agg"},
-                       pass_fds=(_claims().fd,))
+                       pass_fds=(_CLAIMS[0].fd,))  # made by the caller's _claims()
 
 
 def start_helpers(count: int) -> None:
@@ -222,7 +225,7 @@ class Helper:
         self.reports: dict[str, Report] = {}
         self.ended = self.idle = False
         self.process = _WAITING.pop(0) if _WAITING else _spawn()
-        plan = pickle.dumps((replace(opts, progress=False), list(names), _claims().fd,
+        plan = pickle.dumps((replace(opts, progress=False), list(names), _CLAIMS[0].fd,
                              HELPER + k))
         try:
             self.process.stdin.write(plan)
@@ -306,7 +309,7 @@ class Helpers:
 
     def start(self) -> None:
         if self.wanted:
-            _claims().reset()
+            _CLAIMS[0].reset()
         for k in range(self.wanted):
             self.helpers.append(Helper(self.opts, self.names, self._figure, k))
 
@@ -314,7 +317,7 @@ class Helpers:
         """Section ``index`` for the job (None), or the helper that took it first."""
         if not self.helpers:
             return None
-        held = _claims().take(index, JOB)
+        held = _CLAIMS[0].take(index, JOB)
         return None if held == JOB else self.helpers[held - HELPER]
 
     def _figure(self, name: str, path: Path) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
@@ -44,14 +45,14 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
     plotdata(X, Y, ax=ax)
-    colors = plt.cm.Greens(np.linspace(0.35, 1.0, len(weights)))
+    colors = matplotlib.colormaps["Greens"](np.linspace(0.35, 1.0, len(weights)))
     for (w, b), color in zip(weights, colors):
         draw_boundary(ax, w, b, extent, color=color, lw=1.2)
     if flipped is not None:
         ax.scatter(X[flipped, 0], X[flipped, 1], s=70, facecolors="none", edgecolors="k",
                    linewidths=1.0, label="label flipped")
     if plane is not None:
-        draw_boundary(ax, *plane, extent, color="k", ls="--", lw=1.0,
+        draw_boundary(ax, plane[0], plane[1], extent, color="k", ls="--", lw=1.0,
                       label="generating plane")
     if flipped is not None or plane is not None:
         ax.legend(fontsize=10, loc="lower left")

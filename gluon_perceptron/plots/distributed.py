@@ -58,12 +58,12 @@ def plot_mixing_speedup(speedup: MixingSpeedup, axes=None) -> np.ndarray:
     for k, (name, values) in enumerate((("start-up", speedup.startup_seconds),
                                         ("local passes (slowest worker)", speedup.pass_seconds),
                                         ("exchanges", speedup.exchange_seconds))):
-        values = np.asarray(values, dtype=np.float64)
-        if not np.any(values):  # e.g. in-process runs: no start-up, no exchange to time
+        seconds = np.asarray(values, dtype=np.float64)
+        if not np.any(seconds):  # e.g. in-process runs: no start-up, no exchange to time
             absent.append(name)
             continue
-        ax.bar(x, values, bottom=bottom, color=f"C{k}", label=name)
-        bottom += values
+        ax.bar(x, seconds, bottom=bottom, color=f"C{k}", label=name)
+        bottom += seconds
     if absent:
         ax.set_title(f"not measured in these runs (0 s): {', '.join(absent)}", fontsize=10)
     ax.set_xticks(x, speedup.method, rotation=45, ha="right", fontsize=7)

@@ -72,7 +72,8 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
     L = total_perceptron_loss(W, X, Y)
     ax.contourf(grid, grid, (L == 0).astype(float), levels=[0.5, 1.5], colors=["#cfe8cf"])
     # the level sets 1, 2, 3, ...; on a wide square, at most MAX_LEVELS of them, evenly spaced
-    levels = MaxNLocator(nbins=MAX_LEVELS, integer=True).tick_values(1.0, max(L.max(), 1.0))
+    levels = np.asarray(MaxNLocator(nbins=MAX_LEVELS, integer=True).tick_values(
+        1.0, max(L.max(), 1.0)))
     levels = levels[(levels >= 1) & (levels <= L.max())]
     cs = ax.contour(grid, grid, L, levels=levels, colors="gray", linewidths=0.7)
     ax.clabel(cs, levels[:6], inline=True, fontsize=7)

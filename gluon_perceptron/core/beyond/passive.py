@@ -90,7 +90,8 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
         When a margin or the weights overflow (scale X down).
     """
     X, Y = X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)
-    w, b, history = np.zeros(X.shape[1]), np.zeros(1), {"mistakes": [], "squared_loss": []}
+    history: dict[str, list[float]] = {"mistakes": [], "squared_loss": []}
+    w, b = np.zeros(X.shape[1]), np.zeros(1)
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history)
 

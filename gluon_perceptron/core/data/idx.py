@@ -30,15 +30,15 @@ import os
 import struct
 import zlib
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
 from .._validation import Rule, flag, optional, validate_params
 
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
-IDX_DTYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
-              0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+IDX_DTYPES: dict[int, np.dtype] = {
+    0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
+    0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -60,7 +60,7 @@ class IDXError(ValueError):
     """An IDX file is not what it should be: wrong magic number, truncated, or corrupt."""
 
 
-def _exactly(stream: BinaryIO, size: int, source: str, what: str) -> bytes:
+def _exactly(stream: io.BufferedIOBase, size: int, source: str, what: str) -> bytes:
     """Read ``size`` bytes, decompressing at most that much; shorter means truncated."""
     parts, got = [], 0
     while got < size:
@@ -76,7 +76,7 @@ def _exactly(stream: BinaryIO, size: int, source: str, what: str) -> bytes:
     return data
 
 
-def _parse_stream(stream: BinaryIO, source: str, size: int | None = None) -> np.ndarray:
+def _parse_stream(stream: io.BufferedIOBase, source: str, size: int | None = None) -> np.ndarray:
     """Decode an IDX stream: header first, then exactly the announced data, then nothing.
 
     ``size`` is the stream's total length when known (an uncompressed file): then a wrong

@@ -276,6 +276,8 @@ def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None
     FileNotFoundError
         A shard file does not exist (before any process starts).
     """
+    if workers is None:  # as the rule says: one worker per shard file, or 2 (a nested call)
+        workers = 2 if shards is None else len(shards)
     job = (X, Y, max_epochs, mixing) if shards is None else (shards, None, max_epochs, mixing)
     return _train_distributed([job], workers=workers, servers=servers,
                               learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,

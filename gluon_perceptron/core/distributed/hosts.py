@@ -107,7 +107,9 @@ class _Node:
         self.started = self.heard = time.monotonic()
         self.buffer = b""
         self.hello: dict | None = None
-        os.set_blocking(proc.stdout.fileno(), False)
+        assert proc.stdin is not None and proc.stdout is not None  # started with two pipes
+        self.stdin, self.stdout = proc.stdin, proc.stdout
+        os.set_blocking(self.stdout.fileno(), False)
 
     def where(self) -> str:
         return f"{self.role} on {self.host}"
@@ -115,7 +117,7 @@ class _Node:
     def read(self) -> int:
         """Read what the node sent; return how many exchanges it reported."""
         try:
-            data = os.read(self.proc.stdout.fileno(), 1 << 16)
+            data = os.read(self.stdout.fileno(), 1 << 16)
         except BlockingIOError:
             return 0
         if not data:
@@ -140,8 +142,8 @@ class _Node:
 
     def beat(self) -> None:
         try:
-            self.proc.stdin.write(b"\x00")
-            self.proc.stdin.flush()
+            self.stdin.write(b"\x00")
+            self.stdin.flush()
         except (OSError, ValueError):  # it exited; its exit is judged elsewhere
             pass
 
@@ -158,7 +160,8 @@ class _Node:
             f"\n{_tail(self.log)}", role=self.role, log=self.log)
 
 
-def _check_versions(node: _Node, mine: dict) -> None:
+def _check_versions(node: _Node, mine: dict) -> dict:
+    """The node's hello, once its versions match this launcher's ``mine``."""
     theirs = node.hello or {}
     differ = [f"{k} {theirs.get(k)} (here {mine[k]})" for k in SHARED if theirs.get(k) != mine[k]]
     if differ:
@@ -168,6 +171,7 @@ def _check_versions(node: _Node, mine: dict) -> None:
             f"mxnet=={mine['mxnet']} numpy=={mine['numpy']}, gluon_perceptron "
             f"{mine['gluon_perceptron']})",
             role=node.role, log=node.log)
+    return theirs
 
 
 def launch_hosts(worker_args: Sequence[str], *, hosts: Sequence[Host], workers: int,
@@ -273,13 +277,15 @@ def launch_hosts(worker_args: Sequence[str], *, hosts: Sequence[Host], workers: 
                         f"{node.log}", role=role, log=node.log, pids=run.pids)
             time.sleep(poll)
         for role in roles:
-            _check_versions(nodes[role], mine)
-            run.pids[role] = int(nodes[role].hello["pid"])  # its PID on its host
+            hello = _check_versions(nodes[role], mine)
+            run.pids[role] = int(hello["pid"])  # its PID on its host
 
     try:
         launch(*plan[0])
         arrive(["scheduler"])
-        run.port = int(nodes["scheduler"].hello["port"])
+        hello = nodes["scheduler"].hello
+        assert hello is not None  # arrive() raised otherwise
+        run.port = int(hello["port"])
         for role, kind, host in plan[1:]:
             launch(role, kind, host)
         arrive([role for role, _, _ in plan[1:]])
@@ -291,13 +297,13 @@ def launch_hosts(worker_args: Sequence[str], *, hosts: Sequence[Host], workers: 
     finally:
         for node in nodes.values():  # end of file: every node ends itself, wherever it runs
             try:
-                node.proc.stdin.close()
+                node.stdin.close()
             except OSError:
                 pass
         procs = {role: node.proc for role, node in nodes.items()}
         run.returncodes.update(stop(procs, group=group[0] if group else None))
         for node in nodes.values():
-            node.proc.stdout.close()
+            node.stdout.close()
         run.seconds = time.monotonic() - start
     return run
 

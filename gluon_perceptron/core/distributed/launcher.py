@@ -378,8 +378,8 @@ class _Progress:
 
     def judge(self, procs: dict, run: ClusterRun, now: float) -> None:
         """Raise :class:`DistributedTimeout` for the workers held up past the deadline."""
-        if self.began is None:
-            return  # still starting up: only the overall timeout applies
+        if self.began is None or self.round_timeout is None:
+            return  # still starting up (or no round deadline): only the overall timeout applies
         running = [r for r in self.counts if procs[r].poll() is None]
         late = [r for r in running
                 if now - self.since.get(r, self.began) > self.round_timeout]
@@ -404,7 +404,7 @@ class _Progress:
         raise DistributedTimeout(
             f"{message}; its logs are in {where}; raise round_timeout= if a round is simply "
             f"long", role=(stalled or late)[0], log=run.logs[(stalled or late)[0]],
-            pids=run.pids, roles=stalled or late)
+            pids=run.pids, roles=tuple(stalled or late))
 
     def close(self) -> None:
         for fd in self.fds.values():

@@ -44,6 +44,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 #: Environment variable holding the launcher's PID, watched by :func:`watch_parent`.
 PARENT_ENV = "GLUON_PERCEPTRON_PARENT"
@@ -98,8 +99,16 @@ def die_with_parent(parent: int):
     return preexec
 
 
+class Piped(subprocess.Popen[bytes]):
+    """A process started with its standard input and output piped to this one: ``stdin`` and
+    ``stdout`` are open files, never None."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+
+
 def start_child(module: str, env: dict | None = None,
-                pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+                pass_fds: tuple[int, ...] = ()) -> Piped:
     """A Python process running ``module.main()`` (a module of this package), its standard
     input and output piped to this process, that dies with this process
     (:func:`die_with_parent`). It finds the package even where it is not installed; of this
@@ -107,9 +116,9 @@ def start_child(module: str, env: dict | None = None,
     root = str(Path(__file__).resolve().parents[3])
     code = (f"import sys; sys.path.insert(0, {root!r}); "
             f"from {module} import main; sys.exit(main())")
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=env, close_fds=True,
-                            pass_fds=pass_fds, preexec_fn=die_with_parent(os.getpid()))
+    return Piped([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                 stdout=subprocess.PIPE, env=env, close_fds=True,
+                 pass_fds=pass_fds, preexec_fn=die_with_parent(os.getpid()))
 
 
 def watch_parent(interval: float = 0.25) -> threading.Thread | None:
@@ -214,7 +223,7 @@ def reclaim_task_folders(base=None) -> list[Path]:
     marker, and the process the marker names (PID and start time) no longer exists.
     """
     base = Path(tempfile.gettempdir() if base is None else base)
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(base.iterdir())
     except OSError:
@@ -246,6 +255,7 @@ def start_janitor(task_dir: Path) -> subprocess.Popen:
 
 def release_janitor(janitor: subprocess.Popen, grace: float = 5.0) -> None:
     """The owner handled the folder itself: tell the janitor (``done``) and reap it."""
+    assert janitor.stdin is not None  # start_janitor gave it a pipe
     try:
         janitor.stdin.write(b"done")
         janitor.stdin.close()

@@ -204,7 +204,7 @@ def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.nd
     if not isinstance(shards, (list, tuple)) or not shards:
         raise TypeError(f"{name} must be a non-empty list of (X_i, Y_i) pairs, one per shard, "
                         f"got {type(shards).__name__} {shards!r:.40}")
-    pairs = []
+    pairs: list[tuple[np.ndarray, np.ndarray]] = []
     for i, pair in enumerate(shards):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise TypeError(f"{name}[{i}] must be a pair (X_i, Y_i), got {pair!r:.40}")
@@ -268,15 +268,15 @@ def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float
     mu, k : ndarray
         The mixing weights (zeros without a mistake) and the mistakes per shard.
     """
-    rows = []
+    local = []
     for Xs, Ys in shards:  # every shard: one perceptron pass from the same mixed theta
         w, b = theta[:-1].copy(), theta[-1:].copy()
         start = time.perf_counter()
-        k = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)  # train's pass: w, b change in place
+        k_i = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)  # train's pass: w, b change in place
         seconds = time.perf_counter() - start
-        rows.append(np.concatenate([w, b, np.array([k, seconds], dtype=Xs.dtype)]))
+        local.append(np.concatenate([w, b, np.array([k_i, seconds], dtype=Xs.dtype)]))
     exchange = user_code(exchange, "exchange")  # a user's exchange runs checked
-    rows = np.stack(rows) if exchange is None else exchange(np.stack(rows))
+    rows = np.stack(local) if exchange is None else exchange(np.stack(local))
     k = rows[:, -2].astype(np.int64)
     if k.sum() == 0:  # no mistake on any shard: theta separates them all, nothing to mix
         return rows, None, np.zeros(len(k)), k

@@ -156,7 +156,8 @@ def check_shards(shards, name: str = "shards") -> tuple[list[dict], int, str]:
                         f"shard, got {type(shards).__name__} {shards!r:.60}")
     if not shards:
         raise ValueError(f"{name} is empty: give at least one (features, labels) pair")
-    out, first = [], None
+    out: list[dict] = []
+    first: tuple[int, np.dtype, str] | None = None
     for i, pair in enumerate(shards):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise TypeError(f"{name}[{i}] must be a pair (features, labels) of files, got "
@@ -189,6 +190,7 @@ def check_shards(shards, name: str = "shards") -> tuple[list[dict], int, str]:
                              f"{name}[0] ({first[2]}) is {first[0]} x {first[1].name}, "
                              f"{name}[{i}] ({fx['path']}) is {d} x {dx.name}")
         out.append({"features": fx, "labels": fy, "rows": int(rows)})
+    assert first is not None  # shards is not empty
     return out, int(first[0]), first[1].name
 
 

@@ -33,6 +33,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -141,7 +142,7 @@ def run(task_dir: Path) -> None:
             fast_pass(np.zeros((1, 1), dtype), np.ones(1, dtype), np.zeros(1, dtype),
                       np.zeros(1, dtype))
         imported, how = time.perf_counter() - _STARTED, "loaded MXNet's library"
-        kv = CKVStore(task["kvstore"])  # the C library alone: no operator to register
+        kv: Any = CKVStore(task["kvstore"])  # the C library alone: no operator to register
     else:  # Gluon trains with autograd: the whole package, and no perceptron pass (no numba)
         os.environ["GLUON_PERCEPTRON_FAST"] = "numpy"
         import mxnet as mx

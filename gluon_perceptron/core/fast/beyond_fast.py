@@ -9,7 +9,7 @@ r"""The fast twins of the trainers beyond Rosenblatt's (:mod:`gluon_perceptron.c
   way, or with numba its loop compiled (:func:`_compiled_cone_passes`).
 
 Each makes the decisions and the floating-point operations of its readable loop, so the tests
-hold it to that loop bit for bit (``tests/test_fast_twins_beyond.py``). Nothing here checks
+hold it to that loop bit for bit (``tests/core/fast/test_beyond_fast.py``). Nothing here checks
 its arguments or imports a trainer.
 """
 

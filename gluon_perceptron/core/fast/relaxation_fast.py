@@ -7,7 +7,7 @@ scan-ahead in numpy blocks and counts the iterations in between without looping 
 :func:`_run_greedy` is the greedy rules' loop (the readable loop's own cost: it looks at every
 inequality anyway). The residuals :math:`r = A^\top w - c` live in :class:`_Residuals`,
 updated after each move exactly as the readable loop updates them, so the tests hold the twin
-to it bit for bit (``tests/test_fast_twins_beyond.py``).
+to it bit for bit (``tests/core/fast/test_beyond_fast.py``).
 
 With numba (and the Gram matrix, and no ``record``) every rule runs compiled instead,
 :func:`_compiled_moves`: the readable loop's iterations one by one, in machine code, back in
@@ -114,12 +114,14 @@ def _run_stream(res: _Residuals, rule, eta, tol, max_iterations, rng, log) -> tu
     t = moves = 0
     size = _FIRST_BLOCK
     for block in _index_blocks(rule, n, res.norms2, rng):
+        def hits(a: int, z: int, order: np.ndarray = block) -> np.ndarray:
+            return res.r[order[a:z]] > tol  # which of the stream's a .. z - 1 would move
+
         pos = 0
         while pos < n:
             if res.feasible(tol) or t >= max_iterations:
                 return t, moves
-            k, size = _scan_ahead(lambda a, z, order=block: res.r[order[a:z]] > tol, pos, n,
-                                  size)
+            k, size = _scan_ahead(hits, pos, n, size)
             if k == n:
                 t = min(max_iterations, t + n - pos)
                 break
@@ -246,6 +248,7 @@ def _compiled_run(At: np.ndarray, c: np.ndarray, w: np.ndarray, gram: np.ndarray
         if why == _DONE:
             break
         if why == _BLOCK:
+            assert blocks is not None  # only a rule of the stream asks for its next block
             block, state[3] = np.asarray(next(blocks), dtype=np.int64), 0
             continue
         r, state[2] = At @ w - c, 0  # exact residuals, as the readable loop recomputes them

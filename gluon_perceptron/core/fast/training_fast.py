@@ -13,7 +13,7 @@ Both make exactly the decisions of ``train``'s readable loop (update on
 
 :func:`train` is ``train(..., engine="fast")``: the same arguments, the same result.
 :func:`fast_pass` is one of its passes, for the code that steps pass by pass (the digits'
-experiments, parameter mixing). ``tests/test_fast_twins.py`` holds every twin to its readable
+experiments, parameter mixing). ``tests/core/fast/test_fast.py`` holds every twin to its readable
 loop bit for bit.
 """
 

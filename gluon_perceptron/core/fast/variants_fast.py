@@ -7,7 +7,8 @@ scanning ahead in numpy blocks (:func:`~.training_fast._mistakes`), records the 
 every update of a pass (:class:`_Pass`), and works out what the variant keeps from that record
 in a few numpy operations: the average of :math:`\theta` over every step (one sum per pass), or
 the stretches of correct predictions between two updates (the pocket). The updates are the
-readable loops' operations, so the results are theirs bit for bit (``tests/test_fast_twins.py``).
+readable loops' operations, so the results are theirs bit for bit
+(``tests/core/fast/test_fast.py``).
 
 :class:`_Pocket` is the ratchet of the fast pocket: :func:`train_pocket` here and the lockstep
 runs of :mod:`~gluon_perceptron.core.rosenblatt.lockstep` both offer it their weights.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +147,7 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    record: bool = False, shuffle: bool = False, seed=None) -> TrainResult:
     """The twin of ``train_averaged``: the sum of :math:`\\theta` over a pass's steps from its
     record (the rows summed in order, as the readable loop adds them), once per pass."""
-    total = [0.0, 0]  # sum of the theta after every step, and the number of steps
+    total: list[Any] = [0.0, 0]  # sum of the theta after every step, and the number of steps
 
     def average(step: _Pass) -> tuple[np.ndarray, float]:
         total[0] = total[0] + step.thetas().sum(axis=0)
@@ -230,8 +232,8 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         per_epoch.append(made)
         if made == 0:
             break
-    ends = np.array(ends)
-    return train_result(w, b[0], per_epoch, _history(X, Y, ends, ends, record))
+    path = np.array(ends)  # theta after each pass
+    return train_result(w, b[0], per_epoch, _history(X, Y, path, path, record))
 
 
 def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,

@@ -119,12 +119,12 @@ def kink_gradient(form: str, z: float = 0.0, ctx: mx.Context | None = None) -> f
 
     Returns -1.0 for ``"nd.maximum(-z, 0)"`` at ``z = 0`` and 0.0 for the other two forms.
     """
-    z = nd.array([z], ctx=ctx)
-    z.attach_grad()
+    at = nd.array([z], ctx=ctx)
+    at.attach_grad()
     with autograd.record():
-        loss = KINK_FORMS[form](z)
+        loss = KINK_FORMS[form](at)
     loss.backward()
-    return float(z.grad.asscalar()) + 0.0  # + 0.0 turns autograd's -0.0 into 0.0
+    return float(at.grad.asscalar()) + 0.0  # + 0.0 turns autograd's -0.0 into 0.0
 
 
 def _models(b, name: str, args: dict) -> np.ndarray:

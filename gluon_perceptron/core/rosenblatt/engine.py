@@ -19,10 +19,12 @@ validates its arguments: the public trainers declare their rules, checked once a
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import warnings
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import numpy as np
 
@@ -32,12 +34,12 @@ from .._arrays import SCALE_OR_RATE, _guard
 _WANT_NUMPY = os.environ.get("GLUON_PERCEPTRON_FAST", "") == "numpy"
 
 
-numba = None
+numba: ModuleType | None = None
 
 
 if not _WANT_NUMPY:
     try:  # optional: a compiled loop for the fast engine
-        import numba
+        numba = importlib.import_module("numba")
     except ImportError:  # pragma: no cover - exercised only where numba is not installed
         numba = None
 

@@ -10,6 +10,8 @@ bit, and falls back to those trainers where it cannot (data of different shapes,
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._arrays import _split
@@ -148,9 +150,10 @@ def lockstep_runs(train: list[tuple], epochs: list[int], *, keep: list[dict],
         counts = [int(m[r]) for m in made_per_pass if m[r] >= 0]
         k = len(counts)
         running = np.array([ends[e][r] for e in range(k)])
-        kinds = {"running": running,
-                 "averaged": lambda r=r, k=k: np.array([means[e][r] for e in range(k)]),
-                 "pocket": lambda r=r, k=k: np.array([pockets[e][r] for e in range(k)])}
+        kinds: dict[str, Any] = {  # the running weights, or how to build the others
+            "running": running,
+            "averaged": lambda r=r, k=k: np.array([means[e][r] for e in range(k)]),
+            "pocket": lambda r=r, k=k: np.array([pockets[e][r] for e in range(k)])}
         out.append({name: _as_result(running if kind == "running" else kinds[kind](), running,
                                      counts, Xs[r], Ys[r])
                     for name, kind in keep[r].items()})

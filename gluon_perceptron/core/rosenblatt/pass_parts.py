@@ -10,7 +10,7 @@ Nothing here checks its arguments: the public trainers declare their rules (:dat
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
@@ -55,7 +55,7 @@ def _step_size(learning_rate: float, epoch: int, decay: float) -> float:
     return eta
 
 
-def _orders(shuffle: bool, seed: int | None) -> Callable[[int], Sequence[int]]:
+def _orders(shuffle: bool, seed: int | None) -> Callable[[int], range | np.ndarray]:
     """The visiting order of each pass of ``n`` examples: data order (``range(n)``), or a
     fresh permutation from ``numpy.random.default_rng(seed)`` every pass when ``shuffle`` is
     True."""

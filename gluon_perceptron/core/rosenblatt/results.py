@@ -13,7 +13,8 @@ No result of the Rosenblatt trainers mixes them in any more; results elsewhere i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -35,6 +36,8 @@ class Unpackable:
 class ItemAccess:
     """Mixin for result dataclasses that replaced a dict: ``result["R"]`` still reads the field
     ``result.R`` (kept for old calls; use the attribute)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on the result
 
     def keys(self) -> list[str]:
         """The field names (the old dict's keys)."""

@@ -7,7 +7,7 @@ pass (:func:`train_traced`), after every step (:func:`run_online`) or after ever
 (:func:`update_path`). With the default ``engine="fast"``, :func:`train_traced` and
 :func:`update_path` hand the same arguments to their twins in
 :mod:`gluon_perceptron.core.fast.variants_fast` (compiled passes; a scan ahead to the next update),
-which give the same result bit for bit (``tests/test_fast_twins.py``).
+which give the same result bit for bit (``tests/core/fast/test_fast.py``).
 """
 
 from __future__ import annotations
@@ -218,8 +218,8 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
             b += learning_rate * Y[t]
         thetas.append(theta.copy())
     _guard(1, margins=margins, weights=(w, b))  # the overflow guard, after the one pass
-    thetas = np.array(thetas).reshape(len(Y), -1)
-    return OnlineRun(margins, margins <= 0.0, thetas, _row_norms(thetas))
+    path = np.array(thetas).reshape(len(Y), -1)
+    return OnlineRun(margins, margins <= 0.0, path, _row_norms(path))
 
 
 @dataclass
@@ -289,9 +289,9 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     for bit).
     """
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
-        thetas, examples, per_epoch = fast.update_path(X, Y, max_epochs=max_epochs, bias=bias,
-                                                       w0=w0, b0=b0, threshold=threshold)
-        return UpdatePath(thetas, examples, per_epoch[-1] == 0, len(per_epoch), bias, per_epoch)
+        path, at, made = fast.update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
+                                          threshold=threshold)
+        return UpdatePath(path, at, made[-1] == 0, len(made), bias, made)
     w = np.zeros(X.shape[1], dtype=X.dtype) if w0 is None else w0.astype(X.dtype)
     b = np.array([b0], dtype=X.dtype)
     thetas, examples, per_epoch = [np.append(w, b) if bias else w.copy()], [], []

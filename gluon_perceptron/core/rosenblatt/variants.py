@@ -163,7 +163,7 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                                    record=record, shuffle=shuffle, seed=seed)
     X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
-    theta, total, visits, per_epoch = np.zeros(X.shape[1] + 1), 0.0, 0, []
+    theta, total, visits, per_epoch = np.zeros(X.shape[1] + 1), np.zeros(X.shape[1] + 1), 0, []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
     for epoch in range(1, max_epochs + 1):  # the epoch budget
         updates, this_pass = 0, np.zeros_like(theta)

@@ -205,13 +205,14 @@ def _qp(P: np.ndarray, y: np.ndarray | None, s: float, tol: float, max_iter: int
     if y is None or s > 0.0:  # a strictly convex problem: try the dual active-set method
         # min ||w||^2 + (s b)^2 is homogeneous in theta = (w, s b) on the rows (P, y / s)
         Q = P if y is None else np.column_stack([P, y / s])
-        S = _dual_active_set(Q, tol, max_iter)
-        if S is not None and S.size:
-            found, _ = _polish(Q, None, 0.0, S, tol, 5 * (d + 3))
+        dual = _dual_active_set(Q, tol, max_iter)
+        if dual is not None and dual.size:
+            found, _ = _polish(Q, None, 0.0, dual, tol, 5 * (d + 3))
             if found[2] <= tol:
                 theta = found[0]
                 return (theta, 0.0, found[2], found[3]) if y is None else \
                     (theta[:-1], float(theta[-1]) / s, found[2], found[3])
+    assert best is not None  # the loop above ran at least once
     if y is not None and s > 1e2:
         raise ValueError(
             f"optimal_margin: no certified optimum (smallest KKT violation {best[2]:.2e} > "

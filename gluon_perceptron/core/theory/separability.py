@@ -118,9 +118,10 @@ def _separating_point(A: np.ndarray, who: str) -> np.ndarray | None:
         slack = B @ phi
         if np.all(slack > 0.0):
             return phi / col
-        working = _add_rows(working, slack, t)
-        if working is None:  # pragma: no cover - every row below t is in the working set
+        grown = _add_rows(working, slack, t)
+        if grown is None:  # pragma: no cover - every row below t is in the working set
             raise _lp_error(who, "row generation stalled", A)
+        working = grown
 
 
 @validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))

@@ -115,7 +115,7 @@ def black_and_white_section(opts) -> list:
                  fontsize=10)
     paths.append(save_figure(fig, opts.out, "05_order_effect"))
     print(f"  why this draw: the data order ends on flipped labels ("
-          f"{int(remedies.train_flipped[-10:].sum())} of the last 10 training points); "
+          f"{int(effect.flipped[-10:].sum())} of the last 10 training points); "
           f"{effect.flipped_share_of_last_updates(5):.0%} of each pass's last 5 updates are "
           f"on flipped labels; held-out error at the end of a pass {effect.end_errors.mean():.3f}"
           f", averaged over every step of a pass {effect.mean_errors.mean():.3f}")

@@ -23,7 +23,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOCK = ROOT / "requirements-lock.txt"
 #: What may be installed without a pin: the project itself (editable) and the venv's own pip.
 UNPINNED = {"gluon-perceptron", "pip"}

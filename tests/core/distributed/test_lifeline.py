@@ -27,7 +27,7 @@ from gluon_perceptron.core.distributed.sharded_gluon import train_gluon_distribu
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc to find the processes")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _alive(pid: int) -> bool:

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 # pyplot and SciPy's optimizers are imported here, not inside a measured call: under
@@ -256,7 +257,7 @@ PROCESS_STARTERS = {"launch_cluster", "train_distributed", "train_gluon_distribu
 
 #: Valid values for one function's parameter where the name-wide POOL value does not fit it
 #: (factories: called for each call, cached where building is slow).
-VALID = {
+VALID: dict[tuple[str, str], Callable[[], object]] = {
     ("baselines", "Y_train"): lambda: _Y, ("baselines", "Y_test"): lambda: _Y,
     ("predict_multiclass", "model"): _model,
     ("train_one_vs_all", "y"): lambda: _C, ("train_one_vs_one", "y"): lambda: _C,
@@ -374,7 +375,7 @@ BAD_VECTORS = [np.array([np.nan, 1.0]), np.ones(7), "ab", None, np.ones((2, 2, 2
                np.array([np.inf, 0.0]), np.array(["a", "b"]), np.array([1e307, 1e307]),
                nd.array([1.0, 0.0], dtype="float64")]
 BAD_SCALARS = [float("nan"), float("inf"), np.array([1.0, 2.0]), "a", None, []]
-BAD_OBJECTS = [None, "abc", 3, np.zeros(3), {}]
+BAD_OBJECTS: list = [None, "abc", 3, np.zeros(3), {}]
 BAD_NAMES = [None, 3, "nope", "", ["AND"]]
 BAD_FLAGS = ["no", 0.5, None, "yes", 2]
 BAD_SEEDS = [-1, True, "3", 2.5, float("nan"), -(2**70), 2**70]
@@ -443,7 +444,7 @@ KIND_OF = {("plot_nonseparable", "steps"): OBJECTS, ("plot_nonseparable", "bound
 def bad_values(name: str, function: str | None = None) -> list | None:
     """The bad values for a parameter called ``name`` (of ``function``), or None if its kind is
     unknown."""
-    kind = KIND_OF.get((function, name))
+    kind = KIND_OF.get((function or "", name))
     if kind is not None:
         return dict((id(names), values) for names, values in KINDS)[id(kind)]
     for names, values in KINDS:
@@ -488,7 +489,7 @@ PACKAGES = (gp, *(getattr(gp, alias) for alias in gp._SUBPACKAGES))
 
 def _public_names() -> dict:
     """Every public name, the union of the packages' ``__all__``: name -> object."""
-    out = {}
+    out: dict[str, object] = {}
     for package in PACKAGES:
         for name in package.__all__:
             value = getattr(package, name)
@@ -594,7 +595,8 @@ def test_every_public_function_has_a_generator():
     covered = {name for name, _ in CASES} | set(NO_ARGUMENTS) | set(RESULT_PLOTS)
     missing = sorted(set(FUNCTIONS) - covered - set(EXEMPT))
     assert not missing, (f"public functions without a bad-input generator: {missing}; name "
-                         f"their parameters' kinds in tests/test_properties.py or exempt them")
+                         f"their parameters' kinds in tests/project/test_properties.py or "
+                         f"exempt them")
     assert set(EXEMPT) <= set(FUNCTIONS), "EXEMPT lists names that are no longer public"
     # the only exempt names are the exercise checkers, which call the reader's own code
     assert all(name.startswith("check_") for name in EXEMPT), sorted(EXEMPT)

@@ -32,9 +32,10 @@ import pytest
 #: the suite's default per-test timeout (pyproject.toml).
 pytestmark = pytest.mark.timeout(3600)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("gluon_perceptron_book_build",
                                                ROOT / "docs" / "build.py")
+assert _spec is not None and _spec.loader is not None
 builder = sys.modules.get(_spec.name) or importlib.util.module_from_spec(_spec)
 if _spec.name not in sys.modules:
     sys.modules[_spec.name] = builder

@@ -446,8 +446,8 @@ def test_generalization_theorem_in_every_draw(curves):
     mistakes <= |I| <= updates <= R_a^2 / gamma_2^2), and every run converged. What the
     notebook says of its tables (the bound's rise and fall, the errors falling faster than
     1/N, the two columns agreeing) are frequencies over 40 tables of 100 draws: the
-    ``generalization`` claims, which ``tests/test_claims.py`` checks on 40 reserved tables
-    (``-m claims``)."""
+    ``generalization`` claims, which ``tests/experiments/test_claims.py`` checks on 40 reserved
+    tables (``-m claims``)."""
     assert list(curves.sizes) == [25, 50, 100, 200, 400]
     for run in curves.runs:
         assert run.draws == 40 and np.all(run.converged)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_distributed_lifeline import _alive, _kill_all, _noisy
+from test_lifeline import _alive, _kill_all, _noisy
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import cluster_training, lifeline

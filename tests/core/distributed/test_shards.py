@@ -62,7 +62,7 @@ def _data(kind: str, seed: int, n: int = 150, d: int = 6):
 
 def _write(folder, X, Y, W: int, kind: str) -> list:
     """The blocks of ``shard_bounds(n, W)`` as shard files of ``kind``."""
-    pairs = []
+    pairs: list[tuple] = []
     for i, (a, b) in enumerate(shard_bounds(X.shape[0], W)):
         x, y = X[a:b], Y[a:b]
         fx, fy = folder / f"{kind}-x{i}", folder / f"{kind}-y{i}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tools" / "mutmut_runner.py"
 #: The pytest runs below need none of the installed plugins (hypothesis, xdist, timeout...):
 #: without them each starts in 0.2 CPU-seconds instead of 1, and exits with the same statuses.
@@ -44,12 +44,13 @@ def test_setup_cfg_runs_the_wrapper_over_the_engines_tests():
     config.read(ROOT / "setup.cfg")
     runner = config["mutmut"]["runner"]
     assert runner.startswith("python tools/mutmut_runner.py ")
-    for tests in ("tests/test_kernel.py", "tests/test_fast_engine.py", "tests/test_references.py"):
+    for tests in ("tests/core/rosenblatt/test_engine.py", "tests/core/fast/test_training_fast.py",
+                  "tests/core/beyond/test_kernel_perceptron.py"):
         assert tests in runner
 
 
 def test_contributing_documents_the_engine_runner_with_test_kernel():
     text = (ROOT / "CONTRIBUTING.md").read_text()
     engine = [line for line in text.splitlines() if "engine.py" in line and "--runner" in line]
-    assert engine and all("tests/test_kernel.py" in line and "mutmut_runner.py" in line
-                          for line in engine)
+    assert engine and all("tests/core/rosenblatt/test_engine.py" in line
+                          and "mutmut_runner.py" in line for line in engine)

@@ -32,7 +32,7 @@ from test_book import launched_chromium
 
 from gluon_perceptron.core.distributed.lifeline import die_with_parent
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 KERNEL = "gluon-perceptron"
 KERNEL_DISPLAY = "Python (gluon_perceptron)"

@@ -56,8 +56,9 @@ def _contour_levels(ax) -> list[tuple[float, np.ndarray]]:
     for cs in ax.collections:
         if isinstance(cs, ContourSet) and not cs.filled:
             for level, path in zip(cs.levels, cs.get_paths()):
-                if len(path.vertices):
-                    out.append((float(level), path.vertices))
+                vertices = np.asarray(path.vertices)
+                if len(vertices):
+                    out.append((float(level), vertices))
     return out
 
 

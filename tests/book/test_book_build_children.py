@@ -20,7 +20,7 @@ import pytest
 
 pytestmark = [pytest.mark.book, pytest.mark.timeout(300)]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _notebook(code: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 PACKAGE_FUNCTIONS = re.compile(r"^\s*def (getfake|plotdata|plotscore|perceptron|train)\(",
                                re.MULTILINE)
 
@@ -89,7 +89,7 @@ def test_every_figure_has_a_caption(path, book):
 def test_cell_header_metadata_reaches_the_notebook():
     """A caption on a header line (``# %% mystnb={...}``) becomes the cell's metadata, survives
     the round trip, and a header the converter cannot read is refused by name."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "tools"))
     try:
         import notebooks as tool
@@ -106,7 +106,7 @@ def test_cell_header_metadata_reaches_the_notebook():
 
 
 def _tool():
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "tools"))
     try:
         import notebooks as tool
@@ -205,8 +205,8 @@ def _events(source: str) -> list[tuple]:
             continue
         tree = ast.parse(cell.source)
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                    "gluon_perceptron"):
+            if isinstance(node, ast.ImportFrom) and node.module is not None \
+                    and node.module.startswith("gluon_perceptron"):
                 module = importlib.import_module(node.module)
                 names.update({a.asname or a.name: getattr(module, a.name) for a in node.names})
         calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
@@ -218,10 +218,10 @@ def _events(source: str) -> list[tuple]:
                 continue
             if obj is gp.show_source:
                 shown = [resolve(_dotted(a)) if _dotted(a) else None for a in call.args]
-                module = inspect.getmodule(shown[0]) if shown and shown[0] else None
+                home = inspect.getmodule(shown[0]) if shown and shown[0] else None
                 for arg, got in zip(call.args, shown):
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                        got = getattr(module, arg.value, None)
+                        got = getattr(home, arg.value, None)
                     if got is not None:
                         events.append(("show", inspect.unwrap(got)))
             elif _core_function(obj):
@@ -235,7 +235,7 @@ def shown_before_use(sources: dict[str, str]) -> dict[tuple[str, str], str | Non
     its first call, or links before it, in a markdown cell that names the function, to a
     notebook that shows it; else what is missing."""
     events = {name: _events(source) for name, source in sources.items()}
-    shows = {}  # function -> the notebooks that show it
+    shows: dict[object, set[str]] = {}  # function -> the notebooks that show it
     for name, items in events.items():
         for item in items:
             if item[0] == "show":

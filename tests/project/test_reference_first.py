@@ -3,7 +3,7 @@
 Each trainer listed here shows, in its own body, on one screen, the loop over the data and the
 update of the weights inside it: the code a student opens is the algorithm, not a dispatcher.
 Its fast twin (``engine="fast"``, in ``gluon_perceptron/core/fast/``) is held to that loop bit
-for bit by ``tests/test_fast_twins.py``.
+for bit by ``tests/core/fast/test_fast.py``.
 """
 
 import ast
@@ -22,7 +22,7 @@ WEIGHTS = {"w", "b", "W", "B", "theta", "alpha", "v", "A", "u"}
 MAX_LINES = 30
 
 
-def _body(fn) -> tuple[ast.FunctionDef, int]:
+def _body(fn) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, int]:
     """The function's ``def`` node and its body's length in lines, docstring excluded."""
     fn = inspect.unwrap(fn)
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
@@ -33,7 +33,7 @@ def _body(fn) -> tuple[ast.FunctionDef, int]:
             and isinstance(body[0].value.value, str):
         body = body[1:]  # the docstring
     assert body, f"{fn.__name__} has no body besides its docstring"
-    return node, body[-1].end_lineno - body[0].lineno + 1
+    return node, (body[-1].end_lineno or body[-1].lineno) - body[0].lineno + 1
 
 
 def _target_names(target: ast.expr) -> set[str]:

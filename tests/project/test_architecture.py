@@ -61,7 +61,7 @@ def _imported_modules(path: Path) -> list[tuple[str, int]]:
                     found += [(f"{name}.{alias.name}", node.lineno) for alias in node.names]
                     continue
             else:
-                name = node.module
+                name = node.module or ""  # (never None without dots: `from x import y`)
             found.append((name, node.lineno))
     return found
 
@@ -339,6 +339,7 @@ CHECKING_CEILING = 0.1895
 def _checking_share_tool() -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(
         "checking_share", PACKAGE.parent / "tools" / "checking_share.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("checking_share", module)
     spec.loader.exec_module(module)
@@ -592,3 +593,78 @@ def test_the_private_name_check_can_fail():
     from gluon_perceptron.core.beyond import solvers
     with pytest.raises(ValueError, match="obj must be a public .* '_caratheodory'"):
         gluon_perceptron.show_source(solvers._caratheodory)
+
+
+# --- the tests mirror the package ------------------------------------------------------------
+
+#: The tests folder.
+TESTS = Path(__file__).resolve().parents[1]
+#: Test folders that mirror no folder of the package: the book and the notebooks in JupyterLab
+#: (what a reader opens), the notebooks' sources, and the project as a whole (its layers, lint
+#: and types, environment, loops, bad input thrown at every public function).
+UNMIRRORED = ("book", "notebooks", "project")
+#: Test files of a mirrored folder that name no module of it, and what each spans.
+TOPICS = {
+    "core/test_contexts.py": "the NDArray paths of core/chapter and core/rosenblatt, on a context",
+    "core/test_contexts_gradient.py": "the NDArray paths of core/gradient and core/beyond",
+}
+
+
+def misplaced_tests(tests: Path, package: Path, topics=TOPICS) -> list[str]:
+    """What breaks the mirror: a test file ``tests/<folder>/test_<name>.py`` must sit in a
+    folder that mirrors a package folder (``gluon_perceptron/<folder>/``) or in one of
+    :data:`UNMIRRORED`, and name a module of its folder (``test_training.py`` for
+    ``training.py``, ``test_validation.py`` for ``_validation.py``), the folder itself
+    (``core/fast/test_fast.py``: the folder as a whole) or be one of ``topics``; no two test
+    files share a name (pytest imports them by name)."""
+    wrong: list[str] = []
+    where: dict[str, list[str]] = {}  # a test file's name -> its paths
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        folder = rel.parent
+        where.setdefault(path.name, []).append(rel.as_posix())
+        if folder.parts and folder.parts[0] in UNMIRRORED:
+            if len(folder.parts) > 1:
+                wrong.append(f"{rel.as_posix()}: {folder.parts[0]}/ has no subfolders")
+            continue
+        mirror = package / folder
+        if not folder.parts or not (mirror / "__init__.py").is_file():
+            wrong.append(f"{rel.as_posix()}: tests/{folder.as_posix()}/ mirrors no folder of the "
+                         f"package; put it beside its module's mirror (tests/core/rosenblatt/"
+                         f"test_training.py tests core/rosenblatt/training.py) or in one of "
+                         f"{', '.join(UNMIRRORED)}")
+            continue
+        modules = {p.stem.lstrip("_") for p in mirror.glob("*.py")} | {mirror.name} | {
+            p.name for p in mirror.iterdir() if (p / "__init__.py").is_file()}
+        if path.stem[len("test_"):] not in modules and rel.as_posix() not in topics:
+            wrong.append(f"{rel.as_posix()}: names no module of {package.name}/"
+                         f"{folder.as_posix()}/: test_<module>.py, or list it in TOPICS")
+    wrong += [f"{name} is the name of {len(paths)} test files ({', '.join(paths)}): pytest "
+              f"imports a test file by its name" for name, paths in where.items() if len(paths) > 1]
+    return wrong
+
+
+def test_the_tests_mirror_the_package():
+    assert misplaced_tests(TESTS, PACKAGE) == []
+    assert not [p.name for p in TESTS.glob("*.py") if p.name != "conftest.py"]
+
+
+def test_a_test_outside_the_mirror_is_named(tmp_path):
+    package, tests = tmp_path / "pkg", tmp_path / "tests"
+    for folder in ("core", "core/fast", "main"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    for module in ("core/_validation.py", "core/fast/training_fast.py", "main/cli.py"):
+        (package / module).write_text("")
+    for test in ("test_flat.py", "core/test_validation.py", "core/fast/test_training_fast.py",
+                 "core/fast/test_fast.py", "core/test_fast.py", "core/fast/test_nothing.py",
+                 "core/test_topic.py", "main/sections/test_cli.py", "book/test_book.py",
+                 "book/deep/test_deep.py", "elsewhere/test_cli.py", "project/test_lint.py"):
+        (tests / test).parent.mkdir(parents=True, exist_ok=True)
+        (tests / test).write_text("")
+    wrong = misplaced_tests(tests, package, topics={"core/test_topic.py": "a topic"})
+    assert [w.split(":")[0] for w in wrong] == [
+        "book/deep/test_deep.py", "core/fast/test_nothing.py", "elsewhere/test_cli.py",
+        "main/sections/test_cli.py", "test_flat.py", "test_fast.py is the name of 2 test files "
+        "(core/fast/test_fast.py, core/test_fast.py)", "test_cli.py is the name of 2 test files "
+        "(elsewhere/test_cli.py, main/sections/test_cli.py)"], wrong

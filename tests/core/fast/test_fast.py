@@ -3,9 +3,9 @@
 The public trainer's body is the loop; ``engine="fast"`` (the default) hands the same arguments
 to the twin. Here each twin is compared with the loop on data with ties (integer-valued: every
 sum exact), noisy and separable floats, sparse rows, float32 and float64, shuffled orders, and
-on input that overflows (the same error, word for word). ``tests/test_fast_engine.py`` holds
-``train``'s twin to its loop and to scikit-learn; ``tests/test_reference_first.py`` checks that
-the loops are in the trainers' bodies.
+on input that overflows (the same error, word for word).
+``tests/core/fast/test_training_fast.py`` holds ``train``'s twin to its loop and to scikit-learn;
+``tests/project/test_reference_first.py`` checks that the loops are in the trainers' bodies.
 """
 
 import numpy as np

@@ -225,7 +225,7 @@ def test_mnist_zero_or_not_shapes_and_figures(mnist_curves):
     """Notebook 9 and the main job on MNIST: the sizes, a 28x28 weight image and the figures,
     on 2 reserved splits. The notebook's frequencies (the lead over the baseline, separation,
     the template) are the ``mnist`` claims, checked on 40 reserved splits by
-    ``tests/test_claims.py`` (``-m claims``)."""
+    ``tests/experiments/test_claims.py`` (``-m claims``)."""
     r = mnist_curves
     assert r.side == 28 and r.weights.shape == (2, 1, 784)
     assert r.n_train == 3750 and r.n_test == 1250

@@ -25,7 +25,7 @@ import pytest  # noqa: E402
 from gluon_perceptron.main import cli, job, parallel  # noqa: E402
 from gluon_perceptron.main.figures import FigureError, save_figure  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n fake"
 
 
@@ -374,7 +374,7 @@ def test_the_drawer_dies_with_the_job_even_on_sigkill(tmp_path):
     import time
 
     job = subprocess.Popen([sys.executable, "-c", DRAWER_HOLDER], stdout=subprocess.PIPE,
-                           text=True, cwd=Path(__file__).resolve().parents[1])
+                           text=True, cwd=Path(__file__).resolve().parents[2])
     try:
         drawer = int(job.stdout.readline())
         os.kill(drawer, 0)  # alive while the job is

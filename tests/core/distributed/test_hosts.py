@@ -39,7 +39,7 @@ from gluon_perceptron.core.distributed.sharded_gluon import (
     train_gluon_sharded,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 from netns import NETNS, Net, free_subnet, ip  # noqa: E402  (tools/netns.py, shared with the bench)
 
 #: A remote-start command on this machine: ``{host}`` only names the host in the environment.

@@ -6,9 +6,9 @@ Where does each study's check run:
 
 * the studies whose 40 draws take seconds (:data:`FAST`) run here, in the normal suite;
 * those whose draws another test makes anyway are judged there, on its draws
-  (:data:`ELSEWHERE`: the 8x8 digits' curves in ``tests/test_digits.py``, notebook 05's
-  remedies and norm growth in ``tests/test_black_and_white.py``, notebook 10's splits in
-  ``tests/test_multiclass.py``);
+  (:data:`ELSEWHERE`: the 8x8 digits' curves in ``tests/experiments/test_digits.py``, notebook 05's
+  remedies and norm growth in ``tests/experiments/test_black_and_white.py``, notebook 10's splits in
+  ``tests/core/rosenblatt/test_multiclass.py``);
 * the studies that take minutes at the notebooks' sizes (:data:`SLOW`) are the ``claims``
   group, which a plain ``bash run.sh test`` skips and ``bash run.sh test -m claims`` runs (tens
   of CPU-minutes).
@@ -25,12 +25,14 @@ from conftest import TEST_SEEDS
 
 from gluon_perceptron.experiments import claims as C
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SLOW = ("margins", "dimension", "mixing", "separation", "relaxation", "generalization",
         "mnist", "samplers", "sizes", "sgd")
 FAST = ("noisy-mixing",)
-ELSEWHERE = {"digits": "test_digits.py", "remedies": "test_black_and_white.py",
-             "growth": "test_black_and_white.py", "multiclass": "test_multiclass.py"}
+ELSEWHERE = {"digits": "experiments/test_digits.py",
+             "remedies": "experiments/test_black_and_white.py",
+             "growth": "experiments/test_black_and_white.py",
+             "multiclass": "core/rosenblatt/test_multiclass.py"}
 
 
 def _markdown(notebook: str) -> str:
@@ -122,9 +124,9 @@ def _check_study(name: str) -> None:
 def test_every_study_is_checked_on_reserved_draws():
     groups = (set(SLOW), set(FAST), set(ELSEWHERE))
     assert set().union(*groups) == set(C.STUDIES) and sum(map(len, groups)) == len(C.STUDIES)
-    here = Path(__file__).resolve().parent
+    tests = Path(__file__).resolve().parents[1]
     for name, test in ELSEWHERE.items():  # judged there, on that test's reserved draws
-        text = (here / test).read_text()
+        text = (tests / test).read_text()
         assert "judge_claims(" in text and f'("{name}", ' in text, (name, test)
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: one module of each slow group, and one of the quick loop
-MODULES = ["tests/test_cli.py", "tests/test_distributed_lifeline.py", "tests/test_notebooks.py",
-           "tests/test_main_parallel.py", "tests/test_environment.py"]
+MODULES = ["tests/main/test_cli.py", "tests/core/distributed/test_lifeline.py",
+           "tests/notebooks/test_notebooks.py", "tests/main/test_parallel.py",
+           "tests/project/test_environment.py"]
 
 
 #: A plugin for the collecting run: what was collected before the test suite's own
@@ -64,8 +65,9 @@ def test_quick_leaves_out_exactly_the_slow_groups(tmp_path):
     quick = run["kept"]
     assert {t.split("::")[0] for t in slow} == set(MODULES[:4])  # each group is there
     assert len(quick) == len(set(quick)) and set(quick) == every - slow
-    assert {t.split("::")[0] for t in quick} == {"tests/test_cli.py", "tests/test_notebooks.py",
-                                                 "tests/test_environment.py"}
+    assert {t.split("::")[0] for t in quick} == {"tests/main/test_cli.py",
+                                                 "tests/notebooks/test_notebooks.py",
+                                                 "tests/project/test_environment.py"}
     assert not any("main_job" in t for t in quick)
 
 

@@ -11,7 +11,8 @@
   against its body's loop, for every rule.
 
 Each on ties, shuffles, float32 input and overflow where it can happen. The family's twins
-(passive-aggressive, voted, ALMA) are held to their loops in ``tests/test_family.py``.
+(passive-aggressive, voted, ALMA) are held to their loops in
+``tests/core/fast/test_family_fast.py``.
 """
 
 from __future__ import annotations

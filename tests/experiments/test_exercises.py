@@ -12,7 +12,7 @@ from mxnet import nd
 import gluon_perceptron as gp
 from gluon_perceptron.experiments._exercise_checks import ExerciseCheck
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 SOURCES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 
 
