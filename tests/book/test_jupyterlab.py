@@ -237,10 +237,10 @@ def opening_problems(page, source: Path) -> list[str]:
     texts = rendered_markdown(page)
     for k, text in enumerate(texts):
         found = LITERAL_MYST.search(text or "")
-        if text is None or found:
-            problems.append(f"{source.name}: markdown cell {k} "
-                            + ("not rendered" if text is None
-                               else f"shows MyST {found.group(0)!r}"))
+        if text is None:
+            problems.append(f"{source.name}: markdown cell {k} not rendered")
+        elif found:
+            problems.append(f"{source.name}: markdown cell {k} shows MyST {found.group(0)!r}")
     solutions = page.evaluate("""() => Array.from(document.querySelectorAll(
         '.jp-NotebookPanel details.myst-exercise')).filter(d => /Solution to/.test(
         d.querySelector('summary').innerText)).map(d => d.open)""")
