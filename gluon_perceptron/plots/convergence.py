@@ -99,6 +99,11 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
     scaled, shifted : list of TransformedRun
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
+    for name, runs, values_name, values in (("scaled", scaled, "scales", scales),
+                                            ("shifted", shifted, "shifts", shifts)):
+        if len(runs) != len(values):
+            raise ValueError(f"{name} holds {len(runs)} runs but {values_name} has "
+                             f"{len(values)} values: pass one transformed_run() result per value")
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(7.2, 3.6))
     for ax, values, runs in ((axes[0], scales, scaled), (axes[1], shifts, shifted)):
