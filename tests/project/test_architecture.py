@@ -333,7 +333,7 @@ CHECKING_TARGET = 0.06
 #: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 18.9 % after
 #: its first pass): the share may only go down. Lower it when you remove checks; the target
 #: above is not reached yet.
-CHECKING_CEILING = 0.1895
+CHECKING_CEILING = 0.186
 
 
 def _checking_share_tool() -> types.ModuleType:

@@ -22,7 +22,15 @@ from pathlib import Path
 import numpy as np
 
 from .. import _checks
-from .._validation import Rule, features, one_of, optional, real, validate_params
+from .._validation import (
+    Rule,
+    count,
+    features,
+    one_of,
+    optional,
+    real,
+    validate_params,
+)
 from . import lifeline
 from .launcher import ClusterRun, DistributedError, launch_cluster
 from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path, prepare_log_dir
@@ -315,6 +323,9 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
 
 
+@validate_params(task_dir=path(), shards=Rule(_described, "file pairs, described"),
+                 max_epochs=optional(count()), mixing=one_of(*MIXINGS),
+                 learning_rate=real(positive=True))
 def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
                learning_rate: float = 1.0) -> Path:
     """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.
