@@ -5,6 +5,7 @@ measured.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import Field, dataclass
 from typing import Any, ClassVar
@@ -96,6 +97,10 @@ def _float32_threshold(threshold, name: str, args: dict) -> float:
                          f"runs in; use a moderate threshold such as 0 or 1")
     return threshold
 
+
+#: :func:`threshold_loss` without its checking: the loss the package hands :func:`run_sgd`
+#: itself, called at every step (the wrapper would check its arguments there each time).
+_threshold_loss = inspect.unwrap(threshold_loss)
 
 #: Most cases :func:`compare_subgradients` takes: each is one autograd call of a few
 #: milliseconds, so 10,000 are already about a minute.
@@ -280,7 +285,7 @@ def sgd_bound_experiment(X, Y, *,
                                np.full(seeds, eta0 / np.sqrt(t))])
 
     result = run_sgd(Xn, Yn, steps=steps,
-                     loss=functools.partial(threshold_loss, threshold=threshold),
+                     loss=functools.partial(_threshold_loss, threshold=threshold),
                      learning_rate=rates, radius=radius, order="random", runs=(k + 1) * seeds,
                      seed=seed, record_at=horizons, progress=progress)
     gap = lambda w, b: average_loss(w, b, Xn, Yn, threshold=threshold) - risk_min  # noqa: E731
