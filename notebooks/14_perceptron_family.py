@@ -62,8 +62,9 @@ gp.show_source(gp.beyond.passive_aggressive, "pa_tau")
 #   numpy's `X @ w` sums in another order and would differ in the last bit.
 # * An example with zero loss is skipped (`continue`); otherwise `pa_tau` gives $\tau$ and the
 #   weights move by $\tau y x$; the bias moves by $\tau y$, as scikit-learn's intercept does.
-# * `_drive` repeats the passes until one makes no update or `max_epochs`, and refuses weights
-#   or margins that overflowed; `engine="fast"` hands the same loop to its compiled twin.
+# * The outer loop makes passes until one makes no update, or `max_epochs` of them; `_guard`
+#   refuses margins or weights that overflowed. `engine="fast"` hands the same loop to its
+#   compiled twin, which the tests hold to these updates bit for bit.
 #
 # ### Against scikit-learn, bit for bit
 #
