@@ -117,7 +117,8 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
         A syntax-highlighted ``Code`` object when IPython is installed (a notebook displays it),
         else the text.
     """
-    parts = [obj, *helpers]
+    parts = [obj, *(getattr(inspect.getmodule(obj), h) if isinstance(h, str) else h
+                    for h in helpers)]
     texts = []
     for part in parts:
         src = textwrap.dedent(inspect.getsource(part))

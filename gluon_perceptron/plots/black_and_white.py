@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..core._convert import as_features, as_labels
 from ..core._validation import count, real, unchecked, validate_params
 from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.training import TrainResult
@@ -42,6 +43,7 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     plane : (w, b), optional
         The generating plane, drawn dashed.
     """
+    X, Y, extent = as_features(X), as_labels(Y), float(extent)
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
     plotdata(X, Y, ax=ax)

@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
+from ..core._convert import as_features, as_labels, as_scalar, as_vector
 from ..core._validation import Rule, real, scalar, unchecked, validate_params
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
 from ._rules import ax_rule, plane_features, plane_labels
@@ -83,6 +84,7 @@ def _hi(value, name, args):
 @validate_params(X=_DATA, Y=plane_labels, update=unchecked, ax=ax_rule)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
+    X, Y = as_features(X), as_labels(Y)
     w = np.asarray(update.w, dtype=np.float32).reshape(-1)
     ax = plotscore(w, float(update.b), ax=ax, extent=3.0, step=0.02)
     plotdata(X, Y, ax=ax)
@@ -161,6 +163,7 @@ def plotdata(X, Y, ax=None) -> Axes:
     -------
     matplotlib Axes
     """
+    X, Y = as_features(X), as_labels(Y)
     ax = _axes(ax)
     pos = Y == 1
     # the chapter: if y == 1: scatter(x, color='r') else: scatter(x, color='b')
@@ -193,6 +196,7 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     -------
     matplotlib Axes
     """
+    w, d, extent, step = as_vector(w).astype(np.float32), as_scalar(d), float(extent), float(step)
     ax = _axes(ax)
     xgrid = np.arange(-extent, extent, step)
     ygrid = np.arange(-extent, extent, step)
@@ -221,6 +225,7 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     :math:`\\max(0, f(x))`. Both are drawn exactly over the scores ``lo .. hi``: each is
     linear on either side of 0.
     """
+    lo, hi = float(lo), float(hi)
     ax = _axes(ax)
     f = np.array([lo, 0.0, hi]) if lo < 0.0 < hi else np.array([lo, hi])
     ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")

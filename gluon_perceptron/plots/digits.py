@@ -9,6 +9,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
+from ..core._convert import as_vector
 from ..core._validation import Rule, unchecked, validate_params
 from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
@@ -86,6 +87,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
 @validate_params(x=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
+    x = as_vector(x)
     side = int(round(np.sqrt(x.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
     ax.imshow(x.reshape(side, side), cmap="gray_r")
@@ -102,6 +104,7 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 
     The colour scale is symmetric around 0, so white means "this pixel does not matter".
     """
+    w = as_vector(w)
     side = int(round(np.sqrt(w.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
     scale = float(np.max(np.abs(w))) or 1.0

@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
+from ..core._convert import as_features, as_labels
 from ..core._validation import Rule, unchecked, validate_params
 from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import total_perceptron_loss, two_point_data
@@ -63,8 +64,8 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
     ``update_path(X, Y, max_epochs=100, bias=False)``; without one only the surface is drawn
     (a figure trains nothing).
     """
-    if X is None:
-        X, Y = two_point_data()
+    X, Y = two_point_data() if X is None else (as_features(X), Y)
+    Y, extent = as_labels(Y, like=X), float(extent)
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)

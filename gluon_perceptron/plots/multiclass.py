@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core._convert import as_numpy
 from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
 from ._rules import ax_rule, text
@@ -77,6 +78,7 @@ def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
 
     ``classes`` labels the rows and columns of ``M``, one each (e.g. ``model.classes``).
     """
+    M, classes = as_numpy(M).astype(np.int64), as_numpy(classes).tolist()
     ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
     ax.imshow(M, cmap="Blues")
     for i in range(M.shape[0]):

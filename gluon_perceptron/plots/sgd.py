@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..core._convert import as_features, as_labels
 from ..core._validation import unchecked, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
@@ -106,6 +107,7 @@ def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.nda
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
+    X, Y = as_features(X), as_labels(Y)
     ax_pair = _pair(axes, (7.2, 4))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):
