@@ -11,11 +11,11 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core._convert import as_features, as_labels
-from ..core._validation import unchecked, validate_params
+from ..core._validation import labels, unchecked, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
-from ._rules import axes_grid, plane_features, plane_labels, text
+from ._rules import axes_pair, plane_features, text
 from .chapter import plotdata
 
 
@@ -100,7 +100,7 @@ def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(X=plane_features(), Y=plane_labels, results=unchecked, axes=axes_grid((2,)))
+@validate_params(X=plane_features, Y=labels(), results=unchecked, axes=axes_pair)
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
 
