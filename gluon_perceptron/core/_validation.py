@@ -91,8 +91,8 @@ def validate_params(*, skip_nested: bool = True, returns: Callable | None = None
                     **rules: Callable) -> Callable: ...  # noqa: E704
 
 
-def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
-                    **rules: Callable) -> Callable:
+def validate_params(*, skip_nested: object = True, returns: Callable | None = None,
+                    **rules: Callable) -> Callable:  # object: as the overload above allows
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
