@@ -40,11 +40,6 @@ from ._arrays import _is_ndarray
 if TYPE_CHECKING:
     import mxnet as mx
 
-__all__ = ["validate_params", "Rule", "unchecked", "features", "labels", "label", "count",
-           "repeats", "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress",
-           "vector", "finite_values", "counts", "instance", "optional", "ndarray", "trusted",
-           "function", "user_code", "context", "fits", "names", "class_labels"]
-
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
 _TRUSTED = contextvars.ContextVar("gluon_perceptron_trusted", default=False)
 
@@ -54,8 +49,7 @@ class Rule:
     ``count(maximum=100)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
     from ``args``, which must be declared before it."""
 
-    def __init__(self, check: Callable[[Any, str, dict], Any], text: str,
-                 needs: tuple[str, ...] = ()):
+    def __init__(self, check: Callable[[Any, str, dict], Any], text: str, needs: tuple = ()):
         self.check, self.text, self.needs = check, text, needs
 
     def __call__(self, value, name: str, args: dict):
@@ -71,11 +65,10 @@ def _text(factory: str, **given: tuple) -> str:
     return f"{factory}({', '.join(f'{k}={v!r}' for k, (v, d) in given.items() if v != d)})"
 
 
-def _calling(check: str, text: str, needs: tuple[str, ...] = (), **options) -> Rule:
+def _calling(check: str, text: str, **options) -> Rule:
     """The rule ``_checks.<check>(value, name, **options)``, looked up at each call (a test
     may wrap it)."""
-    return Rule(lambda value, name, args: getattr(_checks, check)(value, name, **options), text,
-                needs)
+    return Rule(lambda value, name, args: getattr(_checks, check)(value, name, **options), text)
 
 
 # --- the decorator ----------------------------------------------------------------------------
@@ -170,8 +163,7 @@ class _Plan:
         self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
 
 
-def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict
-                ) -> tuple[tuple, dict]:
+def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict) -> tuple:
     """Check one outer call: bind the arguments (defaults included), run every rule in the
     order declared, and return the ``(args, kwargs)`` to call ``function`` with.
     The one entry into checking (``benchmarks/validation_share.py`` counts its calls)."""
@@ -264,11 +256,10 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
         fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" \
             else np.empty(0)
         if len(fractional):
-            raise ValueError(
-                f"{name} must hold class labels (whole numbers such as the digits 0 to 9), "
-                f"found {len(fractional)} non-integer values such as {fractional[:3].tolist()}: "
-                f"each distinct value would become a class of its own; round or bin {name} "
-                f"first")
+            raise ValueError(f"{name} must hold class labels (whole numbers such as the digits 0 "
+                             f"to 9), found {len(fractional)} non-integer values such as "
+                             f"{fractional[:3].tolist()}: each distinct value would become a "
+                             f"class of its own; round or bin {name} first")
         if whole and np.unique(yn).size < 2:
             raise ValueError(f"{name} must hold at least 2 classes, got {np.unique(yn).tolist()}")
         return yn
@@ -281,8 +272,7 @@ def label() -> Rule:
     return Rule(_label, "label()")
 
 
-def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None
-          ) -> Rule:
+def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None) -> Rule:
     """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``; with
     ``at_most``, also at most that argument (an integer, or a sequence's length), declared
     before it: ``last=count(at_most="epochs")``."""
@@ -299,8 +289,7 @@ def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | Non
                              at_most=(at_most, None)), () if at_most is None else (at_most,))
 
 
-def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple[str, ...] = ()
-         ) -> Rule:
+def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple = ()) -> Rule:
     """``rule``, then the table the value asks for, ``size(value, args)`` numbers, must fit
     (:func:`._checks.elements`: MXNet's limit, a quarter of the memory); ``what`` names that
     table, formatted with ``value`` and the arguments: ``fits(count(), lambda epochs, args:
@@ -369,14 +358,12 @@ def names(*options: str) -> Rule:
     """A non-empty sequence of names, each one of ``options`` (``names("uniform",
     "weighted")``; a string alone is refused: ``("uniform",)`` names one), as a tuple."""
     def check(value, name: str, args: dict) -> tuple:
-        wanted = f"{name} must be a non-empty sequence of names from {list(options)}"
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-            raise ValueError(f"{wanted}, e.g. {name}=({options[0]!r},), got {value!r:.60}")
-        value = tuple(_checks.choice(v, f"{name}[k]", frozenset(options))
-                      for v in list(value)[:1000])
-        if not value:
-            raise ValueError(f"{wanted}, got an empty sequence")
-        return value
+        items = () if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") else \
+            tuple(_checks.choice(v, f"{name}[k]", frozenset(options)) for v in list(value)[:1000])
+        if not items:
+            raise ValueError(f"{name} must be a non-empty sequence of names from {list(options)}, "
+                             f"e.g. {name}=({options[0]!r},), got {value!r:.60}")
+        return items
     return Rule(check, f"names({', '.join(map(repr, options))})")
 
 
