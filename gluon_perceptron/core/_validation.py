@@ -136,12 +136,11 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
             if _TRUSTED.get():
                 return function(*args, **kwargs)
             args, kwargs = _check_call(function, plan, args, kwargs)
-            token = _TRUSTED.set(True) if skip_nested else None
+            token = _TRUSTED.set(bool(skip_nested))  # skip_nested=False leaves it False
             try:
                 result = function(*args, **kwargs)
             finally:
-                if token is not None:
-                    _TRUSTED.reset(token)
+                _TRUSTED.reset(token)
             return result if returns is None else returns(result, function.__name__, kwargs)
 
         setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
@@ -220,11 +219,10 @@ def features(dtype=None) -> Rule:
 def labels(of: str | None = "X") -> Rule:
     """``Y``: -1/+1 labels, one per row of the argument ``of`` and in its dtype (or float64
     of any length when ``of`` is None)."""
-    if of is None:
-        return Rule(lambda value, name, args: _checks.labels(value, name=name), "labels(of=None)")
-    return Rule(lambda value, name, args: _checks.labels(value, args[of].shape[0], name,
-                                                         dtype=args[of].dtype),
-                _text("labels", of=(of, None)), (of,))
+    return Rule(lambda value, name, args: _checks.labels(
+        value, None if of is None else args[of].shape[0], name,
+        np.float64 if of is None else args[of].dtype), _text("labels", of=(of, None)),
+        () if of is None else (of,))
 
 
 def _label(y, name: str, args: dict) -> float:
