@@ -3,6 +3,8 @@
 Every public function validates what a learner passes *before* it reaches MXNet, so a mistake
 gives a ``ValueError`` (or ``TypeError``) that names the argument and says how to fix it,
 instead of a traceback from deep inside the C++ engine or, worse, a silently wrong result.
+Each check takes ``(value, name, ...)`` and returns the value converted; the rules of
+:mod:`._validation` call them.
 """
 
 from __future__ import annotations
@@ -21,22 +23,6 @@ from ._arrays import _is_ndarray
 if TYPE_CHECKING:
     from mxnet import nd
 
-
-def to_numpy(a, name: str) -> np.ndarray:
-    """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array."""
-    if _is_ndarray(a):
-        return a.asnumpy()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", np.VisibleDeprecationWarning)  # noqa: NPY201
-            return np.asarray(a)
-    except np.VisibleDeprecationWarning:  # noqa: NPY201 (numpy < 1.24 here)
-        raise ValueError(f"{name} is ragged (rows of different lengths); pass a rectangular "
-                         f"array") from None
-    except Exception as exc:  # numpy's own message is kept
-        raise TypeError(f"{name} must be an array (numpy or mxnet NDArray): {exc}") from exc
-
-
 #: The largest count (epochs, steps, trials, draws, ...) any function accepts: a billion passes
 #: is far beyond anything that finishes, and a bound must still fit a machine integer.
 MAX_COUNT = 10**9
@@ -53,15 +39,43 @@ SEED_MAX = 2**32 - 1
 MAX_ELEMENTS = 2**31 - 1
 
 
+def to_numpy(a, name: str) -> np.ndarray:
+    """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array."""
+    if _is_ndarray(a):
+        return a.asnumpy()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.VisibleDeprecationWarning)  # noqa: NPY201
+            return np.asarray(a)
+    except np.VisibleDeprecationWarning:  # noqa: NPY201 (numpy < 1.24 here)
+        raise ValueError(f"{name} is ragged (rows of different lengths); pass a rectangular "
+                         f"array") from None
+    except Exception as exc:  # numpy's own message is kept
+        raise TypeError(f"{name} must be an array (numpy or mxnet NDArray): {exc}") from exc
+
+
+def _integer(value) -> bool:
+    """An integer (numpy's too), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _real(a: np.ndarray) -> bool:
+    """Whether ``a`` holds real numbers (no strings, objects or complex numbers)."""
+    return np.issubdtype(a.dtype, np.number) and not np.issubdtype(a.dtype, np.complexfloating)
+
+
+def _got(value, a: np.ndarray) -> str:
+    """What a message says was passed instead of an array of the right shape."""
+    return f"a {type(value).__name__}" if a.ndim == 0 else f"shape {a.shape}"
+
+
 def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
     """Check that ``value`` is an integer in ``minimum .. maximum`` and return it as ``int``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r:.60}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if not _integer(value) or value < minimum:
+        shown = int(value) if _integer(value) else f"{value!r:.60}"
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {shown}")
     if value > maximum:
-        raise ValueError(f"{name} must be at most {maximum:,}, got {value:,}")
+        raise ValueError(f"{name} must be at most {maximum:,}, got {int(value):,}")
     return int(value)
 
 
@@ -72,32 +86,26 @@ def repeats(value, name: str) -> int:
 
 def seed(value, name: str = "seed") -> int | None:
     """``None``, or an integer seed in ``0 .. SEED_MAX`` (what numpy and MXNet both accept)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
+    if value is not None and (not _integer(value) or value < 0):
         raise ValueError(f"{name} must be None or an integer in 0 .. 2**32 - 1 = {SEED_MAX}, "
                          f"got {value!r:.60}")
-    if int(value) > SEED_MAX:
+    if value is not None and value > SEED_MAX:
         raise ValueError(f"{name} must be below 2**32 = {SEED_MAX + 1} (MXNet's generator and "
                          f"numpy's legacy seeding take no more), got {value}")
-    return int(value)
+    return None if value is None else int(value)
 
 
 def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int]:
     """A non-empty list of seeds: an iterable of them, or a count ``k`` meaning ``range(k)``."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+    if _integer(value):
         return list(range(positive_int(value, name, maximum=maximum)))
-    wanted = (f"{name} must be a count or a non-empty sequence of integer seeds in "
-              f"0 .. {SEED_MAX}")
+    wanted = f"{name} must be a count or a non-empty sequence of integer seeds in 0 .. {SEED_MAX}"
     if isinstance(value, (str, bytes, bool)) or not hasattr(value, "__iter__") \
             or _is_ndarray(value):
         raise ValueError(f"{wanted}, got {value!r:.60}")
-    if hasattr(value, "__len__") and len(value) > maximum:
-        raise ValueError(f"{name} holds {len(value):,} seeds; at most {maximum:,}")
     out = []
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, numbers.Integral) \
-                or not 0 <= int(item) <= SEED_MAX:
+        if not _integer(item) or not 0 <= item <= SEED_MAX:
             raise ValueError(f"{wanted}, got the entry {item!r:.60}")
         out.append(int(item))
         if len(out) > maximum:
@@ -110,8 +118,7 @@ def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int
 def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:
     """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts)."""
     wanted = f"{name} must be a non-empty sequence of integers >= {minimum}"
-    if isinstance(values, (str, bytes)) or _is_ndarray(values) \
-            or not hasattr(values, "__iter__") \
+    if isinstance(values, (str, bytes)) or _is_ndarray(values) or not hasattr(values, "__iter__") \
             or (isinstance(values, np.ndarray) and values.ndim != 1):
         raise ValueError(f"{wanted}, got {values!r:.60}")
     out = [positive_int(v, name, minimum=minimum, maximum=maximum) for v in list(values)[:10**6]]
@@ -120,32 +127,17 @@ def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> 
     return out
 
 
-def progress(value, name: str = "progress"):
-    """``None`` (no progress reports) or a callable like ``tqdm``; the old booleans mean None."""
-    if value is None or isinstance(value, (bool, np.bool_)):
-        return None
-    if not callable(value):
-        raise TypeError(f"{name} must be None or a callable like tqdm.tqdm "
-                        f"(called as {name}(items, desc=...)), got {value!r:.60}")
-    return value
-
-
-def _memory() -> int:
-    """This machine's physical memory in bytes (0 when the system does not say)."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # not POSIX
-        return 0
-
-
 def elements(count: int, what: str, itemsize: int = 8) -> None:
     """Refuse, before allocating, an array of ``count`` elements above :data:`MAX_ELEMENTS`, or
-    one that would take more than a quarter of this machine's memory (an experiment holds a
-    few such arrays at once, so one that size would end in a MemoryError half-way)."""
+    one that would take more than a quarter of this machine's physical memory (an experiment
+    holds a few such arrays at once, so one that size would end in a MemoryError half-way)."""
     if count > MAX_ELEMENTS:
         raise ValueError(f"{what} would need {count:,} elements, more than the limit of "
                          f"2**31 - 1 = {MAX_ELEMENTS:,} per array; use smaller sizes")
-    memory = _memory()
+    try:  # the system's memory: 0 when it does not say (not POSIX)
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        memory = 0
     if memory and count * itemsize > memory // 4:
         raise ValueError(f"{what} would need {count * itemsize / 2**30:.1f} GiB, more than a "
                          f"quarter of this machine's {memory / 2**30:.1f} GiB of memory; use "
@@ -179,55 +171,50 @@ def features(X, name: str = "X") -> np.ndarray:
     """
     a = to_numpy(X, name)
     if a.ndim != 2:
-        got = f"a {type(X).__name__}" if a.ndim == 0 else f"shape {a.shape}"
-        raise ValueError(f"{name} must be 2-D with shape (samples, dimensions), "
-                         f"got {got}; reshape a single example with x.reshape(1, -1)")
-    if a.shape[0] == 0 or a.shape[1] == 0:
+        raise ValueError(f"{name} must be 2-D with shape (samples, dimensions), got "
+                         f"{_got(X, a)}; reshape a single example with x.reshape(1, -1)")
+    if a.size == 0:
         raise ValueError(f"{name} must hold at least one example and one feature, "
                          f"got shape {a.shape}")
-    if a.dtype not in (np.float32, np.float64):
-        if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-            raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
-        a = a.astype(np.float64)
+    if not _real(a):
+        raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
+    a = a if a.dtype in (np.float32, np.float64) else a.astype(np.float64)
     # one cheap reduction first, in the array's own dtype (a float32 sum that overflows only
     # sends a finite X to the elementwise search, which then finds nothing)
     with np.errstate(over="ignore", invalid="ignore"):
-        total = a.sum()
-    if not np.isfinite(total) and not np.all(np.isfinite(a)):
-        bad = np.argwhere(~np.isfinite(a))[0]
-        raise ValueError(f"{name} must be finite, but {name}[{bad[0]}, {bad[1]}] = "
-                         f"{a[tuple(bad)]}; drop or impute NaN/inf rows first")
+        if np.isfinite(a.sum()) or np.all(np.isfinite(a)):
+            return a
+    i, j = np.argwhere(~np.isfinite(a))[0]
+    raise ValueError(f"{name} must be finite, but {name}[{i}, {j}] = {a[i, j]}; drop or impute "
+                     f"NaN/inf rows first")
+
+
+def one_per_row(y, name: str, n: int | None) -> np.ndarray:
+    """``y`` as a 1-D numpy array (a column or a row is flattened), one entry per example
+    (``n`` of them, when given): labels of any kind."""
+    a = to_numpy(y, name)
+    a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per example), got {_got(y, a)}")
+    if n is not None and a.shape[0] != n:
+        raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
+                         f"{name} has {a.shape[0]} labels")
     return a
 
 
 def labels(Y, n: int | None = None, name: str = "Y", dtype=np.float64) -> np.ndarray:
     """Return ``Y`` as a 1-D array of -1/+1 labels (length ``n`` if given), in ``dtype``."""
-    a = to_numpy(Y, name)
-    if a.ndim == 2 and 1 in a.shape:
-        a = a.reshape(-1)
-    if a.ndim != 1:
-        got = f"a {type(Y).__name__}" if a.ndim == 0 else f"shape {a.shape}"
-        raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
-    if n is not None and a.shape[0] != n:
-        raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
-                         f"{name} has {a.shape[0]} labels")
-    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+    a = one_per_row(Y, name, n)
+    if not _real(a):
         raise ValueError(f"{name} must hold the numbers -1 and +1, got dtype {a.dtype}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite and in {{-1, +1}}, found NaN or inf")
     bad = (a != 1) & (a != -1)
     if np.any(bad):
-        values = np.unique(a[bad])[:5]
         hint = " (0/1 labels? use Y = 2 * Y - 1)" if set(np.unique(a)) <= {0, 1} else ""
-        raise ValueError(f"{name} must hold only -1 and +1, found {values.tolist()}{hint}")
+        raise ValueError(f"{name} must hold only -1 and +1, found "
+                         f"{np.unique(a[bad])[:5].tolist()}{hint}")
     return a.astype(dtype)
-
-
-def dataset(X, Y) -> tuple[np.ndarray, np.ndarray]:
-    """Check a labelled dataset; return ``(X, Y)`` as numpy arrays with one common dtype."""
-    Xn = features(X)
-    Yn = labels(Y, Xn.shape[0], dtype=Xn.dtype)
-    return Xn, Yn
 
 
 def choice(value, name: str, options) -> str:
@@ -248,8 +235,7 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     float64. ``size``, if given, is the number of entries required: one per feature of ``X``.
     """
     a = to_numpy(v, name)
-    if a.dtype == object or not np.issubdtype(a.dtype, np.number) \
-            or np.issubdtype(a.dtype, np.complexfloating):
+    if not _real(a):
         raise ValueError(f"{name} must be a vector of real numbers, got {type(v).__name__} "
                          f"{v!r:.60}")
     if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
@@ -315,13 +301,9 @@ def flag(value, name: str) -> bool:
 def finite_values(values, name: str, *, minimum: float = 0.0, strict: bool = False) -> np.ndarray:
     """A non-empty 1-D float array of finite numbers, each ``>= minimum`` (``> minimum`` when
     ``strict``), or a ValueError naming the argument."""
-    relation = ">" if strict else ">="
-    wanted = f"{name} must be a non-empty sequence of finite numbers {relation} {minimum:g}"
     a = to_numpy(values, name).reshape(-1)
-    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-        raise ValueError(f"{wanted}, got {values!r:.60}")
-    a = a.astype(np.float64)
-    low = a <= minimum if strict else a < minimum
-    if a.size == 0 or not np.all(np.isfinite(a)) or np.any(low):
-        raise ValueError(f"{wanted}, got {values!r:.60}")
-    return a
+    if not _real(a) or a.size == 0 or not np.all(np.isfinite(a)) \
+            or np.any(a <= minimum if strict else a < minimum):
+        raise ValueError(f"{name} must be a non-empty sequence of finite numbers "
+                         f"{'>' if strict else '>='} {minimum:g}, got {values!r:.60}")
+    return a.astype(np.float64)

@@ -40,16 +40,8 @@ from ._arrays import _is_ndarray
 if TYPE_CHECKING:
     import mxnet as mx
 
-__all__ = [
-    "validate_params", "Rule", "unchecked", "features", "labels", "label", "count", "repeats",
-    "seed", "seeds", "real", "scalar", "fraction", "one_of", "flag", "progress", "vector",
-    "finite_values", "counts", "instance", "optional", "ndarray", "trusted", "function",
-    "user_code", "context", "fits", "names", "class_labels",
-]
-
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
-_TRUSTED: contextvars.ContextVar[bool] = contextvars.ContextVar("gluon_perceptron_trusted",
-                                                                default=False)
+_TRUSTED = contextvars.ContextVar("gluon_perceptron_trusted", default=False)
 
 
 class Rule:
@@ -57,10 +49,7 @@ class Rule:
     ``count(maximum=100)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
     from ``args``, which must be declared before it."""
 
-    __slots__ = ("check", "text", "needs")
-
-    def __init__(self, check: Callable[[Any, str, dict], Any], text: str,
-                 needs: tuple[str, ...] = ()):
+    def __init__(self, check: Callable[[Any, str, dict], Any], text: str, needs: tuple = ()):
         self.check, self.text, self.needs = check, text, needs
 
     def __call__(self, value, name: str, args: dict):
@@ -73,8 +62,13 @@ class Rule:
 def _text(factory: str, **given: tuple) -> str:
     """``factory(name=value, ...)`` for the rule's repr, listing only what is not the default
     (``given`` maps each parameter to ``(value, default)``)."""
-    shown = ", ".join(f"{k}={v!r}" for k, (v, default) in given.items() if v != default)
-    return f"{factory}({shown})"
+    return f"{factory}({', '.join(f'{k}={v!r}' for k, (v, d) in given.items() if v != d)})"
+
+
+def _calling(check: str, text: str, **options) -> Rule:
+    """The rule ``_checks.<check>(value, name, **options)``, looked up at each call (a test
+    may wrap it)."""
+    return Rule(lambda value, name, args: getattr(_checks, check)(value, name, **options), text)
 
 
 # --- the decorator ----------------------------------------------------------------------------
@@ -82,18 +76,16 @@ def _text(factory: str, **given: tuple) -> str:
 # Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**PASS_RULES``;
 # against the one below a rule could fill ``skip_nested``), and rules with the options.
 @overload
-def validate_params(**rules: Callable) -> Callable:
-    ...
+def validate_params(**rules: Callable) -> Callable: ...  # noqa: E704
 
 
 @overload
 def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
-                    **rules: Callable) -> Callable:
-    ...
+                    **rules: Callable) -> Callable: ...  # noqa: E704
 
 
 def validate_params(*, skip_nested: object = True, returns: Callable | None = None,
-                    **rules: Callable) -> Callable:  # skip_nested is checked below
+                    **rules: Callable) -> Callable:  # object: as the overload above allows
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
@@ -102,6 +94,8 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         True (default): the body runs trusted, so the decorated functions it calls do not check
         again. False, for a function that calls a user's code: it checks its own arguments but
         the calls made from its body (and the user's code) are checked.
+    returns : callable, optional
+        A rule for the result of an outer call, ``returns(result, function_name, arguments)``.
     **rules : callable
         ``parameter=rule`` for every parameter (:data:`unchecked` for one that needs none).
         Rules run in the order declared; a rule that reads another argument (``labels(of="X")``)
@@ -119,8 +113,6 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         At decoration time, when a parameter has no rule, a rule names no parameter, a rule is
         not callable, or a rule reads a parameter declared after it.
     """
-    skip_nested = _checks.flag(skip_nested, "skip_nested")
-
     def decorate(function: Callable) -> Callable:
         signature = inspect.signature(function)
         where = f"validate_params of {function.__qualname__}"
@@ -129,16 +121,14 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         if missing or unknown:
             raise TypeError(f"{where}: every parameter needs a rule (unchecked for none); "
                             f"missing {missing}, unknown {unknown}")
-        declared: list[str] = []
-        for name, rule in rules.items():
+        for k, (name, rule) in enumerate(rules.items()):
             if not callable(rule):
                 raise TypeError(f"{where}: the rule of {name} must be callable as "
                                 f"rule(value, name, args), got {rule!r:.60}")
-            late = [n for n in getattr(rule, "needs", ()) if n not in declared]
+            late = [n for n in getattr(rule, "needs", ()) if n not in list(rules)[:k]]
             if late:
                 raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads {late}; "
                                 f"declare them before {name}")
-            declared.append(name)
         plan = _Plan(signature, tuple(rules.items()))
 
         @functools.wraps(function)
@@ -146,14 +136,11 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
             if _TRUSTED.get():
                 return function(*args, **kwargs)
             args, kwargs = _check_call(function, plan, args, kwargs)
-            if not skip_nested:
+            token = _TRUSTED.set(bool(skip_nested))  # skip_nested=False leaves it False
+            try:
                 result = function(*args, **kwargs)
-            else:
-                token = _TRUSTED.set(True)
-                try:
-                    result = function(*args, **kwargs)
-                finally:
-                    _TRUSTED.reset(token)
+            finally:
+                _TRUSTED.reset(token)
             return result if returns is None else returns(result, function.__name__, kwargs)
 
         setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
@@ -167,29 +154,22 @@ class _Plan:
     its rules in order, and for a plain signature (no positional-only parameter, no ``*args``
     or ``**kwargs``) the names and defaults that bind a call without ``Signature.bind``."""
 
-    __slots__ = ("signature", "order", "positional", "names", "defaults")
-
     def __init__(self, signature: inspect.Signature, order: tuple):
-        self.signature, self.order = signature, order
-        params = signature.parameters.values()
+        self.signature, self.order, params = signature, order, signature.parameters.values()
         plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params)
-        self.positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD) \
-            if plain else None
-        self.names = frozenset(signature.parameters)
+        self.positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD)
+        self.names = frozenset(signature.parameters) if plain else frozenset()
         self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
 
 
-def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict
-                ) -> tuple[tuple, dict]:
+def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict) -> tuple:
     """Check one outer call: bind the arguments (defaults included), run every rule in the
-    order declared, and return the ``(args, kwargs)`` to call ``function`` with, converted.
+    order declared, and return the ``(args, kwargs)`` to call ``function`` with.
     The one entry into checking (``benchmarks/validation_share.py`` counts its calls)."""
-    positional = plan.positional
-    if positional is not None and len(args) <= len(positional) \
-            and kwargs.keys() <= plan.names and not kwargs.keys() & positional[:len(args)]:
-        arguments = {**plan.defaults, **dict(zip(positional, args)), **kwargs}
-        if len(arguments) == len(plan.names):  # else a required argument is missing
-            return (), _apply(plan.order, arguments)
+    given = dict(zip(plan.positional, args))
+    if plan.names and len(args) <= len(given) and kwargs.keys() <= plan.names - given.keys() \
+            and len(arguments := {**plan.defaults, **given, **kwargs}) == len(plan.names):
+        return (), _apply(plan.order, arguments)  # a plain call, bound without Signature.bind
     try:  # the general case, and the exact TypeError of a call that does not bind
         bound = plan.signature.bind(*args, **kwargs)
     except TypeError as exc:
@@ -221,51 +201,38 @@ def trusted() -> bool:
 
 # --- rules ------------------------------------------------------------------------------------
 
-def _unchecked(value, name: str, args: dict):
-    return value
-
-
 #: The rule of an argument that needs no check (passed through as given).
-unchecked = Rule(_unchecked, "unchecked")
+unchecked = Rule(lambda value, name, args: value, "unchecked")
 
 
 def features(dtype=None) -> Rule:
     """``X``: a finite 2-D float array (n, d), n, d >= 1 (:func:`._checks.features`): float32
     and float64 keep their precision, unless ``dtype`` (e.g. ``np.float64``) is given."""
-    if dtype is None:
-        return Rule(lambda value, name, args: _checks.features(value, name), "features()")
-    dtype = np.dtype(dtype)
-    return Rule(lambda value, name, args: _checks.features(value, name).astype(dtype,
-                                                                             copy=False),
-                f"features(dtype={dtype.name})")
+    to = None if dtype is None else np.dtype(dtype)
+
+    def check(value, name: str, args: dict) -> np.ndarray:
+        X = _checks.features(value, name)
+        return X if to is None else X.astype(to, copy=False)
+    return Rule(check, "features()" if to is None else f"features(dtype={to.name})")
 
 
 def labels(of: str | None = "X") -> Rule:
     """``Y``: -1/+1 labels, one per row of the argument ``of`` and in its dtype (or float64
     of any length when ``of`` is None)."""
-    if of is None:
-        return Rule(lambda value, name, args: _checks.labels(value, name=name), "labels(of=None)")
-
-    def check(value, name, args):
-        X = args[of]
-        return _checks.labels(value, X.shape[0], name, dtype=X.dtype)
-    return Rule(check, _text("labels", of=(of, None)), (of,))
+    return Rule(lambda value, name, args: _checks.labels(
+        value, None if of is None else args[of].shape[0], name,
+        np.float64 if of is None else args[of].dtype), _text("labels", of=(of, None)),
+        () if of is None else (of,))
 
 
 def _label(y, name: str, args: dict) -> float:
-    if _is_ndarray(y):
-        if y.size != 1:
-            raise ValueError(f"{name} must be a single label, got an array of shape {y.shape}")
-        value = float(y.asscalar())
-    else:
-        a = np.asarray(y)
-        if a.size != 1 or not np.issubdtype(a.dtype, np.number) \
-                or np.issubdtype(a.dtype, np.complexfloating):
-            raise ValueError(f"{name} must be a single label, -1 or +1, got {y!r:.60}")
-        value = float(a.reshape(-1)[0])
-    if value not in (1.0, -1.0):
-        raise ValueError(f"{name} must be -1 or +1, got {value}")
-    return value
+    a = _checks.to_numpy(y, name)
+    if a.size != 1 or not _checks._real(a):
+        got = f"got an array of shape {a.shape}" if _is_ndarray(y) else f"-1 or +1, got {y!r:.60}"
+        raise ValueError(f"{name} must be a single label, {got}")
+    if float(a.reshape(-1)[0]) not in (1.0, -1.0):
+        raise ValueError(f"{name} must be -1 or +1, got {float(a.reshape(-1)[0])}")
+    return float(a.reshape(-1)[0])
 
 
 def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
@@ -274,15 +241,7 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
     ``whole`` (the multiclass trainers): integers, strings or whole-valued floats (each
     distinct float would be a class of its own), and at least 2 classes."""
     def check(y, name: str, args: dict) -> np.ndarray:
-        yn = _checks.to_numpy(y, name)
-        if yn.ndim != 1 and not (yn.ndim == 2 and 1 in yn.shape):
-            got = f"a {type(y).__name__}" if yn.ndim == 0 else f"shape {yn.shape}"
-            raise ValueError(f"{name} must be 1-D (one label per example), got {got}")
-        yn = yn.reshape(-1)
-        n = yn.shape[0] if of is None else args[of].shape[0]
-        if yn.shape[0] != n:
-            raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
-                             f"{name} has {yn.shape[0]} labels")
+        yn = _checks.one_per_row(y, name, None if of is None else args[of].shape[0])
         if yn.size == 0:
             raise ValueError(f"{name} is empty: pass one label per example")
         if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):
@@ -295,11 +254,10 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
         fractional = np.unique(yn[yn != np.round(yn)]) if whole and yn.dtype.kind == "f" \
             else np.empty(0)
         if len(fractional):
-            raise ValueError(
-                f"{name} must hold class labels (whole numbers such as the digits 0 to 9), "
-                f"found {len(fractional)} non-integer values such as {fractional[:3].tolist()}: "
-                f"each distinct value would become a class of its own; round or bin {name} "
-                f"first")
+            raise ValueError(f"{name} must hold class labels (whole numbers such as the digits 0 "
+                             f"to 9), found {len(fractional)} non-integer values such as "
+                             f"{fractional[:3].tolist()}: each distinct value would become a "
+                             f"class of its own; round or bin {name} first")
         if whole and np.unique(yn).size < 2:
             raise ValueError(f"{name} must hold at least 2 classes, got {np.unique(yn).tolist()}")
         return yn
@@ -312,17 +270,15 @@ def label() -> Rule:
     return Rule(_label, "label()")
 
 
-def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None
-          ) -> Rule:
+def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None) -> Rule:
     """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``; with
     ``at_most``, also at most that argument (an integer, or a sequence's length), declared
     before it: ``last=count(at_most="epochs")``."""
     def check(value, name: str, args: dict) -> int:
         value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
         if at_most is not None:
-            bound = args[at_most]
-            whole = isinstance(bound, numbers.Integral)
-            most = int(bound) if whole else len(bound)
+            whole = isinstance(args[at_most], numbers.Integral)
+            most = int(args[at_most]) if whole else len(args[at_most])
             if value > most:
                 what = f"{at_most}={most}" if whole else f"the {most} values of {at_most}"
                 raise ValueError(f"{name}={value} is more than {what}; use at most {most}")
@@ -331,8 +287,7 @@ def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | Non
                              at_most=(at_most, None)), () if at_most is None else (at_most,))
 
 
-def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple[str, ...] = ()
-         ) -> Rule:
+def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple = ()) -> Rule:
     """``rule``, then the table the value asks for, ``size(value, args)`` numbers, must fit
     (:func:`._checks.elements`: MXNet's limit, a quarter of the memory); ``what`` names that
     table, formatted with ``value`` and the arguments: ``fits(count(), lambda epochs, args:
@@ -347,18 +302,18 @@ def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple[s
 
 def repeats() -> Rule:
     """A number of repetitions (trials, draws): an integer in ``1 .. MAX_REPEATS``."""
-    return Rule(lambda value, name, args: _checks.repeats(value, name), "repeats()")
+    return _calling("repeats", "repeats()")
 
 
 def seed() -> Rule:
     """None or an integer seed in ``0 .. 2**32 - 1``."""
-    return Rule(lambda value, name, args: _checks.seed(value, name), "seed()")
+    return _calling("seed", "seed()")
 
 
 def seeds(maximum: int = _checks.MAX_REPEATS) -> Rule:
     """A count ``k`` (meaning ``range(k)``) or a non-empty sequence of seeds; a list."""
-    return Rule(lambda value, name, args: _checks.seeds(value, name, maximum=maximum),
-                _text("seeds", maximum=(maximum, _checks.MAX_REPEATS)))
+    return _calling("seeds", _text("seeds", maximum=(maximum, _checks.MAX_REPEATS)),
+                    maximum=maximum)
 
 
 def real(minimum: float | None = None, positive: bool = False, maximum: float | None = None,
@@ -373,106 +328,101 @@ def real(minimum: float | None = None, positive: bool = False, maximum: float | 
         value = _checks.finite_float(value, name, minimum=minimum, strictly_positive=positive)
         if maximum is not None and abs(value) > maximum:
             bound = f"{maximum:g}".replace("e+", "e")
-            reason = f" ({why})" if why else ""
             what = f"in (0, {bound}]" if positive else f"at most {bound} in size"
-            raise ValueError(f"{name} must be {what}{reason}, got {value!r}")
+            raise ValueError(f"{name} must be {what}{f' ({why})' if why else ''}, got {value!r}")
         return value
-
     return Rule(check, _text("real", minimum=(minimum, None), positive=(positive, False),
                              maximum=(maximum, None)))
 
 
 def scalar(minimum: float | None = None, positive: bool = False) -> Rule:
     """Like :func:`real`, also accepting a one-element array (e.g. an NDArray ``b``)."""
-    return Rule(lambda value, name, args: _checks.scalar(
-        value, name, minimum=minimum, strictly_positive=positive),
-        _text("scalar", minimum=(minimum, None), positive=(positive, False)))
+    return _calling("scalar", _text("scalar", minimum=(minimum, None), positive=(positive, False)),
+                    minimum=minimum, strictly_positive=positive)
 
 
 def fraction() -> Rule:
     """A finite number in [0, 1], as ``float``."""
-    return Rule(lambda value, name, args: _checks.fraction(value, name), "fraction()")
+    return _calling("fraction", "fraction()")
 
 
 def one_of(*options) -> Rule:
     """One of ``options`` (e.g. ``one_of("fast", "faithful")``), returned as given."""
-    known = frozenset(options)
-    return Rule(lambda value, name, args: _checks.choice(value, name, known),
-                f"one_of({', '.join(map(repr, options))})")
+    return _calling("choice", f"one_of({', '.join(map(repr, options))})",
+                    options=frozenset(options))
 
 
 def names(*options: str) -> Rule:
     """A non-empty sequence of names, each one of ``options`` (``names("uniform",
     "weighted")``; a string alone is refused: ``("uniform",)`` names one), as a tuple."""
-    known = frozenset(options)
-
     def check(value, name: str, args: dict) -> tuple:
-        wanted = f"{name} must be a non-empty sequence of names from {list(options)}"
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-            raise ValueError(f"{wanted}, e.g. {name}=({options[0]!r},), got {value!r:.60}")
-        value = tuple(_checks.choice(v, f"{name}[k]", known) for v in list(value)[:1000])
-        if not value:
-            raise ValueError(f"{wanted}, got an empty sequence")
-        return value
+        items = () if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") else \
+            tuple(_checks.choice(v, f"{name}[k]", frozenset(options)) for v in list(value)[:1000])
+        if not items:
+            raise ValueError(f"{name} must be a non-empty sequence of names from {list(options)}, "
+                             f"e.g. {name}=({options[0]!r},), got {value!r:.60}")
+        return items
     return Rule(check, f"names({', '.join(map(repr, options))})")
 
 
 def flag() -> Rule:
     """True or False (numpy's too), as ``bool``."""
-    return Rule(lambda value, name, args: _checks.flag(value, name), "flag()")
+    return _calling("flag", "flag()")
+
+
+def _progress(value, name: str, args: dict):
+    if value is not None and not isinstance(value, (bool, np.bool_)) and not callable(value):
+        raise TypeError(f"{name} must be None or a callable like tqdm.tqdm "
+                        f"(called as {name}(items, desc=...)), got {value!r:.60}")
+    return None if value is None or isinstance(value, (bool, np.bool_)) else value
 
 
 def progress() -> Rule:
     """None or a callable like ``tqdm`` (the old booleans mean None)."""
-    return Rule(lambda value, name, args: _checks.progress(value, name), "progress()")
+    return Rule(_progress, "progress()")
 
 
 def vector(size_of: str | None = None) -> Rule:
     """One finite vector as a 1-D float array; with ``size_of``, one entry per feature (column)
     of that argument."""
-    if size_of is None:
-        return Rule(lambda value, name, args: _checks.vector(value, name), "vector()")
-    return Rule(lambda value, name, args: _checks.vector(value, name,
-                                                         size=args[size_of].shape[1]),
-                _text("vector", size_of=(size_of, None)), (size_of,))
+    return Rule(lambda value, name, args: _checks.vector(
+        value, name, size=None if size_of is None else args[size_of].shape[1]),
+        _text("vector", size_of=(size_of, None)), () if size_of is None else (size_of,))
 
 
 def finite_values(minimum: float = 0.0, strict: bool = False) -> Rule:
     """A non-empty 1-D float64 array of finite numbers, each ``>= minimum`` (``>`` if
     ``strict``)."""
-    return Rule(lambda value, name, args: _checks.finite_values(value, name, minimum=minimum,
-                                                                strict=strict),
-                _text("finite_values", minimum=(minimum, 0.0), strict=(strict, False)))
+    return _calling("finite_values", _text("finite_values", minimum=(minimum, 0.0),
+                                           strict=(strict, False)), minimum=minimum, strict=strict)
 
 
 def counts(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
     """A non-empty sequence of integers in ``minimum .. maximum``, as a list."""
-    return Rule(lambda value, name, args: _checks.counts(value, name, minimum=minimum,
-                                                         maximum=maximum),
-                _text("counts", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT)))
+    return _calling("counts", _text("counts", minimum=(minimum, 1),
+                                    maximum=(maximum, _checks.MAX_COUNT)),
+                    minimum=minimum, maximum=maximum)
 
 
 def instance(cls: type | tuple[type, ...], hint: str) -> Rule:
     """An instance of ``cls`` (``TypeError`` otherwise; ``hint`` says where one comes from)."""
-    def check(value, name, args):
+    def check(value, name: str, args: dict):
         _checks.instance(value, cls, name, hint)
         return value
-    names = cls.__name__ if isinstance(cls, type) else "(" + ", ".join(
-        c.__name__ for c in cls) + ")"
-    return Rule(check, f"instance({names}, {hint!r})")
+    shown = ", ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    return Rule(check, f"instance({shown}, {hint!r})")
 
 
 def optional(rule: Callable) -> Rule:
     """``rule``, except that None passes through unchanged."""
-    def check(value, name, args):
-        return None if value is None else rule(value, name, args)
-    return Rule(check, f"optional({rule!r})", tuple(getattr(rule, "needs", ())))
+    return Rule(lambda value, name, args: None if value is None else rule(value, name, args),
+                f"optional({rule!r})", tuple(getattr(rule, "needs", ())))
 
 
 def ndarray(why: str) -> Rule:
     """An mxnet NDArray, returned as is (``TypeError`` otherwise); ``why`` says what needs one,
     e.g. ``"perceptron updates w and b in place"``."""
-    def check(value, name, args):
+    def check(value, name: str, args: dict):
         if not _is_ndarray(value):
             raise TypeError(f"{name} must be an mxnet NDArray ({why}), got "
                             f"{type(value).__name__}; wrap it with nd.array(...)")
@@ -480,25 +430,12 @@ def ndarray(why: str) -> Rule:
     return Rule(check, f"ndarray({why!r})")
 
 
-
-def _user_code(value: Callable) -> Callable:
-    """``value`` run with the trusted flag unset: what a user's function calls is checked."""
-    @functools.wraps(value)
-    def untrusted(*args, **kwargs):
-        token = _TRUSTED.set(False)
-        try:
-            return value(*args, **kwargs)
-        finally:
-            _TRUSTED.reset(token)
-    return untrusted
-
-
 def function(hint: str) -> Rule:
     """A callable argument (a loss, a schedule, a callback), returned as given; ``hint`` says
     what is expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
     function {hint}, got str 'hinge'"``. A body that calls a user's function converts it first,
     in one visible line: :func:`user_code`."""
-    def check(value, name, args):
+    def check(value, name: str, args: dict):
         if not callable(value):
             raise TypeError(f"{name} must be a function {hint}, got {type(value).__name__} "
                             f"{value!r:.40}")
@@ -516,31 +453,29 @@ def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
     returned ndarray{why}"``)."""
     if not callable(value) or hasattr(value, "__rules__"):
         return value
-    user = _user_code(value)
-    if returns is None:
-        return user
-    cls, what, why = returns
 
-    @functools.wraps(user)
-    def checked_result(*a, **k):
-        result = user(*a, **k)
-        if not isinstance(result, cls):
-            raise TypeError(f"{name} must return {what}, but "
+    @functools.wraps(value)
+    def untrusted(*args, **kwargs):
+        token = _TRUSTED.set(False)
+        try:
+            result = value(*args, **kwargs)
+        finally:
+            _TRUSTED.reset(token)
+        if returns is not None and not isinstance(result, returns[0]):
+            raise TypeError(f"{name} must return {returns[1]}, but "
                             f"{getattr(value, '__name__', value)!r:.60} returned "
-                            f"{type(result).__name__}{why}")
+                            f"{type(result).__name__}{returns[2]}")
         return result
-    return checked_result
+    return untrusted
 
 
 def _context(value, name: str, args: dict) -> mx.Context:
     import mxnet as mx  # here: a process whose functions take no ctx never imports MXNet
 
-    if value is None:
-        return mx.cpu()
-    if not isinstance(value, mx.Context):
+    if value is not None and not isinstance(value, mx.Context):
         raise TypeError(f"{name} must be an mxnet Context such as mx.cpu() or mx.gpu(0), got "
                         f"{type(value).__name__} {value!r:.60}")
-    return value
+    return mx.cpu() if value is None else value
 
 
 def context():

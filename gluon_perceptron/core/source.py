@@ -48,43 +48,28 @@ def _readable(source: str, docstring: bool) -> str:
     return "".join(decorators + lines[start:])
 
 
-def _refuse_private(label: str, shown: str) -> None:
-    """A private name (``_helper``, ``_Class.method``) is not shown: a reader can neither call
-    it nor count on it; show the public function that holds the idea."""
-    if any(part.startswith("_") for part in shown.split(".") if part != "<locals>"):
-        raise ValueError(f"{label} must be a public function or class, got the private "
-                         f"{shown!r}: show the public function that calls it (or make it "
-                         f"public, or inline it there)")
+def _shown(items, name: str, args: dict):
+    """``obj``, or each of ``helpers`` (a function, or its name in ``obj``'s module): a public
+    function or class. A private one (``_helper``, ``_Class.method``) is not shown: a reader can
+    neither call it nor count on it; show the public function that holds the idea."""
+    module = inspect.getmodule(args.get("obj", items))
+    for item in items if name == "helpers" else (items,):
+        found = getattr(module, item, None) if isinstance(item, str) else item
+        for shown in (item if isinstance(item, str) else "",
+                      getattr(found, "__qualname__", getattr(found, "__name__", ""))):
+            if any(part.startswith("_") for part in shown.split(".")):
+                raise ValueError(f"{name} must be a public function or class, got the private "
+                                 f"{shown!r}: show the public function that calls it (or make "
+                                 f"it public, or inline it there)")
+        if not callable(found):  # a bad helper is a ValueError, a bad obj a TypeError
+            raise (ValueError if name == "helpers" else TypeError)(
+                f"{name} must be functions or classes of the package, or names of functions "
+                f"obj's module defines or imports, got {item!r:.60}; e.g. show_source(gp.getfake)")
+    return items
 
 
-def _function(obj, name: str, args: dict):
-    if not callable(obj):
-        raise TypeError(f"obj must be a function or class of the package, got "
-                        f"{type(obj).__name__}; e.g. show_source(gp.getfake)")
-    _refuse_private(name, getattr(obj, "__qualname__", getattr(obj, "__name__", "")))
-    return obj
-
-
-def _helpers(helpers, name: str, args: dict) -> list:
-    """``helpers`` as functions: names are looked up in ``obj``'s module."""
-    module = inspect.getmodule(args["obj"])
-    found = []
-    for item in helpers:
-        if isinstance(item, str):
-            _refuse_private(name, item)
-        helper = getattr(module, item, None) if isinstance(item, str) else item
-        if not callable(helper):
-            where = module.__name__ if module is not None else "obj's module"
-            raise ValueError(f"helpers must be functions, or names of functions {where} "
-                             f"defines or imports, got {item!r}")
-        _refuse_private(name, getattr(helper, "__qualname__", getattr(helper, "__name__", "")))
-        found.append(helper)
-    return found
-
-
-@validate_params(obj=Rule(_function, "a function or class"),
-                 helpers=Rule(_helpers, "functions, or names in obj's module", ("obj",)),
-                 docstring=flag())
+@validate_params(obj=Rule(_shown, "a public function or class"), docstring=flag(),
+                 helpers=Rule(_shown, "public functions, or names in obj's module", ("obj",)))
 def show_source(obj, *helpers, docstring: bool = False) -> Any:
     """The source code of a package function, to read next to the chapter's.
 
@@ -117,7 +102,8 @@ def show_source(obj, *helpers, docstring: bool = False) -> Any:
         A syntax-highlighted ``Code`` object when IPython is installed (a notebook displays it),
         else the text.
     """
-    parts = [obj, *helpers]
+    parts = [obj, *(getattr(inspect.getmodule(obj), h) if isinstance(h, str) else h
+                    for h in helpers)]
     texts = []
     for part in parts:
         src = textwrap.dedent(inspect.getsource(part))

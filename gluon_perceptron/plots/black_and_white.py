@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import count, real, unchecked, validate_params
+from ..core._convert import as_features, as_labels
+from ..core._validation import count, labels, real, unchecked, validate_params
 from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.training import TrainResult
 from ..experiments.black_and_white import (
@@ -18,12 +19,12 @@ from ..experiments.black_and_white import (
     RemediesOverSeeds,
 )
 from ._lines import draw_boundary, label_axes
-from ._rules import ax_rule, plane_features, plane_labels
+from ._rules import ax_rule, plane_features
 from .chapter import plotdata
 
 # --- figures -------------------------------------------------------------------------------
 
-@validate_params(X=plane_features(), Y=plane_labels, weights=unchecked, ax=ax_rule,
+@validate_params(X=plane_features, Y=labels(), weights=unchecked, ax=ax_rule,
                  extent=real(positive=True), flipped=unchecked, plane=unchecked)
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
                     plane=None) -> Axes:
@@ -42,6 +43,7 @@ def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None
     plane : (w, b), optional
         The generating plane, drawn dashed.
     """
+    X, Y, extent = as_features(X), as_labels(Y), float(extent)
     if ax is None:
         _, ax = plt.subplots(figsize=(5, 5))
     plotdata(X, Y, ax=ax)

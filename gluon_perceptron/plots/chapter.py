@@ -11,9 +11,10 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
-from ..core._validation import Rule, real, scalar, unchecked, validate_params
+from ..core._convert import as_features, as_labels, as_scalar, as_vector
+from ..core._validation import Rule, labels, real, scalar, unchecked, validate_params
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
-from ._rules import ax_rule, plane_features, plane_labels
+from ._rules import ax_rule, plane_features
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
@@ -24,39 +25,31 @@ _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 # --- rules ------------------------------------------------------------------------------------
 
-#: ``X`` of plotdata (and of the figures that call it): 2 features or more.
-_DATA = plane_features("plotdata needs at least 2 features to draw, X has {d}")
-
 
 def _score_w(value, name, args):
-    wn = _checks.vector(value, name)
-    if wn.size != 2:
-        raise ValueError(f"{name} must be 2 finite numbers to plot a 2-D score, got {wn.size}")
-    with np.errstate(over="ignore"):
-        wn = wn.astype(np.float32)  # what nd.dot scores the grid in
-    if not np.all(np.isfinite(wn)):
-        raise ValueError(f"{name} must fit MXNet's float32 (|w| below 3.4e38) to plot its "
-                         f"score, got {value!r:.60}; rescale w")
-    return wn
+    w = _checks.vector(value, name)
+    with np.errstate(over="ignore"):  # the grid is scored in float32 by nd.dot
+        if w.size != 2 or not np.all(np.isfinite(w.astype(np.float32))):
+            raise ValueError(f"{name} must be 2 numbers that fit MXNet's float32 (|w| below "
+                             f"3.4e38) to plot a 2-D score, got {value!r:.60}")
+    return w.astype(np.float32)
 
 
 def _score_extent(value, name, args):
     """``extent`` > 0 such that the grid and the score on it fit float32."""
-    extent = _checks.finite_float(value, name, strictly_positive=True)
+    extent, w, d = _checks.finite_float(value, name, strictly_positive=True), args["w"], args["d"]
     if extent > _FLOAT32_MAX:
         raise ValueError(f"{name} must fit MXNet's float32 (below 3.4e38): the grid is scored "
                          f"in float32, got {name}={extent:g}; use a smaller {name}")
-    wn, dn = args["w"], args["d"]
-    if np.abs(wn.astype(np.float64)).sum() * extent + abs(dn) > _FLOAT32_MAX:
+    if np.abs(w.astype(np.float64)).sum() * extent + abs(d) > _FLOAT32_MAX:
         raise ValueError(f"the score w.x + d overflowed MXNet's float32 on the grid: "
-                         f"w={wn.tolist()}, d={dn:g}, extent={extent:g}; rescale w and d")
+                         f"w={w.tolist()}, d={d:g}, extent={extent:g}; rescale w and d")
     return extent
 
 
 def _score_step(value, name, args):
     """``step`` > 0 giving 2 .. MAX_GRID grid points per side."""
-    step = _checks.finite_float(value, name, strictly_positive=True)
-    extent = args["extent"]
+    step, extent = _checks.finite_float(value, name, strictly_positive=True), args["extent"]
     if extent / step > MAX_GRID // 2:
         raise ValueError(f"step={step} is too fine for extent={extent}: the grid would have "
                          f"{2 * extent / step:.0f} points per side; use step >= "
@@ -69,20 +62,18 @@ def _score_step(value, name, args):
 
 def _hi(value, name, args):
     lo, hi = args["lo"], _checks.finite_float(value, name)
-    if not hi > lo:
-        raise ValueError(f"need lo < hi to draw a range of scores, got lo={lo}, hi={hi}")
-    if not math.isfinite(1.2 * (hi - lo)):  # matplotlib widens the range by its margins
-        raise ValueError(f"lo={lo:g} and hi={hi:g} are too far apart to draw: their range "
-                         f"overflows float64 once the axes add their margins; use a range of "
-                         f"scores such as lo=-5, hi=5")
+    if not lo < hi or not math.isfinite(1.2 * (hi - lo)):  # the axes widen the range by 20 %
+        raise ValueError(f"need lo < hi, a range of scores that float64 holds once the axes add "
+                         f"their margins (such as lo=-5, hi=5), got lo={lo:g}, hi={hi:g}")
     return hi
 
 
 # --- figures ----------------------------------------------------------------------------------
 
-@validate_params(X=_DATA, Y=plane_labels, update=unchecked, ax=ax_rule)
+@validate_params(X=plane_features, Y=labels(), update=unchecked, ax=ax_rule)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
+    X, Y = as_features(X), as_labels(Y)
     w = np.asarray(update.w, dtype=np.float32).reshape(-1)
     ax = plotscore(w, float(update.b), ax=ax, extent=3.0, step=0.02)
     plotdata(X, Y, ax=ax)
@@ -143,7 +134,7 @@ def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     return ax
 
 
-@validate_params(X=_DATA, Y=plane_labels, ax=ax_rule)
+@validate_params(X=plane_features, Y=labels(), ax=ax_rule)
 def plotdata(X, Y, ax=None) -> Axes:
     """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
 
@@ -161,6 +152,7 @@ def plotdata(X, Y, ax=None) -> Axes:
     -------
     matplotlib Axes
     """
+    X, Y = as_features(X), as_labels(Y)
     ax = _axes(ax)
     pos = Y == 1
     # the chapter: if y == 1: scatter(x, color='r') else: scatter(x, color='b')
@@ -193,6 +185,7 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     -------
     matplotlib Axes
     """
+    w, d, extent, step = as_vector(w).astype(np.float32), as_scalar(d), float(extent), float(step)
     ax = _axes(ax)
     xgrid = np.arange(-extent, extent, step)
     ygrid = np.arange(-extent, extent, step)
@@ -221,6 +214,7 @@ def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     :math:`\\max(0, f(x))`. Both are drawn exactly over the scores ``lo .. hi``: each is
     linear on either side of 0.
     """
+    lo, hi = float(lo), float(hi)
     ax = _axes(ax)
     f = np.array([lo, 0.0, hi]) if lo < 0.0 < hi else np.array([lo, hi])
     ax.plot(f, np.maximum(f, 0), label="max(0, f(x))")

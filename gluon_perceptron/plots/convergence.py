@@ -6,6 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..core._convert import as_values
 from ..core._validation import finite_values, unchecked, validate_params
 from ..experiments.convergence import BoundExperiment, ProofTrace
 from ._lines import label_axes
@@ -99,6 +100,7 @@ def plot_transformed_runs(scales, scaled: list, shifts, shifted: list, axes=None
     scaled, shifted : list of TransformedRun
         From :func:`~gluon_perceptron.transformed_run`, one per value.
     """
+    scales, shifts = as_values(scales), as_values(shifts)
     for name, runs, values_name, values in (("scaled", scaled, "scales", scales),
                                             ("shifted", shifted, "shifts", shifts)):
         if len(runs) != len(values):

@@ -9,6 +9,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
+from ..core._convert import as_vector
 from ..core._validation import Rule, unchecked, validate_params
 from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
@@ -41,12 +42,6 @@ def _image(value, name, args):
     xn = _checks.vector(value, name).astype(np.float64)
     image_side(xn, name)
     return xn
-
-
-def _digit(digit, name, args):
-    """A digit of ``curves`` (its :meth:`LearningCurves.of` names a missing one)."""
-    args["curves"].of(digit)
-    return digit
 
 
 def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = None,
@@ -86,6 +81,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
 @validate_params(x=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
+    x = as_vector(x)
     side = int(round(np.sqrt(x.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
     ax.imshow(x.reshape(side, side), cmap="gray_r")
@@ -102,6 +98,7 @@ def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
 
     The colour scale is symmetric around 0, so white means "this pixel does not matter".
     """
+    w = as_vector(w)
     side = int(round(np.sqrt(w.size)))
     ax = ax if ax is not None else plt.subplots(figsize=(3, 3))[1]
     scale = float(np.max(np.abs(w))) or 1.0
@@ -128,8 +125,8 @@ def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> 
     return axes
 
 
-@validate_params(curves=unchecked, digit=Rule(_digit, "a digit of curves", ("curves",)),
-                 ax=unchecked)
+# digit: the body's curves.of(digit) names a digit that was not measured
+@validate_params(curves=unchecked, digit=unchecked, ax=unchecked)
 def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
     """Test accuracy after each epoch on every split (thin lines), with the majority baseline.
 

@@ -11,7 +11,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
-from ..core._validation import Rule, unchecked, validate_params
+from ..core._convert import as_features, as_labels
+from ..core._validation import Rule, labels, unchecked, validate_params
 from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import total_perceptron_loss, two_point_data
 from ._rules import ax_rule
@@ -21,34 +22,29 @@ MAX_LEVELS = 40
 
 
 def _surface_X(X, name, args):
-    if X is None:
-        return None
-    Xn = _checks.features(X, name)
-    if Xn.shape[1] != 2:
+    Xn = None if X is None else _checks.features(X, name)
+    if Xn is not None and Xn.shape[1] != 2:
         raise ValueError(f"the loss surface is drawn over 2 weights; {name} has {Xn.shape[1]}")
     return Xn
 
 
 def _surface_Y(Y, name, args):
-    X = args["X"]
-    if (X is None) != (Y is None):
+    if (args["X"] is None) != (Y is None):
         raise ValueError("pass both X and Y, or neither (for the default two-point data); "
-                         f"got only {'Y' if X is None else 'X'}")
-    return None if Y is None else _checks.labels(Y, X.shape[0], name, dtype=X.dtype)
+                         f"got only {'Y' if args['X'] is None else 'X'}")
+    return None if Y is None else labels()(Y, name, args)
 
 
 def _extent(extent, name, args):
     """``extent`` > 0 such that the losses over the square fit float64."""
     extent = _checks.finite_float(extent, name, strictly_positive=True)
-    X = args["X"] if args["X"] is not None else two_point_data()[0]
     with np.errstate(over="ignore"):
-        total = float(np.abs(X).sum(dtype=np.float64))
-        reach = 2.0 * extent * max(1.0, total)  # bounds the grid and the losses on it
-    if not math.isfinite(reach):
+        total = float(np.abs(two_point_data()[0] if args["X"] is None else args["X"]).sum(
+            dtype=np.float64))
+    if not math.isfinite(2.0 * extent * max(1.0, total)):  # bounds the grid and its losses
         raise ValueError(f"plot_loss_surface overflowed: extent={extent:g} and X (sum of |x| "
-                         f"{total:.3g}) give losses beyond float64 "
-                         f"over the square [-extent, extent]^2; use a smaller extent or "
-                         f"rescale X")
+                         f"{total:.3g}) give losses beyond float64 over the square "
+                         f"[-extent, extent]^2; use a smaller extent or rescale X")
     return extent
 
 
@@ -63,8 +59,8 @@ def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent:
     ``update_path(X, Y, max_epochs=100, bias=False)``; without one only the surface is drawn
     (a figure trains nothing).
     """
-    if X is None:
-        X, Y = two_point_data()
+    X, Y = two_point_data() if X is None else (as_features(X), Y)
+    Y, extent = as_labels(Y, like=X), float(extent)
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 5))
     grid = np.linspace(-extent, extent, 401)

@@ -8,45 +8,40 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
+from ..core._convert import as_numpy
 from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
 from ._rules import ax_rule, text
 
-_CLASSES = ("classes must be a 1-D sequence of class labels, one per row of M (e.g. "
-            "model.classes)")
+#: The fix a message about a confusion matrix names.
+_FIX = "use confusion_matrix(y_true, y_pred, classes)"
 
 
 def _classes(classes, name, args) -> list:
-    if classes is None or isinstance(classes, (str, bytes, dict)) \
-            or not hasattr(classes, "__len__"):
-        raise ValueError(f"{_CLASSES}, got {classes!r:.60}")
-    cl = _checks.to_numpy(classes, name)
-    if cl.ndim != 1 or cl.size == 0:
-        raise ValueError(f"{_CLASSES}, got shape {cl.shape}")
+    cl = None if classes is None or isinstance(classes, (str, bytes, dict)) \
+        or not hasattr(classes, "__len__") else _checks.to_numpy(classes, name)
+    if cl is None or cl.ndim != 1 or cl.size == 0:
+        raise ValueError(f"{name} must be a 1-D sequence of class labels, one per row of M (e.g. "
+                         f"model.classes), got {classes!r:.60}")
     return cl.tolist()
 
 
 def _matrix(M, name, args) -> np.ndarray:
     """``M``: square counts (whole numbers >= 0, not all 0), one row per class."""
-    k = len(args["classes"])
-    Mn = _checks.to_numpy(M, name)
-    if Mn.ndim != 2 or Mn.shape[0] != Mn.shape[1] or Mn.shape[0] != k:
-        raise ValueError(f"{name} must be square with one row per class ({k} classes), "
-                         f"got shape {Mn.shape}; use confusion_matrix(y_true, y_pred, classes)")
-    if Mn.dtype == object or not np.issubdtype(Mn.dtype, np.number) \
-            or np.issubdtype(Mn.dtype, np.complexfloating):
-        raise TypeError(f"{name} must hold counts (numbers), got dtype {Mn.dtype}; use "
-                        f"confusion_matrix(y_true, y_pred, classes)")
-    bad = ~np.isfinite(Mn) | (Mn < 0) | (Mn != np.round(Mn)) if Mn.dtype.kind == "f" \
-        else Mn < 0
+    k, Mn, fix = len(args["classes"]), _checks.to_numpy(M, name), _FIX
+    if Mn.shape != (k, k):
+        raise ValueError(f"{name} must be square with one row per class ({k} classes), got "
+                         f"shape {Mn.shape}; {fix}")
+    if not np.issubdtype(Mn.dtype, np.number) or np.issubdtype(Mn.dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold counts (numbers), got dtype {Mn.dtype}; {fix}")
+    bad = ~np.isfinite(Mn) | (Mn < 0) | (Mn != np.round(Mn))
     if np.any(bad):
         i, j = np.argwhere(bad)[0]
         raise ValueError(f"{name} must hold counts (whole numbers >= 0), got {name}[{i}, {j}] "
-                         f"= {Mn[i, j]!r}; use confusion_matrix(y_true, y_pred, classes)")
+                         f"= {Mn[i, j]!r}; {fix}")
     if not Mn.any():
-        raise ValueError(f"{name} holds no example (every count is 0): there is no confusion "
-                         f"matrix to draw, and no accuracy; pass the counts of a non-empty "
-                         f"test set")
+        raise ValueError(f"{name} holds no example (every count is 0): nothing to draw; pass the "
+                         f"counts of a non-empty test set")
     return Mn.astype(np.int64)
 
 
@@ -77,6 +72,7 @@ def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
 
     ``classes`` labels the rows and columns of ``M``, one each (e.g. ``model.classes``).
     """
+    M, classes = as_numpy(M).astype(np.int64), as_numpy(classes).tolist()
     ax = ax if ax is not None else plt.subplots(figsize=(5, 5))[1]
     ax.imshow(M, cmap="Blues")
     for i in range(M.shape[0]):

@@ -10,6 +10,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from ..core import _checks
+from ..core._convert import as_features, as_vector
 from ..core._validation import Rule, unchecked, validate_params, vector
 from ..core.theory.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
@@ -82,6 +83,7 @@ def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axe
     on the system :math:`A^\\top w \\le c`: ``A`` of shape ``(2, n)``, one inequality per
     column, and ``c`` of shape ``(n,)`` (e.g. ``wedge_demo().A`` and ``.c``).
     """
+    A, c = as_features(A, dtype=np.float64), as_vector(c)
     paths = {label: np.array(res.history["w"]) for label, res in results.items()}
     ax = ax if ax is not None else plt.subplots(figsize=(7, 4))[1]
     points = np.vstack(list(paths.values()))

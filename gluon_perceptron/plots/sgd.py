@@ -10,11 +10,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import unchecked, validate_params
+from ..core._convert import as_features, as_labels
+from ..core._validation import labels, unchecked, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
-from ._rules import axes_grid, plane_features, plane_labels, text
+from ._rules import axes_pair, plane_features, text
 from .chapter import plotdata
 
 
@@ -99,13 +100,14 @@ def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(X=plane_features(), Y=plane_labels, results=unchecked, axes=axes_grid((2,)))
+@validate_params(X=plane_features, Y=labels(), results=unchecked, axes=axes_pair)
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
 
     ``results`` maps a name to a :class:`~gluon_perceptron.TrainResult` on ``X, Y`` (2
     features); past 4 of them the line styles repeat.
     """
+    X, Y = as_features(X), as_labels(Y)
     ax_pair = _pair(axes, (7.2, 4))
     styles = [("o", 11, "-"), ("s", 8, "--"), ("^", 6, "-."), ("x", 6, ":")]
     for (name, res), (marker, size, line) in zip(results.items(), cycle(styles)):

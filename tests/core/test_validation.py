@@ -14,6 +14,7 @@ from mxnet import nd
 import gluon_perceptron as gp
 from gluon_perceptron.core import _validation, rosenblatt
 from gluon_perceptron.core import _validation as rule
+from gluon_perceptron.core._convert import as_features, as_labels, as_vector
 from gluon_perceptron.core._validation import validate_params
 from gluon_perceptron.core.gradient.subgradients import average_loss
 
@@ -72,10 +73,12 @@ def test_a_rule_that_is_not_callable_is_refused():
                  steps=rule.count(maximum=100), engine=rule.one_of("fast", "faithful"),
                  seed=rule.seed(), rate=rule.real(positive=True), note=rule.unchecked)
 def _demo(X, Y, w0=None, *, steps=3, engine="fast", seed=None, rate=1.0, note=None):
-    return X, Y, w0, steps, engine, seed, rate, note
+    X = as_features(X)
+    Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0)
+    return X, Y, w0, int(steps), engine, seed, float(rate), note
 
 
-def test_an_outer_call_converts_its_arguments():
+def test_an_outer_call_is_checked_and_its_body_converts():
     Xn, Yn, w0, steps, engine, seed, rate, note = _demo(
         nd.array(X.astype(np.float32)), list(Y), [1, 2, 3], steps=np.int64(5), rate=2, note=[1])
     assert isinstance(Xn, np.ndarray) and Xn.dtype == np.float32
