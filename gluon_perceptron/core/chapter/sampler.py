@@ -54,11 +54,9 @@ class SamplingError(ValueError):
     """The rejection sampler hit its bound on attempts before it had enough points."""
 
 
-def _check_shape(samples, dimensions) -> tuple[int, int]:
-    """Check the size of a sampled ``X``: both counts positive, within MXNet's array limit,
-    ``samples`` within :data:`MAX_SAMPLES`."""
-    samples = _checks.positive_int(samples, "samples", maximum=2**80)
-    dimensions = _checks.positive_int(dimensions, "dimensions", maximum=2**80)
+def _check_shape(samples: int, dimensions: int) -> tuple[int, int]:
+    """Check the size of a sampled ``X`` (two counts a rule has checked): within MXNet's array
+    limit, ``samples`` within :data:`MAX_SAMPLES`."""
     if samples * dimensions > MAX_ELEMENTS:
         raise ValueError(
             f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "
@@ -93,8 +91,8 @@ def drawn_points(per_sample: int, who: str):
 #: ``sample_separable`` and ``getfake_noisy``): ``samples`` and ``dimensions`` within
 #: :func:`_check_shape`; an ``epsilon`` no plane can reach is refused by the plane's draw.
 SAMPLE_RULES = dict(samples=count(maximum=2**80), dimensions=Rule(
-    lambda d, name, args: _check_shape(args["samples"], d)[1], "count(), X fits", ("samples",)),
-    epsilon=real(minimum=0.0))
+    lambda d, name, args: _check_shape(args["samples"], count(maximum=2**80)(d, name, args))[1],
+    "count(), X fits", ("samples",)), epsilon=real(minimum=0.0))
 
 #: ``epsilon`` as experiments check it before anything is drawn: a plane draws
 #: ``bfake ~ N(0, 1)``, and a margin of ``RADIUS + 10`` would need ``|bfake| > 10``.
@@ -102,13 +100,13 @@ _REACHABLE = real(minimum=0.0, maximum=RADIUS + 10.0,
                   why=f"points have norm < {RADIUS}, so |w.x + b| < {RADIUS} + |bfake|")
 
 
-def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
-    """The arguments of a sample an experiment will draw, checked up front (:func:`_check_shape`
-    and :data:`_REACHABLE`); ``max_attempts`` None means :func:`_default_attempts`."""
+def _check_sampler_args(samples: int, dimensions: int, epsilon, max_attempts: int | None):
+    """The arguments of a sample an experiment will draw, checked up front: the shape its
+    counts give (:func:`_check_shape`) and the ``epsilon`` it asks for (:data:`_REACHABLE`);
+    ``max_attempts`` None means :func:`_default_attempts`."""
     samples, dimensions = _check_shape(samples, dimensions)
-    epsilon = _REACHABLE(epsilon, "epsilon", {})
     attempts = _default_attempts(samples) if max_attempts is None else max_attempts
-    return samples, dimensions, epsilon, _checks.positive_int(attempts, "max_attempts")
+    return samples, dimensions, _REACHABLE(epsilon, "epsilon", {}), attempts
 
 
 def _default_attempts(samples: int) -> int:

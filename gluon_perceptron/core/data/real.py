@@ -270,14 +270,6 @@ def digits_split(*, test_fraction: float = 0.25, seed: int | None = None,
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
 
-def _class_label(positive, name: str, args: dict):
-    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (numbers.Number, str)):
-        raise TypeError(f"{name} must be a single class label (e.g. the digit 0), got "
-                        f"{type(positive).__name__} {positive!r:.40}; for several classes call "
-                        f"one_vs_rest once per class")
-    return positive
-
-
 def _matches(y: np.ndarray, positive) -> np.ndarray:
     """``y == positive``, row by row; labels of another kind than ``positive`` (strings
     against a number) match nothing (numpy would answer with one scalar and a warning)."""
@@ -285,16 +277,19 @@ def _matches(y: np.ndarray, positive) -> np.ndarray:
     return y == positive if comparable else np.zeros(y.shape, dtype=bool)
 
 
-def _labels_holding(y, name: str, args: dict) -> np.ndarray:
-    yn, positive = class_labels(of=None)(y, name, args), args["positive"]
-    if not np.any(_matches(yn, positive)):
-        raise ValueError(f"no example has label {positive!r} in {name}; labels present in "
-                         f"{name}: {np.unique(yn)[:10].tolist()}; pick positive among them")
-    return yn
+def _class_in_y(positive, name: str, args: dict):
+    """One class label (a number or a string, not a boolean) that occurs in ``y``."""
+    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (numbers.Number, str)):
+        raise TypeError(f"{name} must be a single class label (e.g. the digit 0), got "
+                        f"{type(positive).__name__} {positive!r:.40}; for several classes call "
+                        f"one_vs_rest once per class")
+    if not np.any(_matches(args["y"], positive)):
+        raise ValueError(f"no example has label {positive!r} in y; labels present in y: "
+                         f"{np.unique(args['y'])[:10].tolist()}; pick {name} among them")
+    return positive
 
 
-@validate_params(positive=Rule(_class_label, "one class label (a number or a string)"),
-                 y=Rule(_labels_holding, "class labels, positive among them", ("positive",)))
+@validate_params(y=class_labels(of=None), positive=Rule(_class_in_y, "a class label of y", ("y",)))
 def one_vs_rest(y, positive) -> np.ndarray:
     """Binary labels for "``positive`` or not": +1 where ``y == positive``, else -1.
 
