@@ -59,7 +59,7 @@ def _np_array(value, name: str, args: dict) -> np.ndarray:
 
 #: The arguments of :func:`perceptron_np`: those of :func:`.perceptron_step.perceptron`, in
 #: ``mxnet.numpy`` arrays (a label too, which has ``.item()`` and no ``.asscalar()``).
-_NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), Rule(
+NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), Rule(
     lambda y, name, args: label()(y.asnumpy() if isinstance(y, np.ndarray) else y, name, args),
     "label()"))
 
@@ -143,7 +143,7 @@ def getfake_np(samples: int, dimensions: int, epsilon: float,
     return X, Y
 
 
-@validate_params(**_NP_STEP_RULES)
+@validate_params(**NP_STEP_RULES)
 @use_np
 def perceptron_np(w: np.ndarray, b: np.ndarray, x: np.ndarray, y: float, *,
                   learning_rate: float = 1.0, threshold: float = 0.0) -> int:

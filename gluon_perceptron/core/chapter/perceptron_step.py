@@ -50,7 +50,12 @@ def _step_rules(array: Rule, y: Rule) -> dict:
                 threshold=real(minimum=0.0))
 
 
-@validate_params(**_step_rules(ndarray("perceptron updates w and b in place"), label()))
+#: The arguments of :func:`perceptron`: NDArrays ``w``, ``b`` and ``x`` that fit, a label, the
+#: options.
+STEP_RULES = _step_rules(ndarray("perceptron updates w and b in place"), label())
+
+
+@validate_params(**STEP_RULES)
 def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
                learning_rate: float = 1.0, threshold: float = 0.0) -> int:
     """The chapter's perceptron step, updating ``w`` and ``b`` in place.

@@ -169,11 +169,11 @@ def _check_test_fraction(value, name: str, args: dict) -> float:
 
 
 #: The arguments of a random split: its test fraction and its seed.
-_SPLIT = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"),
+SPLIT_RULES = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"),
               seed=rule.seed())
 
 
-@validate_params(**_SPLIT, scale=rule.flag())
+@validate_params(**SPLIT_RULES, scale=rule.flag())
 def mnist_5k_split(*, test_fraction: float = 0.25, seed: int | None = None,
                    scale: bool = True) -> Split:
     """:func:`load_mnist_5k` cut by :func:`train_test_split` (default: 3,750 train, 1,250 test;
@@ -236,7 +236,8 @@ def _split_features(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-@validate_params(X=Rule(_split_features, "features(), at least 2 rows"), y=class_labels(), **_SPLIT)
+@validate_params(X=Rule(_split_features, "features(), at least 2 rows"), y=class_labels(),
+                 **SPLIT_RULES)
 def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = None) -> Split:
     """Shuffle the examples and cut off a test part.
 
@@ -261,7 +262,7 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = No
     return Split(X[train], y[train], X[test], y[test])
 
 
-@validate_params(**_SPLIT, scale=rule.flag())
+@validate_params(**SPLIT_RULES, scale=rule.flag())
 def digits_split(*, test_fraction: float = 0.25, seed: int | None = None,
                  scale: bool = True) -> Split:
     """:func:`load_digits` cut by :func:`train_test_split` (default: 1,348 train, 449 test;

@@ -55,7 +55,7 @@ SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
 
 #: The arguments of the generators of separable data: a sample's size and margin
 #: (:data:`~..chapter.sampler.SAMPLE_RULES`), the sampler and MXNet's seed.
-_SEPARABLE = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES), seed=rule.seed())
+SEPARABLE_RULES = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES), seed=rule.seed())
 
 
 def _permutation(n: int) -> np.ndarray:
@@ -134,7 +134,7 @@ def _separable_numpy(samples: int, dimensions: int, epsilon: float
     return X, Y, w, b
 
 
-@validate_params(**_SEPARABLE, max_attempts=rule.optional(rule.count()))
+@validate_params(**SEPARABLE_RULES, max_attempts=rule.optional(rule.count()))
 def sample_separable(samples: int, dimensions: int, epsilon: float, *,
                      engine: str = "fast", max_attempts: int | None = None,
                      seed: int | None = None) -> FakeData:
@@ -264,7 +264,7 @@ class NoisyData:
     bfake: nd.NDArray
 
 
-@validate_params(**_SEPARABLE, flip=rule.fraction())
+@validate_params(**SEPARABLE_RULES, flip=rule.fraction())
 def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
                   engine: str = "fast", seed: int | None = None) -> NoisyData:
     """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.
