@@ -29,19 +29,20 @@ from __future__ import annotations
 import math
 
 import mxnet as mx
-import numpy as onp
 from mxnet import np
 from mxnet.util import use_np
 
-from .. import _validation
 from .._arrays import _finite, _overflow
-from .._validation import Rule, validate_params
+from .._convert import as_label
+from .._validation import Rule, label, validate_params
+from .perceptron_step import _step_rules
 from .sampler import (
     GETFAKE_RULES,
     RADIUS,
     _default_attempts,
     _give_up,
     _refuse_hopeless,
+    _refuse_unreachable,
 )
 
 _IN_PLACE = "perceptron_np updates w and b in place"
@@ -56,33 +57,11 @@ def _np_array(value, name: str, args: dict) -> np.ndarray:
     return value
 
 
-def _np_example(x, name: str, args: dict) -> np.ndarray:
-    """``x`` fits ``w`` and ``b``: 1-D of ``w``'s length, ``b`` of shape (1,), one float dtype,
-    one context."""
-    x = _np_array(x, name, args)
-    w, b = args["w"], args["b"]
-    if w.shape != x.shape or len(w.shape) != 1:
-        raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
-    if b.shape != (1,):
-        raise ValueError(f"b must have shape (1,), got {b.shape}; use b = np.zeros(1)")
-    if not onp.issubdtype(w.dtype, onp.floating):
-        raise TypeError(f"w must hold floats (float32 or float64), got {w.dtype}; use "
-                        f"w = w.astype('float32')")
-    for other, a in (("b", b), ("x", x)):
-        if a.dtype != w.dtype:
-            raise TypeError(f"{other} has dtype {a.dtype} but w has {w.dtype}: MXNet needs one "
-                            f"dtype; cast with {other}.astype(w.dtype)")
-        if a.ctx != w.ctx:
-            raise ValueError(f"{other} lives on {a.ctx} but w on {w.ctx}: the step needs one "
-                             f"context; move it with {other}.as_in_ctx(w.ctx)")
-    return x
-
-
-def _np_label(y, name: str, args: dict) -> float:
-    """One label, -1 or +1: a number, or a one-element array of either interface."""
-    if isinstance(y, np.ndarray):
-        y = y.asnumpy()
-    return _validation.label()(y, name, args)
+#: The arguments of :func:`perceptron_np`: those of :func:`.perceptron_step.perceptron`, in
+#: ``mxnet.numpy`` arrays (a label too, which has ``.item()`` and no ``.asscalar()``).
+NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), Rule(
+    lambda y, name, args: label()(y.asnumpy() if isinstance(y, np.ndarray) else y, name, args),
+    "label()"))
 
 
 @use_np
@@ -91,12 +70,7 @@ def draw_plane_np(dimensions: int, epsilon: float, ctx: mx.Context) -> tuple:
     wfake = np.random.normal(size=(dimensions,), ctx=ctx)   # fake weight vector for separation
     bfake = np.random.normal(size=(1,), ctx=ctx)            # fake bias
     wfake = wfake / np.linalg.norm(wfake)                   # rescale to unit length
-    reach = RADIUS + abs(bfake.item())
-    if epsilon >= reach:
-        raise ValueError(
-            f"epsilon={epsilon} cannot be reached for this draw: points have norm < {RADIUS}, "
-            f"so |wfake.x + bfake| < {RADIUS} + |bfake| = {reach:.3f}; use a smaller epsilon "
-            f"(the chapter uses 0.025 to 0.425)")
+    _refuse_unreachable(epsilon, bfake.item())
     return wfake, bfake
 
 
@@ -162,17 +136,14 @@ def getfake_np(samples: int, dimensions: int, epsilon: float,
     samplers give different data, from the same distribution. After ``mx.random.seed(1)`` this
     one gives the data of the chapter's printed 2017 run (:data:`.getfake.PRINTED_TRACE`).
     """
+    ctx = mx.cpu() if ctx is None else ctx
     wfake, bfake = draw_plane_np(dimensions, epsilon, ctx)
     X, Y, _ = sample_np(samples, dimensions, epsilon, wfake, bfake,
                          _default_attempts(samples), ctx)
     return X, Y
 
 
-@validate_params(
-    w=Rule(_np_array, "mxnet.numpy ndarray"), b=Rule(_np_array, "mxnet.numpy ndarray"),
-    x=Rule(_np_example, "mxnet.numpy ndarray, shaped and placed like w", ("w", "b")),
-    y=Rule(_np_label, "label()"), learning_rate=_validation.real(positive=True),
-    threshold=_validation.real(minimum=0.0))
+@validate_params(**NP_STEP_RULES)
 @use_np
 def perceptron_np(w: np.ndarray, b: np.ndarray, x: np.ndarray, y: float, *,
                   learning_rate: float = 1.0, threshold: float = 0.0) -> int:
@@ -210,6 +181,7 @@ def perceptron_np(w: np.ndarray, b: np.ndarray, x: np.ndarray, y: float, *,
         When the margin, or the weights the step would write, leave the floats (``w`` and
         ``b`` are then left as they were).
     """
+    y, learning_rate, threshold = as_label(y), float(learning_rate), float(threshold)
     margin = y * (np.dot(w, x) + b).item()
     if not math.isfinite(margin):
         raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)

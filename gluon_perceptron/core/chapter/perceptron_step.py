@@ -16,22 +16,22 @@ import math
 
 from mxnet import nd
 
-from .. import _checks, _validation
+from .. import _checks
 from .._arrays import _finite, _overflow
+from .._convert import as_label
+from .._validation import Rule, label, ndarray, real, validate_params
 
-_IN_PLACE = "perceptron updates w and b in place"
 
-
-def _one_step_shape(x, name: str, args: dict) -> nd.NDArray:
-    """``x`` fits ``w`` and ``b``: 1-D of ``w``'s length, ``b`` of shape (1,), one float dtype
-    and one context (MXNet 1.9 silently mixes cpu(0) and cpu(1), landing on the first
-    operand's)."""
-    x = _validation.ndarray(_IN_PLACE)(x, name, args)
+def _like_w(x, name: str, args: dict):
+    """``x`` fits ``w`` and ``b``, in either of MXNet's interfaces: 1-D of ``w``'s length,
+    ``b`` of shape (1,), one float dtype and one context (MXNet 1.9 silently mixes cpu(0) and
+    cpu(1), landing on the first operand's)."""
     w, b = args["w"], args["b"]
     if w.shape != x.shape or len(w.shape) != 1:
         raise ValueError(f"w and x must be 1-D of the same length, got {w.shape} and {x.shape}")
     if b.shape != (1,):
-        raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,))")
+        raise ValueError(f"b must have shape (1,), got {b.shape}; use b = nd.zeros(shape=(1,)) "
+                         f"(np.zeros(1) in the NumPy interface)")
     _checks.one_float_dtype(w, b, x)
     for other, a in (("b", b), ("x", x)):
         if a.context != w.context:
@@ -40,11 +40,22 @@ def _one_step_shape(x, name: str, args: dict) -> nd.NDArray:
     return x
 
 
-@_validation.validate_params(
-    w=_validation.ndarray(_IN_PLACE), b=_validation.ndarray(_IN_PLACE),
-    x=_validation.Rule(_one_step_shape, "ndarray, shaped and placed like w", ("w", "b")),
-    y=_validation.label(), learning_rate=_validation.real(positive=True),
-    threshold=_validation.real(minimum=0.0))
+def _step_rules(array: Rule, y: Rule) -> dict:
+    """The rules of a perceptron step's arguments, given the rules of one array and of a label
+    in its interface (NDArrays for :func:`perceptron`, ``mxnet.numpy`` arrays for
+    :func:`.numpy_interface.perceptron_np`)."""
+    like_w = Rule(lambda x, name, args: _like_w(array(x, name, args), name, args),
+                  f"{array!r}, shaped and placed like w", ("w", "b"))
+    return dict(w=array, b=array, x=like_w, y=y, learning_rate=real(positive=True),
+                threshold=real(minimum=0.0))
+
+
+#: The arguments of :func:`perceptron`: NDArrays ``w``, ``b`` and ``x`` that fit, a label, the
+#: options.
+STEP_RULES = _step_rules(ndarray("perceptron updates w and b in place"), label())
+
+
+@validate_params(**STEP_RULES)
 def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
                learning_rate: float = 1.0, threshold: float = 0.0) -> int:
     """The chapter's perceptron step, updating ``w`` and ``b`` in place.
@@ -80,6 +91,7 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
         When the margin, or the weights the step would write, leave the floats (``w`` and
         ``b`` are then left as they were).
     """
+    y, learning_rate, threshold = as_label(y), float(learning_rate), float(threshold)
     margin = y * (nd.dot(w, x) + b).asscalar()
     if not math.isfinite(margin):
         raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)

@@ -25,7 +25,7 @@ from mxnet import nd
 from scipy.special import gammainc
 
 from .. import _checks
-from .._validation import Rule, context, count, validate_params
+from .._validation import Rule, context, count, real, validate_params
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0
@@ -54,10 +54,9 @@ class SamplingError(ValueError):
     """The rejection sampler hit its bound on attempts before it had enough points."""
 
 
-def _check_shape(samples, dimensions, min_samples: int = 1) -> tuple[int, int]:
-    """Check the size of a sampled ``X``: both counts positive, within MXNet's array limit."""
-    samples = _checks.positive_int(samples, "samples", minimum=min_samples, maximum=2**80)
-    dimensions = _checks.positive_int(dimensions, "dimensions", maximum=2**80)
+def _check_shape(samples: int, dimensions: int) -> tuple[int, int]:
+    """Check the size of a sampled ``X`` (two counts a rule has checked): within MXNet's array
+    limit, ``samples`` within :data:`MAX_SAMPLES`."""
     if samples * dimensions > MAX_ELEMENTS:
         raise ValueError(
             f"samples * dimensions = {samples} * {dimensions} = {samples * dimensions} elements "
@@ -88,26 +87,26 @@ def drawn_points(per_sample: int, who: str):
     return Rule(check, f"count(2 .. {top:,} points drawn)")
 
 
-def _dimensions(dimensions, name: str, args: dict) -> int:
-    return _check_shape(args["samples"], dimensions)[1]
+#: The arguments that size a sample (of :func:`getfake`, its NumPy-interface twin, and
+#: ``sample_separable`` and ``getfake_noisy``): ``samples`` and ``dimensions`` within
+#: :func:`_check_shape`; an ``epsilon`` no plane can reach is refused by the plane's draw.
+SAMPLE_RULES = dict(samples=count(maximum=2**80), dimensions=Rule(
+    lambda d, name, args: _check_shape(args["samples"], count(maximum=2**80)(d, name, args))[1],
+    "count(), X fits", ("samples",)), epsilon=real(minimum=0.0))
+
+#: ``epsilon`` as experiments check it before anything is drawn: a plane draws
+#: ``bfake ~ N(0, 1)``, and a margin of ``RADIUS + 10`` would need ``|bfake| > 10``.
+_REACHABLE = real(minimum=0.0, maximum=RADIUS + 10.0,
+                  why=f"points have norm < {RADIUS}, so |w.x + b| < {RADIUS} + |bfake|")
 
 
-def _epsilon(epsilon, name: str, args: dict) -> float:
-    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
-
-
-def _check_sampler_args(samples, dimensions, epsilon, max_attempts):
+def _check_sampler_args(samples: int, dimensions: int, epsilon, max_attempts: int | None):
+    """The arguments of a sample an experiment will draw, checked up front: the shape its
+    counts give (:func:`_check_shape`) and the ``epsilon`` it asks for (:data:`_REACHABLE`);
+    ``max_attempts`` None means :func:`_default_attempts`."""
     samples, dimensions = _check_shape(samples, dimensions)
-    epsilon = _checks.finite_float(epsilon, "epsilon", minimum=0.0)
-    if epsilon >= RADIUS + 10.0:
-        raise ValueError(
-            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
-            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
-            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
-    if max_attempts is None:
-        max_attempts = _default_attempts(samples)
-    max_attempts = _checks.positive_int(max_attempts, "max_attempts")
-    return samples, dimensions, epsilon, max_attempts
+    attempts = _default_attempts(samples) if max_attempts is None else max_attempts
+    return samples, dimensions, _REACHABLE(epsilon, "epsilon", {}), attempts
 
 
 def _default_attempts(samples: int) -> int:
@@ -122,13 +121,19 @@ def draw_plane(dimensions: int, epsilon: float, ctx: mx.Context | None = None
     wfake = nd.random_normal(shape=(dimensions,), ctx=ctx)   # fake weight vector for separation
     bfake = nd.random_normal(shape=(1,), ctx=ctx)            # fake bias
     wfake = wfake / nd.norm(wfake)                  # rescale to unit length
-    reach = RADIUS + abs(float(bfake.asscalar()))
+    _refuse_unreachable(epsilon, float(bfake.asscalar()))
+    return wfake, bfake
+
+
+def _refuse_unreachable(epsilon: float, bfake: float) -> None:
+    """Refuse a margin the drawn plane cannot leave: every kept point has norm < ``RADIUS``,
+    so its score ``|wfake.x + bfake|`` is below ``RADIUS + |bfake|``."""
+    reach = RADIUS + abs(bfake)
     if epsilon >= reach:
         raise ValueError(
             f"epsilon={epsilon} cannot be reached for this draw: points have norm < {RADIUS}, "
             f"so |wfake.x + bfake| < {RADIUS} + |bfake| = {reach:.3f}; use a smaller epsilon "
             f"(the chapter uses 0.025 to 0.425)")
-    return wfake, bfake
 
 
 def _give_up(kept: int, samples: int, attempts: int, dimensions: int, epsilon: float):
@@ -209,12 +214,7 @@ def sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, ct
 
 
 #: The arguments of ``getfake`` (and of its NumPy-interface twin ``getfake_np``).
-GETFAKE_RULES = dict(
-    samples=count(maximum=2**80),
-    dimensions=Rule(_dimensions, "count(), samples * dimensions within MXNet's limit",
-                    ("samples",)),
-    epsilon=Rule(_epsilon, "real(minimum=0.0), reachable", ("samples", "dimensions")),
-    ctx=context())
+GETFAKE_RULES = dict(**SAMPLE_RULES, ctx=context())
 
 
 @validate_params(**GETFAKE_RULES)
@@ -255,6 +255,7 @@ def getfake(samples: int, dimensions: int, epsilon: float,
     MXNet's global generator drives every draw: ``mx.random.seed(1)`` (the original notebook's
     seed) and then ``getfake(50, 2, 0.3)`` give the original notebook's data on MXNet 1.9.
     """
+    ctx = mx.cpu() if ctx is None else ctx
     wfake, bfake = draw_plane(dimensions, epsilon, ctx)
     X, Y, _ = sample_faithful(samples, dimensions, epsilon, wfake, bfake,
                                _default_attempts(samples), ctx)

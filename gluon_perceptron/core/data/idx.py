@@ -190,7 +190,7 @@ def read_idx(path) -> np.ndarray:
         Wrong magic number, truncated or corrupt file (see :func:`parse_idx`); for a gzip
         file also a truncated or corrupt gzip stream.
     """
-    return _read_file(path)
+    return _read_file(Path(path))
 
 
 def _idx_array(array, name: str, args: dict) -> np.ndarray:
@@ -198,8 +198,8 @@ def _idx_array(array, name: str, args: dict) -> np.ndarray:
     if a.dtype.newbyteorder("=") not in _CODES:
         raise ValueError(f"{name} dtype {a.dtype} has no IDX type code; cast to one of "
                          f"uint8, int8, int16, int32, float32, float64")
-    if a.ndim == 0 or a.ndim > 255:
-        raise ValueError(f"{name} must have between 1 and 255 dimensions, got {a.ndim}")
+    if a.ndim == 0:  # (numpy holds at most 32, within IDX's 255)
+        raise ValueError(f"{name} must have at least 1 dimension, got a scalar")
     if max(a.shape) >= 2**32:
         raise ValueError(f"{name} has shape {a.shape}: IDX stores each size as an unsigned "
                          f"32-bit number, at most 2**32 - 1 = {2**32 - 1}; split the array")
@@ -224,6 +224,7 @@ def write_idx(path, array, *, compress: bool | None = None) -> Path:
         ``path`` cannot be written (a folder holds its name, its folder is missing or is a
         file, no permission): the message names it and the system's reason.
     """
+    path, array = Path(path), np.asarray(array)
     code = _CODES[array.dtype.newbyteorder("=")]
     raw = (bytes([0, 0, code, array.ndim]) + struct.pack(f">{array.ndim}I", *array.shape)
            + array.astype(IDX_DTYPES[code]).tobytes())

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _checks
 from .. import _validation as rule
+from .._convert import as_features, as_numpy
 from .._validation import Rule, class_labels, validate_params
 from .idx import IDXError, _path_rule, read_idx
 from .mnist_csv import _mnist_5k_raw
@@ -94,6 +95,7 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
     FileNotFoundError, IDXError
         A file is missing, broken, or the image and label counts differ.
     """
+    folder = Path(folder)
     image_path, label_path = (_find_mnist_file(folder, name) for name in MNIST_FILES[part])
     images = read_idx(image_path)
     labels = read_idx(label_path)
@@ -166,10 +168,12 @@ def _check_test_fraction(value, name: str, args: dict) -> float:
     return value
 
 
-_TEST_FRACTION = Rule(_check_test_fraction, "real(), strictly between 0 and 1")
+#: The arguments of a random split: its test fraction and its seed.
+SPLIT_RULES = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"),
+              seed=rule.seed())
 
 
-@validate_params(test_fraction=_TEST_FRACTION, seed=rule.seed(), scale=rule.flag())
+@validate_params(**SPLIT_RULES, scale=rule.flag())
 def mnist_5k_split(*, test_fraction: float = 0.25, seed: int | None = None,
                    scale: bool = True) -> Split:
     """:func:`load_mnist_5k` cut by :func:`train_test_split` (default: 3,750 train, 1,250 test;
@@ -232,9 +236,8 @@ def _split_features(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-@validate_params(X=Rule(_split_features, "features(), at least 2 rows"),
-                 y=class_labels(),
-                 test_fraction=_TEST_FRACTION, seed=rule.seed())
+@validate_params(X=Rule(_split_features, "features(), at least 2 rows"), y=class_labels(),
+                 **SPLIT_RULES)
 def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = None) -> Split:
     """Shuffle the examples and cut off a test part.
 
@@ -251,6 +254,7 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = No
         The one generator is ``numpy.random.default_rng(seed)``: an int in
         ``0 .. 2**32 - 1`` gives the same split every time, None (default) a fresh one.
     """
+    X, y = as_features(X), as_numpy(y).reshape(-1)
     n = X.shape[0]
     n_test = min(n - 1, max(1, int(round(test_fraction * n))))
     order = np.random.default_rng(seed).permutation(n)
@@ -258,21 +262,13 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = No
     return Split(X[train], y[train], X[test], y[test])
 
 
-@validate_params(test_fraction=_TEST_FRACTION, seed=rule.seed(), scale=rule.flag())
+@validate_params(**SPLIT_RULES, scale=rule.flag())
 def digits_split(*, test_fraction: float = 0.25, seed: int | None = None,
                  scale: bool = True) -> Split:
     """:func:`load_digits` cut by :func:`train_test_split` (default: 1,348 train, 449 test;
     ``seed`` as there: an int reproduces the split, None draws a fresh one)."""
     X, y = load_digits(scale=scale)
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
-
-
-def _class_label(positive, name: str, args: dict):
-    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (numbers.Number, str)):
-        raise TypeError(f"{name} must be a single class label (e.g. the digit 0), got "
-                        f"{type(positive).__name__} {positive!r:.40}; for several classes call "
-                        f"one_vs_rest once per class")
-    return positive
 
 
 def _matches(y: np.ndarray, positive) -> np.ndarray:
@@ -282,22 +278,26 @@ def _matches(y: np.ndarray, positive) -> np.ndarray:
     return y == positive if comparable else np.zeros(y.shape, dtype=bool)
 
 
-def _labels_holding(y, name: str, args: dict) -> np.ndarray:
-    yn, positive = class_labels(of=None)(y, name, args), args["positive"]
-    if not np.any(_matches(yn, positive)):
-        raise ValueError(f"no example has label {positive!r} in {name}; labels present in "
-                         f"{name}: {np.unique(yn)[:10].tolist()}; pick positive among them")
-    return yn
+def _class_in_y(positive, name: str, args: dict):
+    """One class label (a number or a string, not a boolean) that occurs in ``y``."""
+    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (numbers.Number, str)):
+        raise TypeError(f"{name} must be a single class label (e.g. the digit 0), got "
+                        f"{type(positive).__name__} {positive!r:.40}; for several classes call "
+                        f"one_vs_rest once per class")
+    if not np.any(_matches(args["y"], positive)):
+        raise ValueError(f"no example has label {positive!r} in y; labels present in y: "
+                         f"{np.unique(args['y'])[:10].tolist()}; pick {name} among them")
+    return positive
 
 
-@validate_params(positive=Rule(_class_label, "one class label (a number or a string)"),
-                 y=Rule(_labels_holding, "class labels, positive among them", ("positive",)))
+@validate_params(y=class_labels(of=None), positive=Rule(_class_in_y, "a class label of y", ("y",)))
 def one_vs_rest(y, positive) -> np.ndarray:
     """Binary labels for "``positive`` or not": +1 where ``y == positive``, else -1.
 
     ``y`` may be any sequence or array of labels (a list works); ``positive`` is one label,
     which must occur in ``y``.
     """
+    y = as_numpy(y).reshape(-1)
     return np.where(_matches(y, positive), 1.0, -1.0)
 
 

@@ -19,10 +19,12 @@ from mxnet import nd
 
 from .. import _checks
 from .. import _validation as rule
-from .._validation import Rule, validate_params
+from .._convert import as_features, as_labels, as_scalar, as_vector
+from .._validation import Rule, features, labels, scalar, validate_params, vector
 from ..chapter.sampler import (
     MAX_SAMPLES,
     RADIUS,
+    SAMPLE_RULES,
     _check_shape,
     _default_attempts,
     _give_up,
@@ -42,58 +44,18 @@ def _mx_seed(seed: int | None) -> None:
     """``seed=None`` keeps MXNet's global generator as it is; an int (checked by the caller
     with ``_checks.seed``) seeds it first."""
     if seed is not None:
-        mx.random.seed(seed)
+        mx.random.seed(int(seed))  # MXNet takes a Python int only
 
 
 # --- the rules of the generators' arguments ---------------------------------------------------
 
-def _check_engine(value, name: str, args: dict) -> str:
-    return _checks.choice(value, name, set(ENGINES))
-
-
-#: ``engine``: ``"fast"`` or ``"faithful"``.
-ENGINE = Rule(_check_engine, 'one_of("fast", "faithful")')
-
-
-def _samples(minimum: int = 1) -> Rule:
-    """``samples``: an integer >= ``minimum`` (its upper limits are checked with
-    ``dimensions``)."""
-    return Rule(lambda value, name, args: _checks.positive_int(value, name, minimum=minimum,
-                                                                maximum=2**80),
-                f"count(minimum={minimum})")
-
-
-#: ``dimensions``, and the shape ``(samples, dimensions)`` of X: at most 2**31 - 1 elements
-#: (MXNet's limit) and ``MAX_SAMPLES`` (10**7) rows (:func:`.getfake._check_shape`).
-_DIMENSIONS = Rule(lambda value, name, args: _check_shape(args["samples"], value)[1],
-                   "count(), X fits MXNet", ("samples",))
-
-
-def _check_epsilon(value, name: str, args: dict) -> float:
-    epsilon = _checks.finite_float(value, name, minimum=0.0)
-    if epsilon >= RADIUS + 10.0:
-        raise ValueError(
-            f"epsilon={epsilon} cannot be reached: every kept point has norm < {RADIUS}, so its "
-            f"score |w.x + b| is below {RADIUS} + |bfake| and bfake ~ N(0, 1); use an epsilon "
-            f"well below {RADIUS} (the chapter uses 0.025 to 0.425)")
-    return epsilon
-
-
-_EPSILON = Rule(_check_epsilon, f"real(minimum=0.0), below {RADIUS} + 10")
-
-
-def _check_separation(value, name: str, args: dict) -> float:
-    separation = _checks.finite_float(value, name, minimum=0.0)
-    if separation > _FLOAT32_MAX:
-        raise ValueError(f"separation={separation:g} overflows X, which is float32 (the "
-                         f"largest float32 is {_FLOAT32_MAX:.3g}): the class means would be "
-                         f"inf; use a separation of a few units (at 10 the Bayes error "
-                         f"Phi(-5) is already below 3e-7)")
-    return separation
-
-
 #: ``separation`` of :func:`gaussian_classes` (for a caller that passes its own on, trusted).
-SEPARATION = Rule(_check_separation, "real(minimum=0.0), fits float32")
+SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
+                       why="X is float32: the class means would be inf; a few units will do")
+
+#: The arguments of the generators of separable data: a sample's size and margin
+#: (:data:`~..chapter.sampler.SAMPLE_RULES`), the sampler and MXNet's seed.
+SEPARABLE_RULES = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES), seed=rule.seed())
 
 
 def _permutation(n: int) -> np.ndarray:
@@ -172,9 +134,7 @@ def _separable_numpy(samples: int, dimensions: int, epsilon: float
     return X, Y, w, b
 
 
-@validate_params(samples=_samples(), dimensions=_DIMENSIONS, epsilon=_EPSILON, engine=ENGINE,
-                 max_attempts=rule.optional(rule.count()),
-                 seed=rule.seed())
+@validate_params(**SEPARABLE_RULES, max_attempts=rule.optional(rule.count()))
 def sample_separable(samples: int, dimensions: int, epsilon: float, *,
                      engine: str = "fast", max_attempts: int | None = None,
                      seed: int | None = None) -> FakeData:
@@ -261,20 +221,21 @@ def _fits_x(value, name: str, args: dict) -> float:
     return value
 
 
-@validate_params(X=rule.features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
+@validate_params(X=features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
     Training a homogeneous perceptron (no bias) on padded data is the same as training one
     with a bias on the original data, when ``value = 1``.
     """
+    X = as_features(X)
     return np.hstack([X, np.full((X.shape[0], 1), value, dtype=X.dtype)])
 
 
-@validate_params(X=rule.features(), Y=rule.labels(of="X"), wfake=rule.vector(size_of="X"),
-                 bfake=rule.scalar())
+@validate_params(X=features(), Y=labels(), wfake=vector(size_of="X"), bfake=scalar())
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
+    X, Y, wfake, bfake = as_features(X), as_labels(Y), as_vector(wfake), as_scalar(bfake)
     return Y.astype(np.float64) * (X.astype(np.float64) @ wfake.astype(np.float64) + bfake)
 
 
@@ -303,8 +264,7 @@ class NoisyData:
     bfake: nd.NDArray
 
 
-@validate_params(samples=_samples(), dimensions=_DIMENSIONS, epsilon=_EPSILON,
-                 flip=rule.fraction(), engine=ENGINE, seed=rule.seed())
+@validate_params(**SEPARABLE_RULES, flip=rule.fraction())
 def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
                   engine: str = "fast", seed: int | None = None) -> NoisyData:
     """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.
@@ -361,9 +321,8 @@ class GaussianClasses:
     bayes_error: float
 
 
-@validate_params(samples=_samples(minimum=2), dimensions=_DIMENSIONS,
-                 separation=SEPARATION,
-                 seed=rule.seed())
+@validate_params(samples=rule.count(minimum=2, maximum=2**80),
+                 dimensions=SAMPLE_RULES["dimensions"], separation=SEPARATION, seed=rule.seed())
 def gaussian_classes(samples: int, dimensions: int, separation: float, *,
                      seed: int | None = None) -> GaussianClasses:
     """Overlapping classes: :math:`N(\\pm\\mu, I)` with :math:`\\|2\\mu\\| =` ``separation``.

@@ -208,3 +208,20 @@ def test_a_starting_point_that_overflows_is_blamed_on_w0():
     assert "Scale the data" not in str(info.value)
     with pytest.raises(ValueError, match="w0 and b0"):  # finite in float64, inf in float32
         gp.train(X.astype(np.float32), Y, max_epochs=5, w0=[1e300, 0.0])
+
+
+def test_the_steps_bodies_convert_their_own_arguments():
+    """Issue 28 item 3: a rule checks, the body converts. Called past its rules (as the
+    package calls it), each step takes its label as a one-element array and its options as
+    numpy scalars, and makes the update the checked call makes."""
+    import mxnet as mx
+
+    w, b = nd.zeros(2), nd.zeros(1)
+    assert gp.perceptron.__wrapped__(w, b, nd.array([1.0, 2.0]), nd.array([-1.0]),
+                                     learning_rate=np.float64(0.5), threshold=np.int64(0)) == 1
+    assert w.asnumpy().tolist() == [-0.5, -1.0] and b.asscalar() == -0.5
+    wn, bn = mx.np.zeros(2), mx.np.zeros(1)
+    assert gp.chapter.perceptron_np.__wrapped__(wn, bn, mx.np.array([1.0, 2.0]),
+                                                mx.np.array([-1.0]),
+                                                learning_rate=np.float64(0.5)) == 1
+    assert wn.asnumpy().tolist() == [-0.5, -1.0] and bn.item() == -0.5

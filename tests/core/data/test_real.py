@@ -457,3 +457,14 @@ def test_idx_gzip_damage_is_an_idx_error_naming_the_file(tmp_path, damage):
     with pytest.raises(IDXError, match="labels.gz") as info:
         read_idx(path)
     assert "truncated" in str(info.value) or "corrupt" in str(info.value)
+
+
+def test_the_loaders_bodies_convert_their_own_arguments(tmp_path):
+    """Issue 28 item 3: called past their rules, the loaders convert what the rules only
+    checked: a path as a string, an array as a list, data as lists."""
+    path = write_idx.__wrapped__(str(tmp_path / "a.idx"), [[1.0, 2.0], [3.0, 4.0]])
+    assert read_idx.__wrapped__(str(path)).tolist() == [[1, 2], [3, 4]]
+    split = datasets.train_test_split.__wrapped__([[0, 1], [2, 3], [4, 5], [6, 7]], [0, 1, 0, 1],
+                                                  test_fraction=0.5, seed=0)
+    assert split.X_train.dtype == np.float64 and split.y_test.shape == (2,)
+    assert datasets.one_vs_rest.__wrapped__([0, 3, 0], 0).tolist() == [1, -1, 1]

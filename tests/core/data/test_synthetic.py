@@ -219,3 +219,24 @@ def test_pad_constant_refuses_a_value_beyond_float32():
         gp.data.pad_constant(X32, 1e39)
     assert gp.data.pad_constant(X32.astype(np.float64), 1e39)[0, -1] == 1e39
     assert gp.data.pad_constant(X32, -3.0).dtype == np.float32
+
+
+def test_the_generators_bodies_convert_their_own_arguments():
+    """Issue 28 item 3: called past their rules, the generators convert what the rules only
+    checked: a numpy seed (MXNet's seed takes a Python int only), ``ctx=None`` (``mx.cpu()``,
+    not the caller's current context), lists and NDArrays for data."""
+    a = gp.sample_separable.__wrapped__(20, 2, 0.1, seed=np.int64(4))
+    b = gp.sample_separable(20, 2, 0.1, seed=4)
+    np.testing.assert_array_equal(a.X.asnumpy(), b.X.asnumpy())
+    with mx.Context("cpu", 1):
+        X, _ = gp.getfake.__wrapped__(5, 2, 0.1)
+        Xn, _ = gp.chapter.getfake_np.__wrapped__(5, 2, 0.1)
+    assert X.context == mx.cpu() and Xn.ctx == mx.cpu()
+    P = gp.data.pad_constant.__wrapped__([[1, 2], [3, 4]], 1.0)
+    assert P.dtype == np.float64 and P.tolist() == [[1, 2, 1], [3, 4, 1]]
+    margins = gp.generating_margins.__wrapped__(nd.array([[1.0, 2.0]]), [[-1]], [[1.0], [0.0]],
+                                                nd.array([0.5]))
+    assert margins.tolist() == [-1.5]
+    noisy = gp.data.getfake_noisy.__wrapped__(10, 2, 0.1, 0.2, seed=np.uint32(1))
+    assert noisy.flipped.sum() == 2
+    assert gp.data.gaussian_classes.__wrapped__(10, 2, 1.0, seed=np.int64(1)).X.shape == (10, 2)
