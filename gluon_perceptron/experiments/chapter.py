@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import islice, product
+from itertools import product
 
 import mxnet as mx
 import numpy as np
@@ -354,6 +354,11 @@ def _reachable(epsilons, name: str, args: dict) -> np.ndarray:
 _MARGINS = Rule(_reachable, "None or finite_values(0 < epsilon < RADIUS)")
 
 
+def _datasets(eps: np.ndarray, args: dict) -> int:
+    """How many numbers :func:`margin_experiment`'s datasets hold, all drawn before training."""
+    return eps.size * args["trials"] * args["samples"] * args["dimensions"]
+
+
 def _margins(epsilons) -> np.ndarray:
     """``epsilons`` as a new float64 array, :data:`EPSILONS` for None (a result must alias
     neither the constant nor the caller's array)."""
@@ -449,11 +454,9 @@ class MarginExperiment:
         return self.bfake**2 <= 1.0
 
 
-@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"],
-                 trials=repeats(), epsilons=fits(_MARGINS, lambda eps, args: eps.size * args[
-                     "trials"] * args["samples"] * args["dimensions"], "the datasets (trials="
-                     "{trials:,} x epsilons x samples={samples:,} x dimensions={dimensions:,})",
-                     ("trials", "samples", "dimensions")),
+@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"], trials=repeats(),
+                 epsilons=fits(_MARGINS, _datasets, "the datasets of trials, epsilons, samples and "
+                               "dimensions", ("trials", "samples", "dimensions")),
                  max_epochs=count(), engine=one_of("fast", "faithful", "lockstep"),
                  sampler=one_of(*ENGINES), seed=seed(), progress=progress())
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
@@ -545,15 +548,11 @@ class SizeExperiment:
 
 def _configs(configs, name: str, args: dict) -> list[tuple[int, int]]:
     """A non-empty sequence of ``(samples, dimensions)`` pairs, each a shape the sampler draws."""
-    try:
-        pairs = [tuple(pair) for pair in islice(configs, 10**4 + 1)]
-    except TypeError:  # not iterable, or an entry that is not
-        pairs = []
-    if isinstance(configs, (str, bytes)) or not 0 < len(pairs) <= 10**4 \
-            or any(len(pair) != 2 for pair in pairs):
-        raise ValueError(f"{name} must be a non-empty sequence of at most 10,000 (samples, "
-                         f"dimensions) pairs, got {configs!r:.60}")
-    return [_check_sampler_args(n, d, 0.0, None)[:2] for n, d in pairs]
+    shape = np.shape(np.array(configs, dtype=object))  # () for a string or a generator
+    if isinstance(configs, (str, bytes)) or len(shape) != 2 or shape[1] != 2 or not shape[0]:
+        raise ValueError(f"{name} must be a non-empty sequence of (samples, dimensions) pairs, "
+                         f"got {configs!r:.60}")
+    return [_check_sampler_args(n, d, 0.0, None)[:2] for n, d in configs]
 
 
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),

@@ -122,6 +122,11 @@ def _rounds(gamma: float, dimensions: int) -> int:
     return min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
 
 
+def _examples(dimensions: int, args: dict) -> int:
+    """How many numbers the adversary's examples hold, were they kept: n of d coordinates."""
+    return _rounds(args["gamma"], dimensions) * dimensions
+
+
 def _learner(learner, name: str, args: dict):
     if learner is not None and not (callable(getattr(learner, "predict", None))
                                     and callable(getattr(learner, "update", None))):
@@ -132,9 +137,8 @@ def _learner(learner, name: str, args: dict):
 
 # skip_nested=False: the learner is the caller's code, whatever it calls stays checked
 @validate_params(skip_nested=False, gamma=real(positive=True, maximum=1.0, why="e_i has norm 1"),
-                 dimensions=fits(count(maximum=MAX_DIMENSIONS), lambda d, args: d * _rounds(
-                     args["gamma"], d), "the adversary's examples of dimensions={value:,} "
-                     "coordinates", ("gamma",)),
+                 dimensions=fits(count(maximum=MAX_DIMENSIONS), _examples, "the adversary's "
+                                 "examples of dimensions={value:,} coordinates", ("gamma",)),
                  learner=Rule(_learner, "None or an object with predict(x) and update(x, y)"))
 def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     """Theorem 1.34: force :math:`n = \\min(1/\\gamma^2, d)` mistakes on a deterministic learner.
