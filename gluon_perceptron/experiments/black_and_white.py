@@ -11,14 +11,15 @@ import numpy as np
 
 from ..core import _checks
 from ..core._arrays import _row_norms
+from ..core._convert import as_features, as_labels, as_progress, as_seeds
 from ..core._validation import (
     Rule,
     count,
     features,
-    finite_values,
     fits,
     flag,
     fraction,
+    instance,
     labels,
     optional,
     progress,
@@ -53,19 +54,6 @@ from ._arrays import numpy_pair
 from ._progress import Progress, track
 
 
-def _within_run(horizons, name: str, args: dict) -> list[int]:
-    horizons = _checks.counts(horizons, name)
-    norms = args["norms"]
-    for T in horizons:
-        if T > norms.size:
-            raise ValueError(f"horizon {T} in horizons is longer than the run: norms has "
-                             f"{norms.size} values (one per epoch); use horizons of at most "
-                             f"{norms.size}")
-    return horizons
-
-
-@validate_params(norms=finite_values(), horizons=Rule(_within_run, "counts(<= norms.size)",
-                                                       ("norms",)))
 def horizon_maxima(norms, horizons) -> np.ndarray:
     """:math:`\\max_{t \\le T} \\|\\theta_t\\|` for each horizon :math:`T` (in epochs).
 
@@ -101,25 +89,6 @@ def step_errors(run: OnlineRun, X, Y) -> np.ndarray:
     return np.array([error_rate(th[:-1], th[-1], X, Y) for th in run.thetas])
 
 
-def _recorded(result, name: str, args: dict) -> TrainResult:
-    _checks.instance(result, TrainResult, name,
-                     "from a trainer such as train_traced(..., record=True)")
-    if "weights" not in result.history:
-        raise ValueError("result has no per-epoch weights; train with record=True")
-    return result
-
-
-def _features_of_result(X, name: str, args: dict) -> np.ndarray:
-    X = _checks.features(X, name)
-    size = np.size(args["result"].w)
-    if X.shape[1] != size:
-        raise ValueError(f"X has {X.shape[1]} features but result's weights have {size}")
-    return X
-
-
-@validate_params(result=Rule(_recorded, "instance(TrainResult, with history['weights'])"),
-                 X=Rule(_features_of_result, "features(one per weight of result)", ("result",)),
-                 Y=labels(of="X"))
 def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
     """Error of the predictor after each pass on other data ``(X, Y)``, ties counted as errors
     (as :func:`error_rate`).
@@ -128,7 +97,7 @@ def heldout_errors(result: TrainResult, X, Y) -> np.ndarray:
     """
     W = np.array([w for w, _ in result.history["weights"]], dtype=np.float64)
     b = np.array([b for _, b in result.history["weights"]], dtype=np.float64)
-    return np.mean(Y * (W @ X.astype(np.float64).T + b[:, None]) <= 0, axis=1)
+    return np.mean(Y * (W @ np.asarray(X, dtype=np.float64).T + b[:, None]) <= 0, axis=1)
 
 
 @dataclass
@@ -140,19 +109,11 @@ class TailStats:
     spread: float
 
 
-@validate_params(trace=Rule(lambda v, name, args: _checks.vector(v, name).astype(np.float64),
-                            "vector() as float64"),
-                 last=count(at_most="trace"))
 def tail_stats(trace, last: int) -> TailStats:
     """Summarise the last ``last`` values of a per-epoch trace: where it sits, how it moves."""
     tail = np.asarray(trace, dtype=np.float64)[-last:]
     with np.errstate(over="ignore", invalid="ignore"):
-        spread = float(np.ptp(tail))
-        if not math.isfinite(spread):
-            raise ValueError(f"trace's last {last} values spread over {tail.min():.3g} .. "
-                             f"{tail.max():.3g}, more than a float64 holds; scale the trace "
-                             f"down (e.g. divide it by np.abs(trace).max())")
-        mean, std = float(tail.mean()), float(tail.std())
+        spread, mean, std = float(np.ptp(tail)), float(tail.mean()), float(tail.std())
     if not (math.isfinite(mean) and math.isfinite(std)):  # the sum of squares overflowed
         e = int(np.frexp(np.abs(tail).max())[1])  # scaled by 2**-e: exact, all below 1
         scaled = np.ldexp(tail, -e)
@@ -215,29 +176,20 @@ class NonseparableRuns:
         return horizon_maxima(norms, [max(norms.size // 10, 1), norms.size])
 
 
-#: The most samples whose C(samples, 3) triples amaldi_hauser_bound examines by default.
+#: The most samples whose C(samples, 3) triples amaldi_hauser_bound examines by default (call
+#: it with a larger ``max_subsets`` for more).
 _MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_000)
 
 
-def _bounded_samples(samples, name: str, args: dict) -> int:
-    samples = _checks.positive_int(samples, name, minimum=2)
-    if samples > _MAX_BOUNDED_SAMPLES:
-        raise ValueError(f"samples must be at most {_MAX_BOUNDED_SAMPLES}, got {samples}: the "
-                         f"Amaldi-Hauser bound of each set examines all C(samples, 3) triples "
-                         f"of examples (call amaldi_hauser_bound with a larger max_subsets for "
-                         f"more)")
-    return samples
-
-
 #: ``epochs`` of a run that records (w, b) after every pass: epochs x 3 numbers that must fit.
-_RECORDED_EPOCHS = fits(count(), lambda epochs, args: 3 * epochs, "nonseparable_experiment's "
-                        "recorded weights (epochs={value} passes x 3 numbers)")
+_RECORDED_EPOCHS = fits(count(), lambda epochs, args: 3 * epochs, "the recorded weights "
+                        "(epochs={value} passes x 3 numbers)")
+#: Part 1's draws: the fraction of labels flipped, the Gaussians' separation; and a progress bar.
+_PART1 = dict(flip=fraction(), separation=SEPARATION, progress=progress())
 
 
-@validate_params(epochs=_RECORDED_EPOCHS,
-                 samples=Rule(_bounded_samples, "count(2 .. Amaldi-Hauser's limit)"),
-                 flip=fraction(), separation=SEPARATION, seed=seed(),
-                 progress=progress())
+@validate_params(epochs=_RECORDED_EPOCHS, samples=count(2, _MAX_BOUNDED_SAMPLES), **_PART1,
+                 seed=seed())
 def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
                             separation: float = 2.0, seed: int | None = None,
                             progress: Progress | None = None) -> NonseparableRuns:
@@ -252,6 +204,7 @@ def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: floa
     progress : callable, optional
         A tqdm-like wrapper for the loop over the three datasets.
     """
+    flip, separation, progress = float(flip), float(separation), as_progress(progress)
     noisy = getfake_noisy(samples, 2, 0.0, flip, seed=seed)
     gauss = gaussian_classes(samples, 2, separation)
     data = {"20% label noise": (noisy.X, noisy.Y),
@@ -311,8 +264,7 @@ class NormGrowth:
 
 
 @validate_params(seeds=seeds(), epochs=_RECORDED_EPOCHS,
-                 samples=drawn_points(1, "norm_growth_over_seeds"), flip=fraction(),
-                 separation=SEPARATION, progress=progress())
+                 samples=drawn_points(1, "norm_growth_over_seeds"), **_PART1)
 def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
                            flip: float = 0.2, separation: float = 2.0,
                            progress: Progress | None = None) -> NormGrowth:
@@ -329,12 +281,13 @@ def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
+    seeds, flip, separation = as_seeds(seeds), float(flip), float(separation)
     names = ("20% label noise", "overlapping Gaussians")
     last: dict[str, list] = {name: [] for name in names}
     first: dict[str, list] = {name: [] for name in names}
     total: dict[str, list] = {name: [] for name in names}
     tenth = max(epochs // 10, 1)
-    for draw in track(seeds, progress, desc="norm growth over seeds"):
+    for draw in track(seeds, as_progress(progress), desc="norm growth over seeds"):
         noisy = getfake_noisy(samples, 2, 0.0, flip, seed=draw)
         gauss = gaussian_classes(samples, 2, separation)
         for name, (X, Y) in zip(names, ((noisy.X, noisy.Y), (gauss.X, gauss.Y))):
@@ -376,13 +329,12 @@ class BrokenRules:
         return np.flatnonzero(self.aggressive.mistakes) + 1
 
 
-@validate_params(X=features(), Y=labels(of="X"),
-                 steps=fits(count(), lambda steps, args: 3 * steps, "broken_rules_experiment's "
-                            "step-by-step weights (steps={value} x 3 numbers)"),
-                 max_epochs=count())
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), steps=fits(
+    count(), lambda steps, args: 3 * steps, "the weights of steps={value} steps (3 numbers each)"))
 def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
     """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
     and the unguarded rule ``max_epochs`` passes over ``(X, Y)``. Deterministic."""
+    X, Y = as_features(X), as_labels(Y, like=X)
     sequence = notes_sequence(steps)
     return BrokenRules(sequence=sequence, plain=run_online(*sequence),
                        aggressive=run_online(*sequence, rule="aggressive"),
@@ -441,21 +393,20 @@ class Remedies:
 
     def tail(self, method: str, last: int) -> TailStats:
         """:func:`tail_stats` of ``method``'s held-out error over the last ``last`` passes."""
-        _checks.choice(method, "method", set(self.errors))
-        return tail_stats(self.errors[method], last)
+        errors = self.errors[_checks.choice(method, "method", set(self.errors))]
+        return tail_stats(errors, _checks.positive_int(last, "last", maximum=errors.size))
 
 
-def _heldout_epochs(caller: str) -> Rule:
-    """``epochs``, a count whose held-out scores (epochs x samples numbers) fit."""
-    return fits(count(), lambda epochs, args: epochs * args["samples"],
-                caller + "'s held-out scores (epochs={value} passes x samples={samples} "
-                         "held-out points)", needs=("samples",))
+#: The arguments of :func:`remedies_experiment` and :func:`remedies_over_seeds`: ``epochs``
+#: is a count whose held-out scores (epochs x samples numbers) fit.
+_REMEDIES = dict(samples=drawn_points(2, "the remedies experiment"), epochs=fits(
+    count(), lambda epochs, args: epochs * args["samples"], "the held-out scores (epochs={value} "
+    "passes x samples={samples} held-out points)", ("samples",)), flip=fraction(), shuffle=flag(),
+    progress=progress())
 
 
-@validate_params(samples=drawn_points(2, "remedies_experiment"),
-                 epochs=_heldout_epochs("remedies_experiment"),
-                 flip=fraction(), epsilon=real(minimum=0.0), radius=optional(real(positive=True)),
-                 shuffle=flag(), seed=seed(), progress=progress())
+@validate_params(**_REMEDIES, epsilon=real(minimum=0.0), radius=optional(real(positive=True)),
+                 seed=seed())
 def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 300,
                         epsilon: float = 0.0, radius: float | None = None,
                         shuffle: bool = False, seed: int | None = None,
@@ -479,9 +430,11 @@ def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 
     progress : callable, optional
         A tqdm-like wrapper for the loop over methods.
     """
+    flip, epsilon, progress = float(flip), float(epsilon), as_progress(progress)
     data = getfake_noisy(2 * samples, 2, epsilon, flip, seed=seed)
-    return _remedies(data, samples, epochs, flip, radius=radius, shuffle=shuffle,
-                     order_seed=0 if seed is None else seed, progress=progress)
+    return _remedies(data, samples, epochs, flip, radius=None if radius is None else float(radius),
+                     shuffle=bool(shuffle), order_seed=0 if seed is None else seed,
+                     progress=progress)
 
 
 #: The methods of :data:`REMEDY_METHODS` as runs of :func:`_lockstep_runs`: the step's decay,
@@ -641,24 +594,12 @@ class OrderEffect:
         return float(np.mean(shares)) if shares else float("nan")
 
 
-def _in_data_order(remedies, name: str, args: dict) -> Remedies:
-    _checks.instance(remedies, Remedies, name, "the result of remedies_experiment()")
-    if remedies.shuffle:
-        raise ValueError("order_effect replays the data order; pass a remedies_experiment run "
-                         "made with shuffle=False")
-    return remedies
+def _passes(last, name: str, args: dict) -> int:  # at most the passes of the run
+    return count(maximum=args["remedies"].results["plain"].epochs)(last, name, args)
 
 
-def _within_passes(last, name: str, args: dict) -> int:
-    last = _checks.positive_int(last, name)
-    epochs = args["remedies"].results["plain"].epochs
-    if last > epochs:
-        raise ValueError(f"last={last} is more than the {epochs} passes of the run")
-    return last
-
-
-@validate_params(remedies=Rule(_in_data_order, "instance(Remedies, shuffle=False)"),
-                 last=Rule(_within_passes, "count(<= the run's passes)", ("remedies",)))
+@validate_params(remedies=instance(Remedies, "the result of remedies_experiment()"),
+                 last=Rule(_passes, "count(<= the run's passes)", ("remedies",)))
 def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
     """Replay the plain run of ``remedies`` step by step and score every step's weights.
 
@@ -667,6 +608,9 @@ def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
     pass-end weights here are those of ``remedies.results["plain"]``; in between, the stream
     shows every weight vector the run visits.
     """
+    if remedies.shuffle:
+        raise ValueError("order_effect replays the data order; pass a remedies_experiment run "
+                         "made with shuffle=False")
     X, Y = remedies.train
     epochs = remedies.results["plain"].epochs
     n = Y.size
@@ -748,10 +692,7 @@ class RemediesOverSeeds:
         return self.seeds.size
 
 
-@validate_params(seeds=seeds(), samples=drawn_points(2, "remedies_over_seeds"),
-                 epochs=_heldout_epochs("remedies_over_seeds"), flip=fraction(),
-                 last=count(at_most="epochs"), shuffle=flag(),
-                 progress=progress())
+@validate_params(seeds=seeds(), **_REMEDIES, last=count(at_most="epochs"))
 def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epochs: int = 200,
                         last: int = 100, shuffle: bool = True,
                         progress: Progress | None = None) -> RemediesOverSeeds:
@@ -773,7 +714,8 @@ def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epoc
     progress : callable, optional
         A tqdm-like wrapper for the loop over draws.
     """
-    return _over_seeds(seeds, samples, flip, epochs, last, shuffle, progress)[0]
+    seeds, flip, progress = as_seeds(seeds), float(flip), as_progress(progress)
+    return _over_seeds(seeds, samples, flip, epochs, last, bool(shuffle), progress)[0]
 
 
 def _over_seeds(seeds, samples: int, flip: float, epochs: int, last: int, shuffle: bool,

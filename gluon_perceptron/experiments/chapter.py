@@ -11,27 +11,39 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import product
 
 import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from ..core import _checks
+from ..core._convert import as_features, as_labels, as_progress, as_seeds, as_values
 from ..core._validation import (
     Rule,
     count,
     features,
+    finite_values,
+    fits,
     labels,
+    ndarray,
     one_of,
+    optional,
     progress,
     real,
+    repeats,
     seed,
     seeds,
-    unchecked,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
-from ..core.chapter.sampler import PRINTED_TRACE, RADIUS, _check_sampler_args, getfake
+from ..core.chapter.sampler import (
+    GETFAKE_RULES,
+    MAX_SAMPLES,
+    PRINTED_TRACE,
+    RADIUS,
+    _check_sampler_args,
+    getfake,
+)
 from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train
@@ -46,6 +58,9 @@ EPSILONS.setflags(write=False)
 
 #: The original notebook's seed: ``mx.random.seed(1)``.
 CHAPTER_SEED = 1
+
+#: What the sampler's ``samples, dimensions, epsilon`` must be: ``getfake``'s own rules.
+_SAMPLER = {name: GETFAKE_RULES[name] for name in ("samples", "dimensions", "epsilon")}
 
 
 @dataclass
@@ -91,31 +106,26 @@ class Demo:
         return "\n".join(self.trace_lines())
 
 
-def _check_start(w, b, d: int) -> None:
-    """The caller's ``w, b`` (or neither) fit ``d`` features and one another."""
-    if w is None and b is None:
-        return
-    if w is None or b is None:
+#: The rule of a caller's ``w`` (and part of ``b``'s): the demo updates them in place.
+_IN_PLACE = ndarray("it is updated in place")
+
+
+def _fits_w(b, name: str, args: dict):
+    """The rule of ``b``, after ``w``: both None, or NDArrays of one float dtype that fit the
+    features of ``X`` (the chapter's 2 where there is no ``X``)."""
+    w, d = args["w"], args["X"].shape[1] if "X" in args else 2
+    if (w is None) != (b is None):
         raise ValueError("pass both w and b (to continue from earlier parameters) or neither")
-    for name, a in (("w", w), ("b", b)):
-        _checks.instance(a, nd.NDArray, name, "it is updated in place; use nd.array(...)")
-    if w.shape != (d,) or b.shape != (1,):
+    if b is not None and (_IN_PLACE(b, name, args).shape != (1,) or w.shape != (d,)):
         raise ValueError(f"w must have shape ({d},) and b shape (1,) for X with {d} features, "
                          f"got {w.shape} and {b.shape}")
-    if w.dtype != b.dtype or np.dtype(w.dtype) not in (np.float32, np.float64):
+    if b is not None and (w.dtype != b.dtype or np.dtype(w.dtype) not in (np.float32, np.float64)):
         raise TypeError(f"w and b must share one float dtype (float32 or float64), got "
-                        f"{np.dtype(w.dtype).name} and {np.dtype(b.dtype).name}; use "
-                        f"w.astype('float32') and b.astype('float32')")
+                        f"{np.dtype(w.dtype).name} and {np.dtype(b.dtype).name}")
+    return b
 
 
-def _start_of(features: str | None) -> Rule:
-    """The rule of ``b``: with ``w``, both None or NDArrays that fit the features of the
-    argument ``features`` (or 2, the chapter's plane, when None)."""
-    def check(b, name: str, args: dict):
-        _check_start(args["w"], b, 2 if features is None else args[features].shape[1])
-        return b
-    return Rule(check, "w and b both None, or NDArrays of one float dtype that fit X",
-                ("w",) if features is None else ("w", features))
+_START = Rule(_fits_w, "w and b both None, or NDArrays of one float dtype that fit X", ("w",))
 
 
 def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
@@ -125,7 +135,7 @@ def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
     return w, b
 
 
-@validate_params(X=features(), Y=labels(of="X"), w=unchecked, b=_start_of("X"))
+@validate_params(X=features(), Y=labels(of="X"), w=optional(_IN_PLACE), b=_START)
 def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None) -> Demo:
     """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
 
@@ -146,6 +156,7 @@ def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None) -> D
     Demo
         ``w, b, updates`` (unpacks like the tuple it replaced).
     """
+    X, Y = as_features(X), as_labels(Y, like=X)
     w, b = _start(w, b, X.shape[1])
     Xd = nd.array(X, dtype=w.dtype)
     updates = []
@@ -250,24 +261,14 @@ class DemoStatistics:
         return int(np.sum(self.training_error == 0))
 
 
-def _sampler_margin(dimensions: int | str) -> Rule:
-    """``epsilon``, checked with the sampler's own rule (which also checks ``samples`` and the
-    ``dimensions``: a number, or the name of the argument holding it)."""
-    def check(epsilon, name: str, args: dict) -> float:
-        d = args[dimensions] if isinstance(dimensions, str) else dimensions
-        return _check_sampler_args(args["samples"], d, epsilon, None)[2]
-    return Rule(check, "a margin getfake can reach",
-                ("samples", dimensions) if isinstance(dimensions, str) else ("samples",))
-
-
-@validate_params(seeds=seeds(), samples=count(maximum=2**80), epsilon=_sampler_margin(2),
+@validate_params(seeds=seeds(), samples=count(maximum=MAX_SAMPLES), epsilon=real(minimum=0.0),
                  progress=progress())
 def demo_statistics(seeds=range(100), *, samples: int = 50, epsilon: float = 0.3,
                     progress: Progress | None = None) -> DemoStatistics:
     """Run the demo (``getfake`` then one pass from zero) once per seed and collect the counts."""
-    seeds = np.array(seeds, dtype=np.int64)
+    seeds, epsilon = np.array(as_seeds(seeds), dtype=np.int64), float(epsilon)
     updates, errors, first = [], [], []
-    for s in track(seeds, progress, desc="demo over seeds"):
+    for s in track(seeds, as_progress(progress), desc="demo over seeds"):
         mx.random.seed(int(s))
         X, Y = getfake(samples, 2, epsilon)
         Xn, Yn = numpy_pair(X, Y)
@@ -311,20 +312,18 @@ class SamplerComparison:
                             - self.quartiles["fast"].mean(axis=0)).max())
 
 
-@validate_params(seeds=seeds(), samples=count(maximum=2**80),
-                 dimensions=count(maximum=2**80), epsilon=_sampler_margin("dimensions"),
-                 progress=progress())
+@validate_params(seeds=seeds(), **_SAMPLER, progress=progress())
 def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 2,
                      epsilon: float = 0.2, progress: Progress | None = None
                      ) -> SamplerComparison:
     """Draw with both samplers under each seed; compare their margins and label shares."""
-    seeds = np.array(seeds, dtype=np.int64)
+    seeds, epsilon = np.array(as_seeds(seeds), dtype=np.int64), float(epsilon)
     engines = ("faithful", "fast")
     quart: dict[str, list] = {e: [] for e in engines}
     share: dict[str, list] = {e: [] for e in engines}
     same_plane, same_points = [], []
     draws = {e: partial(sample_separable, samples, dimensions, epsilon, engine=e) for e in engines}
-    for s in track(seeds, progress, desc="samplers"):
+    for s in track(seeds, as_progress(progress), desc="samplers"):
         fakes = {}
         for e in engines:
             mx.random.seed(int(s))
@@ -342,51 +341,28 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 
 # --- updates against the margin ----------------------------------------------------------------
 
-def _margins(dimensions: int | str) -> Rule:
-    """The rule of ``epsilons``: :data:`EPSILONS` (a copy) for ``None``; else finite margins
-    ``> 0`` the sampler can reach, checked with its own rule (which also checks ``samples`` and
-    the ``dimensions``: a number, or the name of the argument holding it)."""
-    def check(epsilons, name: str, args: dict) -> np.ndarray:
-        d = args[dimensions] if isinstance(dimensions, str) else dimensions
-        return _epsilons(epsilons, args["samples"], d)
-    return Rule(check, "None or margins > 0 getfake can reach",
-                ("samples", dimensions) if isinstance(dimensions, str) else ("samples",))
-
-
-def _runs(what: str, dimensions: str | None) -> Rule:
-    """The rule of ``trials``: a number of repeats whose runs (or, with ``dimensions``, whose
-    datasets) fit in memory."""
-    def check(trials, name: str, args: dict) -> int:
-        trials = _checks.repeats(trials, name)
-        eps = args["epsilons"]
-        if dimensions is None:
-            _checks.elements(trials * eps.size, f"{what}'s runs (trials={trials:,} x "
-                                                f"{eps.size} epsilons)")
-        else:
-            samples, d = args["samples"], args[dimensions]
-            _checks.elements(trials * eps.size * samples * d,
-                             f"{what}'s datasets (trials={trials:,} x {eps.size} epsilons x "
-                             f"samples={samples:,} x dimensions={d:,})")
-        return trials
-    return Rule(check, "repeats() whose runs fit",
-                ("epsilons",) if dimensions is None else ("epsilons", "samples", dimensions))
-
-
-def _epsilons(epsilons, samples: int, dimensions: int) -> np.ndarray:
-    _check_sampler_args(samples, dimensions, 0.0, None)
-    if epsilons is None:
-        return np.array(EPSILONS, dtype=float)  # a copy: a result must not alias the constant
-    eps = _checks.finite_values(epsilons, "epsilons", strict=True)
+def _reachable(epsilons, name: str, args: dict) -> np.ndarray:
+    """The rule of ``epsilons``: None (:data:`EPSILONS`), or margins in (0, RADIUS)."""
+    eps = EPSILONS if epsilons is None else finite_values(strict=True)(epsilons, name, args)
     if np.any(eps >= RADIUS):  # reachable only by planes with |bfake| > epsilon - RADIUS
         raise ValueError(f"epsilons holds {eps.max():g}: the points have norm < {RADIUS:g}, so "
                          f"most planes cannot leave a margin of {RADIUS:g} or more; use epsilons "
                          f"below {RADIUS:g} (the chapter uses 0.025 to 0.425)")
-    for e in eps:
-        try:
-            _check_sampler_args(samples, dimensions, float(e), None)
-        except ValueError as exc:
-            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
     return eps
+
+
+_MARGINS = Rule(_reachable, "None or finite_values(0 < epsilon < RADIUS)")
+
+
+def _datasets(eps: np.ndarray, args: dict) -> int:
+    """How many numbers :func:`margin_experiment`'s datasets hold, all drawn before training."""
+    return eps.size * args["trials"] * args["samples"] * args["dimensions"]
+
+
+def _margins(epsilons) -> np.ndarray:
+    """``epsilons`` as a new float64 array, :data:`EPSILONS` for None (a result must alias
+    neither the constant nor the caller's array)."""
+    return np.array(EPSILONS if epsilons is None else as_values(epsilons), dtype=np.float64)
 
 
 @dataclass
@@ -412,9 +388,8 @@ class FaithfulExperiment:
     warm_start: bool = False
 
 
-@validate_params(samples=count(maximum=2**80), epsilons=_margins(2),
-                 trials=_runs("margin_experiment_faithful", None), w=unchecked,
-                 b=_start_of(None), seed=seed(), progress=progress())
+@validate_params(samples=count(maximum=MAX_SAMPLES), epsilons=_MARGINS, trials=repeats(),
+                 w=optional(_IN_PLACE), b=_START, seed=seed(), progress=progress())
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
                                seed: int | None = None,
@@ -444,13 +419,14 @@ def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int 
     -------
     FaithfulExperiment
     """
-    eps = epsilons
+    eps, progress = _margins(epsilons), as_progress(progress)
     warm = w is not None
     w, b = _start(w, b, 2)
     _mx_seed(seed)
     err = np.zeros(eps.size)
-    runs = [(j, i, e) for j in range(trials) for i, e in enumerate(eps)]
-    for _, i, epsilon in track(runs, progress, desc="faithful experiment"):
+    runs = product(range(trials), enumerate(eps))  # lazily: trials x epsilons may be many
+    for _, (i, epsilon) in track(runs, progress, desc="faithful experiment",
+                                 total=trials * eps.size):
         X, Y = getfake(samples, 2, float(epsilon))
         X, labels_ = X.astype(w.dtype, copy=False), Y.asnumpy()
         for k in range(samples):
@@ -478,10 +454,10 @@ class MarginExperiment:
         return self.bfake**2 <= 1.0
 
 
-@validate_params(samples=count(maximum=2**80), dimensions=count(maximum=2**80),
-                 epsilons=_margins("dimensions"),  # > 0: the bound divides by epsilon^2
-                 trials=_runs("margin_experiment", "dimensions"), max_epochs=count(),
-                 engine=one_of("fast", "faithful", "lockstep"),
+@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"], trials=repeats(),
+                 epsilons=fits(_MARGINS, _datasets, "the datasets of trials, epsilons, samples and "
+                               "dimensions", ("trials", "samples", "dimensions")),
+                 max_epochs=count(), engine=one_of("fast", "faithful", "lockstep"),
                  sampler=one_of(*ENGINES), seed=seed(), progress=progress())
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
@@ -507,7 +483,7 @@ def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
     seed : int, optional
         Seeds MXNet's generator first; ``None`` uses its current state.
     """
-    eps = epsilons
+    eps, progress = _margins(epsilons), as_progress(progress)
     _mx_seed(seed)
     # trial j, margin i: one dataset each, drawn in the order trial by trial
     runs = [(j, i) for j in range(trials) for i in range(eps.size)]
@@ -570,33 +546,18 @@ class SizeExperiment:
         return self.updates / self.bound
 
 
-def _configs(configs, name: str = "configs", args: dict | None = None) -> list[tuple[int, int]]:
-    """A non-empty sequence of ``(samples, dimensions)`` pairs."""
-    wanted = "configs must be a non-empty sequence of (samples, dimensions) pairs"
-    if isinstance(configs, (str, bytes)) or not hasattr(configs, "__iter__"):
-        raise ValueError(f"{wanted}, got {configs!r:.60}")
-    out = []
-    for pair in list(configs)[:10**4]:
-        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-            raise ValueError(f"{wanted}, got the entry {pair!r:.60}")
-        out.append((_checks.positive_int(pair[0], "samples"),
-                    _checks.positive_int(pair[1], "dimensions")))
-    if not out:
-        raise ValueError(f"{wanted}, got an empty sequence")
-    return out
-
-
-def _records(seeds, name: str, args: dict) -> list[int]:
-    seeds = _checks.seeds(seeds, name)
-    configs = args["configs"]
-    _checks.elements(2 * len(configs) * len(seeds), f"updates_by_size's records (2 per run, "
-                                                    f"{len(configs)} configs x {len(seeds):,} "
-                                                    f"seeds)")
-    return seeds
+def _configs(configs, name: str, args: dict) -> list[tuple[int, int]]:
+    """A non-empty sequence of ``(samples, dimensions)`` pairs, each a shape the sampler draws."""
+    shape = np.shape(np.array(configs, dtype=object))  # () for a string or a generator
+    if isinstance(configs, (str, bytes)) or len(shape) != 2 or shape[1] != 2 or not shape[0]:
+        raise ValueError(f"{name} must be a non-empty sequence of (samples, dimensions) pairs, "
+                         f"got {configs!r:.60}")
+    return [_check_sampler_args(n, d, 0.0, None)[:2] for n, d in configs]
 
 
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),
-                 seeds=Rule(_records, "seeds() whose records fit", ("configs",)),
+                 seeds=fits(seeds(), lambda seeds, args: 2 * len(args["configs"]) * len(seeds),
+                            "updates_by_size's records (2 per config and seed)", ("configs",)),
                  epsilon=real(positive=True), max_epochs=count(), progress=progress())
 def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds=20,
                     epsilon: float = 0.1, max_epochs: int = 10_000,
@@ -604,6 +565,8 @@ def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds=20,
     """For each ``(samples, dimensions)`` and each seed (a count ``k`` means ``0 .. k-1``):
     ``mx.random.seed(s)``, ``sample_separable(samples, dimensions, epsilon)``, train to
     convergence, record the updates next to the dataset's bound."""
+    configs, seeds = [(int(n), int(d)) for n, d in configs], as_seeds(seeds)
+    epsilon, progress = float(epsilon), as_progress(progress)
     updates = np.zeros((len(configs), len(seeds)))
     bound = np.zeros((len(configs), len(seeds)))
     draws = [partial(sample_separable, samples, dims, epsilon) for samples, dims in configs]

@@ -5,28 +5,41 @@ data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 
 import mxnet as mx
 import numpy as np
 
 from ..core import _checks
 from ..core._arrays import _radius
+from ..core._convert import (
+    as_counts,
+    as_features,
+    as_labels,
+    as_progress,
+    as_scalar,
+    as_seeds,
+    as_values,
+    as_vector,
+)
 from ..core._validation import (
     Rule,
     count,
     counts,
     features,
+    finite_values,
     flag,
     labels,
     optional,
     progress,
     real,
     repeats,
+    scalar,
     seeds,
     validate_params,
     vector,
 )
-from ..core.chapter.sampler import _check_sampler_args
+from ..core.chapter.sampler import RADIUS, _check_sampler_args
 from ..core.data.synthetic import _separable_numpy
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
@@ -86,21 +99,19 @@ class ProofTrace:
 
 def _separating(u, name: str, args: dict) -> np.ndarray:
     """``u``, a float64 separator of ``(X, Y)`` with (or without) a bias entry."""
-    A = _signed_rows(args["X"], args["Y"], args["bias"])
-    u = _checks.vector(u, name).astype(np.float64)
+    A, u = _signed_rows(args["X"], args["Y"], args["bias"]), _checks.vector(u, name)
     if u.shape[0] != A.shape[1]:
         raise ValueError(f"u must have {A.shape[1]} entries "
                          f"({'(w*, b*)' if args['bias'] else 'w*'}), got {u.shape[0]}")
-    s = float(np.min(A @ u))
-    if s <= 0:
-        raise ValueError(f"u does not separate the data: its smallest margin is {s:.3g} <= 0")
+    if np.min(A @ u.astype(np.float64)) <= 0:
+        raise ValueError(f"u does not separate the data: its smallest margin is "
+                         f"{np.min(A @ u.astype(np.float64)):.3g} <= 0")
     return u
 
 
-@validate_params(X=features(), Y=labels(of="X"), bias=flag(), max_epochs=count(),
-                 threshold=real(minimum=0.0),
+@validate_params(X=features(), Y=labels(of="X"), bias=flag(), w0=optional(vector(size_of="X")),
                  b0=real(maximum=1e150, why="its square enters the mistake bound"),
-                 w0=optional(vector(size_of="X")),
+                 threshold=real(minimum=0.0), max_epochs=count(),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
                 b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:
@@ -122,7 +133,9 @@ def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None
         For a bad argument, or if ``u`` does not separate the data (the proof needs
         :math:`a_i^\\top u > 0`).
     """
-    A, un = _signed_rows(X, Y, bias), u
+    X, Y, un = as_features(X), as_labels(Y, like=X), as_values(u)
+    w0, b0, threshold = None if w0 is None else as_vector(w0), float(b0), float(threshold)
+    A = _signed_rows(X, Y, bias)
     s = float(np.min(A @ un))  # the proof's s: the smallest a_i . u
     path = update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
                        threshold=threshold)
@@ -210,32 +223,30 @@ class BoundExperiment(ItemAccess):
 
 
 def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
-    """The grid's margins: > 0 (the bounds divide by them), each one the sampler can reach, in
-    a table that fits (the sampler's rule also checks every shape ``(n, d)``)."""
+    """The grid's margins: > 0 (the bounds divide by them) and within the sampler's reach, with
+    every shape ``(n, d)`` one it draws, in a table that fits."""
     if np.ndim(epsilons) != 1:
         raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
                          f"got {epsilons!r:.60}")
-    epsilons = _checks.finite_values(epsilons, name, strict=True)
-    dimensions, samples, trials = args["dimensions"], args["samples"], args["trials"]
-    for d in dimensions:
-        for n in samples:
-            _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
-    for e in epsilons:
-        try:
-            _check_sampler_args(samples[0], dimensions[0], float(e), None)
-        except ValueError as exc:
-            raise ValueError(f"epsilons holds {e:g}, which the sampler refuses: {exc}") from None
-    cells = len(dimensions) * len(samples) * len(epsilons)
-    _checks.elements(cells * trials * len(BOUND_FIELDS),
-                     f"bound_experiment's table ({len(BOUND_FIELDS)} numbers per dataset, "
-                     f"{cells} cells x trials={trials:,})")
-    return epsilons
+    eps = finite_values(strict=True)(epsilons, name, args)
+    if eps.max() >= RADIUS + 10:
+        raise ValueError(f"epsilons holds {eps.max():g}, a margin the sampler cannot reach (its "
+                         f"points have norm < {RADIUS:g}); use margins below {RADIUS:g}")
+    for n, d in product(args["samples"], args["dimensions"]):
+        _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
+    cells = len(args["dimensions"]) * len(args["samples"]) * eps.size * args["trials"]
+    _checks.elements(cells * len(BOUND_FIELDS), f"the grid's table ({len(BOUND_FIELDS)} numbers "
+                                                f"per dataset, trials={args['trials']:,} a cell)")
+    return eps
 
 
-@validate_params(trials=repeats(), max_epochs=count(), dimensions=counts(), samples=counts(),
-                 epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
-                               ("dimensions", "samples", "trials")),
-                 progress=progress())
+#: The grid of :func:`bound_experiment` and :func:`dimension_growth`.
+_GRID = dict(dimensions=counts(), samples=counts(), trials=repeats(), max_epochs=count(),
+             epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
+                           ("dimensions", "samples", "trials")), progress=progress())
+
+
+@validate_params(**_GRID)
 def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0.1, 0.3),
                      *, trials: int = 3, max_epochs: int = 10_000,
                      progress: Progress | None = None) -> BoundExperiment:
@@ -271,10 +282,11 @@ def bound_experiment(dimensions=(2, 5, 10, 20), samples=(100, 1000), epsilons=(0
     -------
     BoundExperiment
     """
+    dimensions, samples, epsilons = as_counts(dimensions), as_counts(samples), as_values(epsilons)
     grid = [(d, n, float(e)) for d in dimensions for n in samples for e in epsilons
             for _ in range(trials)]
     rows = []
-    for d, n, eps in track(grid, progress, desc="bound experiment"):
+    for d, n, eps in track(grid, as_progress(progress), desc="bound experiment"):
         fake = NumpyDraw.of(*_separable_numpy(n, d, eps))  # sample_separable's draw, as numpy
         run = train(fake.X, fake.Y, max_epochs=max_epochs)
         info = generating_plane_bound(fake.X, fake.Y, fake.wfake, fake.bfake)
@@ -313,11 +325,7 @@ class DimensionGrowth:
         return self.medians[:, column] / self.medians[:, 0]
 
 
-@validate_params(seeds=seeds(), dimensions=counts(), trials=repeats(), max_epochs=count(),
-                 samples=counts(),
-                 epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
-                               ("dimensions", "samples", "trials")),
-                 progress=progress())
+@validate_params(seeds=seeds(), **_GRID)
 def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons=(0.1, 0.3),
                      *, trials: int = 8, max_epochs: int = 10_000,
                      progress: Progress | None = None) -> DimensionGrowth:
@@ -335,8 +343,9 @@ def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons
     progress : callable, optional
         A tqdm-like wrapper for the loop over grids.
     """
-    medians = []
-    for grid in track(seeds, progress, desc="grids"):
+    seeds, dimensions, samples = as_seeds(seeds), as_counts(dimensions), as_counts(samples)
+    epsilons, medians = as_values(epsilons), []
+    for grid in track(seeds, as_progress(progress), desc="grids"):
         mx.random.seed(grid)
         counts_: dict[int, list] = {d: [] for d in dimensions}
         for d in dimensions:
@@ -384,16 +393,8 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-def _offset(bfake, name: str, args: dict) -> float:
-    if bfake is None:
-        raise ValueError("bfake is required (use 0.0 for a plane through the origin)")
-    return _checks.scalar(bfake, name)
-
-
-@validate_params(X=features(), Y=labels(of="X"), scale=real(positive=True),
-                 shift=optional(vector(size_of="X")),
-                 bfake=Rule(_offset, "scalar(), required"), wfake=vector(size_of="X"),
-                 max_epochs=count())
+@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar(),
+                 scale=real(positive=True), shift=optional(vector(size_of="X")), max_epochs=count())
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.
@@ -409,8 +410,8 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     TransformedRun
         Without bias and from zero a scaling changes nothing (``homogeneous_updates``).
     """
-    Xn, Yn = X, Y
-    shift_v = np.zeros(Xn.shape[1]) if shift is None else shift.astype(np.float64)
+    Xn, Yn, wfake, bfake = as_features(X), as_labels(Y, like=X), as_vector(wfake), as_scalar(bfake)
+    shift_v, scale = np.zeros(Xn.shape[1]) if shift is None else as_values(shift), float(scale)
     u = separator(wfake, bfake)
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])

@@ -12,10 +12,12 @@ from mxnet import nd
 from scipy import sparse
 
 from ..core import _checks
+from ..core._convert import as_counts, as_features, as_labels, as_progress
 from ..core._validation import (
     Rule,
     count,
     counts,
+    features,
     fits,
     labels,
     progress,
@@ -47,10 +49,6 @@ class PerceptronLearner:
     """
 
     def __init__(self, dimensions: int):
-        dimensions = _checks.positive_int(dimensions, "dimensions")
-        if dimensions > MAX_DIMENSIONS:
-            raise ValueError(f"dimensions={dimensions} is more than the {MAX_DIMENSIONS} "
-                             f"weights PerceptronLearner keeps in one NDArray")
         self.w = nd.zeros(shape=(dimensions,))
         self.b = nd.zeros(shape=(1,))
 
@@ -116,13 +114,6 @@ class AdversaryRun:
         return w
 
 
-def _margin_at_most_1(gamma, name: str, args: dict) -> float:
-    gamma = _checks.finite_float(gamma, name, strictly_positive=True)
-    if gamma > 1:
-        raise ValueError(f"gamma must be in (0, 1] (the e_i have norm 1), got {gamma}")
-    return gamma
-
-
 def _rounds(gamma: float, dimensions: int) -> int:
     """:math:`n = \\min(\\lfloor 1/\\gamma^2 \\rfloor, d)`, guarding against
     1/0.1**2 = 99.999... (and gamma**2 underflowing to 0)."""
@@ -131,12 +122,9 @@ def _rounds(gamma: float, dimensions: int) -> int:
     return min(int(np.floor(1.0 / gamma**2 * (1 + 1e-12))), dimensions)
 
 
-def _adversary_dimensions(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    n = _rounds(args["gamma"], dimensions)
-    _checks.elements(n * dimensions, f"the adversary's {n:,} examples of dimensions="
-                                     f"{dimensions:,} coordinates")
-    return dimensions
+def _examples(dimensions: int, args: dict) -> int:
+    """How many numbers the adversary's examples hold, were they kept: n of d coordinates."""
+    return _rounds(args["gamma"], dimensions) * dimensions
 
 
 def _learner(learner, name: str, args: dict):
@@ -148,9 +136,9 @@ def _learner(learner, name: str, args: dict):
 
 
 # skip_nested=False: the learner is the caller's code, whatever it calls stays checked
-@validate_params(skip_nested=False, gamma=Rule(_margin_at_most_1, "real(0 < gamma <= 1)"),
-                 dimensions=Rule(_adversary_dimensions, "count() whose examples fit",
-                                 ("gamma",)),
+@validate_params(skip_nested=False, gamma=real(positive=True, maximum=1.0, why="e_i has norm 1"),
+                 dimensions=fits(count(maximum=MAX_DIMENSIONS), _examples, "the adversary's "
+                                 "examples of dimensions={value:,} coordinates", ("gamma",)),
                  learner=Rule(_learner, "None or an object with predict(x) and update(x, y)"))
 def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     """Theorem 1.34: force :math:`n = \\min(1/\\gamma^2, d)` mistakes on a deterministic learner.
@@ -173,7 +161,7 @@ def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     learner : object with ``predict(x) -> float`` and ``update(x, y)``, optional
         Default: a fresh :class:`PerceptronLearner`.
     """
-    learner = PerceptronLearner(dimensions) if learner is None else learner
+    gamma, learner = float(gamma), PerceptronLearner(dimensions) if learner is None else learner
     n = _rounds(gamma, dimensions)
     Y = np.zeros(n)
     mistakes = 0
@@ -207,30 +195,14 @@ class AdversaryCurve:
     dimensions: int
 
 
-def _margins_at_most_1(gammas, name: str, args: dict) -> np.ndarray:
-    gammas = _checks.finite_values(gammas, name, minimum=0.0, strict=True)
-    if np.any(gammas > 1):
-        raise ValueError(f"gammas must be a non-empty sequence of margins in (0, 1] (the e_i "
-                         f"have norm 1), got {gammas}")
-    return gammas
-
-
-def _curve_dimensions(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name)
-    for gamma in args["gammas"]:
-        _adversary_dimensions(dimensions, name, {"gamma": float(gamma)})
-    return dimensions
-
-
-@validate_params(gammas=Rule(_margins_at_most_1, "finite_values(0 < gamma <= 1)"),
-                 dimensions=Rule(_curve_dimensions, "count() whose examples fit", ("gammas",)),
-                 progress=progress())
 def adversary_curve(gammas, dimensions: int, *,
                     progress: Progress | None = None) -> AdversaryCurve:
     """:func:`adversary_run` against a fresh :class:`PerceptronLearner` for every margin.
 
-    ``progress``: a tqdm-like wrapper for the loop over margins.
+    ``progress``: a tqdm-like wrapper for the loop over margins. For the package (the main
+    job): its arguments are not checked here, each :func:`adversary_run` checks its own.
     """
+    gammas = np.asarray(gammas, dtype=np.float64)
     forced = [adversary_run(float(g), dimensions).mistakes
               for g in track(gammas, progress, desc="adversary")]
     limit = np.minimum(np.floor(1 / gammas**2 * (1 + 1e-12)), dimensions).astype(int)
@@ -263,7 +235,7 @@ class LeaveOneOut:
 
 
 def _two_examples(X, name: str, args: dict) -> np.ndarray:
-    X = _checks.features(X, name)
+    X = features()(X, name, args)
     if X.shape[0] < 2:
         raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
                          f"to train on), got {X.shape[0]} in {name}")
@@ -289,7 +261,7 @@ def leave_one_out(X, Y, *, max_epochs: int = 10_000,
     -------
     LeaveOneOut
     """
-    Xn, Yn = X, Y
+    Xn, Yn, progress = as_features(X), as_labels(Y, like=X), as_progress(progress)
     full = update_path(Xn, Yn, max_epochs=max_epochs)
     touched = np.unique(full.examples)
     errors = 0
@@ -360,9 +332,11 @@ def _draw_size(samples: str) -> Rule:
                 "{value})", (samples, "test_points"))
 
 
-@validate_params(samples=count(), draws=repeats(), test_points=count(),
-                 dimensions=_draw_size("samples"), epsilon=real(minimum=0.0),
-                 progress=progress())
+#: What :func:`generalization_experiment` and :func:`generalization_curve` share.
+_DRAWS = dict(draws=repeats(), test_points=count(), epsilon=real(minimum=0.0), progress=progress())
+
+
+@validate_params(samples=count(), **_DRAWS, dimensions=_draw_size("samples"))
 def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions: int = 2,
                               epsilon: float = 0.1, test_points: int = 200,
                               progress: Progress | None = None) -> GeneralizationExperiment:
@@ -383,6 +357,7 @@ def generalization_experiment(samples: int = 30, draws: int = 100, *, dimensions
     The theorem says ``mean(loo) <= mean(bound)``. Draws from MXNet's global generator (seed
     it with ``mx.random.seed``).
     """
+    epsilon, progress = float(epsilon), as_progress(progress)
     m = samples + 1
     out = {k: np.zeros(draws) for k in _PER_DRAW}
     converged = np.zeros(draws, dtype=bool)
@@ -431,8 +406,7 @@ class GeneralizationCurve:
         return (self.sizes + 1) * self.means(key)
 
 
-@validate_params(sizes=counts(), draws=repeats(), test_points=count(),
-                 dimensions=_draw_size("sizes"), epsilon=real(minimum=0.0), progress=progress())
+@validate_params(sizes=counts(), **_DRAWS, dimensions=_draw_size("sizes"))
 def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
                          dimensions: int = 2, epsilon: float = 0.5, test_points: int = 200,
                          progress: Progress | None = None) -> GeneralizationCurve:
@@ -443,6 +417,7 @@ def generalization_curve(sizes=(25, 50, 100, 200, 400), draws: int = 100, *,
     GeneralizationCurve
         Means with their standard errors over ``draws`` draws per size.
     """
+    sizes, epsilon, progress = as_counts(sizes), float(epsilon), as_progress(progress)
     runs = [generalization_experiment(n, draws, dimensions=dimensions, epsilon=epsilon,
                                       test_points=test_points, progress=progress)
             for n in sizes]

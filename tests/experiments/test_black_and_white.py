@@ -352,21 +352,12 @@ def test_reference_errors(remedies):
     assert remedies.hinge_error == gp.error_rate(w, b, X, Y)
 
 
-def test_heldout_errors_need_recorded_weights():
-    res = variants.train_averaged(*gp.xor_data(), max_epochs=2)
-    assert "weights" not in res.history
-    with pytest.raises(ValueError, match="record=True"):
-        exp_black_and_white.heldout_errors(res, *gp.xor_data())
-
-
 @pytest.mark.parametrize("call, match", [
     (lambda X, Y: variants.train_projected(X, Y, max_epochs=3, radius=0.0), "radius"),
     (lambda X, Y: traced.train_traced(X, Y, max_epochs=3, decay=-1.0), "decay"),
     (lambda X, Y: variants.train_averaged(X, Y, max_epochs=0), "max_epochs"),
     (lambda X, Y: variants.train_pocket(X, Y, max_epochs=3, learning_rate=0.0), "learning_rate"),
     (lambda X, Y: variants.train_aggressive(X, Y[:3], max_epochs=3), "same length"),
-    (lambda X, Y: exp_black_and_white.tail_stats([0.1, 0.2], 5), "last"),
-    (lambda X, Y: exp_black_and_white.horizon_maxima([1.0, 2.0], [3]), "horizon"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):
@@ -514,6 +505,17 @@ def test_order_effect_explains_the_default_draw(default_draw):
     assert effect.flipped_share_of_last_updates(5) > 0.6   # against 0.2 for a random order
     assert effect.end_errors.mean() > effect.mean_errors.mean() + 0.15
     assert effect.mean_errors.mean() < 0.4
+
+
+def test_a_results_tail_is_at_most_its_passes():
+    """``Remedies.tail(method, last)`` takes a user's ``last``: at most the passes of the run."""
+    R = exp_black_and_white.remedies_experiment(20, epochs=5, seed=1)
+    assert R.tail("plain", 5).mean == pytest.approx(np.mean(R.errors["plain"]))
+    for last in (6, 0, -1):
+        with pytest.raises(ValueError, match="last"):
+            R.tail("plain", last)
+    with pytest.raises(ValueError, match="method"):
+        R.tail("nope", 2)
 
 
 def test_order_effect_refuses_a_shuffled_run():
