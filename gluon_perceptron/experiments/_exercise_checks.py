@@ -70,7 +70,7 @@ function: Rule = Rule(_function, "function()")
 #: The one declaration of the checkers that take only the reader's function: ``solution`` is
 #: checked, and runs untrusted (``skip_nested=False``): what it calls of the package is checked
 #: as a user's call is.
-takes_solution = validate_params(solution=function, skip_nested=False)
+takes_solution: Callable = validate_params(solution=function, skip_nested=False)
 
 
 def _literal(value: Any) -> str:
