@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core._convert import as_counts, as_features, as_labels, as_progress, as_seeds
+from ..core._convert import as_counts, as_features, as_labels, as_numpy, as_progress, as_seeds
 from ..core._validation import (
     Rule,
     count,
@@ -171,6 +171,13 @@ def _split(split, name: str, args: dict) -> Split:
 
 #: The rule of a user's ``split`` (multiclass experiments take it too).
 SPLIT = Rule(_split, "instance(Split)")
+
+
+def as_split(split: Split) -> Split:
+    """The one-line conversion of a ``split`` :data:`SPLIT` checked: its images as float
+    arrays, its labels as 1-D numpy arrays (the package's own splits pass as they are)."""
+    return Split(as_features(split.X_train), as_numpy(split.y_train).reshape(-1),
+                 as_features(split.X_test), as_numpy(split.y_test).reshape(-1))
 
 
 def _digit_of_both(digit, name: str, args: dict):

@@ -32,7 +32,7 @@ from ..core.rosenblatt.multiclass import (
 )
 from ..core.theory.separability import is_separable
 from ._progress import Progress, track
-from .digits import SPLIT
+from .digits import SPLIT, as_split
 
 
 @dataclass
@@ -109,7 +109,7 @@ def multiclass_demo(split: Split, *, max_epochs: int = 20,
     progress : callable, optional
         A tqdm-like wrapper for the loop over the two schemes.
     """
-    progress = as_progress(progress)
+    split, progress = as_split(split), as_progress(progress)
     schemes = {"one-vs-all": train_one_vs_all, "one-vs-one": train_one_vs_one}
     ova, ovo = (schemes[name](split.X_train, split.y_train, max_epochs=max_epochs)
                 for name in track(list(schemes), progress, desc="schemes"))
