@@ -17,6 +17,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from ..core import _checks
+from ..core._convert import as_scalar, as_vector
 from ..core._validation import Rule, one_of, scalar, validate_params
 
 
@@ -65,6 +66,11 @@ def _function(value, name: str, args: dict):
 
 #: The rule of the reader's function: any callable, called later with the checker's cases.
 function: Rule = Rule(_function, "function()")
+
+#: The one declaration of the checkers that take only the reader's function: ``solution`` is
+#: checked, and runs untrusted (``skip_nested=False``): what it calls of the package is checked
+#: as a user's call is.
+takes_solution: Callable = validate_params(solution=function, skip_nested=False)
 
 
 def _literal(value: Any) -> str:
@@ -151,7 +157,7 @@ def _integer_vectors(rng: np.random.Generator, d: int, low: int = -3, high: int 
 
 # --- notebook 01: recover an affine function ---------------------------------------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_recover_affine(solution: Callable) -> ExerciseCheck:
     """Check ``solution(f, d) -> (w, b)``, which recovers an affine :math:`f(x) = w^\\top x + b`
     on :math:`\\mathbb{R}^d` from :math:`d + 1` evaluations: :math:`b = f(0)` and
@@ -217,7 +223,7 @@ def _step_cases(rng: np.random.Generator) -> Iterator[tuple]:
                 yield w, b, x, y, what
 
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_step(solution: Callable) -> ExerciseCheck:
     """Check the chapter's step written by the reader, ``solution(w, b, x, y) -> 0 or 1``,
     against :func:`gluon_perceptron.perceptron`.
@@ -327,7 +333,7 @@ def check_subgradient(solution: Callable, loss: str = "perceptron") -> ExerciseC
 
 # --- notebook 05: the aggressive perceptron errs at every step (notes 1.20) ---------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_aggressive_sequence(solution: Callable) -> ExerciseCheck:
     """Check ``solution(steps) -> (X, Y)``, a linearly separable sequence of ``steps`` examples
     on which the aggressive perceptron (an update on every example, ``run_online`` of
@@ -401,7 +407,7 @@ def _datasets(rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarray
     yield np.asarray(Xx, dtype=np.float64), np.asarray(Yx, dtype=np.float64), "XOR"
 
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_padded_run(solution: Callable) -> ExerciseCheck:
     """Check ``solution(X, Y, max_epochs) -> (w, b)``: the perceptron *without* bias on the
     padded examples :math:`(x_i, 1)`, split into the first :math:`d` weights and the last. It
@@ -475,7 +481,7 @@ def _loo_cases(rng: np.random.Generator) -> Iterator[tuple[np.ndarray, np.ndarra
                 return
 
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_leave_one_out(solution: Callable) -> ExerciseCheck:
     """Check ``solution(X, Y, max_epochs) -> (errors, support)``: the leave-one-out mistakes of
     the perceptron with bias trained to convergence, and :math:`|I|`, the number of distinct
@@ -521,8 +527,8 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 08: NAND and NOR ----------------------------------------------------------------
 
-def _two_weights(w, name: str, args: dict) -> np.ndarray:
-    return _checks.vector(w, name, size=2).astype(np.float64)
+def _two_weights(w, name: str, args: dict):
+    return _checks.vector(w, name, size=2)
 
 
 @validate_params(name=one_of("AND", "OR", "NAND", "NOR"),
@@ -533,6 +539,7 @@ def check_gate(name: str, w, b: float) -> ExerciseCheck:
     0 is neither true nor false). ``name``: ``"AND"``, ``"OR"``, ``"NAND"`` or ``"NOR"``.
     """
     from ..core.theory.expressivity import BOOLEAN_FUNCTIONS, boolean_inputs
+    w, b = as_vector(w).astype(np.float64), as_scalar(b)
     truth = BOOLEAN_FUNCTIONS[name.removeprefix("N")]
     sign = -1.0 if name.startswith("N") else 1.0
 
@@ -557,7 +564,7 @@ def check_gate(name: str, w, b: float) -> ExerciseCheck:
 
 # --- notebook 09: the accuracy of a random guess -----------------------------------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_random_guess(solution: Callable) -> ExerciseCheck:
     """Check ``solution(p) -> accuracy``: the expected accuracy of a guess that says +1 with
     probability :math:`p`, on data whose fraction of +1 labels is :math:`p`,
@@ -592,7 +599,7 @@ def check_random_guess(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 10: one-vs-all prediction --------------------------------------------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_one_vs_all(solution: Callable) -> ExerciseCheck:
     """Check ``solution(W, b, X) -> classes``: the one-vs-all prediction
     :math:`\\operatorname{argmax}_k w_k^\\top x + b_k` for each row of ``X`` (``W`` of shape
@@ -631,7 +638,7 @@ def check_one_vs_all(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 11: the perceptron for A^T w > 0, and one relaxation step ------------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_inequality_solver(solution: Callable) -> ExerciseCheck:
     """Check ``solution(A) -> w`` with :math:`A^\\top w > 0` (every column :math:`a_i` of ``A``
     has :math:`a_i^\\top w > 0`), the perceptron for homogeneous inequalities (Exercise 1.22 of
@@ -675,7 +682,7 @@ def check_inequality_solver(solution: Callable) -> ExerciseCheck:
     return _verdict(cases(), "your w solves A^T w > 0")
 
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_projection_step(solution: Callable) -> ExerciseCheck:
     """Check one step of the relaxation method, ``solution(w, a, c, eta) -> new w``:
     :math:`w - \\eta (a^\\top w - c)^+ a / \\|a\\|^2`, against one iteration of
@@ -713,7 +720,7 @@ def check_projection_step(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 12: one round of parameter mixing ------------------------------------------------
 
-@validate_params(solution=function, skip_nested=False)
+@takes_solution
 def check_mixing(solution: Callable) -> ExerciseCheck:
     """Check ``solution(thetas, mistakes, mixing) -> theta``: one round of iterative parameter
     mixing, :math:`\\sum_i \\mu_i \\theta_i` with :math:`\\mu_i = 1/W` (``mixing="uniform"``) or

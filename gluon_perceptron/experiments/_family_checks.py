@@ -7,9 +7,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ..core._validation import validate_params
 from ..core.beyond.passive import pa_tau
-from ._exercise_checks import ExerciseCheck, _show, _verdict, function
+from ._exercise_checks import ExerciseCheck, _show, _verdict, takes_solution
 
 
 def _pa_cases(rng: np.random.Generator) -> Iterator[tuple]:
@@ -31,7 +30,7 @@ def _pa_cases(rng: np.random.Generator) -> Iterator[tuple]:
                float(rng.choice([0.1, 1.0, 10.0])), "")
 
 
-@validate_params(solution=function)
+@takes_solution
 def check_pa_step(solution: Callable) -> ExerciseCheck:
     """Check the reader's ``solution(w, x, y, variant, C) -> tau``, the passive-aggressive
     step size of ``variant`` ("PA", "PA-I" or "PA-II") at weights ``w`` (no bias), against
@@ -72,7 +71,7 @@ def _vote_cases(rng: np.random.Generator) -> Iterator[tuple]:
         yield pairs, rng.integers(-3, 4, size=(6, d)).astype(float), ""
 
 
-@validate_params(solution=function)
+@takes_solution
 def check_vote(solution: Callable) -> ExerciseCheck:
     """Check the reader's ``solution(pairs, X) -> labels``: the voted perceptron's prediction
     :math:`\\operatorname{sign}(\\sum_k c_k \\operatorname{sign}(w_k^\\top x))` for each row of

@@ -14,9 +14,11 @@ from typing import TypedDict
 import numpy as np
 
 from ..core import _checks
+from ..core._convert import as_counts, as_progress, as_values
 from ..core._validation import (
     Rule,
     count,
+    counts,
     fits,
     one_of,
     progress,
@@ -52,12 +54,6 @@ GAMMAS = tuple(float(g) for g in np.geomspace(0.3, 1e-3, 6))
 METHODS = ("perceptron", "smooth", "rescaled")
 
 
-def _points(function: str) -> Rule:
-    """The rule of ``samples``: at least 2, and ``samples x 2`` points that fit."""
-    return fits(count(minimum=2), lambda samples, args: 2 * samples,
-                function + "(samples={value:,})'s samples x 2 points")
-
-
 def _gram(function: str, minimum: int = 2) -> Rule:
     """The rule of ``samples``: a ``samples x samples`` Gram matrix that fits."""
     return fits(count(minimum=minimum), lambda samples, args: samples * samples,
@@ -70,17 +66,14 @@ def _records(function: str, per_draw: int) -> Rule:
                 f"{function}'s records ({per_draw} per draw, draws={{value:,}})")
 
 
-def _integer_seed(what: str) -> Rule:
-    """A seed that is not None: draw ``s`` uses ``seed + s``."""
-    def check(value, name: str, args: dict) -> int:
-        value = _checks.seed(value, name)
-        if value is None:
-            raise ValueError(f"seed must be an integer: {what}, got None")
-        return value
-    return Rule(check, "seed(), not None")
+#: The rule of a ``seed`` that is not None: draw ``s`` uses ``seed + s``.
+_DRAW_SEED = count(minimum=0, maximum=_checks.SEED_MAX)
+#: The largest noise of :func:`two_moons`: the squared distances between its points, which the
+#: kernels compute, stay finite in float64 (a normal draw stays below 40 in size).
+MAX_NOISE = 1e150
+_NOISE = real(minimum=0.0, maximum=MAX_NOISE, why="the kernels' squared distances stay finite")
 
 
-@validate_params(samples=_points("two_moons"), noise=real(minimum=0.0), seed=seed())
 def two_moons(samples: int, *, noise: float = 0.1,
               seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two interleaved half circles (labels -1, +1), a set no line separates.
@@ -88,27 +81,15 @@ def two_moons(samples: int, *, noise: float = 0.1,
     Points :math:`(\\cos t, \\sin t)` and :math:`(1 - \\cos t, 1/2 - \\sin t)`,
     :math:`t \\sim U[0, \\pi]`, plus Gaussian noise of standard deviation ``noise``
     (``numpy.random.default_rng(seed)``: ``seed=None`` is fresh randomness, an integer
-    reproduces).
-
-    Raises
-    ------
-    ValueError
-        For a bad argument, or a ``noise`` so large that the points' squared norms (what every
-        kernel and bound computes) overflow float64.
+    reproduces). A helper the experiments call, whose rules keep ``noise`` at most
+    :data:`MAX_NOISE`: its arguments are not checked again.
     """
     rng = np.random.default_rng(seed)
     Y = np.where(rng.random(samples) < 0.5, 1.0, -1.0)
     t = rng.uniform(0, np.pi, samples)
     upper = np.column_stack([np.cos(t), np.sin(t)])
     lower = np.column_stack([1 - np.cos(t), 0.5 - np.sin(t)])
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused just below
-        X = np.where(Y[:, None] > 0, upper, lower) + noise * rng.normal(size=(samples, 2))
-        # every squared distance |x - x'|^2 <= 4 max |x|^2 must stay finite for the kernels
-        finite = np.isfinite(4.0 * np.max(np.einsum("ij,ij->i", X, X)))
-    if not finite:
-        raise ValueError(f"two_moons overflowed: noise={noise:g} puts points so far out that "
-                         f"their squared norms are not finite in float64; use a noise on the "
-                         f"moons' own scale (radius 1), e.g. noise=0.1")
+    X = np.where(Y[:, None] > 0, upper, lower) + noise * rng.normal(size=(samples, 2))
     return X, Y
 
 
@@ -151,6 +132,7 @@ def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0,
 
     ``progress``: a tqdm-like wrapper for the loop over the two datasets.
     """
+    progress = as_progress(progress)
     data = {"xor": xor_data(), "moons": two_moons(samples, noise=0.0, seed=seed)}
     runs, margins = {}, {}
     for name, (X, Y) in track(list(data.items()), progress, desc="datasets"):
@@ -200,9 +182,8 @@ class KernelBoundExperiment:
 
 
 @validate_params(kernel=one_of(*KERNEL_SETTINGS), draws=_records("kernel_bound_experiment", 3),
-                 samples=_gram("kernel_bound_experiment"), noise=real(minimum=0.0),
-                 max_epochs=count(), seed=_integer_seed("draw s uses the seed seed + s"),
-                 progress=progress())
+                 samples=_gram("kernel_bound_experiment"), noise=_NOISE,
+                 max_epochs=count(), seed=_DRAW_SEED, progress=progress())
 def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: int = 40,
                             noise: float = 0.1, max_epochs: int = 1000, seed: int = 0,
                             progress: Progress | None = None) -> KernelBoundExperiment:
@@ -214,6 +195,7 @@ def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: in
     ValueError
         For a bad argument, or a ``noise`` so large that the kernel's Gram matrix overflows.
     """
+    noise, seed, progress = float(noise), int(seed), as_progress(progress)
     params = KERNEL_SETTINGS[kernel]
     kern = _kernel(kernel, params.get("degree", 3), params.get("gamma"), 1.0, 2)
     updates, bound, converged = [], [], []
@@ -266,15 +248,14 @@ class ForgetronExperiment:
     samples: int
 
 
-@validate_params(budgets=Rule(lambda v, name, args: np.array(_checks.counts(v, name)),
-                              "counts() as an array"),
-                 samples=_gram("forgetron_experiment"), noise=real(minimum=0.0),
+@validate_params(budgets=counts(), samples=_gram("forgetron_experiment"), noise=_NOISE,
                  gamma=real(positive=True), seed=seed(), progress=progress())
 def forgetron_experiment(*, budgets=(10, 25, 50, 100, 200, 400), samples: int = 2000,
                          noise: float = 0.3, gamma: float = 2.0, seed: int = 0,
                          progress: Progress | None = None) -> ForgetronExperiment:
     """One pass of the Forgetron (Gaussian kernel) over a noisy two-moons stream, per budget,
     beside the unbudgeted kernel perceptron's single pass."""
+    budgets, noise, progress = np.array(as_counts(budgets)), float(noise), as_progress(progress)
     X, Y = two_moons(samples, noise=noise, seed=seed)
     free = train_kernel(X, Y, max_epochs=1, kernel="rbf", gamma=gamma, bias=False,
                         max_gram_bytes=2**62)
@@ -317,15 +298,15 @@ def _stream_margin(epsilon, name: str, args: dict) -> float:
 
 
 @validate_params(draws=_records("second_order_experiment", 4), samples=count(maximum=2**80),
-                 dimensions=count(maximum=2**80),
-                 epsilon=Rule(_stream_margin, "a margin getfake can reach",
-                              ("samples", "dimensions")),
-                 a=real(positive=True), seed=seed(), progress=progress())
+                 dimensions=count(maximum=2**80), a=real(positive=True), seed=seed(),
+                 epsilon=Rule(_stream_margin, "getfake's epsilon", ("samples", "dimensions")),
+                 progress=progress())
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:
     """``draws`` getfake streams (MXNet generator, seeded once with ``seed``); each is fed once
     to the second-order and to the plain perceptron."""
+    epsilon, a, progress = float(epsilon), float(a), as_progress(progress)
     draw = partial(sample_separable, samples, dimensions, epsilon)
     _mx_seed(seed)
     so, plain, bound, nov = [], [], [], []
@@ -387,29 +368,23 @@ class SeparationExperiment:
         return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
-def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:
-    gammas = _checks.finite_values(gammas, name, strict=True)
-    if np.any(gammas >= 1):
-        raise ValueError(f"gammas must be margins below 1 (the margin of unit rows), got "
-                         f"{gammas.tolist()!r:.60}")
-    if np.any(gammas < 1e-10):
-        raise ValueError(f"gammas must be at least 1e-10: a smaller margin between unit rows is "
-                         f"lost in double precision, got {gammas.tolist()!r:.60}")
-    return gammas
+def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:  # as an array, for draws
+    values = _checks.finite_values(gammas, name)
+    if np.any(values < 1e-10) or np.any(values >= 1):
+        raise ValueError(f"gammas must be at least 1e-10 (a smaller margin between unit rows is "
+                         f"lost in double precision) and below 1, got {gammas!r:.60}")
+    return values
 
 
 
 
 @validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
                  draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
-                            "separation_experiment's records (11 per margin and draw, "
-                            "draws={value:,})", needs=("gammas",)),
-                 samples=count(minimum=2),
-                 dimensions=fits(count(), lambda d, args: args["samples"] * (d + 1),
-                                 "separation_experiment's samples x (dimensions + 1) rows "
-                                 "(samples={samples:,}, dimensions={value:,})", needs=("samples",)),
-                 max_iterations=count(),
-                 seed=_integer_seed("draw s seeds MXNet with seed + s"), progress=progress())
+                            "the records (11 per margin, draws={value:,})", ("gammas",)),
+                 samples=count(minimum=2), max_iterations=count(), seed=_DRAW_SEED,
+                 dimensions=fits(count(), lambda d, args: args["samples"] * (d + 1), "the rows ("
+                                 "samples={samples:,} x (dimensions={value:,} + 1))", ("samples",)),
+                 progress=progress())
 def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
                           dimensions: int = 2, max_iterations: int = 200_000, seed: int = 0,
                           progress: Progress | None = None) -> SeparationExperiment:
@@ -418,6 +393,7 @@ def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
     ``(seed + s) mod 2**32``), run the
     perceptron, the smooth and the rescaled perceptron to a separator (each bounded by
     ``max_iterations``) and record each one's bound for that draw."""
+    gammas, seed, progress = as_values(gammas), int(seed), as_progress(progress)
     shape = (gammas.size, draws)
     rho = np.zeros(shape)
     its = {m: np.zeros(shape, dtype=np.int64) for m in METHODS}

@@ -56,7 +56,7 @@ CALIBRATION_START = 20_000
 RISK = 0.01
 
 
-@validate_params(count=rule.count(minimum=0), draws=rule.count(),
+@validate_params(draws=rule.count(), count=rule.count(minimum=0, at_most="draws"),
                  side=rule.one_of("at_least", "at_most"), risk=rule.fraction())
 def promise(count: int, draws: int = DRAWS, *, side: str = "at_least",
             risk: float = RISK) -> int:
@@ -73,8 +73,7 @@ def promise(count: int, draws: int = DRAWS, *, side: str = "at_least",
     """
     from scipy.stats import betabinom
 
-    if count > draws:
-        raise ValueError(f"count={count} is more than draws={draws}")
+    count, draws, risk = int(count), int(draws), float(risk)
     law = betabinom(DRAWS, count + 1, draws - count + 1)
     return int(law.ppf(risk) if side == "at_least" else law.isf(risk))
 
@@ -629,10 +628,8 @@ def seeds_for(study: str, start: int, draws: int = DRAWS) -> np.ndarray:
     return start + STUDIES[study].stride * np.arange(draws)
 
 
-# skip_nested=False: each study's draw calls the package as a notebook does, with the defaults
-# and literals of a user's call, which its checks must still convert (a nested call skips them)
-@validate_params(skip_nested=False, study=rule.unchecked, seeds=rule.unchecked,
-                 progress=rule.progress())
+# not decorated: only the package (``bash run.sh claims``) and the tests call it, and each
+# study's draw calls the package as a notebook does, so those calls are checked as a user's
 def check_claims(study: str, seeds: Iterable[int], *,
                  progress: Progress | None = None) -> dict[str, ClaimCheck]:
     """Make one draw of ``study`` per seed (see :func:`seeds_for`) and count, for each of its
@@ -649,7 +646,6 @@ def check_claims(study: str, seeds: Iterable[int], *,
     return judge_claims(study, seeds, readings)
 
 
-@validate_params(study=rule.unchecked, seeds=rule.unchecked, readings=rule.unchecked)
 def judge_claims(study: str, seeds: Iterable[int], readings: list[dict]
                  ) -> dict[str, ClaimCheck]:
     """The :class:`ClaimCheck` of each claim of ``study`` on draws already made: one dict of

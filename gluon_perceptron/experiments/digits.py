@@ -16,19 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
+from ..core._convert import as_counts, as_features, as_labels, as_numpy, as_progress, as_seeds
 from ..core._validation import (
     Rule,
     count,
-    features,
+    counts,
     fits,
     flag,
-    labels,
     one_of,
     progress,
-    scalar,
     seeds,
     validate_params,
-    vector,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
 from ..core.fast.training_fast import fast_pass
@@ -123,22 +121,22 @@ def _accuracies(W: np.ndarray, B: np.ndarray, X: np.ndarray, Y: np.ndarray) -> n
     return 1.0 - np.mean(Y[:, None] * (X @ W.T + B) <= 0, axis=0)
 
 
-@validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def accuracy(w, b: float, X, Y) -> float:
-    """Fraction of examples with :math:`y (w^\\top x + b) > 0`: one minus ``error_rate``."""
+    """Fraction of examples with :math:`y (w^\\top x + b) > 0`: one minus ``error_rate`` (numpy
+    arrays, as the package computes them: not checked)."""
     return _accuracy(w, b, X, Y)
 
 
 def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
-    Y = _checks.labels(Y, name=name)
-    if name == "Y_test" and (args["Y_train"].size == 0 or Y.size == 0):
-        raise ValueError(f"Y_train and Y_test must each hold at least one label, got "
-                         f"{args['Y_train'].size} and {Y.size}")
+    if _checks.labels(Y, name=name).size == 0:
+        raise ValueError(f"{name} must hold at least one label, got none")
     return Y
 
 
-@validate_params(Y_train=labels(of=None),
-                 Y_test=Rule(_nonempty_labels, "labels(of=None), both non-empty", ("Y_train",)))
+_NONEMPTY = Rule(_nonempty_labels, "labels(of=None), non-empty")
+
+
+@validate_params(Y_train=_NONEMPTY, Y_test=_NONEMPTY)
 def baselines(Y_train, Y_test) -> Baselines:
     """Test accuracies of three rules that ignore the image.
 
@@ -149,6 +147,7 @@ def baselines(Y_train, Y_test) -> Baselines:
     * majority: always the training set's more frequent label; accuracy is the test
       frequency of that label (about 0.9 for "0 or not 0", where only a tenth are zeros).
     """
+    Y_train, Y_test = as_labels(Y_train), as_labels(Y_test)
     p = float(np.mean(Y_train == 1))  # the share of positives in training
     q = float(np.mean(Y_test == 1))  # and in the test
     return Baselines(coin_flip=0.5, class_frequencies=p * q + (1 - p) * (1 - q),
@@ -163,23 +162,29 @@ def _split(split, name: str, args: dict) -> Split:
         labels = np.shape(getattr(split, f"y_{part}"))
         if len(labels) != 1 or labels[0] != images.shape[0]:
             raise ValueError(f"split.y_{part} holds {labels[0] if labels else 0} labels (shape "
-                             f"{labels}) for the {images.shape[0]} images of split.X_{part}; a "
-                             f"Split holds one label per image (datasets.digits_split() makes "
-                             f"one)")
+                             f"{labels}) for the {images.shape[0]} images of split.X_{part}")
         if images.shape[1] != np.shape(split.X_train)[1]:
             raise ValueError(f"split.X_test has {images.shape[1]} column(s) but split.X_train "
                              f"{np.shape(split.X_train)[1]}: both parts need the same pixels")
     return split
 
 
-def _digit_of(*parts: str) -> Rule:
-    """The rule of ``digit``: a label that some example of each of ``split``'s ``parts`` has
-    (``one_vs_rest``'s own check)."""
-    def check(digit, name: str, args: dict):
-        for part in parts:
-            one_vs_rest(getattr(args["split"], part), digit)
-        return digit
-    return Rule(check, f"a label of split.{' and split.'.join(parts)}", ("split",))
+#: The rule of a user's ``split`` (multiclass experiments take it too).
+SPLIT = Rule(_split, "instance(Split)")
+
+
+def as_split(split: Split) -> Split:
+    """The one-line conversion of a ``split`` :data:`SPLIT` checked: its images as float
+    arrays, its labels as 1-D numpy arrays (the package's own splits pass as they are)."""
+    return Split(as_features(split.X_train), as_numpy(split.y_train).reshape(-1),
+                 as_features(split.X_test), as_numpy(split.y_test).reshape(-1))
+
+
+def _digit_of_both(digit, name: str, args: dict):
+    """A label that some example of each part of ``split`` has (``one_vs_rest``'s own check)."""
+    for part in (args["split"].y_train, args["split"].y_test):
+        one_vs_rest(part, digit)
+    return digit
 
 
 def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
@@ -189,9 +194,10 @@ def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
                 "the per-epoch weights (epochs={value} x the pixels of an image)", needs)
 
 
-@validate_params(split=Rule(_split, "instance(Split)"),
+@validate_params(split=SPLIT,
                  epochs=_weights_fit(lambda args: np.shape(args["split"].X_train)[1], ("split",)),
-                 digit=_digit_of("y_train", "y_test"), averaged=flag())
+                 digit=Rule(_digit_of_both, "a label of both parts of split", ("split",)),
+                 averaged=flag())
 def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                    averaged: bool = True) -> LearningCurve:
     """Train "``digit`` or not" for exactly ``epochs`` passes, measuring after each pass.
@@ -212,8 +218,7 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
     averaged : bool
         Also run the averaged perceptron.
     """
-    X_train = np.asarray(split.X_train, dtype=np.float64)
-    X_test = np.asarray(split.X_test, dtype=np.float64)
+    X_train, X_test = as_features(split.X_train, np.float64), as_features(split.X_test, np.float64)
     Y_train = one_vs_rest(split.y_train, digit)
     Y_test = one_vs_rest(split.y_test, digit)
     w, b = np.zeros(X_train.shape[1]), np.zeros(1)
@@ -237,29 +242,22 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                          b_averaged=float(b_avg))
 
 
-def _one_label_per_image(digit, name: str, args: dict):
-    split = args["split"]
-    positive = one_vs_rest(split.y_train, digit) > 0  # refuses a digit no example has
-    images = _checks.features(split.X_train, "split.X_train").shape[0]
-    if positive.size != images:
-        raise ValueError(f"split.y_train has {positive.size} labels but split.X_train has "
-                         f"{images} images")
-    if positive.all():
+def _contrasted_digit(digit, name: str, args: dict):
+    if np.all(one_vs_rest(args["split"].y_train, digit) > 0):  # refuses a digit no example has
         raise ValueError(f"every training example of split has label {digit!r}: there are no "
                          f"other digits to contrast it with")
     return digit
 
 
-@validate_params(split=Rule(_split, "instance(Split)"),
-                 digit=Rule(_one_label_per_image, "a label of split.y_train, not the only one",
-                            ("split",)))
+@validate_params(split=SPLIT, digit=Rule(_contrasted_digit, "a label of split.y_train, not the "
+                                                                 "only one", ("split",)))
 def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     """Mean image of ``digit`` minus the mean image of the other digits (training part).
 
     A template to compare the learned weights with: where ``digit`` has more ink than the
     rest on average, a linear "digit or not" rule gains by weighting that pixel up.
     """
-    X_train = np.asarray(split.X_train)
+    X_train = as_features(split.X_train)
     positive = one_vs_rest(split.y_train, digit) > 0
     return X_train[positive].mean(axis=0) - X_train[~positive].mean(axis=0)
 
@@ -348,25 +346,12 @@ def _pad(values: np.ndarray, length: int) -> np.ndarray:
     return out
 
 
-def _digits(digits, name: str, args: dict) -> tuple[int, ...]:
-    """Digits 0 .. 9 (each source's splits hold all ten in both parts)."""
-    digits = tuple(_checks.counts(digits, name, minimum=0))
-    for d in digits:
-        if d > 9:
-            raise ValueError(f"no example has label {d!r} in y; labels present in y: "
-                             f"{list(range(10))}; pick positive among them")
-    return digits
-
-
-@validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=Rule(_digits, "digits 0 .. 9"),
+@validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=counts(minimum=0, maximum=9),
                  epochs=fits(_weights_fit(lambda args: PIXELS[args["source"]], ("source",)),
-                             lambda epochs, args: len(args["seeds"]) * len(args["digits"]) * epochs,
-                             "learning_curves' tables (seeds x digits x epochs={value})",
-                             needs=("seeds", "digits")),
-                 averaged=Rule(lambda v, name, args: set(args["digits"] if v else ())
-                               if isinstance(v, (bool, np.bool_))
-                               else set(_checks.counts(v, name, minimum=0)),
-                               "True, False or some digits: the set of digits", ("digits",)),
+                             lambda e, args: len(args["seeds"]) * len(args["digits"]) * e,
+                             "the tables (seeds x digits x epochs={value})", ("seeds", "digits")),
+                 averaged=Rule(lambda v, name, args: v if isinstance(v, (bool, np.bool_))
+                               else _checks.counts(v, name, minimum=0), "a flag or some digits"),
                  progress=progress())
 def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
                     digits: Iterable[int] = SLIDE_DIGITS, epochs: int = 20,
@@ -391,8 +376,9 @@ def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
-    seeds, digits = list(seeds), tuple(digits)  # as the rules give them (a nested call too)
-    averaged = set(digits if averaged else ()) if isinstance(averaged, bool) else set(averaged)
+    seeds, digits, progress = as_seeds(seeds), tuple(as_counts(digits)), as_progress(progress)
+    averaged = set(digits if averaged else ()) if isinstance(averaged, (bool, np.bool_)) \
+        else set(as_counts(averaged))
     rows = []
     for seed in track(seeds, progress, desc=f"{source} splits"):
         split = SOURCES[source](seed=seed)

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core._convert import as_progress
 from ..core._validation import count, progress, real, seed, validate_params
 from ..core.beyond.approximate_margin import alma, alma_bound, normalized_rows
 from ..core.beyond.passive import pa_mistake_bound, passive_aggressive
 from ..core.beyond.voting import predict_voted, train_voted
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
+
+#: The rules every experiment here shares: how many draws of how many samples, from which seed.
+_DRAWS = dict(draws=count(), samples=count(), seed=seed(), progress=progress())
 
 
 def _separable(rng: np.random.Generator, n: int, d: int, epsilon: float, bias: bool = True):
@@ -64,14 +68,14 @@ class PABounds:
         return {v: float(np.mean(self.mistakes[v] <= self.bounds[v])) for v in self.mistakes}
 
 
-@validate_params(draws=count(), samples=count(), C=real(positive=True),
-                 flip=real(minimum=0.0, maximum=0.5), seed=seed(), progress=progress())
+@validate_params(**_DRAWS, C=real(positive=True), flip=real(minimum=0.0, maximum=0.5))
 def pa_bounds_experiment(*, draws: int = 30, samples: int = 200, C: float = 0.5,
                          flip: float = 0.05, seed: int | None = 0,
                          progress: Progress | None = None) -> PABounds:
     """``draws`` streams of ``samples`` points in 5 dimensions through the origin with margin
     0.3; PA runs on the clean stream, PA-I and PA-II on a copy with a fraction ``flip`` of its
     labels flipped, each for 3 passes (the bound of a sequence covers repeated passes)."""
+    C, flip, progress = float(C), float(flip), as_progress(progress)
     rng = np.random.default_rng(seed)
     mistakes: dict = {"PA": [], "PA-I": [], "PA-II": []}
     bounds: dict = {"PA": [], "PA-I": [], "PA-II": []}
@@ -115,13 +119,13 @@ class VotedBound:
         return 2.0 / (self.samples + 1) * float(self.ratio.mean())
 
 
-@validate_params(draws=count(), samples=count(), tests=count(), seed=seed(),
-                 progress=progress())
+@validate_params(**_DRAWS, tests=count())
 def voted_bound_experiment(*, draws: int = 30, samples: int = 500, tests: int = 500,
                            seed: int | None = 0,
                            progress: Progress | None = None) -> VotedBound:
     """``draws`` separable sets in 3 dimensions (margin 0.5 around the plane): one pass of the
     voted perceptron over ``samples``, its error on ``tests`` more, and :math:`(R/\\gamma)^2`."""
+    progress = as_progress(progress)
     rng = np.random.default_rng(seed)
     errors, ratios = [], []
     for _ in track(range(draws), progress, desc="voted bound"):
@@ -166,14 +170,14 @@ class AlmaMargins:
         return self.margin / self.optimal
 
 
-@validate_params(draws=count(), samples=count(),
-                 alpha=real(positive=True, maximum=1.0), seed=seed(), progress=progress())
+@validate_params(**_DRAWS, alpha=real(positive=True, maximum=1.0))
 def alma_margin_experiment(*, draws: int = 30, samples: int = 100, alpha: float = 0.5,
                            seed: int | None = 0,
                            progress: Progress | None = None) -> AlmaMargins:
     """``draws`` separable sets in 3 dimensions (margin 0.3); ALMA with the paper's
     :math:`B = 1/\\alpha`, :math:`C = \\sqrt 2`, until a pass makes no update (at most 10,000
     passes)."""
+    alpha, progress = float(alpha), as_progress(progress)
     rng = np.random.default_rng(seed)
     out: dict = {k: [] for k in ("margin", "optimal", "updates", "bound", "converged")}
     for _ in track(range(draws), progress, desc="ALMA margins"):
@@ -217,13 +221,13 @@ class HeldoutPredictors:
                 "voted": float(np.mean(self.voted < self.last))}
 
 
-@validate_params(draws=count(), samples=count(), epochs=count(),
-                 flip=real(minimum=0.0, maximum=0.5), seed=seed(), progress=progress())
+@validate_params(**_DRAWS, epochs=count(), flip=real(minimum=0.0, maximum=0.5))
 def heldout_predictors_experiment(*, draws: int = 30, samples: int = 400, epochs: int = 5,
                                   flip: float = 0.1, seed: int | None = 0,
                                   progress: Progress | None = None) -> HeldoutPredictors:
     """``draws`` sets in 5 dimensions with a fraction ``flip`` of the training labels flipped;
     ``epochs`` passes of the voted perceptron over ``samples``, error on 1,000 clean points."""
+    flip, progress = float(flip), as_progress(progress)
     rng = np.random.default_rng(seed)
     errors: dict = {"last": [], "average": [], "vote": []}
     for _ in track(range(draws), progress, desc="last, averaged, voted"):

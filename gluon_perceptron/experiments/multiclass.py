@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import _checks
-from ..core._validation import Rule, count, progress, seeds, validate_params
+from ..core._convert import as_progress, as_seeds
+from ..core._validation import count, progress, seeds, validate_params
 from ..core.data.real import Split, digits_split
 from ..core.rosenblatt.multiclass import (
     BinaryErrorRates,
@@ -32,6 +32,7 @@ from ..core.rosenblatt.multiclass import (
 )
 from ..core.theory.separability import is_separable
 from ._progress import Progress, track
+from .digits import SPLIT, as_split
 
 
 @dataclass
@@ -94,15 +95,7 @@ def _scheme(model: MulticlassModel, split: Split) -> SchemeResult:
                         cost=model.cost())
 
 
-def _split(split, name: str, args: dict) -> Split:
-    """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
-    _checks.instance(split, Split, name, "from digits_split()")
-    _checks.features(split.X_train, "split.X_train")
-    _checks.features(split.X_test, "split.X_test")
-    return split
-
-
-@validate_params(split=Rule(_split, "instance(Split)"), max_epochs=count(), progress=progress())
+@validate_params(split=SPLIT, max_epochs=count(), progress=progress())
 def multiclass_demo(split: Split, *, max_epochs: int = 20,
                     progress: Progress | None = None) -> MulticlassDemo:
     """Train one-vs-all and one-vs-one on ``split`` and measure them on its test part.
@@ -116,6 +109,7 @@ def multiclass_demo(split: Split, *, max_epochs: int = 20,
     progress : callable, optional
         A tqdm-like wrapper for the loop over the two schemes.
     """
+    split, progress = as_split(split), as_progress(progress)
     schemes = {"one-vs-all": train_one_vs_all, "one-vs-one": train_one_vs_one}
     ova, ovo = (schemes[name](split.X_train, split.y_train, max_epochs=max_epochs)
                 for name in track(list(schemes), progress, desc="schemes"))
@@ -199,6 +193,7 @@ def multiclass_over_splits(seeds: Iterable[int] = range(20), *, max_epochs: int 
     progress : callable, optional
         A tqdm-like wrapper for the loop over splits.
     """
+    seeds, progress = as_seeds(seeds), as_progress(progress)
     rows = []
     for draw in track(seeds, progress, desc="splits"):
         split = digits_split(seed=draw)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
-from ..core._validation import Rule, count, names, progress, seed, seeds, validate_params
+from ..core._convert import as_features, as_progress, as_seeds, as_values
+from ..core._validation import Rule, count, names, progress, real, seed, seeds, validate_params
 from ..core.data.real import digits_split, one_vs_rest
 from ..core.fast.relaxation_fast import _shared_gram
 from ..core.theory.relaxation import (
@@ -119,6 +120,8 @@ def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000
         Compare the runs' ``iterations`` (to feasibility, or ``max_iterations`` when
         ``converged`` is False).
     """
+    A, c = as_features(A, np.float64), as_values(c)
+    etas, rules = tuple(map(float, etas)), tuple(rules)
     with _shared_gram(A):  # the runs share the system's Gram matrix A^T A
         results = {(rule, eta): relaxation_method(A, c, eta=eta, rule=rule,
                                                   max_iterations=max_iterations, seed=seed)
@@ -153,25 +156,14 @@ class WedgeDemo:
     tolerant: RelaxationResult
 
 
-def _wedge_slope(slope, name: str, args: dict) -> float:
-    slope = _checks.finite_float(slope, name, strictly_positive=True)
-    with np.errstate(over="ignore"):
-        squared = np.float64(slope) ** 2 + 1.0
-    if not np.isfinite(squared):
-        raise ValueError(f"wedge_demo overflowed: slope={slope:g} gives the squared norm "
-                         f"slope**2 + 1 = inf of each inequality; use a slope below 1e154 (the "
-                         f"wedge is thin for small slopes, e.g. the default 0.1)")
-    return slope
-
-
-@validate_params(slope=Rule(_wedge_slope, "real(positive=True), slope**2 + 1 finite"),
+@validate_params(slope=real(positive=True, maximum=1e150, why="slope**2 enters each inequality"),
                  short=count(minimum=0), long=count(minimum=0))
 def wedge_demo(slope: float = 0.1, *, short: int = 60, long: int = 2000) -> WedgeDemo:
     """Projections creep towards the apex of a thin wedge; reflections jump in.
 
     Deterministic (cyclic rule): no seed.
     """
-    A, c = wedge_system(slope)
+    A, c = wedge_system(float(slope))
     w0 = np.array([0.0, 0.5])
     paths = {f"eta = {eta:g}": relaxation_method(A, c, eta=eta, w0=w0, max_iterations=short,
                                                  record=True) for eta in (1.0, 2.0)}
@@ -214,34 +206,13 @@ class DigitRelaxation:
         return self.table.max_iterations
 
 
-def _pass_bound(epochs, name: str, args: dict) -> int:
-    """``epochs`` passes' worth of iterations over the training part (about 1,350 examples
-    of the 1,797 digits: a quarter is held out) stay within ``MAX_COUNT``."""
-    epochs = _checks.positive_int(epochs, name)
-    if epochs * _DIGITS <= _checks.MAX_COUNT:  # fits whatever the split: no need to load one
-        return epochs
-    n = len(digits_split(seed=0).y_train)  # every seed's split has the same size
-    bound = epochs * n
-    if bound > _checks.MAX_COUNT:
-        raise ValueError(f"epochs={epochs} passes over {n} training examples give "
-                         f"{bound:,} iterations, more than {_checks.MAX_COUNT:,}; use fewer "
-                         f"epochs")
-    return epochs
+#: The rules of ``epochs`` and ``digit``: ``epochs`` passes over a split's training part (at
+#: most the 1,797 digits) stay within ``MAX_COUNT`` iterations; a digit is 0 .. 9.
+_DIGIT_RULES = dict(epochs=count(maximum=_checks.MAX_COUNT // 1797),
+                    digit=count(minimum=0, maximum=9))
 
 
-def _digit(digit, name: str, args: dict):
-    """A label the digits have: ``one_vs_rest``'s own check, against the labels 0 .. 9 every
-    split holds."""
-    one_vs_rest(np.arange(10), digit)
-    return digit
-
-
-#: Images in scikit-learn's digits: no split has more training examples.
-_DIGITS = 1797
-
-
-@validate_params(seed=seed(), epochs=Rule(_pass_bound, "count() whose iterations fit"),
-                 digit=Rule(_digit, "a digit 0 .. 9"))
+@validate_params(seed=seed(), **_DIGIT_RULES)
 def digits_relaxation(seed: int = 0, *, digit: int = 0, epochs: int = 50) -> DigitRelaxation:
     """Every rule and :math:`\\eta` of :func:`compare_rules` on "``digit`` or not" as
     :math:`A^\\top \\tilde w \\le -1` (:func:`relaxation.perceptron_system`), on
@@ -305,13 +276,13 @@ class RelaxationOverSplits:
                        for e in self.etas], axis=0)
 
 
-@validate_params(seeds=seeds(), epochs=Rule(_pass_bound, "count() whose iterations fit"),
-                 digit=Rule(_digit, "a digit 0 .. 9"), progress=progress())
+@validate_params(seeds=seeds(), **_DIGIT_RULES, progress=progress())
 def relaxation_over_splits(seeds: Iterable[int] = range(10), *, digit: int = 0,
                            epochs: int = 50,
                            progress: Progress | None = None) -> RelaxationOverSplits:
     """:func:`digits_relaxation` on every split ``seed`` (default 10 splits; a count ``k``
     means ``range(k)``)."""
+    seeds, progress = as_seeds(seeds), as_progress(progress)
     runs = [digits_relaxation(draw, digit=digit, epochs=epochs)
             for draw in track(seeds, progress, desc="splits")]
     return RelaxationOverSplits(

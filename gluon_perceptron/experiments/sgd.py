@@ -13,11 +13,11 @@ from typing import Any, ClassVar
 import numpy as np
 from mxnet import autograd, nd
 
-from ..core import _checks
 from ..core._arrays import _radius
+from ..core._convert import as_counts, as_features, as_labels, as_progress
 from ..core._validation import (
-    Rule,
     count,
+    counts,
     features,
     fits,
     labels,
@@ -88,16 +88,6 @@ def _tie_bias(w: np.ndarray, x: np.ndarray, y: float, threshold: float) -> float
     return threshold * y - float(w @ x)
 
 
-def _float32_threshold(threshold, name: str, args: dict) -> float:
-    threshold = _checks.finite_float(threshold, name, minimum=0.0)
-    # the margins y (w.x + b) reach about 2 (threshold + 9 dimensions + 3) in float32
-    if 2.0 * (threshold + 9.0 * args["dimensions"] + 3.0) > float(np.finfo(np.float32).max):
-        raise ValueError(f"threshold={threshold:g} overflows the float32 arithmetic (MXNet's "
-                         f"default, largest {float(np.finfo(np.float32).max):.3g}) the check "
-                         f"runs in; use a moderate threshold such as 0 or 1")
-    return threshold
-
-
 #: :func:`threshold_loss` without its checking: the loss the package hands :func:`run_sgd`
 #: itself, called at every step (the wrapper would check its arguments there each time).
 _threshold_loss = inspect.unwrap(threshold_loss)
@@ -107,23 +97,10 @@ _threshold_loss = inspect.unwrap(threshold_loss)
 MAX_SUBGRADIENT_CASES = 10_000
 
 
-def _bounded_cases(cases, name: str, args: dict) -> int:
-    cases = _checks.positive_int(cases, name, maximum=2**80)
-    if cases > MAX_SUBGRADIENT_CASES:
-        raise ValueError(f"{name} must be at most {MAX_SUBGRADIENT_CASES:,}, got {cases:,}: each "
-                         f"case is one autograd call (a few ms), so {MAX_SUBGRADIENT_CASES:,} "
-                         f"already take about a minute; the default 300 covers every kind of "
-                         f"case (tie, mistake, correct) many times")
-    return cases
-
-
-@validate_params(cases=Rule(_bounded_cases, f"count(maximum={MAX_SUBGRADIENT_CASES})"),
-                 dimensions=fits(count(), lambda d, args: args["cases"] * (d + 1),
-                                 "compare_subgradients' gradients (cases={cases:,} x "
-                                 "(dimensions + 1), dimensions={value:,})", needs=("cases",)),
-                 threshold=Rule(_float32_threshold, "real(minimum=0.0) within float32",
-                                ("dimensions",)),
-                 seed=seed(), progress=progress())
+@validate_params(cases=count(maximum=MAX_SUBGRADIENT_CASES), seed=seed(), progress=progress(),
+                 dimensions=fits(count(), lambda d, args: args["cases"] * (d + 1), "the gradients "
+                                 "(cases={cases:,} x (dimensions={value:,} + 1))", ("cases",)),
+                 threshold=real(minimum=0.0, maximum=1e38, why="the margins reach 2 threshold"))
 def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: float = 0.0,
                          seed: int = 0, progress: Progress | None = None) -> SubgradientCheck:
     """Autograd's gradient of :func:`threshold_loss` next to :func:`analytic_subgradient`.
@@ -142,6 +119,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
         For a bad argument, or a ``threshold`` too large for the float32 arithmetic (MXNet's
         default) the gradients are computed in.
     """
+    threshold, progress = float(threshold), as_progress(progress)
     rng = np.random.default_rng(seed)
     out: dict[str, list] = {"autograd": [], "closed_form": [], "margin": [], "kind": []}
     for k in track(range(cases), progress, desc="subgradients"):
@@ -164,16 +142,8 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
     return SubgradientCheck(**{key: np.array(value) for key, value in out.items()})
 
 
-def _at_most_half(flip, name: str, args: dict) -> float:
-    flip = _checks.finite_float(flip, name, minimum=0.0)
-    if flip > 0.5:
-        raise ValueError(f"flip must be at most 0.5 (the fraction of labels reversed), got {flip}")
-    return flip
-
-
-@validate_params(samples=fits(count(minimum=2), lambda samples, args: 2 * samples,
-                              "sgd_demo_data(samples={value:,})'s samples x 2 points"),
-                 flip=Rule(_at_most_half, "real(0 <= flip <= 0.5)"), seed=seed())
+@validate_params(flip=real(minimum=0.0, maximum=0.5, why="the fraction reversed"), seed=seed(),
+                 samples=fits(count(minimum=2), lambda n, a: 2 * n, "samples={value:,} points x 2"))
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """A fixed non-separable problem: 2-D Gaussian points, labels by a plane, some flipped.
@@ -186,6 +156,7 @@ def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
     X : ndarray, shape (samples, 2), float32
     Y : ndarray, shape (samples,), float32
     """
+    flip = float(flip)
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(samples, 2))
     Y = np.where(X @ np.array([1.0, 0.5]) + 0.3 > 0, 1.0, -1.0)
@@ -238,17 +209,11 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
-@validate_params(X=features(), Y=labels(of="X"),
-                 horizons=Rule(lambda v, name, args: np.unique(np.array(
-                     _checks.counts(v, name), dtype=np.int64)), "counts(), sorted and unique"),
-                 seeds=fits(repeats(), lambda seeds, args: int(args["horizons"][-1])
-                            * (args["horizons"].size + 1) * seeds,
-                            "sgd_bound_experiment's step table (max(horizons) steps x "
-                            "(len(horizons) + 1) x seeds={value:,} runs)", needs=("horizons",)),
-                 seed=seed(),
-                 threshold=real(minimum=0.0, maximum=1e150,
-                                 why="it enters the SGD bound squared"),
-                 progress=progress())
+@validate_params(X=features(), Y=labels(of="X"), horizons=counts(), seed=seed(),
+                 seeds=fits(repeats(), lambda k, args: max(args["horizons"]) * (len(set(
+                     args["horizons"])) + 1) * k, "the step table (max(horizons) steps x (len("
+                     "horizons) + 1) x seeds={value:,} runs)", ("horizons",)), progress=progress(),
+                 threshold=real(minimum=0.0, maximum=1e150, why="it enters the bound squared"))
 def sgd_bound_experiment(X, Y, *,
                          horizons: Sequence[int] | np.ndarray = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,
@@ -266,8 +231,8 @@ def sgd_bound_experiment(X, Y, *,
     constant-rate run for horizon :math:`T` gets rate 0 after step :math:`T`, which leaves its
     average :math:`\\bar\\theta_T` unchanged).
     """
-    Xn, Yn = X, Y
-    horizons = np.asarray(horizons, dtype=np.int64)  # a nested call gets its default as given
+    Xn, Yn, horizons = as_features(X), as_labels(Y, like=as_features(X)), as_counts(horizons)
+    horizons, threshold, progress = np.unique(horizons), float(threshold), as_progress(progress)
     w_star, b_star, risk_min = risk_minimum(Xn, Yn, threshold=threshold)
     radius = float(np.hypot(np.linalg.norm(w_star), b_star))
     if radius == 0.0:
@@ -341,6 +306,7 @@ def compare_trainers(X, Y, *, max_epochs: int,
 
     ``progress``: a tqdm-like wrapper for the loop over the four trainers.
     """
+    X, Y, progress = as_features(X), as_labels(Y, like=as_features(X)), as_progress(progress)
     trainers = {
         "train (faithful)": lambda: train(X, Y, max_epochs=max_epochs, engine="faithful"),
         "train (fast)": lambda: train(X, Y, max_epochs=max_epochs, engine="fast"),
@@ -378,15 +344,14 @@ class ReluTrap:
     right_error: float
 
 
-@validate_params(X=features(), Y=labels(of="X"),
+@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
                  steps=fits(count(), lambda steps, args: steps * (args["X"].shape[1] + 1),
-                            "relu_trap's recorded path (steps={value:,} x (dimensions + 1))",
-                            needs=("X",)), max_epochs=count())
+                            "the recorded path (steps={value:,} x (dimensions + 1))", ("X",)))
 def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
     """The trap at the tie: autograd's slope per form of :math:`\\max(0, -z)`, SGD from zero
     with the scalar-maximum loss and with the ``nd.relu`` loss, and ``train_autograd`` with
     both."""
-    Xn, Yn = X, Y
+    Xn, Yn = as_features(X), as_labels(Y, like=as_features(X))
     slopes = {name: kink_gradient(name) for name in KINK_FORMS}
     norms = {}
     for loss, name in ((perceptron_loss, "perceptron_loss (nd.maximum(-z, 0))"),

@@ -260,3 +260,20 @@ def test_train_on_mnist_equals_scikit_learn_bit_for_bit():
         assert ours.w.dtype == np.float64 and ours.updates > 0
         np.testing.assert_array_equal(ours.w, theirs.coef_[0])
         assert ours.b == theirs.intercept_[0]
+
+
+def test_a_split_of_lists_is_converted_by_the_body_not_passed_on_raw(split):
+    """``SPLIT`` checks a user's Split and leaves it as given; the experiments convert it in
+    their first line (``as_split``), so a Split of lists gives the numbers of the same Split of
+    arrays (``multiclass_demo`` used to hand the lists to its trainers: AttributeError)."""
+    from gluon_perceptron.core.data.real import Split
+    from gluon_perceptron.experiments.multiclass import multiclass_demo
+
+    small = Split(split.X_train[:300], split.y_train[:300], split.X_test[:100],
+                  split.y_test[:100])
+    lists = Split(*(part.tolist() for part in (small.X_train, small.y_train, small.X_test,
+                                               small.y_test)))
+    arrays, given = multiclass_demo(small, max_epochs=2), multiclass_demo(lists, max_epochs=2)
+    assert given.one_vs_all.accuracy == arrays.one_vs_all.accuracy
+    np.testing.assert_array_equal(given.one_vs_one.confusion, arrays.one_vs_one.confusion)
+    assert exp_digits.as_split(small).X_train is small.X_train  # the package's own: as is

@@ -363,3 +363,20 @@ def test_a_failing_check_names_its_smallest_failing_case():
     assert check.failures > 1
     assert check.failing_case["w"].size == 1
     assert "w=[0.0], b=0.0, x=[" in check.message
+
+
+@pytest.mark.parametrize("name", [n for n in gp.exercises.__all__ if n.startswith("check_")
+                                  and n != "check_gate"])
+def test_a_checker_runs_the_readers_code_untrusted(name):
+    """Every checker that takes the reader's function runs it with the package's checks on
+    (``skip_nested=False``): a reader's call of ``gp.train`` with a bad argument gets the
+    named error a user's call gets, not the unchecked body."""
+    from gluon_perceptron.core._validation import trusted
+
+    seen = []
+
+    def solution(*args):
+        seen.append(trusted())
+
+    getattr(gp.exercises, name)(solution)
+    assert seen and not any(seen), name

@@ -4,6 +4,7 @@ import importlib
 import inspect
 import pkgutil
 
+import numpy as np
 import pytest
 
 import gluon_perceptron as gp
@@ -97,3 +98,17 @@ def test_nested_calls_are_not_checked_again():
     finally:
         _validation._check_call = check
     assert calls == ["remedies_experiment"]
+
+
+def test_two_moons_noise_is_bounded_where_a_user_passes_it():
+    """``two_moons`` is a helper the experiments call, unchecked: the experiments that hand it
+    a user's ``noise`` keep it at most ``MAX_NOISE``, where the kernels' squared distances
+    between its points are still finite."""
+    from gluon_perceptron.experiments import beyond
+
+    X, _ = beyond.two_moons(2000, noise=beyond.MAX_NOISE, seed=0)
+    assert np.isfinite(4.0 * np.max(np.einsum("ij,ij->i", X, X)))
+    for run in (lambda: gp.experiments.forgetron_experiment(samples=10, noise=1e151),
+                lambda: gp.experiments.kernel_bound_experiment(draws=1, samples=5, noise=1e151)):
+        with pytest.raises(ValueError, match=r"noise must be at most 1e150"):
+            run()

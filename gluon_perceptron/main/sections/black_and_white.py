@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from tqdm import tqdm
 
-from ...core import _checks
 from ...core._arrays import _split
+from ...core._convert import as_seeds
 from ...experiments.black_and_white import (
     LAST_ITERATE,
     _remedies_and_spread,
@@ -94,7 +94,7 @@ def black_and_white_section(opts) -> list:
           f"{unguarded.history['norm'][-1]:.0f} (plain: {plain_norm:.2f})")
 
     # the single draw of part 3 and the many-seed summary, their step-by-step runs together
-    remedies, spread = _remedies_and_spread(150, 200, _checks.seeds(SEEDS, "seeds"), 100,
+    remedies, spread = _remedies_and_spread(150, 200, as_seeds(SEEDS), 100,
                                             progress)
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.6), sharey=True)
     plot_remedies(remedies, axes)
