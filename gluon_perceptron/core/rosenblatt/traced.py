@@ -25,6 +25,7 @@ from .._validation import (
     features,
     flag,
     labels,
+    one_of,
     optional,
     real,
     validate_params,
@@ -37,7 +38,6 @@ from .pass_parts import (
     PASS_RULES,
     PATH_FIX,
     RUN_RULES,
-    _float64,
     _orders,
     _Recorder,
     _step_size,
@@ -194,6 +194,8 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     return np.where(power[:, None], -2.0, 1.0) * unit, np.ones(steps)
 
 
+@validate_params(rule=one_of(*RULES), X=features(), Y=labels(of="X"),
+                 learning_rate=real(positive=True))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) -> OnlineRun:
     """One pass over a stream, in order, from :math:`\\theta_0 = 0`, recording every step.
@@ -201,7 +203,7 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     ``rule="perceptron"`` updates only on a mistake; ``rule="aggressive"`` updates on every
     example (the notes' Remark 1.19): :math:`\\theta_t = \\theta_{t-1} + \\eta a_t` always.
     """
-    X, Y = _float64(X, Y)
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     theta, margins, thetas = np.zeros(X.shape[1] + 1), np.empty(len(Y)), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
     for t in range(len(Y)):  # one pass over the stream, in order
