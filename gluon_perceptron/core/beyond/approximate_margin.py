@@ -26,28 +26,17 @@ import math
 import numpy as np
 
 from .._arrays import _row_norms
+from .._convert import as_features, as_labels
 from .._validation import (
-    Rule,
-    count,
-    features,
     flag,
-    labels,
-    one_of,
     optional,
     real,
     validate_params,
 )
 from ..fast.family_fast import _alma_passes, _dot
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
+from ..rosenblatt.pass_parts import DATA_RULES, ENGINE
 from ..rosenblatt.results import TrainResult, train_result
-
-
-def _fraction(alpha, name: str, args: dict) -> float:
-    alpha = real(positive=True)(alpha, name, args)
-    if alpha > 1.0:
-        raise ValueError(f"{name}={alpha!r} must be in (0, 1]: the margin reached is (1 - "
-                         f"{name}) times the best one; try {name}=0.5")
-    return alpha
 
 
 def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
@@ -59,10 +48,8 @@ def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
     return Z / np.where(norms > 0.0, norms, 1.0)[:, None]
 
 
-@validate_params(X=features(), Y=labels(of="X"),
-                 alpha=Rule(_fraction, "real(positive=True), at most 1"),
-                 B=optional(real(positive=True)), C=real(positive=True), max_epochs=count(),
-                 bias=flag(), engine=one_of("fast", "faithful"))
+@validate_params(**DATA_RULES, B=optional(real(positive=True)), C=real(positive=True), bias=flag(),
+                 alpha=real(positive=True, maximum=1.0, why="try alpha=0.5"), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0),
          max_epochs: int = 1, bias: bool = True, engine: str = "fast") -> TrainResult:
@@ -97,7 +84,7 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
         normalising does not change a sign. ``updates_per_epoch`` counts margin mistakes;
         ``history["k"]`` is the final :math:`k`.
     """
-    Z, Y = normalized_rows(X, bias=bias), Y.astype(np.float64, copy=False)
+    Z, Y = normalized_rows(as_features(X), bias=bias), as_labels(Y)  # the arguments as arrays
     B = 1.0 / alpha if B is None else B
     w, k = np.zeros(Z.shape[1]), np.ones(1, dtype=np.int64)  # k = updates so far + 1
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below

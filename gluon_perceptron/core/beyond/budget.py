@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._arrays import SCALE, _overflow
+from .._convert import as_features, as_labels
 from .._validation import count, features, labels, validate_params
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -137,7 +138,7 @@ def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
     -------
     ForgetronRun
     """
-    X, Y = X.astype(np.float64), Y.astype(np.float64)
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     active: list[int] = []   # the support vectors, oldest first
     sigma: list[float] = []  # their coefficients

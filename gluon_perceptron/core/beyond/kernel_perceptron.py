@@ -28,18 +28,17 @@ from mxnet import nd
 
 from .. import _checks
 from .._arrays import _guard, _overflow
+from .._convert import as_features, as_labels
 from .._validation import (
     Rule,
     context,
-    count,
     features,
     flag,
     labels,
-    one_of,
-    real,
     validate_params,
 )
 from ..fast.beyond_fast import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
+from ..rosenblatt.pass_parts import ENGINE, PASS_RULES
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -82,23 +81,15 @@ def _check_gram_size(n: int, kind: str, limit: int | None) -> None:
     ``limit`` (default: the memory this process can still allocate)."""
     size = 8 * n * n
     peak = GRAM_PEAK[kind] * size
-    if limit is None:
-        limit = _available_memory()
-        if peak > limit:
-            raise ValueError(
-                f"the fast engine needs the n x n Gram matrix: n={n} examples take "
-                f"{size / 2**20:.1f} MiB in float64 and kernel={kind!r} peaks at "
-                f"{peak / 2**20:.1f} MiB while building it, more than the "
-                f"{limit / 2**20:.1f} MiB this process can still allocate (max_gram_bytes="
-                f"{limit}, the default); use fewer examples, engine='faithful' (no Gram matrix, "
-                f"much slower), or free memory (max_gram_bytes sets a larger limit at your risk)")
-    elif peak > limit:
+    room = "this process can still allocate" if limit is None else "max_gram_bytes allows"
+    limit = _available_memory() if limit is None else limit
+    if peak > limit:
         raise ValueError(
             f"the fast engine needs the n x n Gram matrix: n={n} examples take {size / 2**20:.1f}"
-            f" MiB in float64 (kernel={kind!r} peaks at {peak / 2**20:.1f} MiB), above the limit"
-            f" max_gram_bytes={limit} ({limit / 2**20:.1f} MiB); use fewer examples, "
-            f"engine='faithful' (no Gram matrix, much slower), or raise max_gram_bytes if the "
-            f"memory is there")
+            f" MiB in float64 and kernel={kind!r} peaks at {peak / 2**20:.1f} MiB while building "
+            f"it, more than the {limit / 2**20:.1f} MiB {room} (max_gram_bytes={limit}); use "
+            f"fewer examples, engine='faithful' (no Gram matrix, much slower), or free memory "
+            f"(a larger max_gram_bytes sets a larger limit, at your risk)")
 
 
 @dataclass
@@ -210,12 +201,8 @@ def _gram_limit(value, name: str, args: dict) -> int | None:
     return value
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
-                 learning_rate=real(positive=True), bias=flag(),
-                 engine=one_of("fast", "faithful"),
-                 max_gram_bytes=Rule(_gram_limit, "optional(count(maximum=2**62)), the Gram "
-                                     "matrix fits", ("X", "kernel", "engine")),
-                 ctx=context())
+@validate_params(**PASS_RULES, **KERNEL_RULES, bias=flag(), **ENGINE, ctx=context(),
+                 max_gram_bytes=Rule(_gram_limit, "Gram matrix fits", ("X", "kernel", "engine")))
 def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, learning_rate: float = 1.0,
                  bias: bool = True, engine: str = "fast", max_gram_bytes: int | None = None,
@@ -278,7 +265,7 @@ def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int =
     error of 0. They never do when every sum is exact, for example on data with few binary
     digits (tested bit for bit against ``train``).
     """
-    Y = Y.astype(np.float64)
+    X, Y = as_features(X), as_labels(Y)  # the arguments as arrays (Y in float64)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     alpha = np.zeros(X.shape[0], dtype=np.int64)  # alpha_i: the updates made on example i
     extra = 1.0 if bias else 0.0  # K(x_i, x) + 1: the bias's constant feature
@@ -372,6 +359,7 @@ def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
     ValueError
         If the set is not separable in that feature space (e.g. XOR with the linear kernel).
     """
+    X, Y = as_features(X), as_labels(Y)  # the arguments as arrays (Y in float64)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     extra = 1.0 if bias else 0.0
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below
@@ -380,7 +368,7 @@ def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
         raise ValueError(f"X is too large for kernel={kernel!r}: the kernel values K(x_i, x_j) "
                          f"overflow float64 (largest {np.finfo(np.float64).max:.3g}); scale X "
                          f"down (e.g. divide it by np.abs(X).max())")
-    solved = _hard_margin(G, Y.astype(np.float64))
+    solved = _hard_margin(G, Y)
     if solved is None:
         raise ValueError(f"the data is not separable in the feature space of kernel={kernel!r}:"
                          f" no positive margin exists; try kernel='rbf' or 'poly'")

@@ -25,10 +25,11 @@ import math
 
 import numpy as np
 
-from .. import _checks
-from .._validation import Rule, count, features, flag, labels, one_of, real, validate_params
+from .._convert import as_features, as_labels
+from .._validation import flag, one_of, real, validate_params
 from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
+from ..rosenblatt.pass_parts import DATA_RULES, ENGINE
 from ..rosenblatt.results import TrainResult, train_result
 
 VARIANTS = ("PA", "PA-I", "PA-II")
@@ -45,9 +46,8 @@ def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
     return loss / (sq + 0.5 / C)
 
 
-@validate_params(X=features(), Y=labels(of="X"), variant=one_of(*VARIANTS),
-                 C=real(positive=True), max_epochs=count(), bias=flag(),
-                 engine=one_of("fast", "faithful"))
+@validate_params(**DATA_RULES, variant=one_of(*VARIANTS), C=real(positive=True), bias=flag(),
+                 **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epochs: int = 5,
                        bias: bool = True, engine: str = "fast") -> TrainResult:
@@ -89,7 +89,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
     ValueError
         When a margin or the weights overflow (scale X down).
     """
-    X, Y = X.astype(np.float64, copy=False), Y.astype(np.float64, copy=False)
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     history: dict[str, list[float]] = {"mistakes": [], "squared_loss": []}
     w, b = np.zeros(X.shape[1]), np.zeros(1)
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
@@ -140,14 +140,6 @@ def _fast_pa(X, Y, w, b, variant, C, max_epochs, bias, history) -> TrainResult:
     return train_result(w, b[0], per_epoch, history)
 
 
-def _competitor(u, name: str, args: dict) -> np.ndarray:
-    """``u``: one entry per feature of ``X``."""
-    return _checks.vector(u, name, size=args["X"].shape[1]).astype(np.float64)
-
-
-@validate_params(X=features(), Y=labels(of="X"), u=Rule(_competitor, "vector(size_of='X')",
-                                                        ("X",)),
-                 variant=one_of(*VARIANTS), C=real(positive=True), repeats=count())
 def pa_mistake_bound(X, Y, u, *, variant: str = "PA-I", C: float = 1.0,
                      repeats: int = 1) -> float:
     """Crammer et al.'s (2006) bound on the mistakes of ``variant`` (``bias=False``) over
@@ -171,7 +163,7 @@ def pa_mistake_bound(X, Y, u, *, variant: str = "PA-I", C: float = 1.0,
         For PA, when some :math:`\\ell^*_t > 0` (the theorem says nothing); when the bound
         overflows.
     """
-    X = X.astype(np.float64)
+    X, u = X.astype(np.float64), u.astype(np.float64)
     R2 = float(np.max(np.einsum("ij,ij->i", X, X)))
     hinge = np.maximum(0.0, 1.0 - Y.astype(np.float64, copy=False) * (X @ u))
     uu = float(u @ u)

@@ -23,15 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._arrays import _guard, _split
-from .._checks import vector
+from .._convert import as_features, as_labels
 from .._validation import (
-    count,
-    features,
     flag,
-    labels,
     real,
     validate_params,
 )
+from ..rosenblatt.pass_parts import DATA_RULES
 
 
 @dataclass
@@ -77,8 +75,7 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
     return np.hstack([X, np.ones((X.shape[0], 1))]) if bias else X
 
 
-@validate_params(X=features(), Y=labels(of="X"), a=real(positive=True), max_epochs=count(),
-                 bias=flag())
+@validate_params(**DATA_RULES, a=real(positive=True), bias=flag())
 def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
                        bias: bool = True) -> SecondOrderRun:
     """The second-order perceptron: passes over ``(X, Y)`` in order (one pass = the online
@@ -114,7 +111,7 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
     ValueError
         When a prediction :math:`x_t^\\top A^{-1} v` or the weights overflow (scale X down).
     """
-    Z, Y = _padded(X, bias), Y.astype(np.float64)
+    Z, Y = _padded(as_features(X), bias), as_labels(Y)  # the arguments as float64 arrays
     Ainv, v = np.eye(Z.shape[1]) / a, np.zeros(Z.shape[1])  # (aI + SS^T)^-1, sum of y_s x_s
     fix = (f"A^-1 starts at I/a: with a={a:g}, use a larger a (e.g. 1), or scale the data "
            f"down (e.g. divide X by np.abs(X).max())")
@@ -139,11 +136,6 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
     w, b = _split(Ainv @ v) if bias else (Ainv @ v, 0.0)
     return SecondOrderRun(updates_per_epoch=per_epoch, converged=per_epoch[-1] == 0,
                           mistake_rows=np.array(rows, dtype=np.int64), a=a, bias=bias, w=w, b=b)
-
-
-def _competitor(u, name: str, args: dict) -> np.ndarray:
-    """``u``: one entry per feature of ``X``, plus one for the bias when ``run.bias``."""
-    return vector(u, name, size=args["X"].shape[1] + int(args["run"].bias)).astype(np.float64)
 
 
 def second_order_bound(X, Y, run: SecondOrderRun, u, gamma: float | None = None) -> float:

@@ -26,12 +26,8 @@ import numpy as np
 
 from .. import _checks
 from .._arrays import _row_norms
-from .._validation import (
-    Rule,
-    count,
-    seed,
-    validate_params,
-)
+from .._convert import as_features
+from .._validation import Rule, count, real, seed, validate_params
 from ..data.synthetic import _mx_seed, sample_separable
 from ..theory.margins import optimal_margin
 from ..theory.separability import _separating_point
@@ -70,6 +66,15 @@ def unit_rows(who: str, square: bool = False) -> Rule:
     return Rule(check, f"unit_rows({who!r}, separable)")
 
 
+def as_unit_rows(A) -> np.ndarray:
+    """``A`` in float64 with its rows scaled to unit length, as :func:`unit_rows` checks them
+    (the one line of conversion of the solvers); rows already unit to 1e-12 (the package's own
+    problems) are left exactly as they are."""
+    A = as_features(A, np.float64)
+    norms = _row_norms(A)
+    return A if np.all(np.abs(norms - 1.0) <= 1e-12) else A / norms[:, None]
+
+
 def signed_unit_rows(X, Y) -> np.ndarray:
     """The separation problem of a labelled set: rows :math:`y_j (x_j, 1)/\\|(x_j, 1)\\|`."""
     Z = np.hstack([X.astype(np.float64), np.ones((X.shape[0], 1))])
@@ -84,18 +89,6 @@ def phase_length(m: int) -> int:
     return math.ceil(3 * m * (m + 1) ** 2 / math.log(2))
 
 
-def _margin(rho, name: str, args: dict) -> float:
-    """``rho``, the margin of unit rows: a number in (0, 1] (1 + rounding is taken as 1)."""
-    rho = _checks.finite_float(rho, name, strictly_positive=True)
-    if rho > 1.0 + 1e-9:
-        raise ValueError(f"rho must be in (0, 1], the margin of unit rows "
-                         f"(separation_margin(A)), got {rho:g}")
-    return min(rho, 1.0)
-
-
-_RHO = Rule(_margin, "real(0 < rho <= 1)")
-
-
 def perceptron_separation_bound(rho: float) -> float:
     """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
     with np.errstate(all="ignore"):
@@ -107,7 +100,6 @@ def perceptron_separation_bound(rho: float) -> float:
     return value
 
 
-@validate_params(rho=_RHO, n=count())
 def smooth_bound(rho: float, n: int) -> int:
     """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
     :math:`n = 1`: the single row itself is a solution)."""
@@ -167,16 +159,8 @@ def _below_1(value, name: str, args: dict) -> float:
     return value
 
 
-def _fraction_above_0(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, strictly_positive=True)
-    if value > 1:
-        raise ValueError(f"pinned must be a fraction in (0, 1], got {value}")
-    return value
-
-
-@validate_params(samples=count(minimum=2), dimensions=count(),
-                 gamma=Rule(_below_1, "real(0 < gamma < 1)"),
-                 pinned=Rule(_fraction_above_0, "real(0 < pinned <= 1)"), seed=seed())
+@validate_params(samples=count(minimum=2), dimensions=count(), seed=seed(),
+                 gamma=Rule(_below_1, "real(0 < gamma < 1)"), pinned=real(positive=True, maximum=1))
 def separation_problem(samples: int, dimensions: int, gamma: float, *,
                        pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
     """getfake's data as a separation problem whose margin is ``gamma``.

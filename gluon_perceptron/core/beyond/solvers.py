@@ -26,7 +26,7 @@ import numpy as np
 
 from .._validation import count, optional, validate_params
 from ..fast.beyond_fast import _cone_passes
-from .separation import phase_length, unit_rows
+from .separation import as_unit_rows, phase_length, unit_rows
 
 
 @dataclass
@@ -155,6 +155,7 @@ def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
         If ``A`` is not separable (no :math:`w` with :math:`A w > 0`), as
         :func:`perceptron_separation`.
     """
+    A = as_unit_rows(A)  # the rows as unit float64 vectors
     n = A.shape[0]
     w = A.T @ np.full(n, 1.0 / n)
     mu = 2.0
@@ -235,6 +236,7 @@ def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
         :func:`perceptron_separation`, or has so many columns :math:`m` that the
         :math:`m \\times m` matrix :math:`B` exceeds the array limit.
     """
+    A = as_unit_rows(A)  # the rows as unit float64 vectors
     n, m = A.shape
     phase = phase_length(m) if phase is None else phase
     B, C = np.eye(m), A.copy()

@@ -28,19 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks
-from .._validation import (
-    Rule,
-    count,
-    features,
-    flag,
-    instance,
-    labels,
-    one_of,
-    validate_params,
-)
+from .._convert import as_features, as_labels
+from .._validation import features_for, flag, instance, one_of, validate_params
 from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
+from ..rosenblatt.pass_parts import DATA_RULES, ENGINE
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
@@ -147,8 +139,7 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
     return np.hstack([X, np.ones((X.shape[0], 1))]) if bias else X
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), bias=flag(),
-                 engine=one_of("fast", "faithful"))
+@validate_params(**DATA_RULES, bias=flag(), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
                 engine: str = "fast") -> VotedPerceptron:
@@ -180,7 +171,7 @@ def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
     ValueError
         When a margin or the weights overflow (scale X down).
     """
-    Z, Y = _padded(X, bias), Y.astype(np.float64, copy=False)
+    Z, Y = _padded(as_features(X), bias), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_voted(Z, Y, max_epochs, bias)
     weights, counts, per_epoch = [np.zeros(Z.shape[1])], [0], []  # v_1 = 0, c_1 = 0
@@ -257,8 +248,7 @@ def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron
                                  X=X, Y=Y, kernel=kern, bias=bias)
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), **KERNEL_RULES,
-                 bias=flag(), engine=one_of("fast", "faithful"))
+@validate_params(**DATA_RULES, **KERNEL_RULES, bias=flag(), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", degree: int = 3,
                        gamma: float | None = None, coef0: float = 1.0, bias: bool = True,
@@ -272,7 +262,7 @@ def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", deg
     digits, tested exactly). Memory: the Gram matrix of the training set. ``engine``: as for
     :func:`train_voted` (the loop below, or its compiled twin, bit for bit).
     """
-    Y = Y.astype(np.float64, copy=False)
+    X, Y = as_features(X), as_labels(Y)  # the arguments as arrays (Y in float64)
     kern = _kernel(kernel, degree, gamma, coef0, X.shape[1])
     G = kern.matrix(X, X) + (1.0 if bias else 0.0)
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
@@ -300,19 +290,9 @@ def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", deg
                                  X=X, Y=Y, kernel=kern, bias=bias)
 
 
-def _model_features(X, name: str, args: dict) -> np.ndarray:
-    model = args["model"]
-    d = model.weights.shape[1] if isinstance(model, VotedPerceptron) else model.X.shape[1]
-    Xn = _checks.features(X, name)
-    if Xn.shape[1] != d:
-        raise ValueError(f"{name} has {Xn.shape[1]} features but the model was trained on {d}")
-    return Xn.astype(np.float64)
-
-
-@validate_params(model=instance((VotedPerceptron, KernelVotedPerceptron),
-                                "from train_voted or train_voted_kernel"),
-                 X=Rule(_model_features, "features() of the model's width", ("model",)),
-                 method=one_of("vote", "average", "last"))
+@validate_params(model=instance((VotedPerceptron, KernelVotedPerceptron), "from train_voted or "
+                                "train_voted_kernel"), method=one_of("vote", "average", "last"),
+                 X=features_for(lambda m: (m.weights if hasattr(m, "weights") else m.X).shape[1]))
 def predict_voted(model, X, *, method: str = "vote") -> np.ndarray:
     """Labels in {-1, +1} for the rows of ``X``.
 
@@ -321,6 +301,7 @@ def predict_voted(model, X, *, method: str = "vote") -> np.ndarray:
     ``"last"``: :math:`\\operatorname{sign}(v_{k+1}^\\top x + b_{k+1})`. A score of exactly 0
     predicts +1.
     """
+    X = as_features(X, np.float64)  # the rows as a float64 array
     if method == "last" and isinstance(model, VotedPerceptron):
         total = X @ model.w + model.b
     elif method == "average" and isinstance(model, VotedPerceptron):

@@ -25,9 +25,11 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import Rule, context, count, one_of, real, validate_params
+from .._convert import as_features, as_numpy
+from .._validation import Rule, context, count, real, validate_params
 from ..fast.batched_fast import train_runs
 from .engine import _guard
+from .pass_parts import ENGINE
 from .results import TrainResult, train_result
 
 
@@ -77,17 +79,16 @@ def _keep(mask, name: str, args: dict) -> np.ndarray | None:
     return keep
 
 
-def _runs(X: np.ndarray, Y: np.ndarray, mask: np.ndarray | None
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``X (1 or k, n, d)``, ``Y (k, n)`` in X's dtype (1 where masked out: never read) and the
-    ``(k, n)`` bool mask, from checked (or trusted) arguments."""
-    X3 = X if X.ndim == 3 else X[None]
-    keep = np.ones(Y.shape, dtype=bool) if mask is None else mask
+def _runs(X: np.ndarray, Y: np.ndarray, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``X (1 or k, n, d)`` C-contiguous, ``Y (k, n)`` in X's dtype (1 where masked out: never
+    read) and the ``(k, n)`` bool mask (from None: all True), from checked arguments."""
+    X3 = np.ascontiguousarray(X if X.ndim == 3 else X[None])
+    keep = np.ones(Y.shape, dtype=bool) if mask is None else as_numpy(mask)
     return X3, np.where(keep, Y, 1).astype(X3.dtype), keep
 
 
 @validate_params(max_epochs=count(), learning_rate=real(positive=True),
-                 engine=one_of("fast", "faithful"), X=Rule(_stack, "(n, d) or (k, n, d) features"),
+                 **ENGINE, X=Rule(_stack, "(n, d) or (k, n, d) features"),
                  Y=Rule(_label_rows, "labels, one row per run", ("X",)),
                  mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)),
                  ctx=context())
@@ -130,7 +131,7 @@ def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.
     list of TrainResult
         One per run, in the order of ``Y``'s rows.
     """
-    X3, Yk, keep = _runs(X, Y, mask)
+    X3, Yk, keep = _runs(as_features(X), as_numpy(Y), mask)  # the arguments as arrays
     if engine == "fast":  # the twin of the loop below: the same perceptrons, bit for bit
         return train_runs(X3, Yk, keep, max_epochs=max_epochs, learning_rate=learning_rate)
     shared, ctx = X3.shape[0] == 1, ctx or mx.cpu()  # one dataset for all runs, or one each

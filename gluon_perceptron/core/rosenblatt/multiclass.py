@@ -37,12 +37,14 @@ import mxnet as mx
 import numpy as np
 
 from .. import _checks
+from .._convert import as_features, as_numpy
 from .._validation import (
     Rule,
     class_labels,
     context,
     count,
     features,
+    features_for,
     instance,
     validate_params,
 )
@@ -170,19 +172,16 @@ class MulticlassModel:
 
 def _engine(engine, name: str, args: dict) -> str:
     """``engine``, and what the faithful engine's NDArrays can hold."""
-    _checks.choice(engine, name, ENGINES)
     X = args["X"]
-    if engine == "faithful" and X.size > MAX_ELEMENTS:
+    if _checks.choice(engine, name, ENGINES) == "faithful" and X.size > MAX_ELEMENTS:
         raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
                          f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
                          f'engine="fast"')
     return engine
 
 
-_MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True),
-                         max_epochs=count(), engine=Rule(_engine, "one_of('fast', 'faithful')",
-                                                         ("X",)),
-                         ctx=context())
+_MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True), max_epochs=count(),
+                         engine=Rule(_engine, "one_of('fast', 'faithful')", ("X",)), ctx=context())
 
 
 def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
@@ -215,6 +214,7 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
     ctx : mxnet.Context, optional
         Where the ``"faithful"`` engine's arrays live (default ``mx.cpu()``).
     """
+    X, y = as_features(X), as_numpy(y).reshape(-1)
     classes = np.unique(y)
     Y = np.where(y[None, :] == classes[:, None], 1.0, -1.0)  # row k: class k against the rest
     keep, pairs = np.ones(Y.shape, dtype=bool), [(k, -1) for k in range(classes.size)]
@@ -230,6 +230,7 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
     Class :math:`k` (the smaller label) is :math:`+1`, class :math:`k'` is :math:`-1`. Other
     parameters as for :func:`train_one_vs_all`.
     """
+    X, y = as_features(X), as_numpy(y).reshape(-1)
     classes = np.unique(y)
     pairs = list(combinations(range(classes.size), 2))
     first, second = (classes[[pair[j] for pair in pairs]][:, None] for j in (0, 1))
@@ -242,22 +243,12 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
 _MODEL_HINT = "the result of train_one_vs_all or train_one_vs_one"
 
 
-def _features_for(X, name: str, args: dict) -> np.ndarray:
-    """``X`` checked as examples for ``model`` (as many features as it was trained on)."""
-    Xn, model = _checks.features(X, name), args["model"]
-    if Xn.shape[1] != model.W.shape[1]:
-        raise ValueError(f"X has {Xn.shape[1]} features but the model was trained on "
-                         f"{model.W.shape[1]}")
-    return Xn
-
-
 #: The rules of ``(model, X)``.
 _MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
-                    X=Rule(_features_for, "features(), as many as model's", ("model",)))
+                    X=features_for(lambda model: model.W.shape[1]))
 
 
-@validate_params(**_MODEL_RULES)
-def scores(model: MulticlassModel, X) -> np.ndarray:
+def scores(model: MulticlassModel, X: np.ndarray) -> np.ndarray:
     """Every binary perceptron's score :math:`w_r^\\top x + b_r`, shape ``(n, m)``; refuses
     scores that overflowed (``X`` far too large)."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -268,20 +259,9 @@ def scores(model: MulticlassModel, X) -> np.ndarray:
     return s
 
 
-def _one_vs_one(X, name: str, args: dict) -> np.ndarray:
-    X = _features_for(X, name, args)
-    if args["model"].scheme != "one-vs-one":
-        raise ValueError(f"model must be a one-vs-one model (from train_one_vs_one) to vote; "
-                         f"this one is {args['model'].scheme}, which predicts by the largest "
-                         f"score (predict_multiclass)")
-    return X
-
-
-@validate_params(model=_MODEL_RULES["model"],
-                 X=Rule(_one_vs_one, "features() for a one-vs-one model", ("model",)))
-def votes(model: MulticlassModel, X) -> np.ndarray:
+def votes(model: MulticlassModel, X: np.ndarray) -> np.ndarray:
     """One-vs-one votes, shape ``(n, c)``: pair :math:`(k, k')` votes :math:`k` if its score
-    is :math:`> 0`, else :math:`k'`."""
+    is :math:`> 0`, else :math:`k'` (``model`` from :func:`train_one_vs_one`)."""
     s = scores(model, X)
     winners = np.where(s > 0, model.pairs[:, 0], model.pairs[:, 1])  # one class per pair
     counts = np.zeros((s.shape[0], model.classes.size), dtype=np.int64)
@@ -297,12 +277,12 @@ def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     votes (:func:`votes`). ``numpy.argmax`` returns the first maximum, and ``classes`` is
     sorted, hence the tie rule.
     """
+    X = as_features(X)
     table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return model.classes[np.argmax(table, axis=1)]
 
 
-@validate_params(**_MODEL_RULES)
-def ties(model: MulticlassModel, X) -> int:
+def ties(model: MulticlassModel, X: np.ndarray) -> int:
     """How many rows of ``X`` have more than one class at the top score or vote count."""
     table = scores(model, X) if model.scheme == "one-vs-all" else votes(model, X)
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
@@ -339,6 +319,7 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
         fraction of examples that no one-vs-all perceptron claims (all scores :math:`\\le 0`),
         left to the argmax to sort out (NaN for one-vs-one).
     """
+    X, y = as_features(X), as_numpy(y).reshape(-1)
     s = scores(model, X)
     positive = y[:, None] == model.classes[model.pairs[:, 0]][None, :]
     if model.scheme == "one-vs-all":
@@ -352,13 +333,9 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
     return BinaryErrorRates(miss=miss, false_alarm=alarm, no_positive=nobody)
 
 
-def _flat(values, name: str, args: dict) -> np.ndarray:
-    return _checks.to_numpy(values, name).reshape(-1)
-
-
 def _each_once(classes, name: str, args: dict) -> np.ndarray:
     """``classes`` as a flat array listing each class once."""
-    cl = _flat(classes, name, args)
+    cl = _checks.to_numpy(classes, name).reshape(-1)
     values, counts = np.unique(cl, return_counts=True)
     if np.any(counts > 1):
         twice = values[counts > 1][:5].tolist()
@@ -368,8 +345,11 @@ def _each_once(classes, name: str, args: dict) -> np.ndarray:
 
 
 def _listed(labels, name: str, args: dict) -> np.ndarray:
-    """Labels whose every value is one of ``classes``."""
-    labels, cl = _flat(labels, name, args), args["classes"]
+    """Labels whose every value is one of ``classes`` (``y_pred``: as many as ``y_true``)."""
+    labels, cl, yt = _checks.to_numpy(labels, name).reshape(-1), args["classes"], args.get("y_true")
+    if yt is not None and yt.shape != labels.shape:
+        raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
+                         f"{labels.size}")
     known = set(cl.tolist())  # NaN is never found in it; np.unique lists it once
     outside = labels[np.fromiter((v not in known for v in labels.tolist()), dtype=bool,
                                  count=labels.size)]
@@ -380,20 +360,12 @@ def _listed(labels, name: str, args: dict) -> np.ndarray:
     return labels
 
 
-def _same_length(y_pred, name: str, args: dict) -> np.ndarray:
-    yt, yp = args["y_true"], _flat(y_pred, name, args)
-    if yt.shape != yp.shape:
-        raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
-                         f"{yp.size}")
-    return _listed(yp, name, args)
-
-
 @validate_params(classes=Rule(_each_once, "labels, each once"),
                  y_true=Rule(_listed, "labels among classes", ("classes",)),
-                 y_pred=Rule(_same_length, "labels among classes, as many as y_true",
-                             ("classes", "y_true")))
+                 y_pred=Rule(_listed, "labels among classes, as y_true", ("classes", "y_true")))
 def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
     """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
+    y_true, y_pred, classes = (as_numpy(a).reshape(-1) for a in (y_true, y_pred, classes))
     index = {v: i for i, v in enumerate(classes.tolist())}
     M = np.zeros((classes.size, classes.size), dtype=np.int64)
     np.add.at(M, ([index[v] for v in y_true.tolist()], [index[v] for v in y_pred.tolist()]), 1)

@@ -15,15 +15,20 @@ from collections.abc import Callable
 import numpy as np
 
 from .._arrays import _row_norms
-from .._validation import count, features, flag, labels, real, seed
+from .._validation import count, features, flag, labels, one_of, real, seed
 from .training import _error_rate, _error_rates
 
-#: The rules of the arguments every trainer here takes first.
-PASS_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count(),
-                  learning_rate=real(positive=True))
+#: The rules of the data and the bound on the passes (the trainers beyond Rosenblatt's too).
+DATA_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count())
+
+#: The rules of the arguments every trainer here takes first: the data, the passes, the step.
+PASS_RULES = dict(**DATA_RULES, learning_rate=real(positive=True))
 
 #: The rules of ``record``, ``shuffle`` and ``seed``.
 RUN_RULES = dict(record=flag(), shuffle=flag(), seed=seed())
+
+#: The engines: the loop in the trainer's body, or its twin; the same bits.
+ENGINE = dict(engine=one_of("fast", "faithful"))
 
 #: What to do about an overflow of ``update_path``, whose step is 1.
 PATH_FIX = ("Scale the data down (e.g. divide X by np.abs(X).max()) or start from a smaller w0 "

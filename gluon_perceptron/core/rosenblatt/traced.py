@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _checks
 from .._arrays import _row_norms, _split
+from .._convert import as_features, as_labels, as_values, as_vector
 from .._validation import (
     Rule,
     count,
@@ -33,10 +34,10 @@ from .._validation import (
 from ..fast import variants_fast as fast
 from .engine import _guard
 from .pass_parts import (
+    ENGINE,
     PASS_RULES,
     PATH_FIX,
     RUN_RULES,
-    _float64,
     _orders,
     _Recorder,
     _step_size,
@@ -44,10 +45,6 @@ from .pass_parts import (
 from .results import TrainResult, train_result
 
 RULES = ("perceptron", "aggressive")
-
-
-#: The engines: the loop in the trainer's body, or its twin; the same bits.
-ENGINE = dict(engine=one_of("fast", "faithful"))
 
 
 @validate_params(**PASS_RULES, threshold=real(minimum=0.0), decay=real(minimum=0.0),
@@ -100,11 +97,11 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         ``history["error"]`` (training error after each pass), ``history["norm"]``
         (:math:`\\|(w, b)\\|` after each pass), and ``history["weights"]`` if recorded.
     """
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
         return fast.train_traced(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                                  threshold=threshold, decay=decay, record=record,
                                  shuffle=shuffle, seed=seed)
-    X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, per_epoch = np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
@@ -159,12 +156,10 @@ class OnlineRun:
 
 def _direction(x, name: str, args: dict) -> np.ndarray:
     """A nonzero vector (its direction is used), and a sequence that fits in memory."""
-    x = np.array([1.0, 0.0]) if x is None else _checks.vector(x, name).astype(np.float64)
+    x, steps = np.array([1.0, 0.0]) if x is None else _checks.vector(x, name), args["steps"]
     if float(np.max(np.abs(x))) == 0.0:
         raise ValueError(f"x must be a nonzero vector (its direction is used), got {x}")
-    steps = args["steps"]
-    _checks.elements(steps * x.size, f"notes_sequence's X (steps={steps:,} rows of "
-                                     f"{x.size} entries)")
+    _checks.elements(steps * x.size, f"notes_sequence's X ({steps:,} rows of {x.size})")
     return x
 
 
@@ -191,7 +186,7 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     X : ndarray, shape (steps, d)
     Y : ndarray, shape (steps,), all ones
     """
-    x = np.array([1.0, 0.0]) if x is None else x
+    x = np.array([1.0, 0.0]) if x is None else as_values(x)  # the direction as a float64 array
     unit = x / np.max(np.abs(x))  # scaled first, so that the norm neither overflows nor underflows
     unit /= np.linalg.norm(unit)
     t = np.arange(1, steps + 1)
@@ -208,7 +203,7 @@ def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) ->
     ``rule="perceptron"`` updates only on a mistake; ``rule="aggressive"`` updates on every
     example (the notes' Remark 1.19): :math:`\\theta_t = \\theta_{t-1} + \\eta a_t` always.
     """
-    X, Y = _float64(X, Y)
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     theta, margins, thetas = np.zeros(X.shape[1] + 1), np.empty(len(Y)), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
     for t in range(len(Y)):  # one pass over the stream, in order
@@ -288,6 +283,8 @@ def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float 
     ahead to the next example at or below the threshold in numpy blocks (the same path, bit
     for bit).
     """
+    X = as_features(X)  # the arguments as arrays: X first, Y and w0 in its dtype
+    Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0, like=X)
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
         path, at, made = fast.update_path(X, Y, max_epochs=max_epochs, bias=bias, w0=w0, b0=b0,
                                           threshold=threshold)

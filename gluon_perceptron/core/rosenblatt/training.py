@@ -34,6 +34,7 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
+from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
     Rule,
     context,
@@ -57,12 +58,10 @@ ENGINES = ("fast", "faithful")
 
 def _start(b0, name: str, args: dict) -> float:
     """``b0`` checked, and the starting ``(w0, b0)`` (in X's dtype) giving finite margins."""
-    b0 = real()(b0, name, args)
-    X, Y, w0 = args["X"], args["Y"], args["w0"]
-    with np.errstate(over="ignore", invalid="ignore"):
+    b0, X, w0 = real()(b0, name, args), args["X"], args["w0"]
+    with np.errstate(over="ignore", invalid="ignore"):  # an entry of w0 beyond X's dtype is inf
         start = X.dtype.type(b0)
-        if w0 is not None:  # an entry beyond X's dtype becomes inf: its margins are not finite
-            start = Y * (X @ w0.astype(X.dtype) + start)
+        start = start if w0 is None else args["Y"] * (X @ w0.astype(X.dtype) + start)
     if not np.isfinite(start).all():
         raise ValueError(f"w0 and b0 give starting margins y (w0.x + b0) beyond "
                          f"{np.dtype(X.dtype).name}'s range (largest {np.finfo(X.dtype).max:.3g}):"
@@ -114,6 +113,8 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
     -------
     TrainResult
     """
+    X = as_features(X)  # the arguments as arrays: X first, Y and w0 in its dtype
+    Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0, like=X)
     if engine == "fast":  # the compiled twin of the loop below: the same updates, bit for bit
         return fast.train(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                           threshold=threshold, w0=w0, b0=b0)
@@ -159,12 +160,14 @@ def _scores(w: np.ndarray, b: float, X: np.ndarray) -> np.ndarray:
 @validate_params(X=features(), w=vector(size_of="X"), b=scalar())
 def predict(w, b: float, X) -> np.ndarray:
     """Labels :math:`\\operatorname{sign}(w^\\top x + b)` in {-1, +1}; a score of 0 gives -1."""
+    X, w, b = as_features(X), as_vector(w), as_scalar(b)
     return np.where(_scores(w, b, X) > 0, 1.0, -1.0)
 
 
 @validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
+    X, Y, w, b = as_features(X), as_labels(Y), as_vector(w), as_scalar(b)
     return np.count_nonzero(Y * _scores(w, b, X) <= 0) / Y.size  # = np.mean, bit for bit
 
 

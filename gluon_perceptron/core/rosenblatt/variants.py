@@ -15,31 +15,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _checks
 from .._arrays import _split
-from .._validation import Rule, flag, one_of, real, validate_params
+from .._convert import as_features, as_labels
+from .._validation import fits, flag, real, validate_params
 from ..fast import variants_fast as fast
 from .engine import _guard
-from .pass_parts import PASS_RULES, RUN_RULES, _float64, _orders, _project, _Recorder
+from .pass_parts import ENGINE, PASS_RULES, RUN_RULES, _orders, _project, _Recorder
 from .results import TrainResult, train_result
 from .training import error_rate
 
-#: The engines of the variants: the loop in the trainer's body, or its twin; the same bits.
-ENGINE = dict(engine=one_of("fast", "faithful"))
+#: ``record``, and the record of ``max_epochs`` passes that the unguarded rule makes fits.
+_RECORD = fits(flag(), lambda record, args: args["max_epochs"] * (
+    3 + (args["X"].shape[1] + 1 if record else 0)), "the record of max_epochs={max_epochs:,} "
+    "passes (the unguarded rule never converges, so it makes them all)", ("X", "max_epochs"))
 
 
-def _record_fits(record, name: str, args: dict) -> bool:
-    """``record``, and the unguarded rule's record of ``max_epochs`` passes fits in memory."""
-    record = flag()(record, name, args)
-    max_epochs, per_pass = args["max_epochs"], 3 + (args["X"].shape[1] + 1 if record else 0)
-    _checks.elements(max_epochs * per_pass,
-                     f"the record of max_epochs={max_epochs:,} passes ({per_pass} numbers "
-                     f"each; the unguarded rule never converges, so it makes them all)")
-    return record
-
-
-@validate_params(**PASS_RULES, record=Rule(_record_fits, "flag(), a record that fits",
-                                           ("X", "max_epochs")), **ENGINE)
+@validate_params(**PASS_RULES, record=_RECORD, **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                      record: bool = False, engine: str = "fast") -> TrainResult:
@@ -59,10 +50,10 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     TrainResult
         As for :func:`~.traced.train_traced`; ``updates_per_epoch`` is always ``n``.
     """
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast":  # the twin of the loop below: the same steps, bit for bit
         return fast.train_aggressive(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                                      record=record)
-    X, Y = _float64(X, Y)
     recorder, theta, per_epoch = _Recorder(X, Y, record), np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
     for epoch in range(1, max_epochs + 1):  # the epoch budget
@@ -103,11 +94,11 @@ def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: floa
     TrainResult
         As for :func:`~.traced.train_traced`; ``converged`` means a pass made no update.
     """
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
         return fast.train_projected(X, Y, max_epochs=max_epochs, radius=radius,
                                     learning_rate=learning_rate, record=record,
                                     shuffle=shuffle, seed=seed)
-    X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, per_epoch = np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
@@ -158,10 +149,10 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         ``history["norm"]`` describe the underlying plain run; ``history["error"]`` and
         ``history["weights"]`` (with ``record=True``) the averaged predictor after each pass.
     """
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
         return fast.train_averaged(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                                    record=record, shuffle=shuffle, seed=seed)
-    X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, total, visits, per_epoch = np.zeros(X.shape[1] + 1), np.zeros(X.shape[1] + 1), 0, []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)
@@ -200,10 +191,10 @@ def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     in place of the average: ``w, b`` and ``history["error"]``, ``history["weights"]`` describe
     the pocket after each pass; the rest, the underlying plain run.
     """
+    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
     if engine == "fast":  # the twin of the loop below: the same pocket, bit for bit
         return fast.train_pocket(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                                  record=record, shuffle=shuffle, seed=seed)
-    X, Y = _float64(X, Y)
     recorder, order = _Recorder(X, Y, record), _orders(shuffle, seed)
     theta, per_epoch = np.zeros(X.shape[1] + 1), []
     w, b = theta[:-1], theta[-1:]  # views: theta is (w, b)

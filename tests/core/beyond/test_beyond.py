@@ -15,7 +15,6 @@ from gluon_perceptron.core.beyond import kernel_perceptron as dual
 from gluon_perceptron.core.beyond import solvers
 from gluon_perceptron.core.beyond.budget import forgetron_bound
 from gluon_perceptron.core.beyond.second_order import second_order_bound
-from gluon_perceptron.core.beyond.separation import smooth_bound
 from gluon_perceptron.core.beyond.solvers import perceptron_separation
 from gluon_perceptron.experiments import beyond
 
@@ -376,8 +375,6 @@ def test_separation_inputs_are_checked():
         gp.beyond.rescaled_perceptron(np.eye(2), max_iterations=0)
     with pytest.raises(ValueError, match="gamma"):
         gp.beyond.separation_problem(10, 2, 1.5)
-    with pytest.raises(ValueError, match="rho"):
-        smooth_bound(0.0, 10)
 
 
 # --- figures ---------------------------------------------------------------------------------

@@ -140,8 +140,6 @@ def test_bad_input():
     model = multiclass.train_one_vs_all(np.eye(2), [0, 1], max_epochs=2)
     with pytest.raises(ValueError, match="features"):
         multiclass.predict_multiclass(model, np.ones((1, 3)))
-    with pytest.raises(ValueError, match="one-vs-one"):
-        multiclass.votes(model, np.eye(2))
 
 
 @pytest.mark.parametrize("trainer", [multiclass.train_one_vs_all, multiclass.train_one_vs_one])
