@@ -26,7 +26,6 @@ from .._convert import as_features, as_labels
 from .._validation import (
     Rule,
     count,
-    features,
     one_of,
     optional,
     real,
@@ -36,7 +35,7 @@ from . import lifeline
 from .hostlist import parse_host
 from .launcher import ClusterRun, DistributedError, launch_cluster
 from .limits import CLUSTER, ROUND_TIMEOUT, path, prepare_log_dir
-from .mixing import MIXINGS, DistributedResult, _mixed_labels, _Rounds, rounds, shard_count
+from .mixing import DATA, MIXINGS, DistributedResult, _Rounds, rounds, shard_count
 from .shards import check_shards
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -182,8 +181,7 @@ def _workers(workers, name: str, args: dict) -> int:
     return len(shards)
 
 
-@validate_params(X=optional(features()), Y=Rule(_mixed_labels, "labels(of='X')", ("X",)),
-                 shards=Rule(_cluster_shards, "None with X, Y; or file pairs", ("X", "Y")),
+@validate_params(**DATA, shards=Rule(_cluster_shards, "None with X, Y; or file pairs", ("X", "Y")),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
                  **CLUSTER, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
                  max_epochs=rounds(read_files=False))

@@ -140,6 +140,10 @@ def _mixed_labels(Y, name: str, args: dict):
     return Y if args["X"] is None or Y is None else labels(of="X")(Y, name, args)
 
 
+#: ``X, Y`` of the mixing trainers: in memory, or None when ``shards`` names files.
+DATA = dict(X=optional(features()), Y=Rule(_mixed_labels, "labels(of='X') or None", ("X",)))
+
+
 def _mixed_shards(shards, name: str, args: dict):
     """``shards`` of :func:`train_mixed`: a number (``1 .. n``, with ``X, Y``), or file pairs
     (without ``X, Y``), checked by their headers (the body opens them, checking the values)."""
@@ -202,20 +206,17 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
 def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.ndarray]]:
     """``shards`` of :func:`mixing_round`: a non-empty list of ``(X_i, Y_i)`` pairs, each
     ``features`` and their ``labels``, of one width and one float dtype."""
-    if not isinstance(shards, (list, tuple)) or not shards:
+    if not isinstance(shards, (list, tuple)) or not shards or not all(
+            isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in shards):
         raise TypeError(f"{name} must be a non-empty list of (X_i, Y_i) pairs, one per shard, "
                         f"got {type(shards).__name__} {shards!r:.40}")
-    pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    for i, pair in enumerate(shards):
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise TypeError(f"{name}[{i}] must be a pair (X_i, Y_i), got {pair!r:.40}")
-        Xs = np.ascontiguousarray(_checks.features(pair[0], f"{name}[{i}][0]"))
-        Ys = _checks.labels(pair[1], Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
-        if pairs and (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
+    pairs = [(_checks.features(Xs, f"{name}[{i}][0]"), Ys) for i, (Xs, Ys) in enumerate(shards)]
+    for i, (Xs, Ys) in enumerate(pairs):
+        _checks.labels(Ys, Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
+        if (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
             raise ValueError(f"{name}[{i}] has {Xs.shape[1]} {Xs.dtype} features but {name}[0] "
                              f"has {pairs[0][0].shape[1]} {pairs[0][0].dtype}: every shard "
                              f"holds examples of one width and one dtype")
-        pairs.append((Xs, np.ascontiguousarray(Ys)))
     return pairs
 
 
@@ -234,11 +235,10 @@ def _round_arrays(theta, shards) -> tuple[np.ndarray, list]:
     return as_vector(theta, like=pairs[0][0]), pairs
 
 
-@validate_params(shards=Rule(_round_shards, "list of (X_i, Y_i) pairs"),
+@validate_params(shards=Rule(_round_shards, "(X_i, Y_i) pairs"), mixing=one_of(*MIXINGS),
                  theta=Rule(_round_theta, "vector(columns of shards + 1)", ("shards",)),
-                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
-                 exchange=optional(function("exchange(rows) -> rows, e.g. a parameter "
-                                            "server's push and pull")))
+                 learning_rate=real(positive=True),
+                 exchange=optional(function("exchange(rows) -> every shard's row, in order")))
 def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float = 1.0,
                  exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
     r"""One round of iterative parameter mixing (McDonald, Hall & Mann 2010, Figure 3).
@@ -345,11 +345,8 @@ def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate
     return rec
 
 
-@validate_params(X=optional(features()),
-                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
-                 shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs, opened",
-                             ("X", "Y")),
-                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+@validate_params(**DATA, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+                 shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs", ("X", "Y")),
                  max_epochs=rounds(read_files=True))
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:

@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, fits, labels, one_of, validate_params
+from .._validation import Rule, count, fits, labels, one_of, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .limits import CLUSTER, ROUND_TIMEOUT
 from .mixing import shard_bounds, shard_count
@@ -184,22 +184,12 @@ def _epochs_fit(of: str) -> Rule:
                 "per epoch and shard (max_epochs={value:,} x " + of + "={" + of + "})", (of,))
 
 
-def _float32_rate(learning_rate, name: str, args: dict) -> float:
-    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
-    if learning_rate > _FLOAT32_MAX:
-        raise ValueError(f"learning_rate must be at most {_FLOAT32_MAX:.4g}, the largest "
-                         f"float32 (MXNet's SGD takes its rate as a float32), got "
-                         f"{learning_rate:g}")
-    return learning_rate
-
-
-#: ``X`` (as float32) and ``Y`` of both trainers, and their ``learning_rate``.
+#: ``X`` (as float32) of both trainers, and their ``learning_rate``.
 X32 = Rule(_float32_features, "features(dtype=float32), values fit float32")
-Y32 = labels(of="X")
-RATE = Rule(_float32_rate, "real(positive=True) <= the largest float32")
+RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 
-@validate_params(X=X32, Y=Y32, shards=shard_count("X"), batch_size=_batch("shards"),
+@validate_params(X=X32, Y=labels(of="X"), shards=shard_count("X"), batch_size=_batch("shards"),
                  max_epochs=_epochs_fit("shards"), learning_rate=RATE)
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
                         learning_rate: float = 1.0) -> GluonDistributedResult:
@@ -247,8 +237,9 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
 
-@validate_params(X=X32, Y=Y32, workers=shard_count("X"), **CLUSTER, batch_size=_batch("workers"),
-                 max_epochs=_epochs_fit("workers"), learning_rate=RATE, kvstore=one_of(*KVSTORES))
+@validate_params(X=X32, Y=labels(of="X"), workers=shard_count("X"), **CLUSTER,
+                 batch_size=_batch("workers"), max_epochs=_epochs_fit("workers"),
+                 learning_rate=RATE, kvstore=one_of(*KVSTORES))
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,
