@@ -35,7 +35,7 @@ from . import lifeline
 from .hostlist import parse_host
 from .launcher import ClusterRun, DistributedError, launch_cluster
 from .limits import CLUSTER, ROUND_TIMEOUT, path, prepare_log_dir
-from .mixing import DATA, MIXINGS, DistributedResult, _Rounds, rounds, shard_count
+from .mixing import DATA, MIXINGS, DistributedResult, _Rounds, data_or_files, rounds, shard_count
 from .shards import check_shards
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -150,24 +150,9 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
 
 def _shard_files(shards, name: str, args: dict):
     """File pairs, checked by their headers (:func:`.shards.check_shards`): no row is read
-    here. Returned as given: the body describes them (:func:`_job_data`)."""
+    here. Returned as given: the body describes them."""
     check_shards(shards, name)
     return shards
-
-
-def _cluster_shards(shards, name: str, args: dict):
-    """``shards``: None with ``X, Y``; else file pairs (and no ``X, Y``), see
-    :func:`_shard_files`."""
-    X, Y = args["X"], args["Y"]
-    if shards is not None:
-        if X is not None or Y is not None:
-            raise ValueError("train_distributed takes either X, Y (in memory) or "
-                             "shards=[(features, labels), ...] (files), not both; drop one")
-        return _shard_files(shards, name, args)
-    if X is None or Y is None:
-        raise ValueError("train_distributed needs the data: X and Y in memory, or "
-                         "shards=[(features, labels), ...] of files")
-    return None
 
 
 def _workers(workers, name: str, args: dict) -> int:
@@ -181,7 +166,7 @@ def _workers(workers, name: str, args: dict) -> int:
     return len(shards)
 
 
-@validate_params(**DATA, shards=Rule(_cluster_shards, "None with X, Y; or file pairs", ("X", "Y")),
+@validate_params(**DATA, shards=data_or_files("train_distributed", number=False),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
                  **CLUSTER, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
                  max_epochs=rounds(read_files=False))

@@ -56,6 +56,7 @@ from .._validation import (
 )
 from ..fast.training_fast import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
+from .shards import check_shards, open_shard
 
 MIXINGS = ("uniform", "weighted")
 
@@ -144,22 +145,26 @@ def _mixed_labels(Y, name: str, args: dict):
 DATA = dict(X=optional(features()), Y=Rule(_mixed_labels, "labels(of='X') or None", ("X",)))
 
 
-def _mixed_shards(shards, name: str, args: dict):
-    """``shards`` of :func:`train_mixed`: a number (``1 .. n``, with ``X, Y``), or file pairs
-    (without ``X, Y``), checked by their headers (the body opens them, checking the values)."""
-    from .shards import check_shards
+def data_or_files(trainer: str, number: bool) -> Rule:
+    """The rule of a mixing trainer's ``shards``: file pairs without ``X, Y``, checked by their
+    headers (:func:`.shards.check_shards`; the body opens or describes them); or, with ``X, Y``,
+    a number of shards ``1 .. n`` (``number``: ``train_mixed``) or None (``train_distributed``,
+    whose ``workers`` cut the data)."""
+    memory = "X, Y with shards=<a number>" if number else "X, Y (in memory)"
+    files = "shards=[(features, labels), ...] of files"
 
-    X, Y = args["X"], args["Y"]
-    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
-        if X is not None or Y is not None:
-            raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
-                             "shards=[(features, labels), ...] of files, not both; drop X, Y")
-        check_shards(shards, name)  # the headers; the body opens the files (open_shard)
-        return shards
-    if X is None or Y is None:
-        raise ValueError("train_mixed needs the data: X and Y with shards=<a number>, or "
-                         "shards=[(features, labels), ...] of files")
-    return shard_count("X")(shards, name, args)
+    def check(shards, name, args):
+        given = [args[v] is not None for v in ("X", "Y")]
+        if isinstance(shards, (list, tuple, str, os.PathLike)) or not (number or shards is None):
+            if any(given):
+                raise ValueError(f"{trainer} takes either {memory} or {files}, not both; drop X, Y")
+            check_shards(shards, name)  # a path, a number (train_distributed): a named error
+            return shards
+        if not all(given):
+            raise ValueError(f"{trainer} needs the data: {memory}, or {files}")
+        return shard_count("X")(shards, name, args) if number else None
+    return Rule(check, f"{'count() <= n' if number else 'None'} with X, Y; or file pairs",
+                ("X", "Y"))
 
 
 def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -> None:
@@ -345,9 +350,8 @@ def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate
     return rec
 
 
-@validate_params(**DATA, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
-                 shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs", ("X", "Y")),
-                 max_epochs=rounds(read_files=True))
+@validate_params(**DATA, shards=data_or_files("train_mixed", number=True), mixing=one_of(*MIXINGS),
+                 learning_rate=real(positive=True), max_epochs=rounds(read_files=True))
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:
     r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.
@@ -390,8 +394,6 @@ def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
 def _open_files(shards) -> list[tuple[np.ndarray, np.ndarray]]:
     """Every ``(features, labels)`` file pair of ``shards`` opened as ``(X_i, Y_i)``, its values
     checked and named by the shard's index (:func:`.shards.open_shard`)."""
-    from .shards import check_shards, open_shard
-
     return [open_shard(shard, i) for i, shard in enumerate(check_shards(shards)[0])]
 
 
