@@ -21,6 +21,7 @@ import mxnet as mx
 import numpy as np
 
 from ..core import _checks
+from ..core._convert import as_counts, as_features, as_labels, as_progress, as_values
 from ..core._validation import (
     Rule,
     count,
@@ -41,7 +42,7 @@ from ..core._validation import (
 )
 from ..core.chapter.sampler import _check_sampler_args
 from ..core.data.synthetic import getfake_noisy, sample_separable
-from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
+from ..core.distributed.mixing import MIXINGS, train_mixed
 from ..core.fast.training_fast import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
@@ -65,13 +66,12 @@ def _drawable_margin(margin, name: str, args: dict) -> float:
     return margin
 
 
-@validate_params(samples=count(),
-                 dimensions=fits(count(), lambda d, args: args["samples"] * d,
-                                 "hard_separable's samples x dimensions points (samples="
-                                 "{samples:,}, dimensions={value:,})", needs=("samples",)),
-                 margin=Rule(_drawable_margin, "real(minimum=0.0) that keeps 1 % of points",
-                             ("samples",)),
-                 seed=seed())
+@validate_params(samples=count(), seed=seed(),
+                 dimensions=fits(count(), lambda d, args: args["samples"] * d, "hard_separable's "
+                                 "points (samples={samples:,} x dimensions={value:,})",
+                                 needs=("samples",)),
+                 margin=Rule(_drawable_margin, "real(minimum=0.0), keeps 1 % of points",
+                             ("samples",)))
 def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float = 0.1, *,
                    seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""A hard linearly separable set: :math:`x \sim N(0, I_d)` in float32, labelled by a
@@ -101,14 +101,17 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
     return X[:samples], np.where(scores[:samples] > 0, 1.0, -1.0).astype(np.float32)
 
 
-def _shard_counts(workers, name: str, args: dict) -> list[int]:
-    """Worker counts, each at most ``samples`` (every shard needs an example)."""
-    samples = args["samples"]
-    workers = _checks.counts(workers, name)
-    if max(workers) > samples:
-        raise ValueError(f"{name} holds {max(workers)} but there are only {samples} examples: "
-                         f"every shard needs at least one; use {name} <= {samples}")
-    return workers
+def _shard_counts(of: str) -> Rule:
+    """Worker counts, each at most the examples of ``of`` (``samples``, or the rows of ``X``):
+    every shard needs one."""
+    def check(workers, name, args):
+        workers, n = _checks.counts(workers, name), args[of]
+        n = n if isinstance(n, int) else n.shape[0]
+        if max(workers) > n:
+            raise ValueError(f"{name} holds {max(workers)} but there are only {n} examples: "
+                             f"every shard needs at least one; use {name} <= {n}")
+        return workers
+    return Rule(check, f"counts() <= examples of {of}", (of,))
 
 
 @dataclass
@@ -152,29 +155,21 @@ def _reachable(epsilon, name: str, args: dict) -> float:
     return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
 
 
-def _integer_seed(value, name: str, args: dict) -> int:
-    value = _checks.seed(value, name)
-    if value is None:
-        raise ValueError("seed must be an integer: trial s seeds MXNet with seed + s, got None")
-    return value
+#: The arguments of the experiments that draw getfake data and cut it into shards.
+_DRAWS = dict(samples=count(), dimensions=count(), workers=_shard_counts("samples"),
+              epsilon=Rule(_reachable, "a margin getfake can reach", ("samples", "dimensions")),
+              progress=progress())
 
 
-@validate_params(samples=count(), dimensions=count(),
-                 epsilon=Rule(_reachable, "a margin getfake can reach",
-                              ("samples", "dimensions")),
-                 trials=repeats(),
-                 workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 mixings=fits(names(*MIXINGS), lambda mixings, args: 7 * args["trials"]
-                              * len(args["workers"]) * len(mixings),
-                              "mixing_bound_experiment's records (7 per run, trials={trials:,} x "
-                              "len(workers) x len(mixings))", needs=("trials", "workers")),
-                 seed=Rule(_integer_seed, "seed(), not None"), progress=progress())
+@validate_params(**_DRAWS, trials=repeats(), mixings=names(*MIXINGS),
+                 seed=count(minimum=0, maximum=_checks.SEED_MAX))
 def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
                             workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
                             progress: Progress | None = None) -> MixingBoundExperiment:
     """Run :func:`~gluon_perceptron.train_mixed` on ``trials`` getfake datasets (MXNet seeds
     ``seed, seed + 1, ...``, modulo 2**32) for every worker count and mixing, beside the
     bound."""
+    workers, progress = as_counts(workers), as_progress(progress)
     draw = partial(sample_separable, samples, dimensions, epsilon)
     rows = []
     for t in track(range(seed, seed + trials), progress, desc="mixing bound"):
@@ -242,20 +237,9 @@ class MixingSpeedup:
         self.startup_seconds.append(float(startup_s))
 
 
-def _mixing_rounds(max_epochs, name: str, args: dict) -> int:
-    """``max_epochs``, with the data and the largest worker count, checked by the rule shared
-    with ``train_mixed``."""
-    max_epochs = _checks.positive_int(max_epochs, name)
-    shard_count("X")(max(args["workers"]), "workers", args)
-    return max_epochs
-
-
-@validate_params(X=features(), Y=labels(of="X"),
-                 workers=Rule(lambda v, name, args: _checks.counts(v, name), "counts()"),
-                 mixings=names(*MIXINGS),
-                 max_epochs=Rule(_mixing_rounds, "count(), as train_mixed checks it",
-                                 ("X", "Y", "workers", "mixings")),
-                 cluster=flag(), timeout=real(positive=True), progress=progress())
+@validate_params(X=features(), Y=labels(of="X"), workers=_shard_counts("X"),
+                 mixings=names(*MIXINGS), max_epochs=count(), cluster=flag(),
+                 timeout=real(positive=True), progress=progress())
 def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int = 1000,
                    cluster: bool = False, timeout: float = 600.0,
                    progress: Progress | None = None) -> MixingSpeedup:
@@ -263,7 +247,8 @@ def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int 
     and ``mixings``, in one process (``cluster=False``) or on the parameter server."""
     from ..core.distributed.cluster_training import _train_distributed
 
-    Xn, Yn = X, Y
+    Xn = as_features(X)
+    Yn, workers, progress = as_labels(Y, like=Xn), as_counts(workers), as_progress(progress)
     out = MixingSpeedup()
     w, b = np.zeros(Xn.shape[1], dtype=Xn.dtype), np.zeros(1, dtype=Xn.dtype)
     start = time.perf_counter()
@@ -309,23 +294,18 @@ class NonseparableMixing:
     flipped: float
 
 
-@validate_params(samples=count(), dimensions=count(), mixing=one_of(*MIXINGS),
-                 workers=Rule(_shard_counts, "counts() <= samples", ("samples",)),
-                 rounds=fits(count(), lambda rounds, args: rounds * (
-                     args["dimensions"] + 1 + 2 * len(args["workers"])),
-                     "nonseparable_mixing's records (per round, the mixed (w, b) and an error "
-                     "and a count per worker count; rounds={value:,})",
-                     needs=("dimensions", "workers")),
-                 flip=fraction(),
-                 epsilon=Rule(_reachable, "a margin getfake can reach",
-                              ("samples", "dimensions")),
-                 seed=seed(), progress=progress())
+@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(), seed=seed(),
+                 rounds=fits(count(), lambda rounds, args: rounds * (args["dimensions"] + 1 + 2
+                             * len(args["workers"])), "nonseparable_mixing's records (the mixed "
+                             "(w, b), an error and a count per worker count; rounds={value:,})",
+                             needs=("dimensions", "workers")))
 def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: float = 0.1,
                         flip: float = 0.1, workers=(1, 2, 4, 8), mixing: str = "uniform",
                         rounds: int = 40, seed: int = 0,
                         progress: Progress | None = None) -> NonseparableMixing:
     """Train with mixing for ``rounds`` rounds on getfake data with a fraction ``flip`` of its
     labels flipped; record the training error of the mixed weights after every round."""
+    workers, progress = as_counts(workers), as_progress(progress)
     noisy = getfake_noisy(samples, dimensions, epsilon, flip, seed=seed)
     X, Y = noisy.X.asnumpy(), noisy.Y.asnumpy()
     errors, updates = [], []
@@ -396,8 +376,7 @@ def _measured_workers(workers, name: str, args: dict) -> int:
 
 @validate_params(speedup=instance(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
                  mixing=one_of(*MIXINGS),
-                 workers=Rule(_measured_workers, "a W >= 2 of the experiment",
-                              ("speedup", "mixing")),
+                 workers=Rule(_measured_workers, "a W >= 2 it measured", ("speedup", "mixing")),
                  exchange_seconds=real(minimum=0.0, maximum=60.0),
                  pass_seconds=finite_values(strict=True),
                  max_round_trip=real(positive=True, maximum=10.0),
@@ -409,13 +388,13 @@ def mixing_latency(speedup: MixingSpeedup, *, exchange_seconds: float, workers: 
     """The model of :class:`LatencyModel` with the passes and rounds counted by ``speedup``
     (in one process) and ``exchange_seconds`` measured on this machine's cluster, for
     one-machine pass times ``pass_seconds`` and round trips up to ``max_round_trip`` s."""
+    P, workers = as_values(pass_seconds), int(workers)
     first = speedup.method.index("train")
     row = next(i for i, (m, w) in enumerate(zip(speedup.method, speedup.workers))
                if w == workers and m.startswith(mixing) and "cluster" not in m)
     passes_one, rounds = speedup.passes[first], speedup.passes[row]
     share = 1.0 / workers
     tau = np.linspace(0.0, max_round_trip, 201)
-    P = np.asarray(pass_seconds, dtype=np.float64)
     cost = rounds * (share * P[:, None] + exchange_seconds + trips_per_round * tau[None, :])
     gain = passes_one * P[:, None] / cost
     tau_star = (P * (passes_one / rounds - share) - exchange_seconds) / trips_per_round

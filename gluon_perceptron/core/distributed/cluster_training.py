@@ -22,19 +22,21 @@ from pathlib import Path
 import numpy as np
 
 from .. import _checks
+from .._convert import as_features, as_labels
 from .._validation import (
     Rule,
     count,
-    features,
     one_of,
     optional,
     real,
     validate_params,
 )
 from . import lifeline
+from .hostlist import parse_host
 from .launcher import ClusterRun, DistributedError, launch_cluster
-from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path, prepare_log_dir
-from .mixing import MIXINGS, ROUNDS, DistributedResult, _mixed_labels, _Rounds, shard_count
+from .limits import CLUSTER, ROUND_TIMEOUT, path, prepare_log_dir
+from .mixing import DATA, MIXINGS, DistributedResult, _Rounds, data_or_files, rounds, shard_count
+from .shards import check_shards
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
 
@@ -80,6 +82,7 @@ def run_cluster(kind: str, jobs: list[tuple[dict, np.ndarray, np.ndarray]], *, w
         if hosts:
             from .hosts import launch_hosts
 
+            hosts = [parse_host(host) for host in hosts]  # each a Host (given as text, say)
             run = launch_hosts(["worker", str(task_dir)], hosts=hosts, workers=workers,
                                servers=servers, timeout=timeout, log_dir=logs_at,
                                remote=remote, port=port, python_servers=python_servers,
@@ -145,25 +148,11 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
 
 # --- the rules of train_distributed's arguments ----------------------------------------------
 
-def _described(shards, name: str, args: dict) -> list[dict]:
-    from .shards import check_shards
-
-    return check_shards(shards, name)[0]
-
-
-def _cluster_shards(shards, name: str, args: dict):
-    """``shards``: None with ``X, Y``; else file pairs (and no ``X, Y``), described from their
-    headers (:func:`.shards.check_shards`): no row is read here."""
-    X, Y = args["X"], args["Y"]
-    if shards is not None:
-        if X is not None or Y is not None:
-            raise ValueError("train_distributed takes either X, Y (in memory) or "
-                             "shards=[(features, labels), ...] (files), not both; drop one")
-        return _described(shards, name, args)
-    if X is None or Y is None:
-        raise ValueError("train_distributed needs the data: X and Y in memory, or "
-                         "shards=[(features, labels), ...] of files")
-    return None
+def _shard_files(shards, name: str, args: dict):
+    """File pairs, checked by their headers (:func:`.shards.check_shards`): no row is read
+    here. Returned as given: the body describes them."""
+    check_shards(shards, name)
+    return shards
 
 
 def _workers(workers, name: str, args: dict) -> int:
@@ -177,15 +166,10 @@ def _workers(workers, name: str, args: dict) -> int:
     return len(shards)
 
 
-@validate_params(X=optional(features()),
-                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
-                 shards=Rule(_cluster_shards, "None with X, Y; or file pairs, described",
-                             ("X", "Y")),
+@validate_params(**DATA, shards=data_or_files("train_distributed", number=False),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
-                 hosts=HOSTS, servers=SERVERS, mixing=one_of(*MIXINGS),
-                 learning_rate=real(positive=True),
-                 max_epochs=ROUNDS, timeout=real(positive=True), log_dir=optional(path()),
-                 round_timeout=real(positive=True), remote=REMOTE, port=PORT)
+                 **CLUSTER, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
+                 max_epochs=rounds(read_files=False))
 def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
                       servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
@@ -284,13 +268,23 @@ def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None
     FileNotFoundError
         A shard file does not exist (before any process starts).
     """
+    data, labels = _job_data(X, Y, shards)  # arrays, or the shard files' descriptions
     if workers is None:  # as the rule says: one worker per shard file, or 2 (a nested call)
         workers = 2 if shards is None else len(shards)
-    job = (X, Y, max_epochs, mixing) if shards is None else (shards, None, max_epochs, mixing)
+    job = (data, labels, None if max_epochs is None else int(max_epochs), mixing)
     return _train_distributed([job], workers=workers, servers=servers,
-                              learning_rate=learning_rate, timeout=timeout, log_dir=log_dir,
+                              learning_rate=float(learning_rate), timeout=timeout, log_dir=log_dir,
                               round_timeout=round_timeout, hosts=hosts, remote=remote,
                               port=port)[0]
+
+
+def _job_data(X, Y, shards) -> tuple:
+    """``(X, Y)`` as arrays, labels in the features' dtype; or, without ``X, Y``, the
+    descriptions of the shard files (:func:`.shards.check_shards`, headers only) and None."""
+    if X is None:
+        return check_shards(shards)[0], None
+    X = as_features(X)
+    return X, as_labels(Y, like=X)
 
 
 def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: float = 1.0,
@@ -323,7 +317,7 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
     return [_mixing_result(j, job[3], run, results, logs, wall) for j, job in enumerate(jobs)]
 
 
-@validate_params(task_dir=path(), shards=Rule(_described, "file pairs, described"),
+@validate_params(task_dir=path(), shards=Rule(_shard_files, "file pairs, by their headers"),
                  max_epochs=optional(count()), mixing=one_of(*MIXINGS),
                  learning_rate=real(positive=True))
 def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
@@ -342,11 +336,12 @@ def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str =
     Path
         The ``task.json`` written.
     """
-    task_dir = Path(task_dir)
+    task_dir, shards = Path(task_dir), check_shards(shards)[0]  # resolved paths, described
     task_dir.mkdir(parents=True, exist_ok=True)
     task = {"kind": "mixing", "kvstore": "dist_sync", "fault": None,
-            "jobs": [{"max_epochs": max_epochs, "mixing": mixing,
-                      "learning_rate": learning_rate, "shards": shards}]}
+            "jobs": [{"max_epochs": None if max_epochs is None else int(max_epochs),
+                      "mixing": str(mixing),
+                      "learning_rate": float(learning_rate), "shards": shards}]}
     path = task_dir / "task.json"
     path.write_text(json.dumps(task, indent=1))
     return path

@@ -15,22 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._validation import Rule, validate_params
+from .._validation import instance, validate_params
 
 #: The default remote-start command.
 SSH = ("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "{host}", "{command}")
-
-
-def _file_path(value, name: str, args: dict):
-    if not isinstance(value, (str, os.PathLike)) or not str(value):
-        raise TypeError(f"{name} must be a host file's path (str or pathlib.Path), got "
-                        f"{type(value).__name__} {value!r:.60}")
-    return value
-
-
-def file_path() -> Rule:
-    """The rule of a host file's path."""
-    return Rule(_file_path, "a file's path")
 
 
 @dataclass(frozen=True)
@@ -79,7 +67,7 @@ def parse_host(entry, where: str = "hosts") -> Host:
     return Host(name, str(ip))
 
 
-@validate_params(path=file_path())
+@validate_params(path=instance((str, os.PathLike), "a host file's path"))
 def read_hostfile(path) -> list[Host]:
     """The hosts of a host file: one ``ADDRESS`` or ``NAME ADDRESS`` per line, ``#`` comments.
 

@@ -230,11 +230,9 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
 # callable of the user's run here, run checked (untrusted) through user_code.
 @validate_params(worker_command=Rule(_command, "a non-empty list of str"), workers=count(),
                  servers=SERVERS, timeout=real(positive=True), log_dir=path(),
-                 python_servers=flag(),
-                 cwd=optional(Rule(_existing_folder, "an existing folder")),
+                 cwd=optional(Rule(_existing_folder, "an existing folder")), python_servers=flag(),
                  on_started=optional(function("called with role -> PID once all have started")),
-                 poll=real(positive=True, maximum=60.0,
-                           why="seconds between two looks at the children"),
+                 poll=real(positive=True, maximum=60.0, why="seconds between two looks"),
                  round_timeout=optional(real(positive=True)))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import _checks
-from .._validation import Rule
+from .._validation import Rule, instance, optional, real
+from .hostlist import check_hosts, check_port, check_remote
 
 #: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
 #: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
@@ -43,20 +44,13 @@ def check_cluster_size(workers: int, servers: int, hosts: int = 1) -> None:
             f"docs/package.md)")
 
 
-def _path(value, name: str, args: dict):
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a folder's path (str or pathlib.Path), got "
-                        f"{type(value).__name__} {value!r:.60}")
-    return value
-
-
 def path() -> Rule:
     """The rule of a folder argument (``log_dir``): a str or ``os.PathLike``."""
-    return Rule(_path, "path()")
+    return instance((str, os.PathLike), "a folder's path")
 
 
 def _existing_folder(value, name: str, args: dict) -> Path:
-    folder = Path(_path(value, name, args))
+    folder = Path(path()(value, name, args))
     if not str(value) or not folder.is_dir():
         raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
                          f"workers start in")
@@ -75,30 +69,14 @@ def _servers(servers, name: str, args: dict) -> int:
 SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host", ("workers",))
 
 
-def _hosts(value, name: str, args: dict):
-    from .hostlist import check_hosts
-
-    return check_hosts(value, name, args)
-
-
-def _remote(value, name: str, args: dict):
-    from .hostlist import check_remote
-
-    return check_remote(value, name, args)
-
-
-def _port(value, name: str, args: dict):
-    from .hostlist import check_port
-
-    return check_port(value, name, args)
-
-
-#: The rules of the multi-host arguments (:mod:`.hostlist`): ``hosts`` (None, or a list of
-#: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only), the remote-start
-#: template ``remote`` and the scheduler's ``port``.
-HOSTS = Rule(_hosts, "None or a list of hosts (addresses)")
-REMOTE = Rule(_remote, "None or a template with {host} and {command} or {argv}")
-PORT = Rule(_port, "None or a TCP port")
+#: The rules of the arguments of a trainer that starts a cluster, declared after ``workers``:
+#: the multi-host ones of :mod:`.hostlist` (``hosts``: None or a list of
+#: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
+#: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
+CLUSTER = dict(hosts=Rule(check_hosts, "None or a list of hosts (addresses)"), servers=SERVERS,
+               timeout=real(positive=True), log_dir=optional(path()),
+               round_timeout=real(positive=True), port=Rule(check_port, "None or a TCP port"),
+               remote=Rule(check_remote, "None or a template with {host} and {command} or {argv}"))
 
 
 def _command(value, name: str, args: dict) -> list:
@@ -109,21 +87,12 @@ def _command(value, name: str, args: dict) -> list:
     return list(value)
 
 
-def _folder(value, name: str) -> Path:
-    """``value`` as a Path, refused when it is no folder name or names a file."""
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a folder name (str or pathlib.Path), got "
-                        f"{type(value).__name__} {value!r:.40}")
-    path = Path(value)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{name} {str(path)!r} is a file, not a folder")
-    return path
-
-
 def prepare_log_dir(log_dir) -> Path:
-    """The folder ``log_dir``, made if needed; a ``TypeError``/``ValueError`` naming it when it
-    is no folder name or cannot be made."""
-    log_dir = _folder(log_dir, "log_dir")
+    """The folder ``log_dir`` (a str or ``os.PathLike``, as the rule :func:`path` checked),
+    made if needed; a ``ValueError`` naming it when it names a file or cannot be made."""
+    log_dir = Path(log_dir)
+    if log_dir.exists() and not log_dir.is_dir():
+        raise ValueError(f"log_dir {str(log_dir)!r} is a file, not a folder")
     try:
         log_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

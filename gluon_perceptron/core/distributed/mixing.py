@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
+from .._convert import as_features, as_labels, as_vector
 from .._validation import (
     Rule,
     count,
@@ -55,6 +56,7 @@ from .._validation import (
 )
 from ..fast.training_fast import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
+from .shards import check_shards, open_shard
 
 MIXINGS = ("uniform", "weighted")
 
@@ -139,22 +141,30 @@ def _mixed_labels(Y, name: str, args: dict):
     return Y if args["X"] is None or Y is None else labels(of="X")(Y, name, args)
 
 
-def _mixed_shards(shards, name: str, args: dict):
-    """``shards`` of :func:`train_mixed`: a number (``1 .. n``, with ``X, Y``), or file pairs
-    (without ``X, Y``), opened here (values checked) as one ``(X_i, Y_i)`` per shard."""
-    from .shards import check_shards, open_shard
+#: ``X, Y`` of the mixing trainers: in memory, or None when ``shards`` names files.
+DATA = dict(X=optional(features()), Y=Rule(_mixed_labels, "labels(of='X') or None", ("X",)))
 
-    X, Y = args["X"], args["Y"]
-    if isinstance(shards, (list, tuple, str, os.PathLike)):  # files (a path: a named error)
-        if X is not None or Y is not None:
-            raise ValueError("train_mixed takes either X, Y with shards=<a number> or "
-                             "shards=[(features, labels), ...] of files, not both; drop X, Y")
-        described, _, _ = check_shards(shards, name)
-        return [open_shard(shard, i) for i, shard in enumerate(described)]
-    if X is None or Y is None:
-        raise ValueError("train_mixed needs the data: X and Y with shards=<a number>, or "
-                         "shards=[(features, labels), ...] of files")
-    return shard_count("X")(shards, name, args)
+
+def data_or_files(trainer: str, number: bool) -> Rule:
+    """The rule of a mixing trainer's ``shards``: file pairs without ``X, Y``, checked by their
+    headers (:func:`.shards.check_shards`; the body opens or describes them); or, with ``X, Y``,
+    a number of shards ``1 .. n`` (``number``: ``train_mixed``) or None (``train_distributed``,
+    whose ``workers`` cut the data)."""
+    memory = "X, Y with shards=<a number>" if number else "X, Y (in memory)"
+    files = "shards=[(features, labels), ...] of files"
+
+    def check(shards, name, args):
+        given = [args[v] is not None for v in ("X", "Y")]
+        if isinstance(shards, (list, tuple, str, os.PathLike)) or not (number or shards is None):
+            if any(given):
+                raise ValueError(f"{trainer} takes either {memory} or {files}, not both; drop X, Y")
+            check_shards(shards, name)  # a path, a number (train_distributed): a named error
+            return shards
+        if not all(given):
+            raise ValueError(f"{trainer} needs the data: {memory}, or {files}")
+        return shard_count("X")(shards, name, args) if number else None
+    return Rule(check, f"{'count() <= n' if number else 'None'} with X, Y; or file pairs",
+                ("X", "Y"))
 
 
 def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -> None:
@@ -167,23 +177,22 @@ def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -
                          f"max_epochs=<a number of rounds>")
 
 
-def _rounds(max_epochs, name: str, args: dict) -> int | None:
-    """``max_epochs``: a count, or None on separable rows only (the LP, after the cheap
-    checks) of ``X, Y`` or of the opened shards. Shard *descriptions* (a cluster's files,
-    whose rows this process never reads) pass None on: each worker checks its own shard."""
-    if max_epochs is not None:
-        return _checks.positive_int(max_epochs, name)
-    if args["X"] is not None:
-        _require_separable(args["X"], args["Y"])
-    elif isinstance(args["shards"][0], tuple):
-        parts = args["shards"]
-        _require_separable(np.concatenate([Xs for Xs, _ in parts]),
-                           np.concatenate([Ys for _, Ys in parts]), "the shards' data")
-    return None
-
-
-#: ``max_epochs`` of the mixing trainers (see :func:`_rounds`); declared after the cheap rules.
-ROUNDS = Rule(_rounds, "optional(count()), None on separable data only", ("X", "Y", "shards"))
+def rounds(read_files: bool) -> Rule:
+    """The rule of the mixing trainers' ``max_epochs`` (declared after the cheap rules): a
+    count, or None on separable rows only (the LP) of ``X, Y``, or of the shard files when
+    ``read_files`` (``train_mixed``); a cluster's files, whose rows this process never reads,
+    pass None on: each worker checks its own shard."""
+    def check(max_epochs, name, args):
+        if max_epochs is not None:
+            return _checks.positive_int(max_epochs, name)
+        if args["X"] is not None:
+            _require_separable(args["X"], args["Y"])
+        elif read_files:
+            parts = _open_files(args["shards"])
+            _require_separable(np.concatenate([Xs for Xs, _ in parts]),
+                               np.concatenate([Ys for _, Ys in parts]), "the shards' data")
+        return None
+    return Rule(check, "optional(count()), None on separable data only", ("X", "Y", "shards"))
 
 
 # --- the algorithm -----------------------------------------------------------------------------
@@ -193,6 +202,7 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
     """Contiguous shards of ``n`` examples in data order, as ``(start, stop)``; the first
     ``n % shards`` shards hold one example more (as ``np.array_split``). Every shard holds at
     least one example: ``1 <= shards <= n``."""
+    n, shards = int(n), int(shards)
     sizes = [n // shards + (i < n % shards) for i in range(shards)]
     stops = np.cumsum(sizes)
     return [(int(s - size), int(s)) for s, size in zip(stops, sizes)]
@@ -201,20 +211,17 @@ def shard_bounds(n: int, shards: int) -> list[tuple[int, int]]:
 def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.ndarray]]:
     """``shards`` of :func:`mixing_round`: a non-empty list of ``(X_i, Y_i)`` pairs, each
     ``features`` and their ``labels``, of one width and one float dtype."""
-    if not isinstance(shards, (list, tuple)) or not shards:
+    if not isinstance(shards, (list, tuple)) or not shards or not all(
+            isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in shards):
         raise TypeError(f"{name} must be a non-empty list of (X_i, Y_i) pairs, one per shard, "
                         f"got {type(shards).__name__} {shards!r:.40}")
-    pairs: list[tuple[np.ndarray, np.ndarray]] = []
-    for i, pair in enumerate(shards):
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise TypeError(f"{name}[{i}] must be a pair (X_i, Y_i), got {pair!r:.40}")
-        Xs = np.ascontiguousarray(_checks.features(pair[0], f"{name}[{i}][0]"))
-        Ys = _checks.labels(pair[1], Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
-        if pairs and (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
+    pairs = [(_checks.features(Xs, f"{name}[{i}][0]"), Ys) for i, (Xs, Ys) in enumerate(shards)]
+    for i, (Xs, Ys) in enumerate(pairs):
+        _checks.labels(Ys, Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
+        if (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
             raise ValueError(f"{name}[{i}] has {Xs.shape[1]} {Xs.dtype} features but {name}[0] "
                              f"has {pairs[0][0].shape[1]} {pairs[0][0].dtype}: every shard "
                              f"holds examples of one width and one dtype")
-        pairs.append((Xs, np.ascontiguousarray(Ys)))
     return pairs
 
 
@@ -225,11 +232,18 @@ def _round_theta(theta, name: str, args: dict) -> np.ndarray:
     return _checks.vector(theta, name, size=Xs.shape[1] + 1).astype(Xs.dtype)
 
 
-@validate_params(shards=Rule(_round_shards, "list of (X_i, Y_i) pairs"),
+def _round_arrays(theta, shards) -> tuple[np.ndarray, list]:
+    """``theta`` and ``shards`` as the fast pass takes them: C-contiguous features, their
+    labels and ``theta`` in the features' dtype (no copy of what is so already)."""
+    pairs = [(np.ascontiguousarray(as_features(Xs)), Ys) for Xs, Ys in shards]
+    pairs = [(Xs, np.ascontiguousarray(as_labels(Ys, like=Xs))) for Xs, Ys in pairs]
+    return as_vector(theta, like=pairs[0][0]), pairs
+
+
+@validate_params(shards=Rule(_round_shards, "(X_i, Y_i) pairs"), mixing=one_of(*MIXINGS),
                  theta=Rule(_round_theta, "vector(columns of shards + 1)", ("shards",)),
-                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
-                 exchange=optional(function("exchange(rows) -> rows, e.g. a parameter "
-                                            "server's push and pull")))
+                 learning_rate=real(positive=True),
+                 exchange=optional(function("exchange(rows) -> every shard's row, in order")))
 def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float = 1.0,
                  exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
     r"""One round of iterative parameter mixing (McDonald, Hall & Mann 2010, Figure 3).
@@ -268,11 +282,12 @@ def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float
     mu, k : ndarray
         The mixing weights (zeros without a mistake) and the mistakes per shard.
     """
+    theta, shards = _round_arrays(theta, shards)
     local = []
     for Xs, Ys in shards:  # every shard: one perceptron pass from the same mixed theta
         w, b = theta[:-1].copy(), theta[-1:].copy()
         start = time.perf_counter()
-        k_i = fast_pass(Xs, Ys, w, b, learning_rate, 0.0)  # train's pass: w, b change in place
+        k_i = fast_pass(Xs, Ys, w, b, float(learning_rate), 0.0)  # train's pass: w, b in place
         seconds = time.perf_counter() - start
         local.append(np.concatenate([w, b, np.array([k_i, seconds], dtype=Xs.dtype)]))
     exchange = user_code(exchange, "exchange")  # a user's exchange runs checked
@@ -322,23 +337,21 @@ class _Rounds:
 def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate: float,
                 exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> _Rounds:
     """Rounds of :func:`mixing_round` until one makes no mistake or ``max_epochs`` are done:
-    the loop of :func:`train_mixed` and of every distributed worker."""
-    one_round = mixing_round.__wrapped__  # unchecked: the shards were checked where they entered
+    the loop of :func:`train_mixed` and of every distributed worker. Both run it trusted (the
+    body of ``train_mixed``; a worker's :func:`~.worker.run`): ``mixing_round`` checks nothing
+    here, its shards were checked where they entered."""
     rec = _Rounds(shards[0][0].shape[1], shards[0][0].dtype)
     while max_epochs is None or len(rec.k) < max_epochs:  # the round budget
-        rows, theta, mu, k = one_round(rec.theta, shards, mixing=mixing,
-                                       learning_rate=learning_rate, exchange=exchange)
+        rows, theta, mu, k = mixing_round(rec.theta, shards, mixing=mixing,
+                                          learning_rate=learning_rate, exchange=exchange)
         rec.add(rows, theta, mu, k)
         if theta is None:  # a round without a mistake
             break
     return rec
 
 
-@validate_params(X=optional(features()),
-                 Y=Rule(_mixed_labels, "labels(of='X') when X, Y are given", ("X",)),
-                 shards=Rule(_mixed_shards, "count() <= n with X, Y; or file pairs, opened",
-                             ("X", "Y")),
-                 mixing=one_of(*MIXINGS), learning_rate=real(positive=True), max_epochs=ROUNDS)
+@validate_params(**DATA, shards=data_or_files("train_mixed", number=True), mixing=one_of(*MIXINGS),
+                 learning_rate=real(positive=True), max_epochs=rounds(read_files=True))
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:
     r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.
@@ -373,11 +386,26 @@ def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
         ``converged`` when the last round made no mistake on any shard.
     """
     start = time.perf_counter()
-    if not isinstance(shards, list):  # a number; else the shards' rows, opened by the rule
-        shards = [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
-                  for a, b in shard_bounds(X.shape[0], shards)]
-    rec = _run_rounds(shards, max_epochs, mixing, learning_rate)
+    parts = _shard_rows(X, Y, shards)  # (X_i, Y_i) per shard: blocks of X, Y, or files opened
+    rec = _run_rounds(parts, max_epochs, mixing, learning_rate)
     return rec.result(mixing, wall_seconds=time.perf_counter() - start)
+
+
+def _open_files(shards) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every ``(features, labels)`` file pair of ``shards`` opened as ``(X_i, Y_i)``, its values
+    checked and named by the shard's index (:func:`.shards.open_shard`)."""
+    return [open_shard(shard, i) for i, shard in enumerate(check_shards(shards)[0])]
+
+
+def _shard_rows(X, Y, shards) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The rows of :func:`train_mixed`'s shards: ``X, Y`` cut into ``shards`` contiguous blocks
+    (:func:`shard_bounds`), or, without ``X, Y``, the file pairs of ``shards`` opened."""
+    if X is None:
+        return _open_files(shards)
+    X = as_features(X)
+    Y = as_labels(Y, like=X)
+    return [(np.ascontiguousarray(X[a:b]), np.ascontiguousarray(Y[a:b]))
+            for a, b in shard_bounds(X.shape[0], shards)]
 
 
 def encode_rows(rows: np.ndarray) -> np.ndarray:

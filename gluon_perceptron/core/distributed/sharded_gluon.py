@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from .._validation import Rule, count, fits, labels, one_of, optional, real, validate_params
+from .._convert import as_features, as_labels
+from .._validation import Rule, count, fits, labels, one_of, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
-from .limits import HOSTS, PORT, REMOTE, ROUND_TIMEOUT, SERVERS, path
+from .limits import CLUSTER, ROUND_TIMEOUT
 from .mixing import shard_bounds, shard_count
 
 KVSTORES = ("dist_sync", "dist_async")
@@ -183,22 +184,12 @@ def _epochs_fit(of: str) -> Rule:
                 "per epoch and shard (max_epochs={value:,} x " + of + "={" + of + "})", (of,))
 
 
-def _float32_rate(learning_rate, name: str, args: dict) -> float:
-    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
-    if learning_rate > _FLOAT32_MAX:
-        raise ValueError(f"learning_rate must be at most {_FLOAT32_MAX:.4g}, the largest "
-                         f"float32 (MXNet's SGD takes its rate as a float32), got "
-                         f"{learning_rate:g}")
-    return learning_rate
-
-
-#: ``X`` (as float32) and ``Y`` of both trainers, and their ``learning_rate``.
+#: ``X`` (as float32) of both trainers, and their ``learning_rate``.
 X32 = Rule(_float32_features, "features(dtype=float32), values fit float32")
-Y32 = labels(of="X")
-RATE = Rule(_float32_rate, "real(positive=True) <= the largest float32")
+RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 
-@validate_params(X=X32, Y=Y32, shards=shard_count("X"), batch_size=_batch("shards"),
+@validate_params(X=X32, Y=labels(of="X"), shards=shard_count("X"), batch_size=_batch("shards"),
                  max_epochs=_epochs_fit("shards"), learning_rate=RATE)
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
                         learning_rate: float = 1.0) -> GluonDistributedResult:
@@ -227,14 +218,15 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
     """
     from mxnet import nd
 
+    X, Y = as_features(X, dtype=np.float32), as_labels(Y).astype(np.float32)
     start = time.perf_counter()
-    W, B = shards, batch_size
+    W, B = int(shards), int(batch_size)
     steps = _steps(X.shape[0], W, B)
     starts = [a for a, _ in shard_bounds(X.shape[0], W)]
     order = np.concatenate([np.arange(a + t * B, a + (t + 1) * B)
                             for t in range(steps) for a in starts])
     Xd, Yd = nd.array(X[order], dtype="float32"), nd.array(Y[order], dtype="float32")
-    net, loss_fn, trainer = _setup(X.shape[1], learning_rate, None)
+    net, loss_fn, trainer = _setup(X.shape[1], float(learning_rate), None)
     k = _epochs(net, loss_fn, trainer, Xd, Yd, steps=steps, rows=W * B, global_batch=W * B,
                 parts=W, max_epochs=max_epochs)
     w, b = net.weight.data().asnumpy().reshape(-1), net.bias.data().asscalar()
@@ -245,11 +237,9 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
 
-@validate_params(X=X32, Y=Y32, workers=shard_count("X"), hosts=HOSTS, servers=SERVERS,
+@validate_params(X=X32, Y=labels(of="X"), workers=shard_count("X"), **CLUSTER,
                  batch_size=_batch("workers"), max_epochs=_epochs_fit("workers"),
-                 learning_rate=RATE, kvstore=one_of(*KVSTORES), timeout=real(positive=True),
-                 log_dir=optional(path()), round_timeout=real(positive=True), remote=REMOTE,
-                 port=PORT)
+                 learning_rate=RATE, kvstore=one_of(*KVSTORES))
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,
@@ -289,8 +279,10 @@ def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_s
     """
     from .cluster_training import run_cluster
 
+    X, Y = as_features(X, dtype=np.float32), as_labels(Y).astype(np.float32)
     start = time.perf_counter()
-    job = {"batch_size": batch_size, "max_epochs": max_epochs, "learning_rate": learning_rate}
+    job = {"batch_size": int(batch_size), "max_epochs": int(max_epochs),
+           "learning_rate": float(learning_rate)}
     run, results, _ = run_cluster("gluon", [(job, X, Y)], workers=workers, servers=servers,
                                   timeout=timeout, log_dir=log_dir, kvstore=kvstore,
                                   python_servers=True, round_timeout=round_timeout,

@@ -205,7 +205,7 @@ def _open(desc: dict) -> np.ndarray:
     if desc["kind"] == "idx.gz":
         from ..data.idx import read_idx
 
-        array = read_idx(desc["path"])
+        array = read_idx(Path(desc["path"]))
         if array.shape != shape:
             raise ValueError(f"{desc['path']} changed since it was checked: shape "
                              f"{array.shape}, was {shape}")

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from gluon_perceptron.core._validation import unchecked, validate_params
 from gluon_perceptron.core.distributed import lifeline
 
 _STARTED = time.perf_counter()
@@ -129,8 +130,13 @@ def _my_shard(task_dir: Path, j: int, job: dict, rank: int, workers: int):
     return Xs, Ys
 
 
+@validate_params(task_dir=unchecked)  # the task was checked where it was written: trusted
 def run(task_dir: Path) -> None:
-    """Run every job of ``task_dir/task.json`` and write this rank's results."""
+    """Run every job of ``task_dir/task.json`` and write this rank's results.
+
+    The task's arguments were checked by whoever wrote it (``train_distributed`` and the other
+    trainers, or :func:`~.cluster_training.write_task`), so the body runs trusted: the
+    package's functions it calls (``mixing_round`` every round) check nothing again."""
     task = json.loads((task_dir / "task.json").read_text())
     if task["kind"] == "mixing":  # load (or compile) the pass before connecting: start-up
         if task.get("numpy_passes"):  # small shards: numpy's twin of the pass, no numba
