@@ -14,9 +14,16 @@ import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any, cast  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+
+# nbformat (tools/notebooks.py, which tests import) imports jsonschema, whose format checkers
+# import rfc3987-syntax when it is installed (jupyter-events asks for it): that import builds a
+# Lark parser for RFC 3987, about 1.8 CPU-s in every pytest-xdist worker, for the "iri" format,
+# which no notebook schema and no test uses. Without it jsonschema leaves that format unchecked.
+sys.modules.setdefault("rfc3987_syntax", cast(Any, None))
 
 # MXNet and numba are imported by the tests' modules, not here: under pytest-xdist the controlling
 # process reads this file too (before it starts the workers) and runs no test, and a pytest this

@@ -5,11 +5,11 @@ kernel and ``tools/lab_config.py``), on its own port and token on 127.0.0.1, dri
 browser these tests skip, except under ``CI=true``, as the book's browser tests do).
 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
-folded, the project's kernel started without a question, and no modified mark (one after another
-in one page, JupyterLab loaded once; a broken copy of notebook 01 shows the checks fail on the
-defects they look for); notebooks 02 and
-05 run to the end (Run All) with every inline number of their prose displayed and no cell
-error. The server runs on copies of the sources (an autosave must never touch them), dies with
+folded, the project's kernel started without a question, and no modified mark (one after another;
+a broken copy of notebook 01 shows the checks fail on the defects they look for); notebooks 02
+and 05 run to the end (Run All) with every inline number of their prose displayed and no cell
+error. The tests share one page, JupyterLab loaded once per test process. The server runs on
+copies of the sources (an autosave must never touch them), dies with
 this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped by its PID.
 """
 
@@ -147,16 +147,6 @@ def chromium():
     yield from launched_chromium()
 
 
-def open_notebook(lab: Lab, chromium, name: str):
-    """A page with notebook ``name`` open (a fresh workspace), its kernel started and idle."""
-    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(lab.url(f"lab/tree/{name}?reset&token={lab.token}"))
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=START_TIMEOUT * 1000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                           timeout=START_TIMEOUT * 1000)
-    return page
-
-
 def run_all(page, attempts: int = 3) -> None:
     """Run > Run All Cells, as a student would; again if no cell started (a click that lands
     before the notebook has the focus does nothing)."""
@@ -225,6 +215,18 @@ def open_in_lab(page, name: str) -> None:
                            timeout=START_TIMEOUT * 1000)
 
 
+@pytest.fixture(scope="module")
+def lab_page(lab, chromium):
+    """One page with JupyterLab loaded (:func:`open_lab`) for every test of this module: each
+    opens its notebooks in it with :func:`open_in_lab`, which closes what the test before left
+    open (never saving it)."""
+    page = open_lab(chromium, lab)
+    try:
+        yield page
+    finally:
+        page.close()
+
+
 def opening_problems(page, source: Path) -> list[str]:
     """What is wrong with the notebook ``source`` as the page shows it, once opened: literal
     MyST in a rendered markdown cell, a solution (text or code) not folded, another kernel, a
@@ -285,33 +287,32 @@ def canary(lab: Lab) -> Path:
     return path
 
 
-def test_every_notebook_opens_as_the_course(lab, chromium):
+def test_every_notebook_opens_as_the_course(lab, lab_page):
     """All notebook sources, one after another in one JupyterLab page: no literal MyST in any
     rendered markdown cell, the solutions folded (their text and their code), the project's
     kernel started without a dialog, no modified mark once the kernel is up. A broken copy of
     notebook 01, opened first, shows the checks can fail."""
-    page = open_lab(chromium, lab)
+    page = lab_page
+    broken = canary(lab)
+    open_in_lab(page, broken.name)
     try:
-        broken = canary(lab)
-        open_in_lab(page, broken.name)
         found = "\n".join(opening_problems(page, broken))
-        lab.shut_down_kernels()
-        assert "shows MyST '{cite:p}`'" in found and "solutions rendered" in found, (
-            f"the checks missed the broken copy's defects; they found: {found!r}")
-        problems = []
-        for source in SOURCES:
-            open_in_lab(page, source.name)
-            try:
-                problems += opening_problems(page, lab.root / source.name)
-            finally:
-                lab.shut_down_kernels()
     finally:
-        page.close()
+        lab.shut_down_kernels()
+    assert "shows MyST '{cite:p}`'" in found and "solutions rendered" in found, (
+        f"the checks missed the broken copy's defects; they found: {found!r}")
+    problems = []
+    for source in SOURCES:
+        open_in_lab(page, source.name)
+        try:
+            problems += opening_problems(page, lab.root / source.name)
+        finally:
+            lab.shut_down_kernels()
     assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", ["02_perceptron_algorithm.py", "05_black_and_white.py"])
-def test_notebook_runs_to_the_end_in_the_lab(name, lab, chromium):
+def test_notebook_runs_to_the_end_in_the_lab(name, lab, lab_page):
     """Run All (the Run menu): every code cell runs, none errs or writes to stderr, and every
     inline expression of the prose shows its value (an expression not evaluated would show
     its source as code, one that failed its error)."""
@@ -319,7 +320,8 @@ def test_notebook_runs_to_the_end_in_the_lab(name, lab, chromium):
     cells = markdown_sources(source)
     expressions = [re.findall(r"\{eval\}`([^`]*)`", cell) for cell in cells]
     assert sum(map(len, expressions)) >= 10, f"{name} has too few inline numbers to check"
-    page = open_notebook(lab, chromium, name)
+    page = lab_page
+    open_in_lab(page, name)
     try:
         run_all(page)
         state = """() => ({status: document.querySelector(
@@ -354,5 +356,4 @@ def test_notebook_runs_to_the_end_in_the_lab(name, lab, chromium):
             page.wait_for_timeout(1000)
         assert not missing, f"{name}: inline expressions not shown:\n" + "\n".join(missing)
     finally:
-        page.close()
         lab.shut_down_kernels()

@@ -6,6 +6,10 @@ Per notebook, the student copy is executed: every cell before its first stub run
 error, and the first stub stops at NotImplementedError (raised, or reported by the checker it
 is handed to). Then, in the same kernel, each reference solution is pasted back in place of
 its stub, and every checker passes. The reference sources and the book are not touched.
+
+The copies share one kernel per test process (its start, MXNet's import included, costs a few
+CPU-seconds): each runs after ``%reset -f`` (no name of the copy before it is left), with its
+own working folder and no figure open.
 """
 
 from __future__ import annotations
@@ -67,12 +71,53 @@ def test_writing_the_student_edition_keeps_the_students_files(tmp_path):
     assert mine.read_text() == "# my own work\n"
 
 
+#: Run in the shared kernel before each copy: no name left by the copy before (``%reset -f``
+#: empties the namespace and the output history), the copy's own folder, no figure open.
+RESET = """\
+%reset -f
+def _fresh(folder):
+    import os, sys
+    os.chdir(folder)
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+_fresh({folder!r})
+del _fresh
+assert not [name for name in get_ipython().user_ns if not name.startswith("_")
+            and name not in get_ipython().user_ns_hidden], "names left by the copy before"
+"""
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """One kernel manager, its kernel started, for the student copies this process runs."""
+    from jupyter_client.manager import KernelManager
+
+    folder = tmp_path_factory.mktemp("student-kernel")
+    km = KernelManager(kernel_name="python3", transport="ipc",
+                       ip=str(folder / "kernel"))  # no TCP port to lose to other tests
+    km.start_kernel(cwd=str(folder))
+    try:
+        yield km
+    finally:
+        km.shutdown_kernel(now=True)
+
+
+def _execute(nb, km, **options) -> None:
+    """Execute ``nb`` in the running kernel of ``km`` (a client of its own, closed after)."""
+    from nbclient import NotebookClient
+
+    client = NotebookClient(nb, km=km, timeout=900, **options)
+    try:
+        client.execute()
+    finally:
+        if client.kc is not None:
+            client.kc.stop_channels()
+
+
 @pytest.mark.timeout(1800)
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem[:2])
-def test_student_copy_runs_to_its_first_stub_and_the_solutions_pass(source, tmp_path):
+def test_student_copy_runs_to_its_first_stub_and_the_solutions_pass(source, tmp_path, kernel):
     import nbformat
-    from jupyter_client.manager import KernelManager
-    from nbclient import NotebookClient
 
     nb, references = tool.student(source.read_text())
     stubs = sorted(references)
@@ -80,10 +125,11 @@ def test_student_copy_runs_to_its_first_stub_and_the_solutions_pass(source, tmp_
     for index in stubs:  # each reference solution, pasted back, runs after the student copy
         pasted.append(len(nb.cells))
         nb.cells.append(nbformat.v4.new_code_cell(references[index]))
-    km = KernelManager(kernel_name="python3", transport="ipc",
-                       ip=str(tmp_path / "kernel"))  # no TCP port to lose to other tests
-    NotebookClient(nb, km=km, timeout=900, allow_errors=True,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    if not kernel.is_alive():  # the copy before ended it
+        kernel.restart_kernel(now=True)
+    _execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        RESET.format(folder=str(tmp_path)))]), kernel)
+    _execute(nb, kernel, allow_errors=True)
     first = stubs[0] if stubs else len(nb.cells) - len(pasted)
     for k, cell in enumerate(nb.cells[:first]):
         if cell.cell_type == "code":

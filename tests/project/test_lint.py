@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tokenize
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,38 +33,41 @@ def test_ruff_is_clean():
 
 
 def _mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    if subprocess.run([sys.executable, "-m", "mypy", "--version"],
-                      capture_output=True).returncode:
-        pytest.fail("mypy is not installed: it is part of the test extra (bash run.sh setup)")
-    return subprocess.run([sys.executable, "-m", "mypy", *args], cwd=cwd, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "mypy", *args], cwd=cwd, capture_output=True,
                           text=True)
+    if "No module named mypy" in proc.stderr:
+        pytest.fail("mypy is not installed: it is part of the test extra (bash run.sh setup)")
+    return proc
 
 
-def test_mypy_is_clean():
+#: A wrong annotation, planted beside the project's files in the same mypy run: the run must
+#: exit 1 and name its line, so a run that checks nothing, or ignores errors, cannot pass.
+PLANTED = "def double(x: int) -> int:\n    return 2 * x\n\n\nn: int = double('one')\n"
+
+
+def test_mypy_is_clean(tmp_path):
     """mypy as pyproject.toml configures it, on every module of the package and the tests (its
-    cache, .mypy_cache, makes a second run fast)."""
-    proc = _mypy()
+    cache, .mypy_cache, makes a second run fast), finds no error. The same run also checks a
+    planted file with a wrong annotation (the negative), which it must report, alone: one mypy
+    process, not a second one that would read the standard library's stubs again."""
+    files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
+    planted = tmp_path / "planted_wrong.py"
+    planted.write_text(PLANTED)
+    proc = _mypy(*files, str(planted))
     errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
-    assert proc.returncode == 0 and not errors, (
-        f"mypy finds {len(errors)} errors (fix them with annotations or narrowing; run "
-        f"`.venv/bin/python -m mypy` to see them):\n" + proc.stdout + proc.stderr)
-    checked = re.search(r"no issues found in (\d+) source files", proc.stdout)
+    ours = [line for line in errors if "planted_wrong.py" not in line]
+    assert not ours, (
+        f"mypy finds {len(ours)} errors (fix them with annotations or narrowing; run "
+        f"`.venv/bin/python -m mypy` to see them):\n" + "\n".join(ours) + proc.stderr)
+    assert proc.returncode == 1 and len(errors) == 1 and (
+        'planted_wrong.py:5: error: Argument 1 to "double" has incompatible type' in errors[0]), (
+        "mypy missed the wrong annotation planted in its run:\n" + proc.stdout + proc.stderr)
+    checked = re.search(r"Found 1 error in 1 file \(checked (\d+) source files\)", proc.stdout)
     modules = sum(len(list(folder.rglob("*.py"))) for folder in TYPED)
-    assert checked and int(checked.group(1)) == modules, (
+    assert checked and int(checked.group(1)) == modules + 1, (
         f"mypy checked {checked and checked.group(1)} files, the package and the tests have "
-        f"{modules}: [tool.mypy] files in pyproject.toml must name both\n{proc.stdout}")
-
-
-def test_mypy_reports_an_error(tmp_path):
-    """The negative of the test above: with the project's configuration, mypy exits 1 and
-    names the line of a wrong annotation."""
-    bad = tmp_path / "wrong.py"
-    bad.write_text("def double(x: int) -> int:\n    return 2 * x\n\n\nn: int = double('one')\n")
-    proc = _mypy("--config-file", str(ROOT / "pyproject.toml"), "--cache-dir",
-                 str(tmp_path / "cache"), str(bad), cwd=tmp_path)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert 'wrong.py:5: error: Argument 1 to "double" has incompatible type' in proc.stdout, \
-        proc.stdout
+        f"{modules} (and one planted): [tool.mypy] files in pyproject.toml must name both"
+        f"\n{proc.stdout}")
 
 
 def type_ignores(folder: Path) -> list[str]:
