@@ -23,7 +23,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from .._validation import Rule, function, optional, real, user_code, validate_params
+from .._validation import Rule, function, optional, real, unchecked, user_code, validate_params
 from .losses import LOSS_RULES, _as_x, _as_y, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
@@ -111,9 +111,6 @@ def _pair(first: str, needs_grad: bool = False, finite_norm: bool = False) -> Ru
     return Rule(check, f"parameters(like={first!r})", (first,))
 
 
-_ANY = Rule(lambda value, name, args: value, "checked with the second of the pair")
-
-
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
     """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
     if isinstance(v, float):
@@ -131,7 +128,7 @@ def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
 NORM_BOUND = real(positive=True)
 
 
-@validate_params(grad_w=_ANY, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
+@validate_params(grad_w=unchecked, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
 def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
@@ -143,7 +140,7 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
     return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
 
 
-@validate_params(w=_ANY, b=_pair("w", finite_norm=True), radius=NORM_BOUND)
+@validate_params(w=unchecked, b=_pair("w", finite_norm=True), radius=NORM_BOUND)
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
@@ -153,7 +150,7 @@ def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     nd.elemwise_mul(b, factor, out=b)
 
 
-@validate_params(w=_ANY, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
+@validate_params(w=unchecked, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
                  loss=LOSS, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"),
                  clip=optional(NORM_BOUND), radius=optional(NORM_BOUND))
 def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
