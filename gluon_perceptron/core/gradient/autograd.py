@@ -22,6 +22,7 @@ import numpy as np
 from mxnet import nd
 
 from .._arrays import _guard
+from .._convert import as_features, as_labels
 from .._validation import Rule, context, count, features, labels, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import (
@@ -130,6 +131,8 @@ def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     ValueError
         When the weights or the margins overflow to inf/nan (scale the data or lower the rate).
     """
+    X = as_features(X)
+    Y, learning_rate, ctx = as_labels(Y, like=X), float(learning_rate), ctx or mx.cpu()
     w, b = parameters_like((X.shape[1],), (1,), X.dtype, ctx)
     Xd = nd.array(X, dtype=X.dtype, ctx=ctx)
     examples = [(Xd[i], float(Y[i])) for i in range(X.shape[0])]

@@ -27,6 +27,7 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
+from .._convert import as_features, as_labels
 from .._validation import Rule, context, count, features, labels, real, validate_params
 from ..chapter.sampler import MAX_ELEMENTS
 from ..rosenblatt.results import TrainResult, train_result
@@ -113,9 +114,8 @@ def _gluon_rate(learning_rate, name: str, args: dict) -> float:
     return learning_rate
 
 
-@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"),
-                 dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"),
-                 ctx=context())
+@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"), ctx=context(),
+                 dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"))
 def perceptron_net(dimensions: int, dtype="float32",
                    ctx: mx.Context | None = None) -> gluon.nn.Dense:
     """``gluon.nn.Dense(1)`` with weights and bias initialized to 0 on ``ctx`` (default
@@ -123,6 +123,7 @@ def perceptron_net(dimensions: int, dtype="float32",
 
     ``dimensions`` is at most MXNet's :math:`2^{31} - 1` elements per array (the weight).
     """
+    dimensions, dtype, ctx = int(dimensions), np.dtype(dtype).name, ctx or mx.cpu()
     net = gluon.nn.Dense(1, in_units=dimensions, dtype=dtype, weight_initializer=init.Zero(),
                          bias_initializer=init.Zero())
     net.initialize(ctx=ctx)
@@ -190,6 +191,8 @@ def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
         For a learning rate outside float32's range, and when the weights or the margins
         overflow to inf/nan (scale the data or lower the rate).
     """
+    X = as_features(X)
+    Y, learning_rate, ctx = as_labels(Y, like=X), float(learning_rate), ctx or mx.cpu()
     net = perceptron_net(X.shape[1], str(X.dtype), ctx)
     loss_fn = PerceptronLoss(threshold, check_inputs=False)
     loss_fn.hybridize(static_alloc=True, static_shape=True)

@@ -37,17 +37,10 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._validation import Rule, validate_params
+from .._convert import as_numpy
+from .._validation import Rule, ndarray, real, validate_params
 
 # --- the rules of (w, b, x, y, threshold): checked once, when a user calls a loss -------------
-
-def _model(w, name: str, args: dict) -> nd.NDArray:
-    if not isinstance(w, nd.NDArray):
-        raise TypeError(f"{name} must be an mxnet NDArray (the losses are for autograd), got "
-                        f"{type(w).__name__}; use {name} = nd.array(...) and "
-                        f"{name}.attach_grad()")
-    return w
-
 
 def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
     """``x`` as an NDArray in ``w``'s dtype on ``w``'s context (an NDArray ``x`` is kept: its
@@ -62,76 +55,37 @@ def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
     return nd.array(values, dtype=w.dtype, ctx=w.context)
 
 
-def _finite(**arrays: nd.NDArray) -> None:
-    """Refuse NaN or inf in the given NDArrays (one host sync each)."""
-    for name, a in arrays.items():
+def _examples(x, name: str, args: dict) -> nd.NDArray:
+    """``x``: one example ``(d,)``, a batch ``(n, d)`` or one example per row of ``w``, in the
+    dtype of ``w`` and ``b``; their shapes must fit and all three hold no NaN or inf. Needs
+    ``w`` and ``b``; ``b`` is checked here too."""
+    w, b = args["w"], args["b"]
+    x = _as_examples(w, x)
+    ws, bs, xs = w.shape, b.shape, x.shape
+    _checks.one_float_dtype(w, b, x)
+    if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
+        raise ValueError(f"b must have shape (1,) for w of shape (d,), or (r,) for w of shape "
+                         f"(r, d) (one bias per model); got b {bs} for w {ws}")
+    if 0 in xs:
+        raise ValueError(f"x must hold at least one example, got shape {xs}")
+    if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == ws[-1]) or
+            (len(xs) == 2 and xs[1] == ws[-1] and (len(ws) == 1 or xs[0] == ws[0]))):
+        raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "
+                         f"({ws[-1]},) for one example, (n, {ws[-1]}) for a batch, or one row "
+                         f"per row of w")
+    for what, a in (("w", w), ("b", b), ("x", x)):  # one host sync each
         if not np.all(np.isfinite(a.asnumpy())):
-            raise ValueError(f"{name} must be finite, found NaN or inf in {name}; check it with "
-                             f"np.isfinite and restart from finite values")
+            raise ValueError(f"{what} must be finite, found NaN or inf in {what}; check it "
+                             f"with np.isfinite and restart from finite values")
+    return x
 
 
-def examples(finite: bool = True) -> Rule:
-    """``x``: one example ``(d,)``, a batch ``(n, d)`` or one example per row of ``w``, as an
-    NDArray in the dtype of ``w`` and ``b``; their shapes must fit (and, when ``finite``, all
-    three hold no NaN or inf). Needs ``w`` and ``b``; ``b`` is checked here too."""
-    def check(x, name, args):
-        w, b = args["w"], args["b"]
-        x = _as_examples(w, x)
-        ws, bs, xs = w.shape, b.shape, x.shape
-        _checks.one_float_dtype(w, b, x)
-        if len(ws) not in (1, 2):
-            raise ValueError(f"w must be 1-D (one model) or 2-D (one model per row), got {ws}")
-        if bs != ((ws[0],) if len(ws) == 2 else (1,)):
-            raise ValueError(f"b must have shape {(ws[0],) if len(ws) == 2 else (1,)} for w of "
-                             f"shape {ws} (one bias per model), got {bs}")
-        d = ws[-1]
-        if 0 in xs:
-            raise ValueError(f"x must hold at least one example, got shape {xs}")
-        if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == d) or
-                (len(xs) == 2 and xs[1] == d and (len(ws) == 1 or xs[0] == ws[0]))):
-            raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "
-                             f"({d},) for one example, (n, {d}) for a batch, or one row per row "
-                             f"of w")
-        if finite:
-            _finite(w=w, b=b, x=x)
-        return x
-    return Rule(check, f"examples(finite={finite})", ("w", "b"))
-
-
-def _label(y, name: str, args: dict):
-    """``y`` as a Python float (one label) or an NDArray of one label per score, in ``w``'s
-    dtype and context; each -1 or +1."""
-    w, xs = args["w"], args["x"].shape
-    n = 1 if len(xs) == 1 else xs[0]
-    if isinstance(y, numbers.Real) and not isinstance(y, bool):
-        value = float(y)
-        if value not in (1.0, -1.0):
-            raise ValueError(f"y must be -1 or +1, got {y!r}")
-        return value
-    if isinstance(y, nd.NDArray):
-        if y.shape != (n,):
-            raise ValueError(f"y must hold one label per score, shape ({n},), got {y.shape}")
-        _checks.labels(y.asnumpy(), n, name="y")
-        return y.astype(w.dtype, copy=False).as_in_context(w.context)
-    values = _checks.labels(y, n, name="y")
-    return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype,
-                                                                  ctx=w.context)
-
-
-#: ``y``: -1/+1 labels, one per score (a float for one example).
-score_labels = Rule(_label, "labels(one per score)", ("w", "x"))
-
-
-def _threshold(threshold, name: str, args: dict) -> float:
-    """A finite :math:`\\delta \\ge 0` that ``w``'s dtype can hold (else the loss is inf)."""
-    threshold = _checks.finite_float(threshold, name, minimum=0.0)
-    w = args["w"]
-    top = float(np.finfo(w.dtype).max)
-    if threshold > top:
-        raise ValueError(f"threshold={threshold:g} does not fit w's dtype "
-                         f"{np.dtype(w.dtype).name} (largest {top:g}): the loss would be inf; "
-                         f"lower threshold, or use float64 w, b and x")
-    return threshold
+def _labels(y, name: str, args: dict):
+    """``y``: -1/+1 labels, one per score (a number for one example)."""
+    if isinstance(y, numbers.Real) and not isinstance(y, bool) and float(y) not in (1.0, -1.0):
+        raise ValueError(f"y must be -1 or +1, got {y!r}")
+    xs = args["x"].shape
+    return _checks.labels(as_numpy(y).reshape(-1), 1 if len(xs) == 1 else xs[0], name="y")
 
 
 def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
@@ -145,11 +99,31 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
 
 
 #: The rules of a loss ``(w, b, x, y)``; :func:`~.sgd_step` declares the same.
-LOSS_RULES = dict(w=Rule(_model, "ndarray(w)"), b=Rule(_model, "ndarray(b)"), x=examples(),
-                  y=score_labels)
+_MODEL = ndarray("the losses are for autograd")
+LOSS_RULES = dict(w=_MODEL, b=_MODEL, x=Rule(_examples, "examples of w", ("w", "b")),
+                  y=Rule(_labels, "labels(one per score)", ("x",)))
 
 
 # --- the losses -------------------------------------------------------------------------------
+
+def _as_x(w: nd.NDArray, x) -> nd.NDArray:
+    """``x`` as the losses compute with it: an NDArray as given, else in ``w``'s dtype on
+    ``w``'s context."""
+    return x if isinstance(x, nd.NDArray) else nd.array(as_numpy(x), dtype=w.dtype,
+                                                        ctx=w.context)
+
+
+def _as_y(w: nd.NDArray, y):
+    """``y`` as the losses compute with it: a float for one label, else an NDArray of labels in
+    ``w``'s dtype on ``w``'s context."""
+    if isinstance(y, float):  # the package's own calls: one label
+        return float(y)
+    if isinstance(y, nd.NDArray):
+        return y.reshape(-1).astype(w.dtype, copy=False).as_in_context(w.context)
+    labels = as_numpy(y).reshape(-1)
+    return float(labels[0]) if labels.size == 1 else nd.array(labels, dtype=w.dtype,
+                                                              ctx=w.context)
+
 
 def _score(F, w, b, x, ws: tuple, xs: tuple):
     """:math:`f = w^\\top x + b` for one example, a batch, or one example per model."""
@@ -202,12 +176,11 @@ def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     NDArray, shape (1,), (n,) or (r,)
         ``nd.dot(w, x) + b`` for one example, exactly the chapter's arithmetic.
     """
+    x = _as_x(w, x)
     return _score(nd, w, b, x, w.shape, x.shape)
 
 
-@validate_params(**LOSS_RULES, threshold=Rule(_threshold, "real(minimum=0.0), fits w's dtype",
-                                              ("w",)),
-                 returns=_finite_loss)
+@validate_params(**LOSS_RULES, threshold=real(minimum=0.0), returns=_finite_loss)
 def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -> nd.NDArray:
     """The threshold-:math:`\\delta` loss :math:`\\max(0, \\delta - y (w^\\top x + b))`, per
     example.
@@ -244,8 +217,9 @@ def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -
         If the shapes do not fit, ``y`` is not -1/+1, an input is NaN or inf, or the loss
         overflows the dtype (e.g. a ``threshold`` beyond float32's range).
     """
+    x, y, threshold = _as_x(w, x), _as_y(w, y), float(threshold)
     if x.ndim == 1 and isinstance(y, float):
-        return _compiled(float(threshold), y, w.shape[0], w.dtype)(w, b, x)
+        return _compiled(threshold, y, w.shape[0], w.dtype)(w, b, x)
     return hinge_of_score(nd, _score(nd, w, b, x, w.shape, x.shape), y, threshold)
 
 
@@ -281,6 +255,7 @@ def relu_perceptron_loss(w: nd.NDArray, b: nd.NDArray, x, y) -> nd.NDArray:
     :math:`(-y x, -y)`. Starting from :math:`w = 0, b = 0` every margin is 0, so SGD on this
     loss never moves. Kept only to show the trap; use :func:`perceptron_loss`.
     """
+    x, y = _as_x(w, x), _as_y(w, y)
     return nd.relu(-(y * _score(nd, w, b, x, w.shape, x.shape)))
 
 

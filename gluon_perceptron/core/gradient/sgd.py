@@ -43,17 +43,20 @@ import numpy as np
 from mxnet import nd
 
 from .. import _checks
-from .._arrays import _overflow, _row_norms
+from .._arrays import _guard, _overflow, _row_norms
+from .._convert import as_features, as_labels, as_progress
 from .._validation import (
     Rule,
     context,
     count,
     features,
+    fits,
     function,
     labels,
     one_of,
     optional,
     progress,
+    repeats,
     seed,
     user_code,
     validate_params,
@@ -147,22 +150,7 @@ def _record_steps(record_at, name: str, args: dict) -> list[int]:
     """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
     if record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0):
         return []
-    steps = args["steps"]
-    try:
-        return _checks.counts(record_at, name, maximum=steps)
-    except ValueError as exc:
-        raise ValueError(f"record_at must hold step numbers between 1 and steps={steps}: "
-                         f"{exc}") from exc
-
-
-def _runs(runs, name: str, args: dict) -> int:
-    """``runs``: a number of repetitions whose tables (steps x runs, runs x d) fit."""
-    runs = _checks.repeats(runs, name)
-    steps, d = args["steps"], args["X"].shape[1]
-    _checks.elements(steps * runs, f"run_sgd's table of rates and example draws (steps={steps:,}"
-                                   f" x runs={runs:,})")
-    _checks.elements(runs * d, f"run_sgd's weights (runs={runs:,} models x {d} features)")
-    return runs
+    return _checks.counts(record_at, name, maximum=args["steps"])
 
 
 _SCHEDULE = function("t -> eta_t, e.g. inverse_sqrt_rate(0.5)")
@@ -176,7 +164,9 @@ def _rate_or_schedule(value, name: str, args: dict):
 
 
 @validate_params(X=features(), Y=labels(of="X"), steps=count(),
-                 runs=Rule(_runs, "repeats() whose tables fit", ("steps", "X")),
+                 runs=fits(repeats(), lambda runs, a: runs * max(a["steps"], a["X"].shape[1]),
+                           "run_sgd's tables (steps={steps:,} x runs={value:,} rates and draws, "
+                           "runs x {X.shape[1]} weights)", ("steps", "X")),
                  order=one_of("random", "cyclic"), loss=LOSS, seed=seed(), progress=progress(),
                  radius=optional(NORM_BOUND), clip=optional(NORM_BOUND),
                  learning_rate=Rule(_rate_or_schedule, "real(positive=True) or schedule"),
@@ -235,6 +225,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
     -------
     SGDResult
     """
+    X = as_features(X)
+    Y, progress, ctx = as_labels(Y, like=X), as_progress(progress), ctx or mx.cpu()
     n, d = X.shape
     rates = _rate_table(user_code(learning_rate, "learning_rate"), steps, runs)
     wanted = set(() if record_at is None else record_at)
@@ -268,9 +260,8 @@ def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0
                 history[key].append(_squeeze(value, runs))
             history["t"].append(t + 1)
     w_bar, b_bar = sums.average()
-    for what, (wv, bv) in (("last iterate", (w.asnumpy(), b.asnumpy())),
-                           ("average", (w_bar, b_bar))):
-        _refuse_overflow(wv, bv, X, Y, f"run_sgd's {what} after step {steps}")
+    for wv, bv in ((w.asnumpy(), b.asnumpy()), (w_bar, b_bar)):  # the last iterate, the average
+        _guard(len(per_epoch), margins=_margins(wv, bv, X, Y), weights=(wv, bv), dtype=X.dtype)
     return SGDResult(w=_squeeze(w.asnumpy(), runs), b=_squeeze(b.asnumpy(), runs),
                      w_bar=_squeeze(w_bar, runs), b_bar=_squeeze(b_bar, runs),
                      updates=_squeeze(per_epoch.sum(axis=0), runs), max_grad_norm=max_grad,
@@ -289,18 +280,12 @@ def _norms(w: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _row_norms(theta)
 
 
-def _refuse_overflow(w: np.ndarray, b: np.ndarray, X: np.ndarray, Y: np.ndarray,
-                     what: str) -> None:
-    """Raise :func:`_overflow` when the weights (one model per row, or one model) or their
-    margins :math:`y (w^\\top x + b)` on ``(X, Y)`` left the floats: a margin of inf would
-    read as "correct", and the weights as a model."""
+def _margins(w: np.ndarray, b: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """The margins :math:`y (w^\\top x + b)` on ``(X, Y)`` of each model (one per row of ``w``,
+    or one), in float64, for the overflow guard: a margin of inf would read as "correct"."""
     W, B = np.atleast_2d(w).astype(np.float64), np.reshape(b, -1).astype(np.float64)
-    if not (np.isfinite(W).all() and np.isfinite(B).all()):
-        raise _overflow(f"the weights (w, b) of {what}", X.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        margins = Y[None, :] * (W @ X.astype(np.float64).T + B[:, None])
-    if not np.isfinite(margins).all():
-        raise _overflow(f"the margins y (w.x + b) of {what}", X.dtype)
+        return Y[None, :] * (W @ X.astype(np.float64).T + B[:, None])
 
 
 class _Averager:

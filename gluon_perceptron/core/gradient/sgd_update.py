@@ -23,8 +23,8 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from .._validation import Rule, function, optional, real, user_code, validate_params
-from .losses import LOSS_RULES, perceptron_loss
+from .._validation import Rule, function, optional, real, unchecked, user_code, validate_params
+from .losses import LOSS_RULES, _as_x, _as_y, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
 #: value per run).
@@ -44,12 +44,14 @@ LOSS_RESULT = (nd.NDArray, "an mxnet NDArray recorded by autograd (e.g. nd.maxim
 @validate_params(eta=real(positive=True))
 def constant_rate(eta: float) -> Schedule:
     """The constant schedule :math:`\\eta_t = \\eta`."""
+    eta = float(eta)
     return lambda t: eta
 
 
 @validate_params(eta0=real(positive=True))
 def inverse_sqrt_rate(eta0: float) -> Schedule:
     """The decreasing schedule :math:`\\eta_t = \\eta_0 / \\sqrt t` of the anytime bound."""
+    eta0 = float(eta0)
     return lambda t: eta0 / np.sqrt(t)
 
 
@@ -109,9 +111,6 @@ def _pair(first: str, needs_grad: bool = False, finite_norm: bool = False) -> Ru
     return Rule(check, f"parameters(like={first!r})", (first,))
 
 
-_ANY = Rule(lambda value, name, args: value, "checked with the second of the pair")
-
-
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
     """``v * m`` where ``v`` is a float or holds one value per row of ``m``."""
     if isinstance(v, float):
@@ -129,28 +128,29 @@ def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
 NORM_BOUND = real(positive=True)
 
 
-@validate_params(grad_w=_ANY, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
+@validate_params(grad_w=unchecked, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
 def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
     :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
+    max_norm = float(max_norm)
     factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
     if grad_w.ndim == 1:
         factor = float(factor.asscalar())
     return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
 
 
-@validate_params(w=_ANY, b=_pair("w", finite_norm=True),
-                 radius=NORM_BOUND)
+@validate_params(w=unchecked, b=_pair("w", finite_norm=True), radius=NORM_BOUND)
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
     :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
+    radius = float(radius)
     factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
     nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
     nd.elemwise_mul(b, factor, out=b)
 
 
-@validate_params(w=_ANY, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
+@validate_params(w=unchecked, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
                  loss=LOSS, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"),
                  clip=optional(NORM_BOUND), radius=optional(NORM_BOUND))
 def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
@@ -193,7 +193,8 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     ndarray of bool, shape (1,) or (r,)
         Where the gradient was nonzero, i.e. where this step was an update.
     """
-    loss = user_code(loss, "loss", returns=LOSS_RESULT)  # a user's loss runs checked
+    x, y, loss = _as_x(w, x), _as_y(w, y), user_code(loss, "loss", returns=LOSS_RESULT)
+    rate = learning_rate if isinstance(learning_rate, nd.NDArray) else float(learning_rate)
     with autograd.record():
         value = loss(w, b, x, y)
     value.backward()
@@ -203,8 +204,8 @@ def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss
     grad_w, grad_b = w.grad, b.grad
     if clip is not None:
         grad_w, grad_b = clip_gradient(grad_w, grad_b, clip)
-    w -= _times_rows(learning_rate, grad_w)
-    b -= _times_rows(learning_rate, grad_b)
+    w -= _times_rows(rate, grad_w)
+    b -= _times_rows(rate, grad_b)
     if radius is not None:
         project_to_ball(w, b, radius)
     return moved

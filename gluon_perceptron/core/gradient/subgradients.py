@@ -16,6 +16,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
+from .._convert import as_features, as_labels, as_numpy, as_values
 from .._validation import (
     Rule,
     context,
@@ -38,6 +39,11 @@ def _real(a, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be finite, found NaN or inf in {name} (the loss and "
                          f"its subgradient are undefined there); check it with np.isfinite")
     return values
+
+
+def _float64(a) -> np.ndarray:
+    """``a`` (an NDArray, an array, a sequence) as a float64 numpy array of its shape."""
+    return as_numpy(a).astype(np.float64)
 
 
 #: A finite float64 array (``w``; ``b`` is flattened).
@@ -90,7 +96,8 @@ def analytic_subgradient(w, b, x, y, *, threshold: float = 0.0,
     grad_w : ndarray, shape like ``w`` (or (n, d) for ``"none"``)
     grad_b : ndarray, shape like ``b`` (or (n,) for ``"none"``)
     """
-    X, b = np.atleast_2d(x), np.reshape(b, -1)
+    w, b, x, y = _float64(w), _float64(b).reshape(-1), _float64(x), as_values(y)
+    X = np.atleast_2d(x)
     if w.ndim == 2:
         margins = y * (np.sum(w * X, axis=1) + b)
     else:
@@ -119,6 +126,7 @@ def kink_gradient(form: str, z: float = 0.0, ctx: mx.Context | None = None) -> f
 
     Returns -1.0 for ``"nd.maximum(-z, 0)"`` at ``z = 0`` and 0.0 for the other two forms.
     """
+    z, ctx = float(z), mx.cpu() if ctx is None else ctx
     at = nd.array([z], ctx=ctx)
     at.attach_grad()
     with autograd.record():
@@ -152,7 +160,9 @@ def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
     ValueError
         When the margins overflow float64 (rescale ``X`` and ``w``).
     """
-    W, b = np.atleast_2d(w), np.reshape(b, -1)
+    X = as_features(X)
+    Y, w, b = as_labels(Y, like=X), _float64(w), _float64(b).reshape(-1)
+    W = np.atleast_2d(w)
     with np.errstate(over="ignore", invalid="ignore"):
         margins = Y[None, :] * (W @ X.astype(np.float64).T + b[:, None])
         # the mean of terms divided by n first: no overflow of the sum for terms near 1e308

@@ -11,6 +11,7 @@ from itertools import combinations, islice
 import numpy as np
 
 from .. import _checks
+from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
     Rule,
     count,
@@ -64,6 +65,8 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
         never cut short silently), or if the ceiling overflows float64 (a huge
         ``learning_rate`` or ``X``).
     """
+    X = as_features(X)
+    Y = as_labels(Y, like=X)
     A = signed_rows(X, Y)
     n, p = A.shape
     r = int(np.linalg.matrix_rank(A))
@@ -172,6 +175,7 @@ def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     Holds for every :math:`(w^*, b^*)` with :math:`y_i (w^{*\\top} x_i + b^*) \\ge \\gamma > 0`;
     with the chapter's assumptions it is at most :func:`chapter_bound`.
     """
+    b = as_scalar(b)
     with np.errstate(all="ignore"):
         value = (_f(R) * _f(R) + 1.0) * (_f(w_norm)**2 + _f(b) * _f(b)) / _f(gamma)**2
     return _finite_bound(value, "bias_bound", "(R**2 + 1) (w_norm**2 + b**2) / gamma**2",
@@ -250,6 +254,8 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     ValueError
         If ``(wfake, bfake)`` does not separate ``(X, Y)`` (a margin is :math:`\\le 0`).
     """
+    X = as_features(X)
+    Y, wfake, bfake = as_labels(Y, like=X), as_vector(wfake), as_scalar(bfake)
     margins = generating_margins(X, Y, wfake, bfake)
     gamma = float(margins.min())
     if gamma <= 0:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _checks
 from .. import _validation as rule
+from .._convert import as_features, as_labels, as_numpy, as_scalar, as_values
 from .._validation import Rule, validate_params
 from ..data.synthetic import xor_data
 from ..fast.training_fast import fast_pass
@@ -121,8 +122,9 @@ def truth_table(w, b: float) -> TruthTable:
     TruthTable
         ``inputs``, ``lin``, ``output``.
     """
+    w, b = as_values(w), as_scalar(b)
     X = boolean_inputs(len(w))
-    lin = X @ np.asarray(w, dtype=np.float64) + b
+    lin = X @ w + b
     return TruthTable(inputs=X, lin=lin, output=np.sign(lin))
 
 
@@ -214,6 +216,8 @@ def total_perceptron_loss(W, X, Y) -> np.ndarray:
     -------
     ndarray, shape W.shape[:-1]
     """
+    X = as_features(X)
+    W, Y = as_numpy(W).astype(np.float64), as_labels(Y, like=X)
     with np.errstate(over="ignore", invalid="ignore"):
         L = np.maximum(0.0, -(W @ X.T) * Y).sum(axis=-1)
     if not np.all(np.isfinite(L)):

@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import _checks
 from .._arrays import _radius
+from .._convert import as_features, as_labels, as_scalar, as_values
 from .._validation import (
     Rule,
     count,
@@ -34,6 +35,7 @@ from .._validation import (
     labels,
     one_of,
     optional,
+    real,
     scalar,
     validate_params,
 )
@@ -104,17 +106,8 @@ def _normal_data(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-def _certifiable(tol, name: str, args: dict) -> float:
-    tol = _checks.finite_float(tol, name, strictly_positive=True)
-    if tol < 1e-14:
-        raise ValueError(f"tol={tol:g} is below what double precision can certify (the KKT "
-                         f"conditions hold to about 1e-15 at best); use tol >= 1e-14")
-    return tol
-
-
 @validate_params(X=Rule(_normal_data, "features(), normal floats"), Y=labels(of="X"),
-                 bias=flag(), margin=one_of(*MARGINS),
-                 tol=Rule(_certifiable, "real(positive=True), >= 1e-14"),
+                 bias=flag(), margin=one_of(*MARGINS), tol=real(minimum=1e-14),  # KKT: 1e-15
                  max_iter=optional(count()))
 def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: float = 1e-9,
                    max_iter: int | None = None) -> OptimalMargin:
@@ -163,6 +156,8 @@ def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: 
     RuntimeError
         If no certified optimum is found (for example at ``max_iter``).
     """
+    X = as_features(X)
+    Y, tol = as_labels(Y, like=X), float(tol)
     A = _signed_rows(X, Y, bias)
     if _separating_point(A, "optimal_margin") is None:
         kind = "by a plane with bias" if bias else "by a plane through the origin"
@@ -204,7 +199,7 @@ def _optimal_margin(Xn, Yn, *, bias: bool = True, margin: str = "perceptron",
 @validate_params(X=features())
 def radius(X) -> float:
     r""":math:`R = \max_i \|x_i\|`, the radius of the data (no overflow for huge entries)."""
-    return _radius(X.astype(np.float64))
+    return _radius(as_features(X, np.float64))
 
 
 def _normal(wfake, name: str, args: dict) -> np.ndarray:
@@ -217,23 +212,17 @@ def _normal(wfake, name: str, args: dict) -> np.ndarray:
     return w
 
 
-def _required_bias(bfake, name: str, args: dict) -> float:
-    if bfake is None:
-        raise ValueError(f"{name} is required (use 0.0 for a plane through the origin)")
-    return _checks.scalar(bfake, name)
-
-
 NORMAL = Rule(_normal, "vector(), not zero")
 
 
 @validate_params(wfake=NORMAL, bfake=optional(scalar()))
 def separator(wfake, bfake=None) -> np.ndarray:
     """The generating plane as one vector :math:`u = (w^*, b^*)` (or :math:`w^*` if no bias)."""
+    wfake, bfake = as_values(wfake), None if bfake is None else as_scalar(bfake)
     return wfake if bfake is None else np.append(wfake, bfake)
 
 
-@validate_params(X=features(), bfake=Rule(_required_bias, "scalar(), required"),
-                 wfake=Rule(_normal, "vector(size_of='X'), not zero", ("X",)))
+@validate_params(X=features(), bfake=scalar(), wfake=Rule(_normal, "vector(), not zero", ("X",)))
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     r"""Translate the data so its generating plane passes through the origin.
 
@@ -248,7 +237,8 @@ def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     ValueError
         If the shifted points leave float64 (:math:`|b^*| / \|w^*\|` beyond about 1e308).
     """
-    X, top = X.astype(np.float64), float(np.max(np.abs(wfake)))
+    X, wfake, bfake = as_features(X, np.float64), as_values(wfake), as_scalar(bfake)
+    top = float(np.max(np.abs(wfake)))
     u = wfake / top
     with np.errstate(all="ignore"):
         shifted = X + bfake * wfake / (wfake @ wfake)

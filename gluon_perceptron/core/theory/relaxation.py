@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
+from .._convert import as_features, as_labels, as_values
 from .._validation import (
     Rule,
     count,
@@ -120,10 +121,6 @@ class RelaxationResult:
         return 1
 
 
-def _system_matrix(A, name: str, args: dict) -> np.ndarray:
-    return _checks.features(A, name).astype(np.float64)
-
-
 def _system_bound(c, name: str, args: dict) -> np.ndarray:
     cn = _checks.vector(c, name).astype(np.float64)
     if cn.shape[0] != args["A"].shape[1]:
@@ -133,19 +130,17 @@ def _system_bound(c, name: str, args: dict) -> np.ndarray:
     return cn
 
 
-def _point(what: str):
+def _point(w, name: str, args: dict) -> np.ndarray:
     """A vector with one entry per row of ``A`` (``w``, ``w0``), as float64."""
-    def check(w, name: str, args: dict) -> np.ndarray:
-        wn = _checks.vector(w, name).astype(np.float64)
-        p = args["A"].shape[0]
-        if wn.shape[0] != p:
-            raise ValueError(what.format(name=name, got=wn.shape[0], p=p))
-        return wn
-    return Rule(check, "point(rows of A)", ("A",))
+    wn, p = _checks.vector(w, name).astype(np.float64), args["A"].shape[0]
+    if wn.shape[0] != p:
+        raise ValueError(f"{name} must have one entry per row of A, shape ({p},), got "
+                         f"({wn.shape[0]},)")
+    return wn
 
 
 def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
-    An = _system_matrix(A, name, args)
+    An = _checks.features(A, name).astype(np.float64)
     zero = np.flatnonzero(~np.any(An != 0, axis=0))
     if zero.size:
         raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
@@ -156,18 +151,19 @@ def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
 # The rules of a system A^T w <= c (A is p x n, one inequality per column; c has one entry
 # per column), of the relaxation parameter eta in (0, 2], and of a system the method can run on
 # (no zero column).
-SYSTEM = Rule(_system_matrix, "system matrix A (p, n)")
+SYSTEM = features(dtype=np.float64)
 BOUNDS = Rule(_system_bound, "bounds c, one per column of A", ("A",))
+POINT = Rule(_point, "point(rows of A)", ("A",))
 SOLVABLE = Rule(_nonzero_columns, "system matrix A (p, n), no zero column")
 ETA = real(positive=True, maximum=2.0,
            why="1 projects, 2 reflects; beyond 2 the method can diverge")
 
 
-@validate_params(A=SYSTEM, c=BOUNDS,
-                 w=_point("{name} has {got} entries but A has {p} rows"))
+@validate_params(A=SYSTEM, c=BOUNDS, w=POINT)
 def max_violation(A, c, w) -> float:
     """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`,
     or a ValueError when the residuals overflow float64."""
+    A, c, w = as_features(A, np.float64), as_values(c), as_values(w)
     with np.errstate(all="ignore"):
         worst = float(np.max(A.T @ w - c))
     if not np.isfinite(worst):
@@ -195,13 +191,13 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
         One inequality per column.
     c : ndarray, shape (n,)
     """
-    A = -(pad_constant(X.astype(np.float64)) * Y[:, None]).T
+    X, Y, margin = as_features(X, np.float64), as_labels(Y), float(margin)
+    A = -(pad_constant(X) * Y[:, None]).T
     return np.ascontiguousarray(A), np.full(X.shape[0], -margin)
 
 
 @validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES),
-                 w0=optional(_point("{name} must have one entry per row of A, shape ({p},), "
-                                    "got ({got},)")),
+                 w0=optional(POINT),
                  max_iterations=count(minimum=0), tol=real(minimum=0.0), seed=seed(),
                  record=flag())
 def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
@@ -238,6 +234,8 @@ def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
         ``converged`` and ``max_violation`` are computed from ``A``, ``c`` and the returned
         ``w``, not from the running residuals.
     """
+    A, c, w0 = as_features(A, np.float64), as_values(c), None if w0 is None else as_values(w0)
+    eta, tol, max_iterations, record = float(eta), float(tol), int(max_iterations), bool(record)
     if rule in _TWIN_RULES:  # the same run, compiled or skipping satisfied indices (core/fast/)
         return _result(A, c, *_relaxation(A, c, eta, rule, w0, max_iterations, tol, seed,
                                           record), rule, eta, tol)

@@ -20,6 +20,7 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from .._arrays import _split
+from .._convert import as_features, as_labels
 from .._validation import features, flag, labels, real, validate_params
 
 
@@ -37,6 +38,8 @@ def signed_rows(X, Y, *, bias: bool = True) -> np.ndarray:
     With them a separator :math:`\theta = (w, b)` classifies example ``i`` correctly exactly
     when :math:`a_i^\top \theta > 0` (Remark 1.17's linear-inequality view).
     """
+    X = as_features(X)
+    Y = as_labels(Y, like=X)
     return _signed_rows(X, Y, bias)
 
 
@@ -149,6 +152,8 @@ def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float,
     RuntimeError
         If HiGHS cannot solve the program (features spanning too many orders of magnitude).
     """
+    X = as_features(X)
+    Y, threshold = as_labels(Y, like=X), float(threshold)
     A = _signed_rows(X, Y, True)
     B, col = _column_scaled(A)
     n, p = B.shape
@@ -183,6 +188,8 @@ def is_separable(X, Y) -> bool:
     sparse constraints, rows and columns scaled to unit size, so the answer is the same for
     ``X`` and ``X * 1e-10``). Memory grows with :math:`n d`.
     """
+    X = as_features(X)
+    Y = as_labels(Y, like=X)
     return _separating_point(_signed_rows(X, Y, True), "is_separable") is not None
 
 

@@ -263,3 +263,16 @@ def test_an_empty_batch_is_refused_by_name():
     w, b = nd.zeros(2), nd.zeros(1)
     with pytest.raises(ValueError, match=r"x must hold at least one example, got shape \(0, 2\)"):
         gp.hinge_loss(w, b, np.zeros((0, 2)), 1.0)
+
+
+def test_a_threshold_beyond_the_dtype_is_refused_by_the_loss():
+    """A threshold float32 cannot hold gives a loss of inf: refused by name, one example (the
+    cached graph) or a batch; in float64 the same threshold is a number."""
+    w, b = nd.zeros(2), nd.zeros(1)
+    for x, y in (([1.0, 1.0], 1.0), ([[1.0, 1.0], [2.0, 2.0]], [1, -1])):
+        with pytest.raises(ValueError, match=r"threshold_loss overflowed to inf in float32: "
+                                             r"w, b and x \(and threshold\)"):
+            gp.threshold_loss(w, b, x, y, threshold=1e39)
+    value = gp.threshold_loss(w.astype("float64"), b.astype("float64"), [1.0, 1.0], 1.0,
+                              threshold=1e39)
+    assert value.asscalar() == pytest.approx(1e39)
