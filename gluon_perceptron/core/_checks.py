@@ -3,8 +3,9 @@
 Every public function validates what a learner passes *before* it reaches MXNet, so a mistake
 gives a ``ValueError`` (or ``TypeError``) that names the argument and says how to fix it,
 instead of a traceback from deep inside the C++ engine or, worse, a silently wrong result.
-Each check takes ``(value, name, ...)`` and returns the value converted; the rules of
-:mod:`._validation` call them.
+Each check takes ``(value, name, ...)`` and returns the value converted, for the rules of
+:mod:`._validation` that call them (a rule's later rules read it; the body converts its own
+arguments, with :mod:`._convert`).
 """
 
 from __future__ import annotations

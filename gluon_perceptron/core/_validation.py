@@ -9,10 +9,11 @@ never checks::
         ...
 
 A rule is a callable ``rule(value, name, args) -> value``: it raises ``ValueError`` or
-``TypeError`` naming the argument (the messages of :mod:`._checks`) and returns the value
-converted (``X`` becomes a finite float numpy array). ``args`` holds the parameters already
-checked, in the order the rules are declared, so a rule can follow another argument (``Y``'s
-length and dtype follow ``X``).
+``TypeError`` naming the argument (the messages of :mod:`._checks`). It only checks: the body
+is called with the arguments as the user gave them and converts them itself, in one visible
+line (:mod:`._convert`: ``X = as_features(X)``). What a rule returns (``X`` as a float numpy
+array) is for the rules after it: ``args`` holds the parameters already checked, in the order
+the rules are declared, so a rule can follow another argument (``Y``'s length follows ``X``).
 
 Only the *outermost* call of a decorated function checks. It runs its body with a context flag
 set, and any decorated function called while the flag is set (the package calling itself) runs
@@ -135,13 +136,13 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         def wrapper(*args, **kwargs):
             if _TRUSTED.get():
                 return function(*args, **kwargs)
-            args, kwargs = _check_call(function, plan, args, kwargs)
+            checked = _check_call(function, plan, args, kwargs)
             token = _TRUSTED.set(bool(skip_nested))  # skip_nested=False leaves it False
             try:
                 result = function(*args, **kwargs)
             finally:
                 _TRUSTED.reset(token)
-            return result if returns is None else returns(result, function.__name__, kwargs)
+            return result if returns is None else returns(result, function.__name__, checked)
 
         setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
         return wrapper
@@ -162,36 +163,30 @@ class _Plan:
         self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
 
 
-def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict) -> tuple:
-    """Check one outer call: bind the arguments (defaults included), run every rule in the
-    order declared, and return the ``(args, kwargs)`` to call ``function`` with.
+def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict) -> dict:
+    """Check one outer call: bind the arguments (defaults included) and run every rule in the
+    order declared. The body is then called with the arguments as given (it converts them
+    itself, in one visible line); the checked arguments returned are for a ``returns`` rule.
     The one entry into checking (``benchmarks/validation_share.py`` counts its calls)."""
     given = dict(zip(plan.positional, args))
     if plan.names and len(args) <= len(given) and kwargs.keys() <= plan.names - given.keys() \
             and len(arguments := {**plan.defaults, **given, **kwargs}) == len(plan.names):
-        return (), _apply(plan.order, arguments)  # a plain call, bound without Signature.bind
+        return _apply(plan.order, arguments)  # a plain call, bound without Signature.bind
     try:  # the general case, and the exact TypeError of a call that does not bind
         bound = plan.signature.bind(*args, **kwargs)
     except TypeError as exc:
         raise TypeError(f"{function.__name__}() {exc}") from None
     bound.apply_defaults()
-    bound.arguments.update(_apply(plan.order, bound.arguments))
-    return bound.args, bound.kwargs
-
-
-#: Issue 28 item 3, in transition: a rule checks and the body converts, in one visible line
-#: (:mod:`._convert`). While False the body still receives the rules' converted values; once
-#: every body converts its own arguments this becomes True, and then goes away.
-_PASS_ORIGINALS = False
+    return _apply(plan.order, bound.arguments)
 
 
 def _apply(order: tuple, arguments: dict) -> dict:
     """Run the rules in order on the bound ``arguments``; each sees those checked before it
-    (converted: ``labels(of="X")`` reads ``X``'s shape). Returns what the body is called with."""
+    (as its rule left it: ``labels(of="X")`` reads ``X``'s shape). Returns them, checked."""
     checked: dict = {}
     for name, rule in order:
         checked[name] = rule(arguments[name], name, checked)
-    return {name: arguments[name] for name, _ in order} if _PASS_ORIGINALS else checked
+    return checked
 
 
 def trusted() -> bool:

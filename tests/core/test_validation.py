@@ -88,6 +88,21 @@ def test_an_outer_call_is_checked_and_its_body_converts():
     assert type(rate) is float and engine == "fast" and seed is None and note == [1]
 
 
+def test_a_rule_only_checks_the_body_gets_the_arguments_as_given():
+    # issue 28 item 3: the conversion is the body's own visible line, not the rule's
+    @validate_params(X=rule.features(), Y=rule.labels(of="X"), steps=rule.count(),
+                     seeds=rule.seeds(), keep=rule.progress())
+    def f(X, Y, steps, seeds, keep=True):
+        return X, Y, steps, seeds, keep
+
+    X_in, Y_in, steps, seeds = X.astype(int).tolist(), list(Y), np.int64(3), 2
+    got = f(X_in, Y_in, steps, seeds)
+    assert got[0] is X_in and got[1] is Y_in and got[2] is steps and got[3] is seeds
+    assert got[4] is True
+    with pytest.raises(ValueError, match="X must be 2-D"):  # and it does check
+        f(X_in[0], Y_in, steps, seeds)
+
+
 @pytest.mark.parametrize("kwargs, error, match", [
     ({"X": X[:, 0]}, ValueError, r"X must be 2-D"),
     ({"Y": Y[:-1]}, ValueError, r"X and Y must have the same length"),

@@ -330,10 +330,10 @@ def test_public_functions_have_type_hints_and_docstrings():
 #: ``tools/checking_share.py`` counts it (its docstring says what counts): issue 28's target.
 CHECKING_TARGET = 0.06
 
-#: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 18.9 % after
-#: its first pass): the share may only go down. Lower it when you remove checks; the target
-#: above is not reached yet.
-CHECKING_CEILING = 0.186
+#: Where the package is today (21.1 % on main at 61f028b, before issue 28 item 3; 18.5 % after
+#: its first pass; 14.1 % after the second, where rules stopped converting): the share may only
+#: go down. Lower it when you remove checks; the target above is not reached yet.
+CHECKING_CEILING = 0.142
 
 
 def _checking_share_tool() -> types.ModuleType:
