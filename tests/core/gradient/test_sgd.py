@@ -427,10 +427,10 @@ def test_sgd_bound_experiment_called_from_a_checked_function_takes_its_default_h
     from gluon_perceptron.core._validation import _TRUSTED
 
     X, Y = gp.experiments.sgd_demo_data()
-    alone = gp.experiments.sgd_bound_experiment(X, Y, seeds=2)
+    alone = gp.experiments.sgd_bound_experiment(X, Y, seeds=1)
     token = _TRUSTED.set(True)  # as inside the body of an outer checked call
     try:
-        nested = gp.experiments.sgd_bound_experiment(X, Y, seeds=2)
+        nested = gp.experiments.sgd_bound_experiment(X, Y, seeds=1)
     finally:
         _TRUSTED.reset(token)
     np.testing.assert_array_equal(nested.constant_gap, alone.constant_gap)
