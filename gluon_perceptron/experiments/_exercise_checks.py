@@ -115,8 +115,16 @@ def _size(case: dict) -> int:
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             total += abs(int(value))
         else:
-            total += int(np.size(value.asnumpy() if isinstance(value, nd.NDArray) else value))
+            total += _numbers(value)
     return total
+
+
+def _numbers(value) -> int:
+    """How many numbers ``value`` holds: an array's size, summed over a list or tuple (the
+    voted perceptron's pairs ``(w, c)`` are ragged, which numpy refuses to size)."""
+    if isinstance(value, (list, tuple)):
+        return sum(_numbers(v) for v in value)
+    return int(value.size if isinstance(value, (np.ndarray, nd.NDArray)) else np.size(value))
 
 
 def _verdict(cases: Iterable[tuple[dict, Callable[[], str | None]]], passed: str

@@ -261,6 +261,17 @@ WRONG = [
 ]
 
 
+def test_the_smallest_vote_case_is_found_without_numpy_sizing_ragged_pairs():
+    """The voted perceptron's cases hold ragged pairs (w, c): sizing them with np.size gave
+    numpy's deprecation warning (an error in a later numpy)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check = gp.exercises.check_vote(lambda pairs, X: -np.ones(len(X)))
+    assert not check.passed and check.failing_case is not None
+
+
 @pytest.mark.parametrize("name, args, match", WRONG, ids=[w[0] for w in WRONG])
 def test_a_checker_rejects_a_wrong_solution_and_says_what_differs(name, args, match):
     check = getattr(gp.exercises, name)(*args)
