@@ -15,7 +15,7 @@ import numpy as np
 from ._arrays import _is_ndarray
 
 __all__ = ["as_numpy", "as_features", "as_labels", "as_vector", "as_values", "as_seeds",
-           "as_counts", "as_progress", "as_label", "as_scalar"]
+           "as_counts", "as_progress", "as_scalar"]
 
 
 def as_numpy(a) -> np.ndarray:
@@ -70,11 +70,7 @@ def as_progress(progress):
     return None if isinstance(progress, (bool, np.bool_)) else progress
 
 
-def as_label(y) -> float:
-    """One label, from a number or a one-element array (an NDArray too), as a float."""
-    return float(as_numpy(y).reshape(-1)[0])
-
-
 def as_scalar(value) -> float:
-    """A number or a one-element array (e.g. an NDArray ``b``) as a float."""
+    """A number or a one-element array (e.g. an NDArray ``b``, or one label ``y``) as a
+    float."""
     return float(as_numpy(value).reshape(-1)[0])

@@ -12,7 +12,6 @@ from gluon_perceptron.core import _validation as rule
 from gluon_perceptron.core._convert import (
     as_counts,
     as_features,
-    as_label,
     as_labels,
     as_numpy,
     as_progress,
@@ -86,9 +85,9 @@ def test_as_progress_reads_the_old_booleans_as_none():
 
 @pytest.mark.parametrize("y", [1, -1.0, np.int64(-1), np.array([1.0]), nd.array([-1.0]),
                                np.array([[1]])])
-def test_as_label_is_what_the_rule_gave(y):
-    _same(as_label(y), rule.label()(y, "y", {}))
-    assert type(as_label(y)) is float
+def test_as_scalar_of_a_label_is_what_the_rule_gave(y):
+    _same(as_scalar(y), rule.label()(y, "y", {}))
+    assert type(as_scalar(y)) is float
 
 
 @pytest.mark.parametrize("b", [0.5, 2, np.float32(0.25), np.array([1.5]), nd.array([-0.5]),

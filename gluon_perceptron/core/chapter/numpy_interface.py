@@ -33,7 +33,7 @@ from mxnet import np
 from mxnet.util import use_np
 
 from .._arrays import _finite, _overflow
-from .._convert import as_label
+from .._convert import as_scalar
 from .._validation import Rule, label, validate_params
 from .perceptron_step import _step_rules
 from .sampler import (
@@ -181,7 +181,7 @@ def perceptron_np(w: np.ndarray, b: np.ndarray, x: np.ndarray, y: float, *,
         When the margin, or the weights the step would write, leave the floats (``w`` and
         ``b`` are then left as they were).
     """
-    y, learning_rate, threshold = as_label(y), float(learning_rate), float(threshold)
+    y, learning_rate, threshold = as_scalar(y), float(learning_rate), float(threshold)
     margin = y * (np.dot(w, x) + b).item()
     if not math.isfinite(margin):
         raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)

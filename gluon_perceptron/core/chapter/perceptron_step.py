@@ -18,7 +18,7 @@ from mxnet import nd
 
 from .. import _checks
 from .._arrays import _finite, _overflow
-from .._convert import as_label
+from .._convert import as_scalar
 from .._validation import Rule, label, ndarray, real, validate_params
 
 
@@ -91,7 +91,7 @@ def perceptron(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray, y: float, *,
         When the margin, or the weights the step would write, leave the floats (``w`` and
         ``b`` are then left as they were).
     """
-    y, learning_rate, threshold = as_label(y), float(learning_rate), float(threshold)
+    y, learning_rate, threshold = as_scalar(y), float(learning_rate), float(threshold)
     margin = y * (nd.dot(w, x) + b).asscalar()
     if not math.isfinite(margin):
         raise _overflow(f"the margin y (w.x + b) (here {margin})", w.dtype)
