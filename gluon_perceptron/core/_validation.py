@@ -211,6 +211,17 @@ def features(dtype=None) -> Rule:
     return Rule(check, "features()" if to is None else f"features(dtype={to.name})")
 
 
+def features_for(width: Callable[[Any], int], model: str = "model") -> Rule:
+    """``X`` as :func:`features`, for the trained ``model`` (an argument declared before it):
+    ``width(model)`` columns, the features it was trained on (``predict_multiclass``)."""
+    def check(value, name: str, args: dict) -> np.ndarray:
+        X, d = _checks.features(value, name), width(args[model])
+        if X.shape[1] != d:
+            raise ValueError(f"{name} has {X.shape[1]} features but the {model} was trained on {d}")
+        return X
+    return Rule(check, f"features_for({model!r})", (model,))
+
+
 def labels(of: str | None = "X") -> Rule:
     """``Y``: -1/+1 labels, one per row of the argument ``of`` and in its dtype (or float64
     of any length when ``of`` is None)."""
@@ -476,17 +487,3 @@ def _context(value, name: str, args: dict) -> mx.Context:
 def context():
     """The rule of a ``ctx=`` argument: an ``mx.Context``; None means ``mx.cpu()``."""
     return Rule(_context, "context()")
-
-
-# --- added by r28
-
-
-def features_for(width: Callable[[Any], int], model: str = "model") -> Rule:
-    """``X`` as :func:`features`, for the trained ``model`` (an argument declared before it):
-    ``width(model)`` columns, the features it was trained on (``predict_multiclass``)."""
-    def check(value, name: str, args: dict) -> np.ndarray:
-        X, d = _checks.features(value, name), width(args[model])
-        if X.shape[1] != d:
-            raise ValueError(f"{name} has {X.shape[1]} features but the {model} was trained on {d}")
-        return X
-    return Rule(check, f"features_for({model!r})", (model,))

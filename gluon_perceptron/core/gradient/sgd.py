@@ -1,17 +1,7 @@
 """The perceptron as stochastic gradient descent, by MXNet's autograd, and the SGD bound measured.
 
-The chapter's template::
-
-    initialize w
-    loop over data and labels (x, y):
-        compute f(x)
-        compute loss gradient g = partial_w l(y, f(x))
-        w = w - eta g
-
-:func:`~.sgd_update.sgd_step` is one pass through that loop body, with the gradient taken by
-``autograd.record()`` / ``backward()`` on a loss of :mod:`.losses` (never from the closed form),
-optionally clipped to norm ``clip`` and projected back onto the ball
-:math:`\\|(w, b)\\| \\le R`. :func:`run_sgd` runs it for a number of steps with a
+:func:`~.sgd_update.sgd_step` is one pass through the body of the chapter's SGD loop (its
+template is in :mod:`.sgd_update`). :func:`run_sgd` runs it for a number of steps with a
 learning-rate schedule (:func:`~.sgd_update.constant_rate`,
 :func:`~.sgd_update.inverse_sqrt_rate`) and returns the weighted average iterate
 :math:`\\bar\\theta = \\sum_t \\eta_t \\theta_t / \\sum_t \\eta_t`.
