@@ -74,7 +74,7 @@ def _calling(check: str, text: str, **options) -> Rule:
 
 # --- the decorator ----------------------------------------------------------------------------
 
-# Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**PASS_RULES``;
+# Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**RUN_RULES``;
 # against the one below a rule could fill ``skip_nested``), and rules with the options.
 @overload
 def validate_params(**rules: Callable) -> Callable: ...  # noqa: E704
@@ -98,9 +98,10 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
     returns : callable, optional
         A rule for the result of an outer call, ``returns(result, function_name, arguments)``.
     **rules : callable
-        ``parameter=rule`` for every parameter (:data:`unchecked` for one that needs none).
-        Rules run in the order declared; a rule that reads another argument (``labels(of="X")``)
-        must come after it.
+        ``parameter=rule`` for every parameter (:data:`unchecked` for one that needs none),
+        except the package's parameter words (:data:`WORDS`: ``X``, ``Y``, ``seed``, ...),
+        which take their one rule unless declared. Rules run in the order of the signature; a
+        rule that reads another argument (``labels(of="X")``) waits for it.
 
     Returns
     -------
@@ -112,25 +113,25 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
     ------
     TypeError
         At decoration time, when a parameter has no rule, a rule names no parameter, a rule is
-        not callable, or a rule reads a parameter declared after it.
+        not callable, a rule reads an argument it cannot follow, or a declared rule is the
+        word's own (leave it out).
     """
     def decorate(function: Callable) -> Callable:
         signature = inspect.signature(function)
         where = f"validate_params of {function.__qualname__}"
-        missing = [p for p in signature.parameters if p not in rules]
+        missing = [p for p in signature.parameters if p not in rules and p not in WORDS]
         unknown = [r for r in rules if r not in signature.parameters]
-        if missing or unknown:
-            raise TypeError(f"{where}: every parameter needs a rule (unchecked for none); "
-                            f"missing {missing}, unknown {unknown}")
-        for k, (name, rule) in enumerate(rules.items()):
+        spelled = [r for r in rules if r in WORDS and repr(rules[r]) == repr(WORDS[r])]
+        if missing or unknown or spelled:
+            raise TypeError(f"{where}: every parameter needs a rule (unchecked for none), the "
+                            f"words' own are implied; missing {missing}, unknown {unknown}, "
+                            f"implied {spelled}")
+        for name, rule in rules.items():
             if not callable(rule):
                 raise TypeError(f"{where}: the rule of {name} must be callable as "
                                 f"rule(value, name, args), got {rule!r:.60}")
-            late = [n for n in getattr(rule, "needs", ()) if n not in list(rules)[:k]]
-            if late:
-                raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads {late}; "
-                                f"declare them before {name}")
-        plan = _Plan(signature, tuple(rules.items()))
+        every = {p: rules.get(p, WORDS.get(p)) for p in signature.parameters}
+        plan = _Plan(signature, _ordered(every, where))
 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
@@ -144,10 +145,28 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
                 _TRUSTED.reset(token)
             return result if returns is None else returns(result, function.__name__, checked)
 
-        setattr(wrapper, "__rules__", MappingProxyType(dict(rules)))  # noqa: B010 - not in wraps' type
+        setattr(wrapper, "__rules__", MappingProxyType(dict(plan.order)))  # noqa: B010 - not in wraps' type
         return wrapper
 
     return decorate
+
+
+def _ordered(rules: dict, where: str) -> tuple:
+    """The ``(name, rule)`` pairs in the order of the signature, a rule that reads other
+    arguments (its ``needs``) moved after them."""
+    order: list = []
+    pending = list(rules.items())
+    while pending:
+        placed = {name for name, _ in order}
+        ready = next((k for k, (_, rule) in enumerate(pending)
+                      if set(getattr(rule, "needs", ())) <= placed), None)
+        if ready is None:
+            name, rule = pending[0]
+            raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads "
+                            f"{[n for n in rule.needs if n not in placed]}, which no rule "
+                            f"before it checks")
+        order.append(pending.pop(ready))
+    return tuple(order)
 
 
 class _Plan:
@@ -487,3 +506,22 @@ def _context(value, name: str, args: dict) -> mx.Context:
 def context():
     """The rule of a ``ctx=`` argument: an ``mx.Context``; None means ``mx.cpu()``."""
     return Rule(_context, "context()")
+
+
+def _ax(value, name: str, args: dict):
+    # matplotlib's Axes by its class's name: core imports no drawing library
+    if value is not None and not any(c.__module__.startswith("matplotlib.axes")
+                                     and c.__name__ == "Axes" for c in type(value).__mro__):
+        raise TypeError(f"{name} must be None (a new figure) or a matplotlib Axes, e.g. "
+                        f"plt.subplots()[1], got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+#: The package's parameter words, one meaning each (one word for one idea): a parameter of a
+#: checked function so named takes this rule unless the function declares its own.
+WORDS: dict[str, Rule] = dict(
+    X=features(), Y=labels(of="X"), w0=optional(vector(size_of="X")), bias=flag(),
+    max_epochs=count(), max_iterations=count(), learning_rate=real(positive=True),
+    threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
+    trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
+    title=optional(instance(str, "a title")))

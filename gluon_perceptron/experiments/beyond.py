@@ -21,10 +21,8 @@ from ..core._validation import (
     counts,
     fits,
     one_of,
-    progress,
     real,
     repeats,
-    seed,
     validate_params,
 )
 from ..core.beyond.budget import forgetron, forgetron_bound
@@ -123,8 +121,7 @@ KERNEL_SETTINGS: dict[str, _KernelSetting] = {"linear": {}, "poly": {"degree": 3
                                               "rbf": {"gamma": 2.0}}
 
 
-@validate_params(samples=_gram("kernel_demo"), max_epochs=count(), seed=seed(),
-                 progress=progress())
+@validate_params(samples=_gram("kernel_demo"))
 def kernel_demo(*, samples: int = 100, max_epochs: int = 200, seed: int = 0,
                 progress: Progress | None = None) -> KernelDemo:
     """Train the kernel perceptron (fast engine) with each kernel of :data:`KERNEL_SETTINGS` on
@@ -182,8 +179,7 @@ class KernelBoundExperiment:
 
 
 @validate_params(kernel=one_of(*KERNEL_SETTINGS), draws=_records("kernel_bound_experiment", 3),
-                 samples=_gram("kernel_bound_experiment"), noise=_NOISE,
-                 max_epochs=count(), seed=_DRAW_SEED, progress=progress())
+                 samples=_gram("kernel_bound_experiment"), noise=_NOISE, seed=_DRAW_SEED)
 def kernel_bound_experiment(*, kernel: str = "rbf", draws: int = 30, samples: int = 40,
                             noise: float = 0.1, max_epochs: int = 1000, seed: int = 0,
                             progress: Progress | None = None) -> KernelBoundExperiment:
@@ -249,7 +245,7 @@ class ForgetronExperiment:
 
 
 @validate_params(budgets=counts(), samples=_gram("forgetron_experiment"), noise=_NOISE,
-                 gamma=real(positive=True), seed=seed(), progress=progress())
+                 gamma=real(positive=True))
 def forgetron_experiment(*, budgets=(10, 25, 50, 100, 200, 400), samples: int = 2000,
                          noise: float = 0.3, gamma: float = 2.0, seed: int = 0,
                          progress: Progress | None = None) -> ForgetronExperiment:
@@ -298,9 +294,8 @@ def _stream_margin(epsilon, name: str, args: dict) -> float:
 
 
 @validate_params(draws=_records("second_order_experiment", 4), samples=count(maximum=2**80),
-                 dimensions=count(maximum=2**80), a=real(positive=True), seed=seed(),
-                 epsilon=Rule(_stream_margin, "getfake's epsilon", ("samples", "dimensions")),
-                 progress=progress())
+                 dimensions=count(maximum=2**80), a=real(positive=True),
+                 epsilon=Rule(_stream_margin, "getfake's epsilon", ("samples", "dimensions")))
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:
@@ -381,10 +376,9 @@ def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:  # as an arra
 @validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
                  draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
                             "the records (11 per margin, draws={value:,})", ("gammas",)),
-                 samples=count(minimum=2), max_iterations=count(), seed=_DRAW_SEED,
+                 samples=count(minimum=2), seed=_DRAW_SEED,
                  dimensions=fits(count(), lambda d, args: args["samples"] * (d + 1), "the rows ("
-                                 "samples={samples:,} x (dimensions={value:,} + 1))", ("samples",)),
-                 progress=progress())
+                                 "samples={samples:,} x (dimensions={value:,} + 1))", ("samples",)))
 def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,
                           dimensions: int = 2, max_iterations: int = 200_000, seed: int = 0,
                           progress: Progress | None = None) -> SeparationExperiment:

@@ -15,17 +15,12 @@ from ..core._convert import as_features, as_labels, as_progress, as_seeds
 from ..core._validation import (
     Rule,
     count,
-    features,
     fits,
     flag,
     fraction,
     instance,
-    labels,
     optional,
-    progress,
     real,
-    seed,
-    seeds,
     validate_params,
 )
 from ..core.chapter.sampler import drawn_points
@@ -185,11 +180,10 @@ _MAX_BOUNDED_SAMPLES = max(n for n in range(3, 1000) if math.comb(n, 3) <= 500_0
 _RECORDED_EPOCHS = fits(count(), lambda epochs, args: 3 * epochs, "the recorded weights "
                         "(epochs={value} passes x 3 numbers)")
 #: Part 1's draws: the fraction of labels flipped, the Gaussians' separation; and a progress bar.
-_PART1 = dict(flip=fraction(), separation=SEPARATION, progress=progress())
+_PART1 = dict(flip=fraction(), separation=SEPARATION)
 
 
-@validate_params(epochs=_RECORDED_EPOCHS, samples=count(2, _MAX_BOUNDED_SAMPLES), **_PART1,
-                 seed=seed())
+@validate_params(epochs=_RECORDED_EPOCHS, samples=count(2, _MAX_BOUNDED_SAMPLES), **_PART1)
 def nonseparable_experiment(epochs: int = 300, *, samples: int = 100, flip: float = 0.2,
                             separation: float = 2.0, seed: int | None = None,
                             progress: Progress | None = None) -> NonseparableRuns:
@@ -263,8 +257,8 @@ class NormGrowth:
         return self.seeds.size
 
 
-@validate_params(seeds=seeds(), epochs=_RECORDED_EPOCHS,
-                 samples=drawn_points(1, "norm_growth_over_seeds"), **_PART1)
+@validate_params(epochs=_RECORDED_EPOCHS, samples=drawn_points(1, "norm_growth_over_seeds"),
+                 **_PART1)
 def norm_growth_over_seeds(seeds=40, epochs: int = 300, *, samples: int = 100,
                            flip: float = 0.2, separation: float = 2.0,
                            progress: Progress | None = None) -> NormGrowth:
@@ -329,7 +323,7 @@ class BrokenRules:
         return np.flatnonzero(self.aggressive.mistakes) + 1
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), steps=fits(
+@validate_params(steps=fits(
     count(), lambda steps, args: 3 * steps, "the weights of steps={value} steps (3 numbers each)"))
 def broken_rules_experiment(X, Y, *, steps: int = 2**12, max_epochs: int = 300) -> BrokenRules:
     """Run the notes' sequence of ``steps`` examples through the plain and the aggressive rule,
@@ -399,14 +393,14 @@ class Remedies:
 
 #: The arguments of :func:`remedies_experiment` and :func:`remedies_over_seeds`: ``epochs``
 #: is a count whose held-out scores (epochs x samples numbers) fit.
-_REMEDIES = dict(samples=drawn_points(2, "the remedies experiment"), epochs=fits(
+_REMEDIES = dict(samples=drawn_points(2, "the remedies experiment"),
+                 epochs=fits(
     count(), lambda epochs, args: epochs * args["samples"], "the held-out scores (epochs={value} "
-    "passes x samples={samples} held-out points)", ("samples",)), flip=fraction(), shuffle=flag(),
-    progress=progress())
+    "passes x samples={samples} held-out points)", ("samples",)),
+                 flip=fraction(), shuffle=flag())
 
 
-@validate_params(**_REMEDIES, epsilon=real(minimum=0.0), radius=optional(real(positive=True)),
-                 seed=seed())
+@validate_params(**_REMEDIES, epsilon=real(minimum=0.0), radius=optional(real(positive=True)))
 def remedies_experiment(samples: int = 200, *, flip: float = 0.2, epochs: int = 300,
                         epsilon: float = 0.0, radius: float | None = None,
                         shuffle: bool = False, seed: int | None = None,
@@ -692,7 +686,7 @@ class RemediesOverSeeds:
         return self.seeds.size
 
 
-@validate_params(seeds=seeds(), **_REMEDIES, last=count(at_most="epochs"))
+@validate_params(**_REMEDIES, last=count(at_most="epochs"))
 def remedies_over_seeds(seeds=40, samples: int = 150, *, flip: float = 0.2, epochs: int = 200,
                         last: int = 100, shuffle: bool = True,
                         progress: Progress | None = None) -> RemediesOverSeeds:

@@ -21,26 +21,21 @@ from ..core._convert import as_features, as_labels, as_progress, as_seeds, as_va
 from ..core._validation import (
     Rule,
     count,
-    features,
     finite_values,
     fits,
-    labels,
     ndarray,
     one_of,
     optional,
-    progress,
     real,
-    repeats,
-    seed,
     seeds,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
 from ..core.chapter.sampler import (
-    GETFAKE_RULES,
     MAX_SAMPLES,
     PRINTED_TRACE,
     RADIUS,
+    SAMPLE_RULES,
     _check_sampler_args,
     getfake,
 )
@@ -60,7 +55,7 @@ EPSILONS.setflags(write=False)
 CHAPTER_SEED = 1
 
 #: What the sampler's ``samples, dimensions, epsilon`` must be: ``getfake``'s own rules.
-_SAMPLER = {name: GETFAKE_RULES[name] for name in ("samples", "dimensions", "epsilon")}
+_SAMPLER = {name: SAMPLE_RULES[name] for name in ("samples", "dimensions", "epsilon")}
 
 
 @dataclass
@@ -135,7 +130,7 @@ def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
     return w, b
 
 
-@validate_params(X=features(), Y=labels(of="X"), w=optional(_IN_PLACE), b=_START)
+@validate_params(w=optional(_IN_PLACE), b=_START)
 def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None) -> Demo:
     """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
 
@@ -261,8 +256,7 @@ class DemoStatistics:
         return int(np.sum(self.training_error == 0))
 
 
-@validate_params(seeds=seeds(), samples=count(maximum=MAX_SAMPLES), epsilon=real(minimum=0.0),
-                 progress=progress())
+@validate_params(samples=count(maximum=MAX_SAMPLES), epsilon=real(minimum=0.0))
 def demo_statistics(seeds=range(100), *, samples: int = 50, epsilon: float = 0.3,
                     progress: Progress | None = None) -> DemoStatistics:
     """Run the demo (``getfake`` then one pass from zero) once per seed and collect the counts."""
@@ -312,7 +306,7 @@ class SamplerComparison:
                             - self.quartiles["fast"].mean(axis=0)).max())
 
 
-@validate_params(seeds=seeds(), **_SAMPLER, progress=progress())
+@validate_params(**_SAMPLER)
 def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 2,
                      epsilon: float = 0.2, progress: Progress | None = None
                      ) -> SamplerComparison:
@@ -388,8 +382,8 @@ class FaithfulExperiment:
     warm_start: bool = False
 
 
-@validate_params(samples=count(maximum=MAX_SAMPLES), epsilons=_MARGINS, trials=repeats(),
-                 w=optional(_IN_PLACE), b=_START, seed=seed(), progress=progress())
+@validate_params(samples=count(maximum=MAX_SAMPLES), epsilons=_MARGINS, w=optional(_IN_PLACE),
+                 b=_START)
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
                                seed: int | None = None,
@@ -454,11 +448,10 @@ class MarginExperiment:
         return self.bfake**2 <= 1.0
 
 
-@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"], trials=repeats(),
+@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"],
                  epsilons=fits(_MARGINS, _datasets, "the datasets of trials, epsilons, samples and "
                                "dimensions", ("trials", "samples", "dimensions")),
-                 max_epochs=count(), engine=one_of("fast", "faithful", "lockstep"),
-                 sampler=one_of(*ENGINES), seed=seed(), progress=progress())
+                 engine=one_of("fast", "faithful", "lockstep"), sampler=one_of(*ENGINES))
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
                       sampler: str = "fast", seed: int | None = None,
@@ -558,7 +551,7 @@ def _configs(configs, name: str, args: dict) -> list[tuple[int, int]]:
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),
                  seeds=fits(seeds(), lambda seeds, args: 2 * len(args["configs"]) * len(seeds),
                             "updates_by_size's records (2 per config and seed)", ("configs",)),
-                 epsilon=real(positive=True), max_epochs=count(), progress=progress())
+                 epsilon=real(positive=True))
 def updates_by_size(configs=((100, 2), (1000, 2), (1000, 10)), *, seeds=20,
                     epsilon: float = 0.1, max_epochs: int = 10_000,
                     progress: Progress | None = None) -> SizeExperiment:

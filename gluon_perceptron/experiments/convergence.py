@@ -24,18 +24,11 @@ from ..core._convert import (
 )
 from ..core._validation import (
     Rule,
-    count,
     counts,
-    features,
     finite_values,
-    flag,
-    labels,
     optional,
-    progress,
     real,
-    repeats,
     scalar,
-    seeds,
     validate_params,
     vector,
 )
@@ -109,9 +102,7 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
     return u
 
 
-@validate_params(X=features(), Y=labels(of="X"), bias=flag(), w0=optional(vector(size_of="X")),
-                 b0=real(maximum=1e150, why="its square enters the mistake bound"),
-                 threshold=real(minimum=0.0), max_epochs=count(),
+@validate_params(b0=real(maximum=1e150, why="its square enters the mistake bound"),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
                 b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:
@@ -241,9 +232,9 @@ def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
 
 
 #: The grid of :func:`bound_experiment` and :func:`dimension_growth`.
-_GRID = dict(dimensions=counts(), samples=counts(), trials=repeats(), max_epochs=count(),
+_GRID = dict(dimensions=counts(), samples=counts(),
              epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
-                           ("dimensions", "samples", "trials")), progress=progress())
+                           ("dimensions", "samples", "trials")))
 
 
 @validate_params(**_GRID)
@@ -325,7 +316,7 @@ class DimensionGrowth:
         return self.medians[:, column] / self.medians[:, 0]
 
 
-@validate_params(seeds=seeds(), **_GRID)
+@validate_params(**_GRID)
 def dimension_growth(seeds=10, dimensions=(2, 10), samples=(100, 1000), epsilons=(0.1, 0.3),
                      *, trials: int = 8, max_epochs: int = 10_000,
                      progress: Progress | None = None) -> DimensionGrowth:
@@ -393,8 +384,8 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar(),
-                 scale=real(positive=True), shift=optional(vector(size_of="X")), max_epochs=count())
+@validate_params(wfake=vector(size_of="X"), bfake=scalar(), scale=real(positive=True),
+                 shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.

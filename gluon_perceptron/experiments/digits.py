@@ -24,8 +24,6 @@ from ..core._validation import (
     fits,
     flag,
     one_of,
-    progress,
-    seeds,
     validate_params,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
@@ -346,13 +344,12 @@ def _pad(values: np.ndarray, length: int) -> np.ndarray:
     return out
 
 
-@validate_params(source=one_of(*SOURCES), seeds=seeds(), digits=counts(minimum=0, maximum=9),
+@validate_params(source=one_of(*SOURCES), digits=counts(minimum=0, maximum=9),
                  epochs=fits(_weights_fit(lambda args: PIXELS[args["source"]], ("source",)),
                              lambda e, args: len(args["seeds"]) * len(args["digits"]) * e,
                              "the tables (seeds x digits x epochs={value})", ("seeds", "digits")),
                  averaged=Rule(lambda v, name, args: v if isinstance(v, (bool, np.bool_))
-                               else _checks.counts(v, name, minimum=0), "a flag or some digits"),
-                 progress=progress())
+                               else _checks.counts(v, name, minimum=0), "a flag or some digits"))
 def learning_curves(source: str = "digits", *, seeds: Iterable[int] = range(20),
                     digits: Iterable[int] = SLIDE_DIGITS, epochs: int = 20,
                     averaged: bool | Iterable[int] = True,

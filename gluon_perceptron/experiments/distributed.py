@@ -25,19 +25,14 @@ from ..core._convert import as_counts, as_features, as_labels, as_progress, as_v
 from ..core._validation import (
     Rule,
     count,
-    features,
     finite_values,
     fits,
     flag,
     fraction,
     instance,
-    labels,
     names,
     one_of,
-    progress,
     real,
-    repeats,
-    seed,
     validate_params,
 )
 from ..core.chapter.sampler import _check_sampler_args
@@ -66,7 +61,7 @@ def _drawable_margin(margin, name: str, args: dict) -> float:
     return margin
 
 
-@validate_params(samples=count(), seed=seed(),
+@validate_params(samples=count(),
                  dimensions=fits(count(), lambda d, args: args["samples"] * d, "hard_separable's "
                                  "points (samples={samples:,} x dimensions={value:,})",
                                  needs=("samples",)),
@@ -157,12 +152,10 @@ def _reachable(epsilon, name: str, args: dict) -> float:
 
 #: The arguments of the experiments that draw getfake data and cut it into shards.
 _DRAWS = dict(samples=count(), dimensions=count(), workers=_shard_counts("samples"),
-              epsilon=Rule(_reachable, "a margin getfake can reach", ("samples", "dimensions")),
-              progress=progress())
+              epsilon=Rule(_reachable, "a margin getfake can reach", ("samples", "dimensions")))
 
 
-@validate_params(**_DRAWS, trials=repeats(), mixings=names(*MIXINGS),
-                 seed=count(minimum=0, maximum=_checks.SEED_MAX))
+@validate_params(**_DRAWS, mixings=names(*MIXINGS), seed=count(minimum=0, maximum=_checks.SEED_MAX))
 def mixing_bound_experiment(*, samples: int = 200, dimensions: int = 5, epsilon: float = 0.05,
                             workers=(1, 2, 4), mixings=MIXINGS, trials: int = 5, seed: int = 0,
                             progress: Progress | None = None) -> MixingBoundExperiment:
@@ -237,9 +230,8 @@ class MixingSpeedup:
         self.startup_seconds.append(float(startup_s))
 
 
-@validate_params(X=features(), Y=labels(of="X"), workers=_shard_counts("X"),
-                 mixings=names(*MIXINGS), max_epochs=count(), cluster=flag(),
-                 timeout=real(positive=True), progress=progress())
+@validate_params(workers=_shard_counts("X"), mixings=names(*MIXINGS), cluster=flag(),
+                 timeout=real(positive=True))
 def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int = 1000,
                    cluster: bool = False, timeout: float = 600.0,
                    progress: Progress | None = None) -> MixingSpeedup:
@@ -294,7 +286,7 @@ class NonseparableMixing:
     flipped: float
 
 
-@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(), seed=seed(),
+@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(),
                  rounds=fits(count(), lambda rounds, args: rounds * (args["dimensions"] + 1 + 2
                              * len(args["workers"])), "nonseparable_mixing's records (the mixed "
                              "(w, b), an error and a count per worker count; rounds={value:,})",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core._convert import as_progress
-from ..core._validation import count, progress, real, seed, validate_params
+from ..core._validation import count, real, validate_params
 from ..core.beyond.approximate_margin import alma, alma_bound, normalized_rows
 from ..core.beyond.passive import pa_mistake_bound, passive_aggressive
 from ..core.beyond.voting import predict_voted, train_voted
@@ -22,7 +22,7 @@ from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 
 #: The rules every experiment here shares: how many draws of how many samples, from which seed.
-_DRAWS = dict(draws=count(), samples=count(), seed=seed(), progress=progress())
+_DRAWS = dict(draws=count(), samples=count())
 
 
 def _separable(rng: np.random.Generator, n: int, d: int, epsilon: float, bias: bool = True):
@@ -68,7 +68,7 @@ class PABounds:
         return {v: float(np.mean(self.mistakes[v] <= self.bounds[v])) for v in self.mistakes}
 
 
-@validate_params(**_DRAWS, C=real(positive=True), flip=real(minimum=0.0, maximum=0.5))
+@validate_params(**_DRAWS, flip=real(minimum=0.0, maximum=0.5))
 def pa_bounds_experiment(*, draws: int = 30, samples: int = 200, C: float = 0.5,
                          flip: float = 0.05, seed: int | None = 0,
                          progress: Progress | None = None) -> PABounds:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core._convert import as_progress, as_seeds
-from ..core._validation import count, progress, seeds, validate_params
+from ..core._validation import validate_params
 from ..core.data.real import Split, digits_split
 from ..core.rosenblatt.multiclass import (
     BinaryErrorRates,
@@ -95,7 +95,7 @@ def _scheme(model: MulticlassModel, split: Split) -> SchemeResult:
                         cost=model.cost())
 
 
-@validate_params(split=SPLIT, max_epochs=count(), progress=progress())
+@validate_params(split=SPLIT)
 def multiclass_demo(split: Split, *, max_epochs: int = 20,
                     progress: Progress | None = None) -> MulticlassDemo:
     """Train one-vs-all and one-vs-one on ``split`` and measure them on its test part.
@@ -178,7 +178,7 @@ def _separable_pairs(model: MulticlassModel, split: Split) -> int:
     return count
 
 
-@validate_params(seeds=seeds(), max_epochs=count(), progress=progress())
+@validate_params()
 def multiclass_over_splits(seeds: Iterable[int] = range(20), *, max_epochs: int = 20,
                            progress: Progress | None = None) -> MulticlassOverSplits:
     """:func:`multiclass_demo` on the 8x8 digits split by every seed, with the pairs'

@@ -19,8 +19,6 @@ from ..core._validation import (
     counts,
     features,
     fits,
-    labels,
-    progress,
     real,
     repeats,
     validate_params,
@@ -242,8 +240,7 @@ def _two_examples(X, name: str, args: dict) -> np.ndarray:
     return X
 
 
-@validate_params(X=Rule(_two_examples, "features(at least 2 rows)"), Y=labels(of="X"),
-                 max_epochs=count(), progress=progress())
+@validate_params(X=Rule(_two_examples, "features(at least 2 rows)"))
 def leave_one_out(X, Y, *, max_epochs: int = 10_000,
                   progress: Progress | None = None) -> LeaveOneOut:
     """Leave-one-out mistakes of the perceptron (with bias), trained to convergence.
@@ -333,7 +330,7 @@ def _draw_size(samples: str) -> Rule:
 
 
 #: What :func:`generalization_experiment` and :func:`generalization_curve` share.
-_DRAWS = dict(draws=repeats(), test_points=count(), epsilon=real(minimum=0.0), progress=progress())
+_DRAWS = dict(draws=repeats(), test_points=count(), epsilon=real(minimum=0.0))
 
 
 @validate_params(samples=count(), **_DRAWS, dimensions=_draw_size("samples"))

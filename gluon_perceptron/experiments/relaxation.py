@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import _checks
 from ..core._convert import as_features, as_progress, as_seeds, as_values
-from ..core._validation import Rule, count, names, progress, real, seed, seeds, validate_params
+from ..core._validation import Rule, count, names, real, validate_params
 from ..core.data.real import digits_split, one_vs_rest
 from ..core.fast.relaxation_fast import _shared_gram
 from ..core.theory.relaxation import (
@@ -100,8 +100,8 @@ def _etas(values, name: str, args: dict) -> tuple[float, ...]:
     return tuple(ETA(eta, "eta", args) for eta in _sequence(values, name))
 
 
-@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=names(*RULES),
-                 A=SOLVABLE, c=BOUNDS, max_iterations=count(minimum=0), seed=seed())
+@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=names(*RULES), A=SOLVABLE, c=BOUNDS,
+                 max_iterations=count(minimum=0))
 def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
                   seed: int = 0) -> RuleComparison:
     """Run :func:`relaxation_method` for every index rule and relaxation parameter.
@@ -212,7 +212,7 @@ _DIGIT_RULES = dict(epochs=count(maximum=_checks.MAX_COUNT // 1797),
                     digit=count(minimum=0, maximum=9))
 
 
-@validate_params(seed=seed(), **_DIGIT_RULES)
+@validate_params(**_DIGIT_RULES)
 def digits_relaxation(seed: int = 0, *, digit: int = 0, epochs: int = 50) -> DigitRelaxation:
     """Every rule and :math:`\\eta` of :func:`compare_rules` on "``digit`` or not" as
     :math:`A^\\top \\tilde w \\le -1` (:func:`relaxation.perceptron_system`), on
@@ -276,7 +276,7 @@ class RelaxationOverSplits:
                        for e in self.etas], axis=0)
 
 
-@validate_params(seeds=seeds(), **_DIGIT_RULES, progress=progress())
+@validate_params(**_DIGIT_RULES)
 def relaxation_over_splits(seeds: Iterable[int] = range(10), *, digit: int = 0,
                            epochs: int = 50,
                            progress: Progress | None = None) -> RelaxationOverSplits:

@@ -18,13 +18,9 @@ from ..core._convert import as_counts, as_features, as_labels, as_progress
 from ..core._validation import (
     count,
     counts,
-    features,
     fits,
-    labels,
-    progress,
     real,
     repeats,
-    seed,
     validate_params,
 )
 from ..core.gradient.autograd import train_autograd
@@ -97,7 +93,7 @@ _threshold_loss = inspect.unwrap(threshold_loss)
 MAX_SUBGRADIENT_CASES = 10_000
 
 
-@validate_params(cases=count(maximum=MAX_SUBGRADIENT_CASES), seed=seed(), progress=progress(),
+@validate_params(cases=count(maximum=MAX_SUBGRADIENT_CASES),
                  dimensions=fits(count(), lambda d, args: args["cases"] * (d + 1), "the gradients "
                                  "(cases={cases:,} x (dimensions={value:,} + 1))", ("cases",)),
                  threshold=real(minimum=0.0, maximum=1e38, why="the margins reach 2 threshold"))
@@ -142,7 +138,7 @@ def compare_subgradients(cases: int = 300, *, dimensions: int = 3, threshold: fl
     return SubgradientCheck(**{key: np.array(value) for key, value in out.items()})
 
 
-@validate_params(flip=real(minimum=0.0, maximum=0.5, why="the fraction reversed"), seed=seed(),
+@validate_params(flip=real(minimum=0.0, maximum=0.5, why="the fraction reversed"),
                  samples=fits(count(minimum=2), lambda n, a: 2 * n, "samples={value:,} points x 2"))
 def sgd_demo_data(samples: int = 200, *, flip: float = 0.2,
                   seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -209,10 +205,10 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
-@validate_params(X=features(), Y=labels(of="X"), horizons=counts(), seed=seed(),
+@validate_params(horizons=counts(),
                  seeds=fits(repeats(), lambda k, args: max(args["horizons"]) * (len(set(
                      args["horizons"])) + 1) * k, "the step table (max(horizons) steps x (len("
-                     "horizons) + 1) x seeds={value:,} runs)", ("horizons",)), progress=progress(),
+                     "horizons) + 1) x seeds={value:,} runs)", ("horizons",)),
                  threshold=real(minimum=0.0, maximum=1e150, why="it enters the bound squared"))
 def sgd_bound_experiment(X, Y, *,
                          horizons: Sequence[int] | np.ndarray = (10, 30, 100, 300, 1000),
@@ -298,7 +294,7 @@ class TrainerComparison(Mapping):
                    for r in self.results.values())
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(), progress=progress())
+@validate_params()
 def compare_trainers(X, Y, *, max_epochs: int,
                      progress: Progress | None = None) -> TrainerComparison:
     """The same data through :func:`~.train` (both engines), :func:`train_autograd` and
@@ -344,8 +340,7 @@ class ReluTrap:
     right_error: float
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                 steps=fits(count(), lambda steps, args: steps * (args["X"].shape[1] + 1),
+@validate_params(steps=fits(count(), lambda steps, args: steps * (args["X"].shape[1] + 1),
                             "the recorded path (steps={value:,} x (dimensions + 1))", ("X",)))
 def relu_trap(X, Y, *, steps: int = 60, max_epochs: int = 5) -> ReluTrap:
     """The trap at the tie: autograd's slope per form of :math:`\\max(0, -z)`, SGD from zero

@@ -1,5 +1,5 @@
-"""The argument rules the figures share (see :mod:`..core._validation`): where to draw, the
-data drawn, a title.
+"""The argument rules the figures share (see :mod:`..core._validation`; ``ax`` and ``title``
+are among its words): a pair of axes, the data drawn in the plane, a text.
 
 A figure takes the package's result objects as they are, without rules: they were checked
 where the user's input entered. A figure declares rules (``@validate_params``) only for what a
@@ -12,20 +12,9 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core import _checks
-from ..core._validation import Rule, instance, optional
+from ..core._validation import Rule, instance
 
-__all__ = ["ax_rule", "axes_pair", "plane_features", "text", "title"]
-
-
-def _ax(value, name: str, args: dict):
-    if value is not None and not isinstance(value, Axes):
-        raise TypeError(f"{name} must be None (a new figure) or a matplotlib Axes, e.g. "
-                        f"plt.subplots()[1], got {type(value).__name__} {value!r:.40}")
-    return value
-
-
-#: ``ax``: None (the function makes a figure) or a matplotlib Axes.
-ax_rule = Rule(_ax, "ax_rule")
+__all__ = ["axes_pair", "plane_features", "text"]
 
 
 def _axes_pair(value, name: str, args: dict):
@@ -55,7 +44,5 @@ def _plane_features(value, name: str, args: dict):
 #: ``X`` with at least 2 features (the plane drawn).
 plane_features = Rule(_plane_features, "plane_features")
 
-#: A string (a title, a label).
+#: A string (a title, a label; ``title``, None or a string, is one of the package's words).
 text = instance(str, "a title")
-#: None or a string.
-title = optional(text)

@@ -20,7 +20,7 @@ _LABELS = {"perceptron": "perceptron", "smooth": "smooth perceptron",
            "rescaled": "rescaled perceptron"}
 
 
-@validate_params(run=unchecked, ax=unchecked, resolution=count(minimum=2, maximum=MAX_RESOLUTION))
+@validate_params(run=unchecked, resolution=count(minimum=2, maximum=MAX_RESOLUTION))
 def plot_kernel_boundary(run: KernelPerceptron, ax=None, *, resolution: int = 200) -> Axes:
     """The sign of a kernel perceptron's :math:`f` over the plane of its 2-D training set,
     with the training points (support vectors ringed)."""
@@ -59,7 +59,7 @@ def plot_forgetron(result: ForgetronExperiment, ax=None) -> Axes:
     return ax
 
 
-@validate_params(result=unchecked, ax=unchecked, bounds=flag())
+@validate_params(result=unchecked, bounds=flag())
 def plot_separation(result: SeparationExperiment, ax=None, *, bounds: bool = True) -> Axes:
     """Iterations to a separator against the margin :math:`\\rho`, log-log, every draw as a
     dot (open where the run hit ``max_iterations``), the median as a line labelled with its

@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core._convert import as_features, as_labels
-from ..core._validation import count, labels, real, unchecked, validate_params
+from ..core._validation import count, real, unchecked, validate_params
 from ..core.rosenblatt.traced import OnlineRun
 from ..core.rosenblatt.training import TrainResult
 from ..experiments.black_and_white import (
@@ -19,13 +19,13 @@ from ..experiments.black_and_white import (
     RemediesOverSeeds,
 )
 from ._lines import draw_boundary, label_axes
-from ._rules import ax_rule, plane_features
+from ._rules import plane_features
 from .chapter import plotdata
 
 # --- figures -------------------------------------------------------------------------------
 
-@validate_params(X=plane_features, Y=labels(), weights=unchecked, ax=ax_rule,
-                 extent=real(positive=True), flipped=unchecked, plane=unchecked)
+@validate_params(X=plane_features, weights=unchecked, extent=real(positive=True), flipped=unchecked,
+                 plane=unchecked)
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
                     plane=None) -> Axes:
     """The data and the decision boundaries of successive :math:`(w, b)` (light to dark).
@@ -230,7 +230,7 @@ def plot_remedies_over_seeds(result: RemediesOverSeeds, ax=None) -> Axes:
     return ax
 
 
-@validate_params(effect=unchecked, ax=unchecked, passes=count())
+@validate_params(effect=unchecked, passes=count())
 def plot_order_effect(effect: OrderEffect, ax=None, *, passes: int = 3) -> Axes:
     """Held-out error after every step of the last ``passes`` passes of the plain run.
 

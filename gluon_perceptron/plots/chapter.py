@@ -12,9 +12,9 @@ from mxnet import nd
 
 from ..core import _checks
 from ..core._convert import as_features, as_labels, as_scalar, as_vector
-from ..core._validation import Rule, labels, real, scalar, unchecked, validate_params
+from ..core._validation import Rule, real, scalar, unchecked, validate_params
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
-from ._rules import ax_rule, plane_features
+from ._rules import plane_features
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
@@ -70,7 +70,7 @@ def _hi(value, name, args):
 
 # --- figures ----------------------------------------------------------------------------------
 
-@validate_params(X=plane_features, Y=labels(), update=unchecked, ax=ax_rule)
+@validate_params(X=plane_features, update=unchecked)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
     """Score contours after ``update``, the data, and the offending point ringed in green."""
     X, Y = as_features(X), as_labels(Y)
@@ -134,7 +134,7 @@ def plot_faithful_experiment(result: FaithfulExperiment, ax=None) -> Axes:
     return ax
 
 
-@validate_params(X=plane_features, Y=labels(), ax=ax_rule)
+@validate_params(X=plane_features)
 def plotdata(X, Y, ax=None) -> Axes:
     """Scatter the first two coordinates of ``X``: red for ``y = +1``, blue for ``y = -1``.
 
@@ -164,7 +164,7 @@ def plotdata(X, Y, ax=None) -> Axes:
     return ax
 
 
-@validate_params(w=Rule(_score_w, "2 weights in float32"), d=scalar(), ax=ax_rule,
+@validate_params(w=Rule(_score_w, "2 weights in float32"), d=scalar(),
                  extent=Rule(_score_extent, "extent > 0, the score in float32", ("w", "d")),
                  step=Rule(_score_step, "step giving 2 .. MAX_GRID points", ("extent",)))
 def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes:
@@ -206,7 +206,7 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     return ax
 
 
-@validate_params(ax=ax_rule, lo=real(), hi=Rule(_hi, "hi > lo, a finite range", ("lo",)))
+@validate_params(lo=real(), hi=Rule(_hi, "hi > lo, a finite range", ("lo",)))
 def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
 

@@ -13,7 +13,6 @@ from ..core._convert import as_vector
 from ..core._validation import Rule, unchecked, validate_params
 from ..core.data.real import Split, image_side
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
-from ._rules import ax_rule, title
 
 _BASELINE_STYLES = (":", "-.", "--")
 
@@ -78,7 +77,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
     return axes
 
 
-@validate_params(x=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
+@validate_params(x=Rule(_image, "a flattened square image"))
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
     x = as_vector(x)
@@ -92,7 +91,7 @@ def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     return ax
 
 
-@validate_params(w=Rule(_image, "a flattened square image"), ax=ax_rule, title=title)
+@validate_params(w=Rule(_image, "a flattened square image"))
 def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     """Pixel weights as an image: red where ink counts for the class, blue where against it.
 
@@ -126,7 +125,7 @@ def plot_digit_weights(split: Split, curves: list[LearningCurve], axes=None) -> 
 
 
 # digit: the body's curves.of(digit) names a digit that was not measured
-@validate_params(curves=unchecked, digit=unchecked, ax=unchecked)
+@validate_params(curves=unchecked, digit=unchecked)
 def plot_learning_curves(curves: LearningCurves, digit: int, ax=None) -> Axes:
     """Test accuracy after each epoch on every split (thin lines), with the majority baseline.
 

@@ -15,7 +15,6 @@ from ..core._convert import as_features, as_labels
 from ..core._validation import Rule, labels, unchecked, validate_params
 from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import total_perceptron_loss, two_point_data
-from ._rules import ax_rule
 
 #: Most level sets drawn (on a wide square they are spaced out, not all of 1, 2, 3, ...).
 MAX_LEVELS = 40
@@ -50,7 +49,7 @@ def _extent(extent, name, args):
 
 @validate_params(X=Rule(_surface_X, "None or X with 2 features"),
                  Y=Rule(_surface_Y, "None (with X) or the labels of X", ("X",)), path=unchecked,
-                 extent=Rule(_extent, "extent > 0, losses in float64", ("X",)), ax=ax_rule)
+                 extent=Rule(_extent, "extent > 0, losses in float64", ("X",)))
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
                       ax=None) -> Axes:
     """The zero-loss region shaded, level sets 1, 2, ..., and a perceptron's path on top.

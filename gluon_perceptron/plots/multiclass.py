@@ -11,7 +11,7 @@ from ..core import _checks
 from ..core._convert import as_numpy
 from ..core._validation import Rule, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
-from ._rules import ax_rule, text
+from ._rules import text
 
 #: The fix a message about a confusion matrix names.
 _FIX = "use confusion_matrix(y_true, y_pred, classes)"
@@ -65,8 +65,7 @@ def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | di
 
 
 @validate_params(classes=Rule(_classes, "class labels"),
-                 M=Rule(_matrix, "square counts, one row per class", ("classes",)), ax=ax_rule,
-                 title=text)
+                 M=Rule(_matrix, "square counts, one row per class", ("classes",)), title=text)
 def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
     """The confusion matrix as an image with its counts; the diagonal holds the hits.
 

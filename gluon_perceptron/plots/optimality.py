@@ -33,8 +33,7 @@ def plot_adversary(curve: AdversaryCurve, ax=None) -> Axes:
     return ax
 
 
-@validate_params(curve=unchecked, ax=unchecked, keys=names(*(key for key, _, _ in _CURVES)),
-                 errorbars=flag())
+@validate_params(curve=unchecked, keys=names(*(key for key, _, _ in _CURVES)), errorbars=flag())
 def plot_generalization_curve(curve: GeneralizationCurve, ax=None, *,
                               keys=("bound", "updates", "support", "loo", "test"),
                               errorbars: bool = False) -> Axes:

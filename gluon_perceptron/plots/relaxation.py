@@ -14,7 +14,6 @@ from ..core._convert import as_features, as_vector
 from ..core._validation import Rule, unchecked, validate_params, vector
 from ..core.theory.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
-from ._rules import ax_rule
 
 
 def _A(A, name, args) -> np.ndarray:
@@ -75,7 +74,7 @@ def _feasible_grid(A: np.ndarray, c: np.ndarray, xs: np.ndarray, ys: np.ndarray)
     return inside
 
 
-@validate_params(results=unchecked, A=Rule(_A, "2 x n"), c=vector(size_of="A"), ax=ax_rule)
+@validate_params(results=unchecked, A=Rule(_A, "2 x n"), c=vector(size_of="A"))
 def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axes:
     """The feasible region of a 2-D system (shaded) and the recorded paths of some runs.
 

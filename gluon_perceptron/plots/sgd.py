@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..core._convert import as_features, as_labels
-from ..core._validation import labels, unchecked, validate_params
+from ..core._validation import unchecked, validate_params
 from ..core.rosenblatt.results import TrainResult
 from ..experiments.sgd import ReluTrap, SGDBoundExperiment, SubgradientCheck
 from ._lines import draw_boundary
@@ -43,7 +43,7 @@ def plot_sgd_bound_experiment(result: SGDBoundExperiment, ax=None) -> Axes:
 _KIND_STYLE = {"mistake": ("C3", "x"), "correct": ("C2", "+"), "tie": ("k", "o")}
 
 
-@validate_params(check=unchecked, ax=unchecked, title=text)
+@validate_params(check=unchecked, title=text)
 def plot_subgradient_check(check: SubgradientCheck, ax=None, *, title: str = "") -> Axes:
     """Autograd's gradient entries against the closed form's (from
     :func:`~.compare_subgradients`): every point should sit on the diagonal."""
@@ -100,7 +100,7 @@ def plot_relu_trap(trap: ReluTrap, axes=None) -> np.ndarray:
     return axes
 
 
-@validate_params(X=plane_features, Y=labels(), results=unchecked, axes=axes_pair)
+@validate_params(X=plane_features, results=unchecked, axes=axes_pair)
 def plot_trainers(X, Y, results: Mapping[str, TrainResult], axes=None) -> np.ndarray:
     """Updates per epoch and final boundaries of :func:`compare_trainers`: the curves coincide.
 

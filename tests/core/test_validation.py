@@ -53,10 +53,48 @@ def test_a_rule_for_no_parameter_is_refused_at_decoration():
             return a
 
 
-def test_a_rule_reading_a_later_argument_is_refused_at_decoration():
-    with pytest.raises(TypeError, match=r"reads \['X'\]; declare them before Y"):
-        @validate_params(Y=rule.labels(of="X"), X=rule.features())
-        def f(X, Y):
+def test_a_rule_reading_an_argument_no_rule_checks_is_refused_at_decoration():
+    with pytest.raises(TypeError, match=r"rule of Y .* reads \['X'\], which no rule before"):
+        @validate_params()
+        def f(Y):  # Y, the word, follows X's length and dtype: there is no X
+            return Y
+
+
+def test_rules_run_in_the_signature_order_a_rule_after_what_it_reads():
+    order: list[str] = []
+
+    def logged(name):
+        return rule.Rule(lambda value, n, args: order.append(n) or value, name)
+
+    @validate_params(c=logged("c"), a=logged("a"),
+                     b=rule.Rule(lambda value, n, args: order.append(n) or value, "b", ("c",)))
+    def f(a, b, c):
+        return a
+
+    f(1, 2, 3)
+    assert order == ["a", "c", "b"]  # b reads c: it waits for it
+
+
+def test_the_package_words_are_implied_and_may_be_narrowed():
+    @validate_params(max_epochs=rule.count(maximum=10))
+    def f(X, Y, *, max_epochs=5, seed=None, ax=None):
+        return X
+
+    assert list(f.__rules__) == ["X", "Y", "max_epochs", "seed", "ax"]
+    assert f.__rules__["Y"] is _validation.WORDS["Y"]
+    assert repr(f.__rules__["max_epochs"]) == "count(maximum=10)"
+    with pytest.raises(ValueError, match="Y"):
+        f(X, Y[:-1])
+    with pytest.raises(ValueError, match="max_epochs"):
+        f(X, Y, max_epochs=11)
+    with pytest.raises(TypeError, match="ax must be None .* or a matplotlib Axes"):
+        f(X, Y, ax="left")
+
+
+def test_a_word_spelled_out_with_its_own_rule_is_refused_at_decoration():
+    with pytest.raises(TypeError, match=r"implied \['X', 'seed'\]"):
+        @validate_params(X=rule.features(), seed=rule.seed())
+        def f(X, seed=None):
             return X
 
 
@@ -69,9 +107,8 @@ def test_a_rule_that_is_not_callable_is_refused():
 
 # --- outer calls: checked and converted -------------------------------------------------------
 
-@validate_params(X=rule.features(), Y=rule.labels(of="X"), w0=rule.optional(rule.vector("X")),
-                 steps=rule.count(maximum=100), engine=rule.one_of("fast", "faithful"),
-                 seed=rule.seed(), rate=rule.real(positive=True), note=rule.unchecked)
+@validate_params(steps=rule.count(maximum=100), engine=rule.one_of("fast", "faithful"),
+                 rate=rule.real(positive=True), note=rule.unchecked)  # X, Y, w0, seed: words
 def _demo(X, Y, w0=None, *, steps=3, engine="fast", seed=None, rate=1.0, note=None):
     X = as_features(X)
     Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0)
@@ -90,8 +127,7 @@ def test_an_outer_call_is_checked_and_its_body_converts():
 
 def test_a_rule_only_checks_the_body_gets_the_arguments_as_given():
     # issue 28 item 3: the conversion is the body's own visible line, not the rule's
-    @validate_params(X=rule.features(), Y=rule.labels(of="X"), steps=rule.count(),
-                     seeds=rule.seeds(), keep=rule.progress())
+    @validate_params(steps=rule.count(), keep=rule.progress())  # X, Y, seeds: words
     def f(X, Y, steps, seeds, keep=True):
         return X, Y, steps, seeds, keep
 
@@ -295,7 +331,7 @@ def test_the_rules_see_the_earlier_arguments_checked():
         seen.update(args)
         return value
 
-    @validate_params(X=rule.features(), Y=rule.labels(of="X"), extra=records)
+    @validate_params(extra=records)  # X, Y: the words
     def f(X, Y, extra=None):
         return X
 

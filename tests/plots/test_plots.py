@@ -23,8 +23,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from mxnet import nd  # noqa: E402
 
 import gluon_perceptron as gp  # noqa: E402
-from gluon_perceptron.core._validation import unchecked  # noqa: E402
-from gluon_perceptron.plots import _rules  # noqa: E402
+from gluon_perceptron.core._validation import WORDS, unchecked  # noqa: E402
 from gluon_perceptron.plots._lines import draw_boundary  # noqa: E402
 
 RNG = np.random.default_rng(20)
@@ -176,15 +175,15 @@ USER_FACING = {"X", "Y", "A", "c", "M", "classes", "x", "w", "d", "ax", "axes", 
 
 @pytest.mark.parametrize("name", sorted(PLOTS))
 def test_plots_take_results_without_rules(name):
-    """A figure checks only what a user passes it directly (with the shared ``ax`` rule where
-    it checks ``ax``); the package's result objects it draws are taken as they are."""
+    """A figure checks only what a user passes it directly (``ax`` with the package's word for
+    it); the package's result objects it draws are taken as they are."""
     function = PLOTS[name]
     rules = getattr(function, "__rules__", {})
     for param, rule in rules.items():
         if param not in USER_FACING:
             assert rule is unchecked, f"{name} checks its result {param}"
-    if rules.get("ax") not in (None, unchecked):
-        assert rules["ax"] is _rules.ax_rule
+    if "ax" in rules:
+        assert rules["ax"] is WORDS["ax"], f"{name} checks ax its own way"
 
 
 def test_a_plot_draws_a_result_it_is_given_unchecked():

@@ -28,14 +28,13 @@ import numpy as np
 from .._arrays import _row_norms
 from .._convert import as_features, as_labels
 from .._validation import (
-    flag,
     optional,
     real,
     validate_params,
 )
 from ..fast.family_fast import _alma_passes, _dot
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
-from ..rosenblatt.pass_parts import DATA_RULES, ENGINE
+from ..rosenblatt.pass_parts import ENGINE
 from ..rosenblatt.results import TrainResult, train_result
 
 
@@ -48,7 +47,7 @@ def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
     return Z / np.where(norms > 0.0, norms, 1.0)[:, None]
 
 
-@validate_params(**DATA_RULES, B=optional(real(positive=True)), C=real(positive=True), bias=flag(),
+@validate_params(B=optional(real(positive=True)),
                  alpha=real(positive=True, maximum=1.0, why="try alpha=0.5"), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0),

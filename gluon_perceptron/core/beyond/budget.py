@@ -9,7 +9,7 @@ import numpy as np
 
 from .._arrays import SCALE, _overflow
 from .._convert import as_features, as_labels
-from .._validation import count, features, labels, validate_params
+from .._validation import count, validate_params
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
@@ -99,7 +99,7 @@ def shrink_factor(lam: float, mu: float, room: float) -> float:
     return room / (lam + np.sqrt(max(lam * lam + a * room, 0.0)))
 
 
-@validate_params(X=features(), Y=labels(of="X"), budget=count(), **KERNEL_RULES)
+@validate_params(budget=count(), **KERNEL_RULES)
 def forgetron(X, Y, *, budget: int, kernel: str = "rbf", degree: int = 3,
               gamma: float | None = None, coef0: float = 1.0) -> ForgetronRun:
     """The self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008): a kernel perceptron

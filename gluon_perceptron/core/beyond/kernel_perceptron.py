@@ -31,14 +31,10 @@ from .._arrays import _guard, _overflow
 from .._convert import as_features, as_labels
 from .._validation import (
     Rule,
-    context,
-    features,
-    flag,
-    labels,
     validate_params,
 )
 from ..fast.beyond_fast import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
-from ..rosenblatt.pass_parts import ENGINE, PASS_RULES
+from ..rosenblatt.pass_parts import ENGINE
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -201,7 +197,7 @@ def _gram_limit(value, name: str, args: dict) -> int | None:
     return value
 
 
-@validate_params(**PASS_RULES, **KERNEL_RULES, bias=flag(), **ENGINE, ctx=context(),
+@validate_params(**KERNEL_RULES, **ENGINE,
                  max_gram_bytes=Rule(_gram_limit, "Gram matrix fits", ("X", "kernel", "engine")))
 def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, learning_rate: float = 1.0,
@@ -343,7 +339,7 @@ def _hard_margin(G: np.ndarray, Y: np.ndarray) -> OptimalMargin | None:
         return None
 
 
-@validate_params(X=features(), Y=labels(of="X"), **KERNEL_RULES, bias=flag())
+@validate_params(**KERNEL_RULES)
 def feature_margin(X, Y, *, kernel: str = "linear", degree: int = 3,
                    gamma: float | None = None, coef0: float = 1.0,
                    bias: bool = True) -> FeatureMargin:

@@ -26,10 +26,10 @@ import math
 import numpy as np
 
 from .._convert import as_features, as_labels
-from .._validation import flag, one_of, real, validate_params
+from .._validation import one_of, validate_params
 from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
-from ..rosenblatt.pass_parts import DATA_RULES, ENGINE
+from ..rosenblatt.pass_parts import ENGINE
 from ..rosenblatt.results import TrainResult, train_result
 
 VARIANTS = ("PA", "PA-I", "PA-II")
@@ -46,8 +46,7 @@ def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
     return loss / (sq + 0.5 / C)
 
 
-@validate_params(**DATA_RULES, variant=one_of(*VARIANTS), C=real(positive=True), bias=flag(),
-                 **ENGINE)
+@validate_params(variant=one_of(*VARIANTS), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epochs: int = 5,
                        bias: bool = True, engine: str = "fast") -> TrainResult:

@@ -25,11 +25,9 @@ import numpy as np
 from .._arrays import _guard, _split
 from .._convert import as_features, as_labels
 from .._validation import (
-    flag,
     real,
     validate_params,
 )
-from ..rosenblatt.pass_parts import DATA_RULES
 
 
 @dataclass
@@ -75,7 +73,7 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
     return np.hstack([X, np.ones((X.shape[0], 1))]) if bias else X
 
 
-@validate_params(**DATA_RULES, a=real(positive=True), bias=flag())
+@validate_params(a=real(positive=True))
 def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
                        bias: bool = True) -> SecondOrderRun:
     """The second-order perceptron: passes over ``(X, Y)`` in order (one pass = the online

@@ -126,7 +126,7 @@ def softmin(scores: np.ndarray, mu: float) -> np.ndarray:
     return z / z.sum()
 
 
-@validate_params(A=unit_rows("smooth_perceptron"), max_iterations=count())
+@validate_params(A=unit_rows("smooth_perceptron"))
 def smooth_perceptron(A, *, max_iterations: int = 100_000) -> SeparationRun:
     """The smooth perceptron (Soheili & Peña 2012), with the entropy prox-function.
 
@@ -194,8 +194,7 @@ def _caratheodory(C: np.ndarray, x: np.ndarray) -> np.ndarray:
         x[S[j]] = 0.0
 
 
-@validate_params(A=unit_rows("rescaled_perceptron", square=True), max_iterations=count(),
-                 phase=optional(count()))
+@validate_params(A=unit_rows("rescaled_perceptron", square=True), phase=optional(count()))
 def rescaled_perceptron(A, *, max_iterations: int = 1_000_000,
                         phase: int | None = None) -> SeparationRun:
     """The rescaled perceptron (Dunagan & Vempala 2008; deterministic, after Peña & Soheili

@@ -37,8 +37,8 @@ from .._convert import as_scalar
 from .._validation import Rule, label, validate_params
 from .perceptron_step import _step_rules
 from .sampler import (
-    GETFAKE_RULES,
     RADIUS,
+    SAMPLE_RULES,
     _default_attempts,
     _give_up,
     _refuse_hopeless,
@@ -96,7 +96,7 @@ def sample_np(samples, dimensions, epsilon, wfake, bfake, max_attempts, ctx) -> 
     return X, Y, attempts
 
 
-@validate_params(**GETFAKE_RULES)
+@validate_params(**SAMPLE_RULES)
 def getfake_np(samples: int, dimensions: int, epsilon: float,
                ctx: mx.Context | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""The chapter's ``getfake`` in MXNet's NumPy interface: separable data with margin

@@ -19,7 +19,7 @@ from mxnet import nd
 from .. import _checks
 from .._arrays import _finite, _overflow
 from .._convert import as_scalar
-from .._validation import Rule, label, ndarray, real, validate_params
+from .._validation import Rule, label, ndarray, validate_params
 
 
 def _like_w(x, name: str, args: dict):
@@ -46,8 +46,7 @@ def _step_rules(array: Rule, y: Rule) -> dict:
     :func:`.numpy_interface.perceptron_np`)."""
     like_w = Rule(lambda x, name, args: _like_w(array(x, name, args), name, args),
                   f"{array!r}, shaped and placed like w", ("w", "b"))
-    return dict(w=array, b=array, x=like_w, y=y, learning_rate=real(positive=True),
-                threshold=real(minimum=0.0))
+    return dict(w=array, b=array, x=like_w, y=y)
 
 
 #: The arguments of :func:`perceptron`: NDArrays ``w``, ``b`` and ``x`` that fit, a label, the

@@ -25,7 +25,7 @@ from mxnet import nd
 from scipy.special import gammainc
 
 from .. import _checks
-from .._validation import Rule, context, count, real, validate_params
+from .._validation import Rule, count, real, validate_params
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0
@@ -213,11 +213,7 @@ def sample_faithful(samples, dimensions, epsilon, wfake, bfake, max_attempts, ct
     return X, Y, attempts
 
 
-#: The arguments of ``getfake`` (and of its NumPy-interface twin ``getfake_np``).
-GETFAKE_RULES = dict(**SAMPLE_RULES, ctx=context())
-
-
-@validate_params(**GETFAKE_RULES)
+@validate_params(**SAMPLE_RULES)
 def getfake(samples: int, dimensions: int, epsilon: float,
             ctx: mx.Context | None = None) -> tuple[nd.NDArray, nd.NDArray]:
     """The chapter's ``getfake``: separable data with margin ``epsilon``, as NDArrays.

@@ -169,8 +169,7 @@ def _check_test_fraction(value, name: str, args: dict) -> float:
 
 
 #: The arguments of a random split: its test fraction and its seed.
-SPLIT_RULES = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"),
-              seed=rule.seed())
+SPLIT_RULES = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"))
 
 
 @validate_params(**SPLIT_RULES, scale=rule.flag())

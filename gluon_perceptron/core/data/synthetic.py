@@ -20,7 +20,7 @@ from mxnet import nd
 from .. import _checks
 from .. import _validation as rule
 from .._convert import as_features, as_labels, as_scalar, as_vector
-from .._validation import Rule, features, labels, scalar, validate_params, vector
+from .._validation import Rule, scalar, validate_params, vector
 from ..chapter.sampler import (
     MAX_SAMPLES,
     RADIUS,
@@ -55,7 +55,7 @@ SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
 
 #: The arguments of the generators of separable data: a sample's size and margin
 #: (:data:`~..chapter.sampler.SAMPLE_RULES`), the sampler and MXNet's seed.
-SEPARABLE_RULES = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES), seed=rule.seed())
+SEPARABLE_RULES = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES))
 
 
 def _permutation(n: int) -> np.ndarray:
@@ -221,7 +221,7 @@ def _fits_x(value, name: str, args: dict) -> float:
     return value
 
 
-@validate_params(X=features(), value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
+@validate_params(value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
@@ -232,7 +232,7 @@ def pad_constant(X, value: float = 1.0) -> np.ndarray:
     return np.hstack([X, np.full((X.shape[0], 1), value, dtype=X.dtype)])
 
 
-@validate_params(X=features(), Y=labels(), wfake=vector(size_of="X"), bfake=scalar())
+@validate_params(wfake=vector(size_of="X"), bfake=scalar())
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
     X, Y, wfake, bfake = as_features(X), as_labels(Y), as_vector(wfake), as_scalar(bfake)
@@ -322,7 +322,7 @@ class GaussianClasses:
 
 
 @validate_params(samples=rule.count(minimum=2, maximum=2**80),
-                 dimensions=SAMPLE_RULES["dimensions"], separation=SEPARATION, seed=rule.seed())
+                 dimensions=SAMPLE_RULES["dimensions"], separation=SEPARATION)
 def gaussian_classes(samples: int, dimensions: int, separation: float, *,
                      seed: int | None = None) -> GaussianClasses:
     """Overlapping classes: :math:`N(\\pm\\mu, I)` with :math:`\\|2\\mu\\| =` ``separation``.

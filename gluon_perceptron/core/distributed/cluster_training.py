@@ -28,7 +28,6 @@ from .._validation import (
     count,
     one_of,
     optional,
-    real,
     validate_params,
 )
 from . import lifeline
@@ -167,9 +166,8 @@ def _workers(workers, name: str, args: dict) -> int:
 
 
 @validate_params(**DATA, shards=data_or_files("train_distributed", number=False),
-                 workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")),
-                 **CLUSTER, mixing=one_of(*MIXINGS), learning_rate=real(positive=True),
-                 max_epochs=rounds(read_files=False))
+                 workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")), **CLUSTER,
+                 mixing=one_of(*MIXINGS), max_epochs=rounds(read_files=False))
 def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
                       servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
@@ -318,8 +316,7 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
 
 
 @validate_params(task_dir=path(), shards=Rule(_shard_files, "file pairs, by their headers"),
-                 max_epochs=optional(count()), mixing=one_of(*MIXINGS),
-                 learning_rate=real(positive=True))
+                 max_epochs=optional(count()), mixing=one_of(*MIXINGS))
 def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
                learning_rate: float = 1.0) -> Path:
     """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.

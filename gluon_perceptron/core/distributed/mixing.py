@@ -50,7 +50,6 @@ from .._validation import (
     labels,
     one_of,
     optional,
-    real,
     user_code,
     validate_params,
 )
@@ -242,7 +241,6 @@ def _round_arrays(theta, shards) -> tuple[np.ndarray, list]:
 
 @validate_params(shards=Rule(_round_shards, "(X_i, Y_i) pairs"), mixing=one_of(*MIXINGS),
                  theta=Rule(_round_theta, "vector(columns of shards + 1)", ("shards",)),
-                 learning_rate=real(positive=True),
                  exchange=optional(function("exchange(rows) -> every shard's row, in order")))
 def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float = 1.0,
                  exchange: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple:
@@ -351,7 +349,7 @@ def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate
 
 
 @validate_params(**DATA, shards=data_or_files("train_mixed", number=True), mixing=one_of(*MIXINGS),
-                 learning_rate=real(positive=True), max_epochs=rounds(read_files=True))
+                 max_epochs=rounds(read_files=True))
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:
     r"""Iterative parameter mixing in one process: the algorithm of ``train_distributed``.

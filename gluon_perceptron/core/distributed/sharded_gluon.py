@@ -35,7 +35,7 @@ import numpy as np
 
 from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, fits, labels, one_of, real, validate_params
+from .._validation import Rule, count, fits, one_of, real, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .limits import CLUSTER, ROUND_TIMEOUT
 from .mixing import shard_bounds, shard_count
@@ -189,7 +189,7 @@ X32 = Rule(_float32_features, "features(dtype=float32), values fit float32")
 RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 
-@validate_params(X=X32, Y=labels(of="X"), shards=shard_count("X"), batch_size=_batch("shards"),
+@validate_params(X=X32, shards=shard_count("X"), batch_size=_batch("shards"),
                  max_epochs=_epochs_fit("shards"), learning_rate=RATE)
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
                         learning_rate: float = 1.0) -> GluonDistributedResult:
@@ -237,9 +237,8 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
                                   shard_updates=k, wall_seconds=time.perf_counter() - start)
 
 
-@validate_params(X=X32, Y=labels(of="X"), workers=shard_count("X"), **CLUSTER,
-                 batch_size=_batch("workers"), max_epochs=_epochs_fit("workers"),
-                 learning_rate=RATE, kvstore=one_of(*KVSTORES))
+@validate_params(X=X32, workers=shard_count("X"), **CLUSTER, batch_size=_batch("workers"),
+                 max_epochs=_epochs_fit("workers"), learning_rate=RATE, kvstore=one_of(*KVSTORES))
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,

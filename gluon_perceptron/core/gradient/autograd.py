@@ -23,7 +23,7 @@ from mxnet import nd
 
 from .._arrays import _guard
 from .._convert import as_features, as_labels
-from .._validation import Rule, context, count, features, labels, validate_params
+from .._validation import Rule, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .losses import (
     _flat_margin,
@@ -89,9 +89,7 @@ def _refuse_overflow_after(epoch: int, w: nd.NDArray, b: nd.NDArray, X: np.ndarr
     _guard(epoch, margins=margins, dtype=X.dtype)
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                 learning_rate=Rule(normal_rate, "real(positive=True), normal"), loss=LOSS,
-                 ctx=context())
+@validate_params(learning_rate=Rule(normal_rate, "real(positive=True), normal"), loss=LOSS)
 def train_autograd(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    loss: Loss = perceptron_loss, ctx: mx.Context | None = None) -> TrainResult:
     """The perceptron as SGD: autograd on :func:`~.perceptron_loss`, one example per step.

@@ -28,7 +28,7 @@ from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, context, count, features, labels, real, validate_params
+from .._validation import Rule, validate_params
 from ..chapter.sampler import MAX_ELEMENTS
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _refuse_overflow_after
@@ -114,7 +114,7 @@ def _gluon_rate(learning_rate, name: str, args: dict) -> float:
     return learning_rate
 
 
-@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"), ctx=context(),
+@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"),
                  dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"))
 def perceptron_net(dimensions: int, dtype="float32",
                    ctx: mx.Context | None = None) -> gluon.nn.Dense:
@@ -150,9 +150,7 @@ def _flat_test(net: gluon.nn.Dense, threshold: float,
                                   .asscalar()) > above
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                 learning_rate=Rule(_gluon_rate, "real(positive=True) in float32's normal range"),
-                 threshold=real(minimum=0.0), ctx=context())
+@validate_params(learning_rate=Rule(_gluon_rate, "real(positive=True) in float32's normal range"))
 def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                 threshold: float = 0.0, ctx: mx.Context | None = None) -> TrainResult:
     """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example

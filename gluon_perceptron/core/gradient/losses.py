@@ -38,7 +38,7 @@ from mxnet import nd
 
 from .. import _checks
 from .._convert import as_numpy
-from .._validation import Rule, ndarray, real, validate_params
+from .._validation import Rule, ndarray, validate_params
 
 # --- the rules of (w, b, x, y, threshold): checked once, when a user calls a loss -------------
 
@@ -180,7 +180,7 @@ def score(w: nd.NDArray, b: nd.NDArray, x) -> nd.NDArray:
     return _score(nd, w, b, x, w.shape, x.shape)
 
 
-@validate_params(**LOSS_RULES, threshold=real(minimum=0.0), returns=_finite_loss)
+@validate_params(**LOSS_RULES, returns=_finite_loss)
 def threshold_loss(w: nd.NDArray, b: nd.NDArray, x, y, threshold: float = 0.0) -> nd.NDArray:
     """The threshold-:math:`\\delta` loss :math:`\\max(0, \\delta - y (w^\\top x + b))`, per
     example.

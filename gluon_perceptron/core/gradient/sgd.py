@@ -37,17 +37,12 @@ from .._arrays import _guard, _overflow, _row_norms
 from .._convert import as_features, as_labels, as_progress
 from .._validation import (
     Rule,
-    context,
     count,
-    features,
     fits,
     function,
-    labels,
     one_of,
     optional,
-    progress,
     repeats,
-    seed,
     user_code,
     validate_params,
 )
@@ -153,15 +148,14 @@ def _rate_or_schedule(value, name: str, args: dict):
     return _checks.finite_float(value, name, strictly_positive=True)
 
 
-@validate_params(X=features(), Y=labels(of="X"), steps=count(),
+@validate_params(steps=count(),
                  runs=fits(repeats(), lambda runs, a: runs * max(a["steps"], a["X"].shape[1]),
                            "run_sgd's tables (steps={steps:,} x runs={value:,} rates and draws, "
                            "runs x {X.shape[1]} weights)", ("steps", "X")),
-                 order=one_of("random", "cyclic"), loss=LOSS, seed=seed(), progress=progress(),
-                 radius=optional(NORM_BOUND), clip=optional(NORM_BOUND),
+                 order=one_of("random", "cyclic"), loss=LOSS, radius=optional(NORM_BOUND),
+                 clip=optional(NORM_BOUND),
                  learning_rate=Rule(_rate_or_schedule, "real(positive=True) or schedule"),
-                 record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)),
-                 ctx=context())
+                 record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)))
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
             radius: float | None = None, clip: float | None = None, order: str = "random",
             runs: int = 1, seed: int | None = None,

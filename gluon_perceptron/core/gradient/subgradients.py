@@ -19,9 +19,6 @@ from .. import _checks
 from .._convert import as_features, as_labels, as_numpy, as_values
 from .._validation import (
     Rule,
-    context,
-    features,
-    labels,
     one_of,
     real,
     validate_params,
@@ -69,8 +66,8 @@ def _labels(y, name: str, args: dict) -> np.ndarray:
     return _checks.labels(np.reshape(_checks.to_numpy(y, name), -1), n, name=name)
 
 
-@validate_params(reduction=one_of("none", "sum", "mean"), threshold=real(minimum=0.0),
-                 w=_weights, b=_bias, x=Rule(_examples, "fits w", ("w", "b")),
+@validate_params(reduction=one_of("none", "sum", "mean"), w=_weights, b=_bias,
+                 x=Rule(_examples, "fits w", ("w", "b")),
                  y=Rule(_labels, "labels(one per example)", ("x",)))
 def analytic_subgradient(w, b, x, y, *, threshold: float = 0.0,
                          reduction: str = "sum") -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +116,7 @@ KINK_FORMS: dict[str, Callable[[nd.NDArray], nd.NDArray]] = {
 }
 
 
-@validate_params(form=one_of(*KINK_FORMS), z=real(), ctx=context())
+@validate_params(form=one_of(*KINK_FORMS), z=real())
 def kink_gradient(form: str, z: float = 0.0, ctx: mx.Context | None = None) -> float:
     """The slope autograd gives for one of :data:`KINK_FORMS` at ``z`` (default: the kink),
     computed on ``ctx`` (default ``mx.cpu()``).
@@ -146,8 +143,7 @@ def _models(b, name: str, args: dict) -> np.ndarray:
     return b
 
 
-@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0), w=_weights,
-                 b=Rule(_models, "one bias per model of w, fitting X", ("w", "X")))
+@validate_params(w=_weights, b=Rule(_models, "one bias per model of w, fitting X", ("w", "X")))
 def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
     """The average loss :math:`R(w, b) = \\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i +
     b))` (the risk SGD minimizes).

@@ -26,7 +26,7 @@ from mxnet import nd
 
 from .. import _checks
 from .._convert import as_features, as_numpy
-from .._validation import Rule, context, count, real, validate_params
+from .._validation import Rule, validate_params
 from ..fast.batched_fast import train_runs
 from .engine import _guard
 from .pass_parts import ENGINE
@@ -87,11 +87,9 @@ def _runs(X: np.ndarray, Y: np.ndarray, mask) -> tuple[np.ndarray, np.ndarray, n
     return X3, np.where(keep, Y, 1).astype(X3.dtype), keep
 
 
-@validate_params(max_epochs=count(), learning_rate=real(positive=True),
-                 **ENGINE, X=Rule(_stack, "(n, d) or (k, n, d) features"),
+@validate_params(**ENGINE, X=Rule(_stack, "(n, d) or (k, n, d) features"),
                  Y=Rule(_label_rows, "labels, one row per run", ("X",)),
-                 mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)),
-                 ctx=context())
+                 mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)))
 def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.0,
                   engine: str = "fast", ctx: mx.Context | None = None) -> list[TrainResult]:
     """Train ``k`` independent perceptrons at once, each exactly as :func:`train` would.

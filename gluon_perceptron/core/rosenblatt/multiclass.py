@@ -41,9 +41,6 @@ from .._convert import as_features, as_numpy
 from .._validation import (
     Rule,
     class_labels,
-    context,
-    count,
-    features,
     features_for,
     instance,
     validate_params,
@@ -180,8 +177,8 @@ def _engine(engine, name: str, args: dict) -> str:
     return engine
 
 
-_MULTICLASS_RULES = dict(X=features(), y=class_labels(whole=True), max_epochs=count(),
-                         engine=Rule(_engine, "one_of('fast', 'faithful')", ("X",)), ctx=context())
+_MULTICLASS_RULES = dict(y=class_labels(whole=True),
+                         engine=Rule(_engine, "one_of('fast', 'faithful')", ("X",)))
 
 
 def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:

@@ -3,8 +3,8 @@ r"""What the variants' readable loops (:mod:`.variants`, :mod:`.traced`) and the
 of each pass, the decaying step, the projection onto a ball, and the per-pass traces every one
 returns.
 
-Nothing here checks its arguments: the public trainers declare their rules (:data:`PASS_RULES`,
-:data:`RUN_RULES`).
+Nothing here checks its arguments: the public trainers declare their rules (the package's words,
+:data:`~.._validation.WORDS`, and :data:`RUN_RULES`).
 """
 
 from __future__ import annotations
@@ -15,17 +15,11 @@ from collections.abc import Callable
 import numpy as np
 
 from .._arrays import _row_norms
-from .._validation import count, features, flag, labels, one_of, real, seed
+from .._validation import flag, one_of
 from .training import _error_rate, _error_rates
 
-#: The rules of the data and the bound on the passes (the trainers beyond Rosenblatt's too).
-DATA_RULES = dict(X=features(), Y=labels(of="X"), max_epochs=count())
-
-#: The rules of the arguments every trainer here takes first: the data, the passes, the step.
-PASS_RULES = dict(**DATA_RULES, learning_rate=real(positive=True))
-
-#: The rules of ``record``, ``shuffle`` and ``seed``.
-RUN_RULES = dict(record=flag(), shuffle=flag(), seed=seed())
+#: The rules of ``record`` and ``shuffle`` (``seed`` is one of the package's words).
+RUN_RULES = dict(record=flag(), shuffle=flag())
 
 #: The engines: the loop in the trainer's body, or its twin; the same bits.
 ENGINE = dict(engine=one_of("fast", "faithful"))

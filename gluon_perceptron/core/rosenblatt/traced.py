@@ -22,20 +22,14 @@ from .._convert import as_features, as_labels, as_values, as_vector
 from .._validation import (
     Rule,
     count,
-    features,
-    flag,
-    labels,
     one_of,
-    optional,
     real,
     validate_params,
-    vector,
 )
 from ..fast import variants_fast as fast
 from .engine import _guard
 from .pass_parts import (
     ENGINE,
-    PASS_RULES,
     PATH_FIX,
     RUN_RULES,
     _orders,
@@ -47,8 +41,7 @@ from .results import TrainResult, train_result
 RULES = ("perceptron", "aggressive")
 
 
-@validate_params(**PASS_RULES, threshold=real(minimum=0.0), decay=real(minimum=0.0),
-                 **RUN_RULES, **ENGINE)
+@validate_params(decay=real(minimum=0.0), **RUN_RULES, **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
                  decay: float = 0.0, record: bool = False, shuffle: bool = False,
@@ -194,8 +187,7 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     return np.where(power[:, None], -2.0, 1.0) * unit, np.ones(steps)
 
 
-@validate_params(rule=one_of(*RULES), X=features(), Y=labels(of="X"),
-                 learning_rate=real(positive=True))
+@validate_params(rule=one_of(*RULES))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) -> OnlineRun:
     """One pass over a stream, in order, from :math:`\\theta_0 = 0`, recording every step.
@@ -266,10 +258,7 @@ def _no_bias_start(b0, name: str, args: dict) -> float:
     return b0
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                 threshold=real(minimum=0.0), bias=flag(),
-                 b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)),
-                 w0=optional(vector(size_of="X")), **ENGINE)
+@validate_params(b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)), **ENGINE)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,
                 threshold: float = 0.0, engine: str = "fast") -> UpdatePath:

@@ -37,12 +37,7 @@ from mxnet import nd
 from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
     Rule,
-    context,
-    count,
-    features,
-    labels,
     one_of,
-    optional,
     real,
     scalar,
     validate_params,
@@ -69,11 +64,8 @@ def _start(b0, name: str, args: dict) -> float:
     return b0
 
 
-@validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                 learning_rate=real(positive=True), engine=one_of(*ENGINES),
-                 threshold=real(minimum=0.0), w0=optional(vector(size_of="X")),
-                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "Y", "w0")),
-                 ctx=context())
+@validate_params(engine=one_of(*ENGINES),
+                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "Y", "w0")))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
           threshold: float = 0.0, w0=None, b0: float = 0.0,
@@ -157,14 +149,14 @@ def _scores(w: np.ndarray, b: float, X: np.ndarray) -> np.ndarray:
     return s
 
 
-@validate_params(X=features(), w=vector(size_of="X"), b=scalar())
+@validate_params(w=vector(size_of="X"), b=scalar())
 def predict(w, b: float, X) -> np.ndarray:
     """Labels :math:`\\operatorname{sign}(w^\\top x + b)` in {-1, +1}; a score of 0 gives -1."""
     X, w, b = as_features(X), as_vector(w), as_scalar(b)
     return np.where(_scores(w, b, X) > 0, 1.0, -1.0)
 
 
-@validate_params(X=features(), Y=labels(of="X"), w=vector(size_of="X"), b=scalar())
+@validate_params(w=vector(size_of="X"), b=scalar())
 def error_rate(w, b: float, X, Y) -> float:
     """Fraction of examples with :math:`y (w^\\top x + b) \\le 0` (ties count as errors)."""
     X, Y, w, b = as_features(X), as_labels(Y), as_vector(w), as_scalar(b)

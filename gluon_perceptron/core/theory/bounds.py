@@ -15,8 +15,6 @@ from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
     Rule,
     count,
-    features,
-    labels,
     real,
     scalar,
     validate_params,
@@ -28,8 +26,7 @@ from .margins import radius
 from .separability import signed_rows
 
 
-@validate_params(X=features(), Y=labels(of="X"), learning_rate=real(positive=True),
-                 max_subsets=count())
+@validate_params(max_subsets=count())
 def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
                         max_subsets: int = 500_000) -> float:
     """The boundedness theorem's ceiling on :math:`\\|\\theta_t\\|` (notes, Theorem 1.35).
@@ -240,7 +237,7 @@ class GeneratingPlaneBound(ItemAccess):
     chapter_assumptions: bool
 
 
-@validate_params(X=features(), Y=labels(of="X"), wfake=vector(size_of="X"), bfake=scalar())
+@validate_params(wfake=vector(size_of="X"), bfake=scalar())
 def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     """The bias bound for a dataset, using its generating plane as the separator.
 
@@ -273,7 +270,7 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
 
 
 @validate_params(radius_a=real(minimum=0.0), s=real(positive=True), u_norm=real(positive=True),
-                 w0_norm=real(minimum=0.0), threshold=real(minimum=0.0))
+                 w0_norm=real(minimum=0.0))
 def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 0.0,
                   threshold: float = 0.0) -> float:
     """The lecture notes' bound (1.4) for a start :math:`\\theta_0` and a threshold :math:`\\delta`.

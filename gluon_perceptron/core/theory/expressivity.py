@@ -128,7 +128,7 @@ def truth_table(w, b: float) -> TruthTable:
     return TruthTable(inputs=X, lin=lin, output=np.sign(lin))
 
 
-@validate_params(name=rule.one_of(*BOOLEAN_NAMES), max_epochs=rule.count())
+@validate_params(name=rule.one_of(*BOOLEAN_NAMES))
 def learn_boolean(name: str, *, max_epochs: int = 100) -> TrainResult:
     """Train the chapter's perceptron (with bias) on a truth table; XOR never converges."""
     X, Y = boolean_data(name)
@@ -159,7 +159,7 @@ class XorCycle(Unpackable):
         return self.period > 0
 
 
-@validate_params(max_epochs=rule.count())
+@validate_params()
 def xor_cycle(max_epochs: int = 50) -> XorCycle:
     """Run the perceptron on XOR and find the period of its weights, pass over pass.
 
@@ -200,8 +200,7 @@ def _weight_grid(W, name: str, args: dict) -> np.ndarray:
     return Wn
 
 
-@validate_params(X=rule.features(), Y=rule.labels(of="X"),
-                 W=Rule(_weight_grid, "finite float64, last axis one per feature of X", ("X",)))
+@validate_params(W=Rule(_weight_grid, "finite float64, last axis one per feature of X", ("X",)))
 def total_perceptron_loss(W, X, Y) -> np.ndarray:
     """Total loss :math:`\\sum_i \\max(0, -y_i\\, w^\\top x_i)` at each row of ``W``.
 

@@ -30,9 +30,6 @@ from .._convert import as_features, as_labels, as_scalar, as_values
 from .._validation import (
     Rule,
     count,
-    features,
-    flag,
-    labels,
     one_of,
     optional,
     real,
@@ -106,9 +103,8 @@ def _normal_data(X, name: str, args: dict) -> np.ndarray:
     return Xn
 
 
-@validate_params(X=Rule(_normal_data, "features(), normal floats"), Y=labels(of="X"),
-                 bias=flag(), margin=one_of(*MARGINS), tol=real(minimum=1e-14),  # KKT: 1e-15
-                 max_iter=optional(count()))
+@validate_params(X=Rule(_normal_data, "features(), normal floats"), margin=one_of(*MARGINS),
+                 tol=real(minimum=1e-14), max_iter=optional(count()))  # tol: KKT reaches 1e-15
 def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: float = 1e-9,
                    max_iter: int | None = None) -> OptimalMargin:
     r"""The optimal margin and its separator, from the hard-margin SVM quadratic program.
@@ -196,7 +192,7 @@ def _optimal_margin(Xn, Yn, *, bias: bool = True, margin: str = "perceptron",
                          radius=_radius(A), bias=bias, margin=margin, kkt_residual=float(residual))
 
 
-@validate_params(X=features())
+@validate_params()
 def radius(X) -> float:
     r""":math:`R = \max_i \|x_i\|`, the radius of the data (no overflow for huge entries)."""
     return _radius(as_features(X, np.float64))
@@ -222,7 +218,7 @@ def separator(wfake, bfake=None) -> np.ndarray:
     return wfake if bfake is None else np.append(wfake, bfake)
 
 
-@validate_params(X=features(), bfake=scalar(), wfake=Rule(_normal, "vector(), not zero", ("X",)))
+@validate_params(bfake=scalar(), wfake=Rule(_normal, "vector(), not zero", ("X",)))
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     r"""Translate the data so its generating plane passes through the origin.
 

@@ -40,11 +40,9 @@ from .._validation import (
     count,
     features,
     flag,
-    labels,
     one_of,
     optional,
     real,
-    seed,
     validate_params,
 )
 from ..data.synthetic import pad_constant
@@ -173,7 +171,7 @@ def max_violation(A, c, w) -> float:
     return max(0.0, worst)
 
 
-@validate_params(X=features(), Y=labels(of="X"), margin=real(positive=True))
+@validate_params(margin=real(positive=True))
 def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The perceptron problem (1.3) as :math:`A^\\top \\tilde w \\le c`.
 
@@ -196,10 +194,8 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
     return np.ascontiguousarray(A), np.full(X.shape[0], -margin)
 
 
-@validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES),
-                 w0=optional(POINT),
-                 max_iterations=count(minimum=0), tol=real(minimum=0.0), seed=seed(),
-                 record=flag())
+@validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES), w0=optional(POINT),
+                 max_iterations=count(minimum=0), tol=real(minimum=0.0), record=flag())
 def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
                       max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
                       record: bool = False) -> RelaxationResult:

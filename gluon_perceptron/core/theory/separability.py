@@ -21,7 +21,7 @@ from scipy.optimize import linprog
 
 from .._arrays import _split
 from .._convert import as_features, as_labels
-from .._validation import features, flag, labels, real, validate_params
+from .._validation import validate_params
 
 
 def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
@@ -31,7 +31,7 @@ def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
     return Yn.astype(np.float64)[:, None] * Xn
 
 
-@validate_params(X=features(), Y=labels(of="X"), bias=flag())
+@validate_params()
 def signed_rows(X, Y, *, bias: bool = True) -> np.ndarray:
     r"""The rows :math:`a_i = y_i (x_i, 1)` (``bias=True``) or :math:`a_i = y_i x_i`, float64.
 
@@ -127,7 +127,7 @@ def _separating_point(A: np.ndarray, who: str) -> np.ndarray | None:
         working = grown
 
 
-@validate_params(X=features(), Y=labels(of="X"), threshold=real(minimum=0.0))
+@validate_params()
 def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The linear rule minimising the mean hinge loss, by linear programming.
 
@@ -179,7 +179,7 @@ def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float,
     return w, b, loss
 
 
-@validate_params(X=features(), Y=labels(of="X"))
+@validate_params()
 def is_separable(X, Y) -> bool:
     r"""Whether some :math:`(w, b)` has :math:`y_i (w^\top x_i + b) > 0` for every example.
 
