@@ -24,6 +24,14 @@ What counts, once, in the package's ``.py`` files:
      statement, with the ``if`` line(s) of a block whose body is nothing but that raise.
 
 A line counted by two of these is counted once.
+
+Two shares come of it. The **whole count** (1-6) over the package lines may only go down (the
+architecture test's ceiling): a check moved from a rule into a body's ``raise`` or into the
+shared modules still counts. **Issue 28's count** is kinds 2-4, what the issue measured as its
+13 % ("212 decorated functions and 188 one-off rule functions (1,506 lines)"), with the rule
+declarations that stand in for decorator lines: the issue's target, at most 6 %, applies to it.
+On the issue's own tree (0.3.0, ba140fc: 211 decorated functions, 11,392 package lines) kinds
+2-4 give 1,982 lines, 17.4 %, more than the issue's 1,506: this count is at least as strict.
 """
 
 from __future__ import annotations
@@ -58,6 +66,11 @@ class Share:
     @property
     def ratio(self) -> float:
         return self.checking / self.total if self.total else 0.0
+
+    @property
+    def declared(self) -> int:
+        """The checking lines issue 28 counted: decorators, rule declarations, rule functions."""
+        return sum(self.by_kind.get(kind, 0) for kind in ISSUE_KINDS)
 
     def part(self, prefix: str) -> tuple[int, int]:
         """``(checking, total)`` of the files under ``prefix`` (e.g. ``"plots/"``)."""
@@ -140,6 +153,9 @@ def _raises_bad_input(node: ast.AST) -> bool:
 #: The kinds of checking line, in the order of the module's docstring.
 KINDS = ("shared modules", "decorators", "rule declarations", "rule functions",
          "_checks calls", "raise on bad input")
+#: What issue 28 counted ("212 decorated functions and 188 one-off rule functions"), with the
+#: shared dicts of rules that stand in for decorator lines: the rest of KINDS is this tool's own.
+ISSUE_KINDS = ("decorators", "rule declarations", "rule functions")
 
 
 def checking_lines(source: str, shared: bool = False,
@@ -230,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         c, t = share.part(part)
         print(f"{part:13s} {c:5d} / {t:5d} = {c / max(t, 1):.1%}")
     print(f"{'package':13s} {share.checking:5d} / {share.total:5d} = {share.ratio:.1%}")
+    declared = share.declared
+    print(f"{'as issue 28':13s} {declared:5d} / {share.total:5d} = {declared / share.total:.1%}"
+          f"  ({', '.join(ISSUE_KINDS)} only, as the issue counted its 13 %)")
     return 0
 
 
