@@ -41,16 +41,11 @@ def parse_host(entry, where: str = "hosts") -> Host:
     """
     if isinstance(entry, Host):
         return entry
-    if isinstance(entry, str):
-        parts = entry.split()
-    elif isinstance(entry, (tuple, list)) and all(isinstance(p, str) for p in entry):
-        parts = list(entry)
-    else:
-        raise TypeError(f"{where}: a host is 'ADDRESS', 'NAME ADDRESS' or (name, address), got "
-                        f"{type(entry).__name__} {entry!r:.60}")
+    parts = entry.split() if isinstance(entry, str) else list(entry) if isinstance(
+        entry, (tuple, list)) and all(isinstance(p, str) for p in entry) else []
     if len(parts) not in (1, 2) or not all(parts):
-        raise ValueError(f"{where}: {entry!r:.80} is not 'ADDRESS' or 'NAME ADDRESS' (one host "
-                         f"per entry)")
+        raise ValueError(f"{where}: {entry!r:.80} is not 'ADDRESS', 'NAME ADDRESS' or (name, "
+                         f"address), one host per entry")
     name, address = parts[0], parts[-1]
     try:
         ip = ipaddress.ip_address(address)
@@ -102,10 +97,9 @@ def read_hostfile(path) -> list[Host]:
     return hosts
 
 
-def check_hosts(value, name: str, args: dict) -> list[Host] | None:
-    """The rule of a ``hosts=`` argument: None, or a non-empty list of hosts."""
-    if value is None:
-        return None
+def check_hosts(value, name: str, args: dict) -> list[Host]:
+    """The rule of a ``hosts=`` argument (``optional``: None runs on this host): a non-empty
+    list of hosts."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
         raise TypeError(f"{name} must be a non-empty list of hosts ('ADDRESS' or 'NAME "
                         f"ADDRESS' each; read a host file with read_hostfile), got "
@@ -113,11 +107,9 @@ def check_hosts(value, name: str, args: dict) -> list[Host] | None:
     return [parse_host(entry, name) for entry in value]
 
 
-def check_remote(value, name: str, args: dict) -> tuple[str, ...] | None:
-    """The rule of a ``remote=`` template: None (ssh), or strings with ``{host}`` and one of
-    ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
-    if value is None:
-        return None
+def check_remote(value, name: str, args: dict) -> tuple[str, ...]:
+    """The rule of a ``remote=`` template (``optional``: None is ssh): strings with ``{host}``
+    and one of ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
             or not all(isinstance(part, str) for part in value):
         raise TypeError(f"{name} must be a list of strings such as {list(SSH)}, got "
@@ -131,10 +123,9 @@ def check_remote(value, name: str, args: dict) -> tuple[str, ...] | None:
     return tuple(value)
 
 
-def check_port(value, name: str, args: dict) -> int | None:
-    """The rule of ``port=``: None (the scheduler picks a free port) or 1 .. 65535."""
-    if value is None:
-        return None
+def check_port(value, name: str, args: dict) -> int:
+    """The rule of ``port=`` (``optional``: None lets the scheduler pick a free port): a TCP
+    port, 1 .. 65535."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
         raise ValueError(f"{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a "
                          f"free one), got {value!r:.40}")

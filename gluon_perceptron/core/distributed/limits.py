@@ -35,13 +35,12 @@ def check_cluster_size(workers: int, servers: int, hosts: int = 1) -> None:
     """
     cap = max_processes()
     if -(-(workers + servers) // hosts) > cap:
-        raise ValueError(
-            f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
-            f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
-            f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
-            f"servers, or run on several hosts (hosts=[...], or python -m "
-            f"gluon_perceptron.distributed --hosts HOSTFILE; see 'On several hosts' in "
-            f"docs/package.md)")
+        raise ValueError(f"workers={workers:,} + servers={servers:,} = {workers + servers:,} "
+                         f"processes is more than this host runs: at most {cap} "
+                         f"({MAX_PROCESSES_PER_CORE} x {os.cpu_count() or 1} cores, "
+                         f"MAX_PROCESSES_PER_CORE); use fewer workers or servers, or run on "
+                         f"several hosts (hosts=[...], or python -m gluon_perceptron.distributed "
+                         f"--hosts HOSTFILE; see 'On several hosts' in docs/package.md)")
 
 
 def path() -> Rule:
@@ -49,12 +48,11 @@ def path() -> Rule:
     return instance((str, os.PathLike), "a folder's path")
 
 
-def _existing_folder(value, name: str, args: dict) -> Path:
-    folder = Path(path()(value, name, args))
-    if not str(value) or not folder.is_dir():
+def _existing_folder(value, name: str, args: dict):
+    if not str(path()(value, name, args)) or not Path(value).is_dir():
         raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
                          f"workers start in")
-    return folder
+    return value
 
 
 def _servers(servers, name: str, args: dict) -> int:
@@ -73,10 +71,10 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 #: the multi-host ones of :mod:`.hostlist` (``hosts``: None or a list of
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
 #: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
-CLUSTER = dict(hosts=Rule(check_hosts, "None or a list of hosts (addresses)"), servers=SERVERS,
+CLUSTER = dict(hosts=optional(Rule(check_hosts, "a list of hosts (addresses)")), servers=SERVERS,
                timeout=real(positive=True), log_dir=optional(path()),
-               round_timeout=real(positive=True), port=Rule(check_port, "None or a TCP port"),
-               remote=Rule(check_remote, "None or a template with {host} and {command} or {argv}"))
+               round_timeout=real(positive=True), port=optional(Rule(check_port, "a TCP port")),
+               remote=optional(Rule(check_remote, "a template with {host}, {command} or {argv}")))
 
 
 def _command(value, name: str, args: dict) -> list:
