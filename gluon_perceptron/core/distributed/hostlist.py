@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._validation import instance, validate_params
+from .._validation import instance, items, validate_params
 
 #: The default remote-start command.
 SSH = ("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "{host}", "{command}")
@@ -97,27 +96,19 @@ def read_hostfile(path) -> list[Host]:
     return hosts
 
 
-def check_hosts(value, name: str, args: dict) -> list[Host]:
-    """The rule of a ``hosts=`` argument (``optional``: None runs on this host): a non-empty
-    list of hosts."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
-        raise TypeError(f"{name} must be a non-empty list of hosts ('ADDRESS' or 'NAME "
-                        f"ADDRESS' each; read a host file with read_hostfile), got "
-                        f"{value!r:.60}")
-    return [parse_host(entry, name) for entry in value]
+#: The rule of a ``hosts=`` argument (``optional``: None runs on this host): a non-empty list of
+#: hosts, each parsed (:func:`parse_host`).
+HOSTS = items(object, "hosts ('ADDRESS' or 'NAME ADDRESS' each; read a host file with "
+                      "read_hostfile)", parse_host)
 
 
 def check_remote(value, name: str, args: dict) -> tuple[str, ...]:
     """The rule of a ``remote=`` template (``optional``: None is ssh): strings with ``{host}``
     and one of ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
-            or not all(isinstance(part, str) for part in value):
-        raise TypeError(f"{name} must be a list of strings such as {list(SSH)}, got "
-                        f"{value!r:.60}")
-    text = " ".join(value)
-    places = sum(part.count("{command}") for part in value) + list(value).count("{argv}")
-    if "{host}" not in text or places != 1:
-        raise ValueError(f"{name} {list(value)} needs '{{host}}' and exactly one of "
+    value = items(str, f"strings such as {list(SSH)}")(value, name, args)
+    places = sum(part.count("{command}") for part in value) + value.count("{argv}")
+    if "{host}" not in " ".join(value) or places != 1:
+        raise ValueError(f"{name} {value} needs '{{host}}' and exactly one of "
                          f"'{{command}}' (the node's command, quoted for a shell) or an "
                          f"argument '{{argv}}', e.g. {list(SSH)}")
     return tuple(value)

@@ -5,12 +5,11 @@ and commands checked by name before any process starts."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 from .. import _checks
-from .._validation import Rule, instance, optional, real
-from .hostlist import check_hosts, check_port, check_remote
+from .._validation import Rule, instance, items, optional, real
+from .hostlist import HOSTS, check_port, check_remote
 
 #: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
 #: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
@@ -71,18 +70,15 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 #: the multi-host ones of :mod:`.hostlist` (``hosts``: None or a list of
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
 #: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
-CLUSTER = dict(hosts=optional(Rule(check_hosts, "a list of hosts (addresses)")), servers=SERVERS,
+CLUSTER = dict(hosts=optional(HOSTS), servers=SERVERS,
                timeout=real(positive=True), log_dir=optional(path()),
                round_timeout=real(positive=True), port=optional(Rule(check_port, "a TCP port")),
                remote=optional(Rule(check_remote, "a template with {host}, {command} or {argv}")))
 
 
-def _command(value, name: str, args: dict) -> list:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
-            or not all(isinstance(part, (str, os.PathLike)) for part in value):
-        raise TypeError(f"{name} must be a non-empty list of strings (a command line such as "
-                        f"[sys.executable, '-m', 'my.worker']), got {value!r:.60}")
-    return list(value)
+#: The rule of ``launch_cluster``'s ``worker_command``: a command line, as a list.
+COMMAND = items((str, os.PathLike), "strings (a command line such as [sys.executable, '-m', "
+                                    "'my.worker'])")
 
 
 def prepare_log_dir(log_dir) -> Path:

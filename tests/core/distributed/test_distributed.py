@@ -243,6 +243,29 @@ def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypat
     assert not started
 
 
+def test_the_cluster_lists_are_non_empty_lists_of_their_items():
+    """``items`` (the rule of ``worker_command``, ``hosts`` and a ``remote`` template): a
+    non-empty list or tuple of its kinds, a list back, each item through ``each``; anything
+    else is a TypeError naming the argument and what it holds."""
+    from gluon_perceptron.core.distributed import hostlist, limits
+
+    assert limits.COMMAND(("python", "-c"), "worker_command", {}) == ["python", "-c"]
+    assert hostlist.HOSTS(["198.18.0.2", ("b", "198.18.0.3")], "hosts", {}) == [
+        hostlist.Host("198.18.0.2", "198.18.0.2"), hostlist.Host("b", "198.18.0.3")]
+    for bad in ("python", [], ["python", 3], None, {"python": 1}):
+        with pytest.raises(TypeError, match=r"worker_command must be a non-empty list of "
+                                            r"strings \(a command line"):
+            limits.COMMAND(bad, "worker_command", {})
+    with pytest.raises(TypeError, match="hosts must be a non-empty list of hosts"):
+        hostlist.HOSTS("198.18.0.2", "hosts", {})
+    with pytest.raises(ValueError, match="hosts: 3 is not 'ADDRESS'"):
+        hostlist.HOSTS([3], "hosts", {})
+    with pytest.raises(TypeError, match=r"remote must be a non-empty list of strings such as"):
+        hostlist.check_remote(["ssh", 3], "remote", {})
+    assert hostlist.check_remote(["x", "{host}", "{argv}"], "remote", {}) == (
+        "x", "{host}", "{argv}")
+
+
 def test_non_separable_data_needs_max_epochs(monkeypatch):
     started = []
     monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
