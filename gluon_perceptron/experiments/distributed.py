@@ -331,8 +331,7 @@ def _measured_workers(workers, name: str, args: dict) -> int:
     if count(minimum=2)(workers, name, args) not in [w for m, w in zip(
             speedup.method, speedup.workers) if m.startswith(mixing) and "cluster" not in m]:
         raise ValueError(f"{name}={workers}: the speed-up experiment has no in-process {mixing} "
-                         f"row with that many workers; run mixing_speedup with workers including "
-                         f"{workers}")
+                         f"row with that many workers; run mixing_speedup with them")
     return workers
 
 

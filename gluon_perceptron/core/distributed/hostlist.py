@@ -49,11 +49,10 @@ def parse_host(entry, where: str = "hosts") -> Host:
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        raise ValueError(
-            f"{where}: {address!r} is a host name where an address is needed: ps-lite binds "
-            f"exactly the address it is given and resolves no names (the scheduler fails with "
-            f"'bind failed'); write '{address} ADDRESS' with the address the other hosts reach "
-            f"it at on the private network") from None
+        raise ValueError(f"{where}: {address!r} is a host name where an address is needed: "
+                         f"ps-lite binds exactly the address it is given and resolves no names "
+                         f"(the scheduler fails with 'bind failed'); write '{address} ADDRESS' "
+                         f"with the address the other hosts reach it at") from None
     if ip.is_unspecified or ip.is_multicast:
         raise ValueError(f"{where}: {address} is not one host's address; give the host's own "
                          f"address on the private network (ps-lite has no authentication: "

@@ -116,20 +116,14 @@ class DistributedResult(TrainResult):
 
 # --- the rules of the arguments (checked once, at the public edge) ----------------------------
 
-def _too_many_shards(name: str, shards: int, n: int) -> ValueError:
-    """The one message for more shards (or workers) than examples."""
-    return ValueError(f"{name}={shards:,} but there are only {n:,} examples: every shard needs "
-                      f"at least one; use {name} <= {n:,}")
-
-
 def shard_count(of: str) -> Rule:
     """The rule of a number of shards (or workers): an integer in ``1 .. n``, ``n`` the rows
     of the argument ``of`` (an array, or that integer itself)."""
     def check(value, name, args):
-        value = _checks.positive_int(value, name)
         n = args[of] if isinstance(args[of], int) else args[of].shape[0]
-        if value > n:
-            raise _too_many_shards(name, value, n)
+        if (value := count()(value, name, args)) > n:
+            raise ValueError(f"{name}={value:,} but there are only {n:,} examples: every shard "
+                             f"needs at least one; use {name} <= {n:,}")
         return value
     return Rule(check, f"count() <= rows of {of}", (of,))
 
