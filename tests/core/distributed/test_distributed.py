@@ -433,3 +433,20 @@ def test_experiments_and_plots_of_mixing():
     axes = gp.plots.plot_mixing_speedup(speed)
     assert len(axes) == 2 and axes[0].lines and axes[1].patches
     assert gp.plots.plot_nonseparable_mixing(noisy).lines
+
+
+def test_the_experiments_refuse_what_their_loops_cannot_do():
+    """hard_separable's margin is at most 2.5 (beyond, about 1 % of its Gaussian candidates or
+    fewer are kept: its loop would draw for ever); every worker count needs an example per
+    shard; an epsilon no plane reaches is named by the draw."""
+    X, Y = gp.experiments.hard_separable(20, 2, 2.5, seed=0)  # the largest margin: it ends
+    assert X.shape == (20, 2) and set(np.unique(Y)) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match=r"margin must be at most 2\.5 in size \(a larger one "
+                                         r"keeps about 1 %"):
+        gp.experiments.hard_separable(20, 2, 2.6)
+    with pytest.raises(ValueError, match="workers=6 but there are only 5 examples"):
+        gp.experiments.mixing_bound_experiment(samples=5, workers=(1, 6))
+    with pytest.raises(ValueError, match="workers=13 but there are only 12 examples"):
+        gp.experiments.mixing_speedup(X[:12], Y[:12], workers=(13,))
+    with pytest.raises(ValueError, match="epsilon=50.0 cannot be reached"):
+        gp.experiments.nonseparable_mixing(epsilon=50.0, samples=20, rounds=2)
