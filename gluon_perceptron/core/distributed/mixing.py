@@ -224,7 +224,7 @@ def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.nd
 
 def _round_theta(theta, name: str, args: dict) -> np.ndarray:
     """``theta`` of :func:`mixing_round`: ``(w, b)``, one entry per feature and one for the
-    bias, in the shards' dtype."""
+    bias (the body converts it to the shards' dtype)."""
     return _checks.vector(theta, name, size=args["shards"][0][0].shape[1] + 1)
 
 
