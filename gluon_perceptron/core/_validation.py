@@ -525,3 +525,18 @@ WORDS: dict[str, Rule] = dict(
     threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
     title=optional(instance(str, "a title")))
+
+
+# --- added by c33a
+
+
+def items(kinds: type | tuple[type, ...], what: str, each: Callable | None = None) -> Rule:
+    """A non-empty list or tuple of ``kinds``, as a list; ``what`` names them in the
+    ``TypeError`` (``"strings such as ['ssh', '{host}', '{command}']"``). ``each(item, name)``,
+    if given, checks every item and returns it as the list holds it (``parse_host``)."""
+    def check(value, name: str, args: dict) -> list:
+        if not isinstance(value, (list, tuple)) or not value \
+                or not all(isinstance(item, kinds) for item in value):
+            raise TypeError(f"{name} must be a non-empty list of {what}, got {value!r:.60}")
+        return list(value) if each is None else [each(item, name) for item in value]
+    return Rule(check, f"items({what!r:.40})")

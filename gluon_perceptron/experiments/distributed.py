@@ -12,7 +12,6 @@ r"""The perceptron on many machines, measured: the mixing bound, passes against 
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -35,38 +34,22 @@ from ..core._validation import (
     real,
     validate_params,
 )
-from ..core.chapter.sampler import _check_sampler_args
+from ..core.chapter.sampler import SAMPLE_RULES
 from ..core.data.synthetic import getfake_noisy, sample_separable
-from ..core.distributed.mixing import MIXINGS, train_mixed
+from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
 from ..core.fast.training_fast import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
 from ._progress import Progress, track
 
-
-def _kept_share(margin: float) -> float:
-    """u.x ~ N(0, 1) for a unit u: the share of candidates kept is P(|Z + 0.1| > margin)."""
-    return 0.5 * (math.erfc((margin - 0.1) / math.sqrt(2)) +
-                  math.erfc((margin + 0.1) / math.sqrt(2)))
+#: Why ``hard_separable``'s margin is at most 2.5: P(|u.x + 0.1| > 2.5) is 1.3 % for u.x ~ N(0, 1).
+_KEEPS = "a larger one keeps about 1 % of the Gaussian points or fewer: too many candidates"
+_N = ("samples",)  # what the size of hard_separable's points reads
 
 
-def _drawable_margin(margin, name: str, args: dict) -> float:
-    margin = _checks.finite_float(margin, name, minimum=0.0)
-    kept = _kept_share(margin)
-    if kept < 0.01:
-        raise ValueError(f"margin={margin:g} keeps only a share {kept:.2e} of the candidates "
-                         f"(|u.x + 0.1| > margin with u.x ~ N(0, 1)): drawing "
-                         f"samples={args['samples']} would take more than the 100 candidates "
-                         f"per point the package's samplers allow; use a margin below 2.5")
-    return margin
-
-
-@validate_params(samples=count(),
-                 dimensions=fits(count(), lambda d, args: args["samples"] * d, "hard_separable's "
-                                 "points (samples={samples:,} x dimensions={value:,})",
-                                 needs=("samples",)),
-                 margin=Rule(_drawable_margin, "real(minimum=0.0), keeps 1 % of points",
-                             ("samples",)))
+@validate_params(samples=count(), margin=real(minimum=0.0, maximum=2.5, why=_KEEPS),
+                 dimensions=fits(count(), lambda d, args: args["samples"] * d,
+                                 "the points (samples={samples:,} x dimensions={value:,})", _N))
 def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float = 0.1, *,
                    seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""A hard linearly separable set: :math:`x \sim N(0, I_d)` in float32, labelled by a
@@ -80,8 +63,9 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
     Raises
     ------
     ValueError
-        For a bad argument, or a ``margin`` that keeps fewer than 1 % of the Gaussian points
-        (the package's samplers give up after about 100 candidates per point).
+        For a bad argument, or a ``margin`` above 2.5, which would keep about 1 % of the
+        Gaussian points or fewer (the package's samplers give up after about 100 candidates per
+        point).
     """
     rng = np.random.default_rng(seed)
     u = rng.normal(size=dimensions)
@@ -98,15 +82,9 @@ def hard_separable(samples: int = 20_000, dimensions: int = 785, margin: float =
 
 def _shard_counts(of: str) -> Rule:
     """Worker counts, each at most the examples of ``of`` (``samples``, or the rows of ``X``):
-    every shard needs one."""
-    def check(workers, name, args):
-        workers, n = _checks.counts(workers, name), args[of]
-        n = n if isinstance(n, int) else n.shape[0]
-        if max(workers) > n:
-            raise ValueError(f"{name} holds {max(workers)} but there are only {n} examples: "
-                             f"every shard needs at least one; use {name} <= {n}")
-        return workers
-    return Rule(check, f"counts() <= examples of {of}", (of,))
+    every shard needs one (:func:`~..core.distributed.mixing.shard_count`'s rule for each)."""
+    return Rule(lambda workers, name, args: [shard_count(of)(w, name, args) for w in
+                                             _checks.counts(workers, name)], "counts() <= n", (of,))
 
 
 @dataclass
@@ -145,14 +123,9 @@ class MixingBoundExperiment:
         return self.mixed_mistakes / self.bound
 
 
-def _reachable(epsilon, name: str, args: dict) -> float:
-    """``epsilon``, with ``samples`` and ``dimensions``, checked by the sampler's own rule."""
-    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
-
-
 #: The arguments of the experiments that draw getfake data and cut it into shards.
-_DRAWS = dict(samples=count(), dimensions=count(), workers=_shard_counts("samples"),
-              epsilon=Rule(_reachable, "a margin getfake can reach", ("samples", "dimensions")))
+_DRAWS = dict(SAMPLE_RULES, workers=_shard_counts("samples"))
+_RECORD = ("dimensions", "workers")  # what the size of nonseparable_mixing's records reads
 
 
 @validate_params(**_DRAWS, mixings=names(*MIXINGS), seed=count(minimum=0, maximum=_checks.SEED_MAX))
@@ -286,11 +259,9 @@ class NonseparableMixing:
     flipped: float
 
 
-@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(),
-                 rounds=fits(count(), lambda rounds, args: rounds * (args["dimensions"] + 1 + 2
-                             * len(args["workers"])), "nonseparable_mixing's records (the mixed "
-                             "(w, b), an error and a count per worker count; rounds={value:,})",
-                             needs=("dimensions", "workers")))
+@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(), rounds=fits(
+    count(), lambda rounds, args: rounds * (args["dimensions"] + 1 + 2 * len(args["workers"])),
+    "nonseparable_mixing's records (rounds={value:,} of (w, b), errors and counts)", _RECORD))
 def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: float = 0.1,
                         flip: float = 0.1, workers=(1, 2, 4, 8), mixing: str = "uniform",
                         rounds: int = 40, seed: int = 0,
@@ -356,21 +327,18 @@ class LatencyModel:
 
 
 def _measured_workers(workers, name: str, args: dict) -> int:
-    workers = _checks.positive_int(workers, name)
-    rows = [m for m, w in zip(args["speedup"].method, args["speedup"].workers)
-            if w == workers and m.startswith(args["mixing"]) and "cluster" not in m]
-    if workers < 2 or not rows:
-        raise ValueError(f"{name}={workers}: the speed-up experiment has no in-process "
-                         f"{args['mixing']} row with that many workers (>= 2); run "
-                         f"mixing_speedup with workers including {workers}")
+    speedup, mixing = args["speedup"], args["mixing"]
+    if count(minimum=2)(workers, name, args) not in [w for m, w in zip(
+            speedup.method, speedup.workers) if m.startswith(mixing) and "cluster" not in m]:
+        raise ValueError(f"{name}={workers}: the speed-up experiment has no in-process {mixing} "
+                         f"row with that many workers; run mixing_speedup with them")
     return workers
 
 
 @validate_params(speedup=instance(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
-                 mixing=one_of(*MIXINGS),
+                 mixing=one_of(*MIXINGS), pass_seconds=finite_values(strict=True),
                  workers=Rule(_measured_workers, "a W >= 2 it measured", ("speedup", "mixing")),
                  exchange_seconds=real(minimum=0.0, maximum=60.0),
-                 pass_seconds=finite_values(strict=True),
                  max_round_trip=real(positive=True, maximum=10.0),
                  trips_per_round=real(positive=True, maximum=100.0))
 def mixing_latency(speedup: MixingSpeedup, *, exchange_seconds: float, workers: int = 4,

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._validation import instance, validate_params
+from .._validation import instance, items, validate_params
 
 #: The default remote-start command.
 SSH = ("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "{host}", "{command}")
@@ -41,25 +40,19 @@ def parse_host(entry, where: str = "hosts") -> Host:
     """
     if isinstance(entry, Host):
         return entry
-    if isinstance(entry, str):
-        parts = entry.split()
-    elif isinstance(entry, (tuple, list)) and all(isinstance(p, str) for p in entry):
-        parts = list(entry)
-    else:
-        raise TypeError(f"{where}: a host is 'ADDRESS', 'NAME ADDRESS' or (name, address), got "
-                        f"{type(entry).__name__} {entry!r:.60}")
+    parts = entry.split() if isinstance(entry, str) else list(entry) if isinstance(
+        entry, (tuple, list)) and all(isinstance(p, str) for p in entry) else []
     if len(parts) not in (1, 2) or not all(parts):
-        raise ValueError(f"{where}: {entry!r:.80} is not 'ADDRESS' or 'NAME ADDRESS' (one host "
-                         f"per entry)")
+        raise ValueError(f"{where}: {entry!r:.80} is not 'ADDRESS', 'NAME ADDRESS' or (name, "
+                         f"address), one host per entry")
     name, address = parts[0], parts[-1]
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
-        raise ValueError(
-            f"{where}: {address!r} is a host name where an address is needed: ps-lite binds "
-            f"exactly the address it is given and resolves no names (the scheduler fails with "
-            f"'bind failed'); write '{address} ADDRESS' with the address the other hosts reach "
-            f"it at on the private network") from None
+        raise ValueError(f"{where}: {address!r} is a host name where an address is needed: "
+                         f"ps-lite binds exactly the address it is given and resolves no names "
+                         f"(the scheduler fails with 'bind failed'); write '{address} ADDRESS' "
+                         f"with the address the other hosts reach it at") from None
     if ip.is_unspecified or ip.is_multicast:
         raise ValueError(f"{where}: {address} is not one host's address; give the host's own "
                          f"address on the private network (ps-lite has no authentication: "
@@ -102,39 +95,27 @@ def read_hostfile(path) -> list[Host]:
     return hosts
 
 
-def check_hosts(value, name: str, args: dict) -> list[Host] | None:
-    """The rule of a ``hosts=`` argument: None, or a non-empty list of hosts."""
-    if value is None:
-        return None
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
-        raise TypeError(f"{name} must be a non-empty list of hosts ('ADDRESS' or 'NAME "
-                        f"ADDRESS' each; read a host file with read_hostfile), got "
-                        f"{value!r:.60}")
-    return [parse_host(entry, name) for entry in value]
+#: The rule of a ``hosts=`` argument (``optional``: None runs on this host): a non-empty list of
+#: hosts, each parsed (:func:`parse_host`).
+HOSTS = items(object, "hosts ('ADDRESS' or 'NAME ADDRESS' each; read a host file with "
+                      "read_hostfile)", parse_host)
 
 
-def check_remote(value, name: str, args: dict) -> tuple[str, ...] | None:
-    """The rule of a ``remote=`` template: None (ssh), or strings with ``{host}`` and one of
-    ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
-    if value is None:
-        return None
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
-            or not all(isinstance(part, str) for part in value):
-        raise TypeError(f"{name} must be a list of strings such as {list(SSH)}, got "
-                        f"{value!r:.60}")
-    text = " ".join(value)
-    places = sum(part.count("{command}") for part in value) + list(value).count("{argv}")
-    if "{host}" not in text or places != 1:
-        raise ValueError(f"{name} {list(value)} needs '{{host}}' and exactly one of "
+def check_remote(value, name: str, args: dict) -> tuple[str, ...]:
+    """The rule of a ``remote=`` template (``optional``: None is ssh): strings with ``{host}``
+    and one of ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
+    value = items(str, f"strings such as {list(SSH)}")(value, name, args)
+    places = sum(part.count("{command}") for part in value) + value.count("{argv}")
+    if "{host}" not in " ".join(value) or places != 1:
+        raise ValueError(f"{name} {value} needs '{{host}}' and exactly one of "
                          f"'{{command}}' (the node's command, quoted for a shell) or an "
                          f"argument '{{argv}}', e.g. {list(SSH)}")
     return tuple(value)
 
 
-def check_port(value, name: str, args: dict) -> int | None:
-    """The rule of ``port=``: None (the scheduler picks a free port) or 1 .. 65535."""
-    if value is None:
-        return None
+def check_port(value, name: str, args: dict) -> int:
+    """The rule of ``port=`` (``optional``: None lets the scheduler pick a free port): a TCP
+    port, 1 .. 65535."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
         raise ValueError(f"{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a "
                          f"free one), got {value!r:.40}")

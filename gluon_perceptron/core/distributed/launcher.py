@@ -59,8 +59,8 @@ from .._validation import (
 )
 from . import lifeline
 from .limits import (
+    COMMAND,
     SERVERS,
-    _command,
     _existing_folder,
     path,
     prepare_log_dir,
@@ -228,12 +228,11 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
 # The user's worker_command is data here: it runs in other processes (each with its own, unset
 # trusted flag), never in this one, so the default skip_nested suits; on_started is the one
 # callable of the user's run here, run checked (untrusted) through user_code.
-@validate_params(worker_command=Rule(_command, "a non-empty list of str"), workers=count(),
-                 servers=SERVERS, timeout=real(positive=True), log_dir=path(),
+@validate_params(worker_command=COMMAND, workers=count(), servers=SERVERS, log_dir=path(),
+                 timeout=real(positive=True), round_timeout=optional(real(positive=True)),
                  cwd=optional(Rule(_existing_folder, "an existing folder")), python_servers=flag(),
                  on_started=optional(function("called with role -> PID once all have started")),
-                 poll=real(positive=True, maximum=60.0, why="seconds between two looks"),
-                 round_timeout=optional(real(positive=True)))
+                 poll=real(positive=True, maximum=60.0, why="seconds between two looks"))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,
                    timeout: float, log_dir, python_servers: bool = False, cwd=None,
                    on_started: Callable[[dict], None] | None = None,

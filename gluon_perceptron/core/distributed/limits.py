@@ -5,12 +5,11 @@ and commands checked by name before any process starts."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 from .. import _checks
-from .._validation import Rule, instance, optional, real
-from .hostlist import check_hosts, check_port, check_remote
+from .._validation import Rule, instance, items, optional, real
+from .hostlist import HOSTS, check_port, check_remote
 
 #: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
 #: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
@@ -35,13 +34,12 @@ def check_cluster_size(workers: int, servers: int, hosts: int = 1) -> None:
     """
     cap = max_processes()
     if -(-(workers + servers) // hosts) > cap:
-        raise ValueError(
-            f"workers={workers:,} + servers={servers:,} = {workers + servers:,} processes is "
-            f"more than this host runs: at most {cap} ({MAX_PROCESSES_PER_CORE} x "
-            f"{os.cpu_count() or 1} cores, MAX_PROCESSES_PER_CORE); use fewer workers or "
-            f"servers, or run on several hosts (hosts=[...], or python -m "
-            f"gluon_perceptron.distributed --hosts HOSTFILE; see 'On several hosts' in "
-            f"docs/package.md)")
+        raise ValueError(f"workers={workers:,} + servers={servers:,} = {workers + servers:,} "
+                         f"processes is more than this host runs: at most {cap} "
+                         f"({MAX_PROCESSES_PER_CORE} x {os.cpu_count() or 1} cores, "
+                         f"MAX_PROCESSES_PER_CORE); use fewer workers or servers, or run on "
+                         f"several hosts (hosts=[...], or python -m gluon_perceptron.distributed "
+                         f"--hosts HOSTFILE; see 'On several hosts' in docs/package.md)")
 
 
 def path() -> Rule:
@@ -49,12 +47,11 @@ def path() -> Rule:
     return instance((str, os.PathLike), "a folder's path")
 
 
-def _existing_folder(value, name: str, args: dict) -> Path:
-    folder = Path(path()(value, name, args))
-    if not str(value) or not folder.is_dir():
+def _existing_folder(value, name: str, args: dict):
+    if not str(path()(value, name, args)) or not Path(value).is_dir():
         raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
                          f"workers start in")
-    return folder
+    return value
 
 
 def _servers(servers, name: str, args: dict) -> int:
@@ -73,18 +70,15 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 #: the multi-host ones of :mod:`.hostlist` (``hosts``: None or a list of
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
 #: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
-CLUSTER = dict(hosts=Rule(check_hosts, "None or a list of hosts (addresses)"), servers=SERVERS,
+CLUSTER = dict(hosts=optional(HOSTS), servers=SERVERS,
                timeout=real(positive=True), log_dir=optional(path()),
-               round_timeout=real(positive=True), port=Rule(check_port, "None or a TCP port"),
-               remote=Rule(check_remote, "None or a template with {host} and {command} or {argv}"))
+               round_timeout=real(positive=True), port=optional(Rule(check_port, "a TCP port")),
+               remote=optional(Rule(check_remote, "a template with {host}, {command} or {argv}")))
 
 
-def _command(value, name: str, args: dict) -> list:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value \
-            or not all(isinstance(part, (str, os.PathLike)) for part in value):
-        raise TypeError(f"{name} must be a non-empty list of strings (a command line such as "
-                        f"[sys.executable, '-m', 'my.worker']), got {value!r:.60}")
-    return list(value)
+#: The rule of ``launch_cluster``'s ``worker_command``: a command line, as a list.
+COMMAND = items((str, os.PathLike), "strings (a command line such as [sys.executable, '-m', "
+                                    "'my.worker'])")
 
 
 def prepare_log_dir(log_dir) -> Path:

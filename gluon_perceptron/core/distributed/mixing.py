@@ -116,20 +116,14 @@ class DistributedResult(TrainResult):
 
 # --- the rules of the arguments (checked once, at the public edge) ----------------------------
 
-def _too_many_shards(name: str, shards: int, n: int) -> ValueError:
-    """The one message for more shards (or workers) than examples."""
-    return ValueError(f"{name}={shards:,} but there are only {n:,} examples: every shard needs "
-                      f"at least one; use {name} <= {n:,}")
-
-
 def shard_count(of: str) -> Rule:
     """The rule of a number of shards (or workers): an integer in ``1 .. n``, ``n`` the rows
     of the argument ``of`` (an array, or that integer itself)."""
     def check(value, name, args):
-        value = _checks.positive_int(value, name)
         n = args[of] if isinstance(args[of], int) else args[of].shape[0]
-        if value > n:
-            raise _too_many_shards(name, value, n)
+        if (value := count()(value, name, args)) > n:
+            raise ValueError(f"{name}={value:,} but there are only {n:,} examples: every shard "
+                             f"needs at least one; use {name} <= {n:,}")
         return value
     return Rule(check, f"count() <= rows of {of}", (of,))
 
@@ -176,21 +170,25 @@ def _require_separable(Xn: np.ndarray, Yn: np.ndarray, what: str = "the data") -
                          f"max_epochs=<a number of rounds>")
 
 
+def _all_rows(X, Y, shards) -> tuple[np.ndarray, np.ndarray, str]:
+    """``X, Y`` and their name for :func:`_require_separable`; without ``X``, the rows of every
+    shard file, opened and concatenated."""
+    if X is not None:
+        return X, Y, "the data"
+    parts = _open_files(shards)
+    return (np.concatenate([Xs for Xs, _ in parts]), np.concatenate([Ys for _, Ys in parts]),
+            "the shards' data")
+
+
 def rounds(read_files: bool) -> Rule:
     """The rule of the mixing trainers' ``max_epochs`` (declared after the cheap rules): a
     count, or None on separable rows only (the LP) of ``X, Y``, or of the shard files when
     ``read_files`` (``train_mixed``); a cluster's files, whose rows this process never reads,
     pass None on: each worker checks its own shard."""
     def check(max_epochs, name, args):
-        if max_epochs is not None:
-            return _checks.positive_int(max_epochs, name)
-        if args["X"] is not None:
-            _require_separable(args["X"], args["Y"])
-        elif read_files:
-            parts = _open_files(args["shards"])
-            _require_separable(np.concatenate([Xs for Xs, _ in parts]),
-                               np.concatenate([Ys for _, Ys in parts]), "the shards' data")
-        return None
+        if max_epochs is None and (args["X"] is not None or read_files):
+            _require_separable(*_all_rows(args["X"], args["Y"], args["shards"]))
+        return optional(count())(max_epochs, name, args)
     return Rule(check, "optional(count()), None on separable data only", ("X", "Y", "shards"))
 
 
@@ -226,9 +224,8 @@ def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.nd
 
 def _round_theta(theta, name: str, args: dict) -> np.ndarray:
     """``theta`` of :func:`mixing_round`: ``(w, b)``, one entry per feature and one for the
-    bias, in the shards' dtype."""
-    Xs = args["shards"][0][0]
-    return _checks.vector(theta, name, size=Xs.shape[1] + 1).astype(Xs.dtype)
+    bias (the body converts it to the shards' dtype)."""
+    return _checks.vector(theta, name, size=args["shards"][0][0].shape[1] + 1)
 
 
 def _round_arrays(theta, shards) -> tuple[np.ndarray, list]:

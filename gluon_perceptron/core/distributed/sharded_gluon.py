@@ -155,14 +155,13 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> di
 # --- the rules of the arguments (``of``: the parameter that counts the shards) ----------------
 
 def _float32_features(X, name: str, args: dict) -> np.ndarray:
-    """``X`` as float32, the parameter servers' dtype; refused if a value does not fit."""
+    """``X``: features whose values fit in float32, the parameter servers' dtype."""
     Xn = _checks.features(X, name)
-    X32 = Xn.astype(np.float32)
-    if not np.all(np.isfinite(X32)):
+    if not np.all(np.isfinite(Xn.astype(np.float32))):
         raise ValueError(f"X must fit in float32 (the parameter servers store float32), but "
                          f"its largest value is {np.max(np.abs(Xn)):.3g} and float32 ends at "
                          f"{_FLOAT32_MAX:.3g}; rescale X")
-    return X32
+    return Xn
 
 
 def _batch(of: str) -> Rule:
@@ -185,7 +184,7 @@ def _epochs_fit(of: str) -> Rule:
 
 
 #: ``X`` (as float32) of both trainers, and their ``learning_rate``.
-X32 = Rule(_float32_features, "features(dtype=float32), values fit float32")
+X32 = Rule(_float32_features, "features(), values fit float32")
 RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 

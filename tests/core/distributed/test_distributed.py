@@ -243,6 +243,29 @@ def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypat
     assert not started
 
 
+def test_the_cluster_lists_are_non_empty_lists_of_their_items():
+    """``items`` (the rule of ``worker_command``, ``hosts`` and a ``remote`` template): a
+    non-empty list or tuple of its kinds, a list back, each item through ``each``; anything
+    else is a TypeError naming the argument and what it holds."""
+    from gluon_perceptron.core.distributed import hostlist, limits
+
+    assert limits.COMMAND(("python", "-c"), "worker_command", {}) == ["python", "-c"]
+    assert hostlist.HOSTS(["198.18.0.2", ("b", "198.18.0.3")], "hosts", {}) == [
+        hostlist.Host("198.18.0.2", "198.18.0.2"), hostlist.Host("b", "198.18.0.3")]
+    for bad in ("python", [], ["python", 3], None, {"python": 1}):
+        with pytest.raises(TypeError, match=r"worker_command must be a non-empty list of "
+                                            r"strings \(a command line"):
+            limits.COMMAND(bad, "worker_command", {})
+    with pytest.raises(TypeError, match="hosts must be a non-empty list of hosts"):
+        hostlist.HOSTS("198.18.0.2", "hosts", {})
+    with pytest.raises(ValueError, match="hosts: 3 is not 'ADDRESS'"):
+        hostlist.HOSTS([3], "hosts", {})
+    with pytest.raises(TypeError, match=r"remote must be a non-empty list of strings such as"):
+        hostlist.check_remote(["ssh", 3], "remote", {})
+    assert hostlist.check_remote(["x", "{host}", "{argv}"], "remote", {}) == (
+        "x", "{host}", "{argv}")
+
+
 def test_non_separable_data_needs_max_epochs(monkeypatch):
     started = []
     monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
@@ -410,3 +433,20 @@ def test_experiments_and_plots_of_mixing():
     axes = gp.plots.plot_mixing_speedup(speed)
     assert len(axes) == 2 and axes[0].lines and axes[1].patches
     assert gp.plots.plot_nonseparable_mixing(noisy).lines
+
+
+def test_the_experiments_refuse_what_their_loops_cannot_do():
+    """hard_separable's margin is at most 2.5 (beyond, about 1 % of its Gaussian candidates or
+    fewer are kept: its loop would draw for ever); every worker count needs an example per
+    shard; an epsilon no plane reaches is named by the draw."""
+    X, Y = gp.experiments.hard_separable(20, 2, 2.5, seed=0)  # the largest margin: it ends
+    assert X.shape == (20, 2) and set(np.unique(Y)) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match=r"margin must be at most 2\.5 in size \(a larger one "
+                                         r"keeps about 1 %"):
+        gp.experiments.hard_separable(20, 2, 2.6)
+    with pytest.raises(ValueError, match="workers=6 but there are only 5 examples"):
+        gp.experiments.mixing_bound_experiment(samples=5, workers=(1, 6))
+    with pytest.raises(ValueError, match="workers=13 but there are only 12 examples"):
+        gp.experiments.mixing_speedup(X[:12], Y[:12], workers=(13,))
+    with pytest.raises(ValueError, match="epsilon=50.0 cannot be reached"):
+        gp.experiments.nonseparable_mixing(epsilon=50.0, samples=20, rounds=2)
