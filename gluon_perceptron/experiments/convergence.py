@@ -44,6 +44,7 @@ from ..core.theory.bounds import (
     novikoff_bound,
 )
 from ..core.theory.margins import (
+    NORMAL_OF_X,
     _optimal_margin,
     optimal_margin,
     radius,
@@ -384,7 +385,7 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-@validate_params(wfake=vector(size_of="X"), bfake=scalar(), scale=real(positive=True),
+@validate_params(wfake=NORMAL_OF_X, bfake=scalar(), scale=real(positive=True),
                  shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
