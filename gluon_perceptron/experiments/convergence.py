@@ -232,9 +232,8 @@ def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
 
 
 #: The grid of :func:`bound_experiment` and :func:`dimension_growth`.
-_GRID = dict(dimensions=counts(), samples=counts(),
-             epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
-                           ("dimensions", "samples", "trials")))
+_GRID = dict(dimensions=counts(), samples=counts(), epsilons=Rule(
+    _grid_margins, "margins > 0 the sampler reaches", ("dimensions", "samples", "trials")))
 
 
 @validate_params(**_GRID)

@@ -155,7 +155,7 @@ def chapter_bound(R: float, epsilon: float) -> float:
 
 
 def _some_plane(b, name: str, args: dict) -> float:
-    if args["w_norm"] == 0 and _checks.scalar(b, name) == 0:
+    if _checks.scalar(b, name) == 0 and args["w_norm"] == 0:
         raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
                          "norm and bias of a plane with margin gamma")
     return b
