@@ -431,7 +431,7 @@ def test_shaped_checks_rows_and_columns_exactly_or_at_least():
         two_rows(np.ones((3, 5)), "A", {})
     some = rule.shaped(2, at_least=True, why="one held out")
     assert some(np.ones((3, 1)), "X", {}).shape == (3, 1)
-    with pytest.raises(ValueError, match=r"X must hold at least 2 examples \(one held out\), got 1"):
+    with pytest.raises(ValueError, match=r"X must hold at least 2 examples \(one held out\), got"):
         some(np.ones((1, 4)), "X", {})
     with pytest.raises(ValueError, match="X must hold 2 features .*got 3"):
         rule.shaped(columns=2)(np.ones((4, 3)), "X", {})
