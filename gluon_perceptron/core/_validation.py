@@ -540,3 +540,21 @@ def items(kinds: type | tuple[type, ...], what: str, each: Callable | None = Non
             raise TypeError(f"{name} must be a non-empty list of {what}, got {value!r:.60}")
         return list(value) if each is None else [each(item, name) for item in value]
     return Rule(check, f"items({what!r:.40})")
+
+
+# --- added by c33d ----------------------------------------------------------------------------
+
+def shaped(rows: int | None = None, columns: int | None = None, *, at_least: bool = False,
+           words: tuple[str, str] = ("examples", "features"), why: str = "") -> Rule:
+    """``X`` as :func:`features`, with ``rows`` rows and ``columns`` columns where given (at
+    least that many with ``at_least``); the message calls them ``words`` and says ``why``:
+    ``shaped(2, at_least=True, why="one to hold out, the rest to train on")``."""
+    def check(value, name: str, args: dict) -> np.ndarray:
+        X = _checks.features(value, name)
+        for axis, want in enumerate((rows, columns)):
+            if want is not None and (X.shape[axis] < want if at_least else X.shape[axis] != want):
+                raise ValueError(f"{name} must hold {'at least ' * at_least}{want} {words[axis]} "
+                                 f"({why}), got {X.shape[axis]}")
+        return X
+    return Rule(check, _text("shaped", rows=(rows, None), columns=(columns, None),
+                             at_least=(at_least, False)))

@@ -32,7 +32,7 @@ from ..core._validation import (
     validate_params,
     vector,
 )
-from ..core.chapter.sampler import RADIUS, _check_sampler_args
+from ..core.chapter.sampler import _REACHABLE, _check_sampler_args
 from ..core.data.synthetic import _separable_numpy
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
@@ -44,6 +44,7 @@ from ..core.theory.bounds import (
     novikoff_bound,
 )
 from ..core.theory.margins import (
+    NORMAL_OF_X,
     _optimal_margin,
     optimal_margin,
     radius,
@@ -198,17 +199,18 @@ class BoundExperiment(ItemAccess):
         cells = {(d, n, e) for d, n, e in zip(self.dimensions, self.samples, self.epsilon)}
         return self.updates.size // len(cells)
 
+    def _field(self, field: str) -> np.ndarray:
+        """The array of ``field`` (one of :data:`BOUND_FIELDS`), one value per dataset."""
+        return getattr(self, _checks.choice(field, "field", set(BOUND_FIELDS)))
+
     def median_by_dimension(self, field: str = "updates") -> tuple[np.ndarray, np.ndarray]:
         """``(dims, medians)``: the median of ``field`` over every dataset of each dimension."""
-        _checks.choice(field, "field", set(BOUND_FIELDS))
-        dims = np.unique(self.dimensions)
-        values = getattr(self, field)
+        dims, values = np.unique(self.dimensions), self._field(field)
         return dims, np.array([np.median(values[self.dimensions == d]) for d in dims])
 
     def quartiles_by_dimension(self, field: str = "updates") -> np.ndarray:
         """Shape ``(len(dims), 3)``: the 25th, 50th and 75th percentiles per dimension."""
-        _checks.choice(field, "field", set(BOUND_FIELDS))
-        values = getattr(self, field)
+        values = self._field(field)
         return np.array([np.percentile(values[self.dimensions == d], [25, 50, 75])
                          for d in np.unique(self.dimensions)])
 
@@ -220,9 +222,7 @@ def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
         raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
                          f"got {epsilons!r:.60}")
     eps = finite_values(strict=True)(epsilons, name, args)
-    if eps.max() >= RADIUS + 10:
-        raise ValueError(f"epsilons holds {eps.max():g}, a margin the sampler cannot reach (its "
-                         f"points have norm < {RADIUS:g}); use margins below {RADIUS:g}")
+    _REACHABLE(eps.max(), name, args)  # a margin the sampler's planes reach
     for n, d in product(args["samples"], args["dimensions"]):
         _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
     cells = len(args["dimensions"]) * len(args["samples"]) * eps.size * args["trials"]
@@ -232,9 +232,8 @@ def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
 
 
 #: The grid of :func:`bound_experiment` and :func:`dimension_growth`.
-_GRID = dict(dimensions=counts(), samples=counts(),
-             epsilons=Rule(_grid_margins, "margins > 0 the sampler reaches",
-                           ("dimensions", "samples", "trials")))
+_GRID = dict(dimensions=counts(), samples=counts(), epsilons=Rule(
+    _grid_margins, "margins > 0 the sampler reaches", ("dimensions", "samples", "trials")))
 
 
 @validate_params(**_GRID)
@@ -384,7 +383,7 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-@validate_params(wfake=vector(size_of="X"), bfake=scalar(), scale=real(positive=True),
+@validate_params(wfake=NORMAL_OF_X, bfake=scalar(), scale=real(positive=True),
                  shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:

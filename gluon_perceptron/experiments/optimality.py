@@ -17,10 +17,10 @@ from ..core._validation import (
     Rule,
     count,
     counts,
-    features,
     fits,
     real,
     repeats,
+    shaped,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
@@ -232,15 +232,7 @@ class LeaveOneOut:
     converged: bool
 
 
-def _two_examples(X, name: str, args: dict) -> np.ndarray:
-    X = features()(X, name, args)
-    if X.shape[0] < 2:
-        raise ValueError(f"leave-one-out needs at least 2 examples (one to hold out, the rest "
-                         f"to train on), got {X.shape[0]} in {name}")
-    return X
-
-
-@validate_params(X=Rule(_two_examples, "features(at least 2 rows)"))
+@validate_params(X=shaped(2, at_least=True, why="leave-one-out holds one out, trains on the rest"))
 def leave_one_out(X, Y, *, max_epochs: int = 10_000,
                   progress: Progress | None = None) -> LeaveOneOut:
     """Leave-one-out mistakes of the perceptron (with bias), trained to convergence.
@@ -308,13 +300,17 @@ class GeneralizationExperiment:
         """Number of draws."""
         return self.loo.size
 
+    def _per_draw(self, key: str) -> np.ndarray:
+        """The array of ``key`` (one of :data:`_PER_DRAW`), one value per draw."""
+        return getattr(self, _checks.choice(key, "key", set(_PER_DRAW)))
+
     def mean(self, key: str) -> float:
         """Mean of ``key`` over the draws."""
-        return float(np.mean(getattr(self, _checks.choice(key, "key", set(_PER_DRAW)))))
+        return float(np.mean(self._per_draw(key)))
 
     def sem(self, key: str) -> float:
         """Standard error of that mean (sample standard deviation / sqrt(draws))."""
-        values = getattr(self, _checks.choice(key, "key", set(_PER_DRAW)))
+        values = self._per_draw(key)
         return float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
 
 

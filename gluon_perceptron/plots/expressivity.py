@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..core import _checks
 from ..core._convert import as_features, as_labels
-from ..core._validation import Rule, labels, unchecked, validate_params
+from ..core._validation import Rule, labels, optional, shaped, unchecked, validate_params
 from ..core.rosenblatt.traced import UpdatePath
 from ..core.theory.expressivity import total_perceptron_loss, two_point_data
 
@@ -20,14 +20,8 @@ from ..core.theory.expressivity import total_perceptron_loss, two_point_data
 MAX_LEVELS = 40
 
 
-def _surface_X(X, name, args):
-    Xn = None if X is None else _checks.features(X, name)
-    if Xn is not None and Xn.shape[1] != 2:
-        raise ValueError(f"the loss surface is drawn over 2 weights; {name} has {Xn.shape[1]}")
-    return Xn
-
-
-def _surface_Y(Y, name, args):
+def _surface_data(Y, name, args):
+    """``Y`` with ``X``, or neither (the default two-point data)."""
     if (args["X"] is None) != (Y is None):
         raise ValueError("pass both X and Y, or neither (for the default two-point data); "
                          f"got only {'Y' if args['X'] is None else 'X'}")
@@ -47,8 +41,8 @@ def _extent(extent, name, args):
     return extent
 
 
-@validate_params(X=Rule(_surface_X, "None or X with 2 features"),
-                 Y=Rule(_surface_Y, "None (with X) or the labels of X", ("X",)), path=unchecked,
+@validate_params(X=optional(shaped(columns=2, why="the loss surface is drawn over 2 weights")),
+                 Y=Rule(_surface_data, "labels of X, or None", ("X",)), path=unchecked,
                  extent=Rule(_extent, "extent > 0, losses in float64", ("X",)))
 def plot_loss_surface(X=None, Y=None, *, path: UpdatePath | None = None, extent: float = 4.0,
                       ax=None) -> Axes:

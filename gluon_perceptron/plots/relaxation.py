@@ -9,19 +9,10 @@ from matplotlib.axes import Axes
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
-from ..core import _checks
 from ..core._convert import as_features, as_vector
-from ..core._validation import Rule, unchecked, validate_params, vector
+from ..core._validation import shaped, unchecked, validate_params, vector
 from ..core.theory.relaxation import RelaxationResult
 from ..experiments.relaxation import RuleComparison
-
-
-def _A(A, name, args) -> np.ndarray:
-    An = _checks.features(A, name).astype(np.float64)
-    if An.shape[0] != 2:
-        raise ValueError(f"{name} must have 2 rows (w1 and w2 of the plane drawn) and one "
-                         f"column per inequality, got shape {An.shape}")
-    return An
 
 
 def plot_rule_comparison(table: RuleComparison | dict[tuple[str, float], RelaxationResult],
@@ -74,7 +65,8 @@ def _feasible_grid(A: np.ndarray, c: np.ndarray, xs: np.ndarray, ys: np.ndarray)
     return inside
 
 
-@validate_params(results=unchecked, A=Rule(_A, "2 x n"), c=vector(size_of="A"))
+@validate_params(results=unchecked, c=vector(size_of="A"), A=shaped(2, words=("rows", "columns"),
+                 why="w1 and w2 of the plane drawn; one column per inequality"))
 def plot_wedge_paths(results: dict[str, RelaxationResult], A, c, ax=None) -> Axes:
     """The feasible region of a 2-D system (shaded) and the recorded paths of some runs.
 

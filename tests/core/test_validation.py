@@ -420,3 +420,21 @@ def test_returns_checks_the_result_of_outer_calls_only():
     assert inner(2.0) == 2.0 and outer(3.0) == -3.0
     with pytest.raises(ValueError, match="inner gave -1.0"):
         inner(-1.0)
+
+
+# --- added by c33d: shaped ----------------------------------------------------------------------
+
+def test_shaped_checks_rows_and_columns_exactly_or_at_least():
+    two_rows = rule.shaped(2, words=("rows", "columns"), why="w1 and w2")
+    assert two_rows(np.ones((2, 5)), "A", {}).shape == (2, 5)
+    with pytest.raises(ValueError, match=r"A must hold 2 rows \(w1 and w2\), got 3"):
+        two_rows(np.ones((3, 5)), "A", {})
+    some = rule.shaped(2, at_least=True, why="one held out")
+    assert some(np.ones((3, 1)), "X", {}).shape == (3, 1)
+    with pytest.raises(ValueError, match=r"X must hold at least 2 examples \(one held out\), got"):
+        some(np.ones((1, 4)), "X", {})
+    with pytest.raises(ValueError, match="X must hold 2 features .*got 3"):
+        rule.shaped(columns=2)(np.ones((4, 3)), "X", {})
+    with pytest.raises(ValueError, match="X must be finite"):  # features() first
+        some(np.array([[np.nan], [1.0]]), "X", {})
+    assert repr(some) == "shaped(rows=2, at_least=True)"

@@ -88,12 +88,9 @@ def amaldi_hauser_bound(X, Y, *, learning_rate: float = 1.0,
     with np.errstate(all="ignore"):
         value = 2.0 * _f(learning_rate) * float(norms.max()) * (
             shrink * kappa * 2.0 ** (1.5 * p) + 1.0)
-    if not math.isfinite(value):
-        raise ValueError(f"amaldi_hauser_bound overflowed: learning_rate={learning_rate:g} and "
-                         f"the data X (largest |a_i| = {float(norms.max()):.3g}, kappa(A) = "
-                         f"{kappa:.3g}) give a ceiling of {value}; lower learning_rate or "
-                         f"rescale X")
-    return float(value)
+    return _finite_bound(value, "amaldi_hauser_bound", "2 learning_rate max|a_i| (kappa(A) "
+                         "2**(3p/2) + 1)", fix="learning_rate or X", learning_rate=learning_rate,
+                         largest_a=float(norms.max()), kappa=kappa)
 
 
 def sgd_bound(radius: float, lipschitz: float, learning_rates) -> np.ndarray:
@@ -124,10 +121,11 @@ class ConstantRate(Unpackable):
     bound: float
 
 
-@validate_params(radius=real(positive=True), lipschitz=real(positive=True), steps=count())
 def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> ConstantRate:
     """The best constant rate for a horizon :math:`T` and its bound:
-    :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`.
+    :math:`\\eta = R/(L\\sqrt T)`, bound :math:`RL/\\sqrt T`. For the package
+    (:func:`~gluon_perceptron.experiments.sgd_bound_experiment`): ``radius`` and ``lipschitz``
+    > 0 and ``steps`` >= 1 are taken as given.
 
     Returns
     -------
@@ -157,8 +155,7 @@ def chapter_bound(R: float, epsilon: float) -> float:
 
 
 def _some_plane(b, name: str, args: dict) -> float:
-    b = _checks.scalar(b, name)
-    if args["w_norm"] == 0 and b == 0:
+    if _checks.scalar(b, name) == 0 and args["w_norm"] == 0:
         raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
                          "norm and bias of a plane with margin gamma")
     return b
@@ -269,8 +266,6 @@ def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
                                 chapter_assumptions=b * b <= 1.0)
 
 
-@validate_params(radius_a=real(minimum=0.0), s=real(positive=True), u_norm=real(positive=True),
-                 w0_norm=real(minimum=0.0))
 def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 0.0,
                   threshold: float = 0.0) -> float:
     """The lecture notes' bound (1.4) for a start :math:`\\theta_0` and a threshold :math:`\\delta`.
@@ -286,6 +281,8 @@ def general_bound(radius_a: float, s: float, u_norm: float, *, w0_norm: float = 
     With bias, :math:`R_a^2 = R^2 + 1` and :math:`u = (w^*, b^*)`; with
     :math:`\\theta_0 = 0, \\delta = 0` this is :func:`bias_bound`. It assumes the learning
     rate 1 (a rate :math:`\\eta` is the same run with :math:`\\theta_0/\\eta, \\delta/\\eta`).
+    For the package (:func:`~gluon_perceptron.experiments.proof_trace`): the arguments, finite
+    with ``s`` and ``u_norm`` > 0, are taken as given; a bound beyond float64 is an error.
     """
     ra, sf, un, w0, th = map(_f, (radius_a, s, u_norm, w0_norm, threshold))
     with np.errstate(all="ignore"):

@@ -84,38 +84,12 @@ class TruthTable:
     output: np.ndarray
 
 
-#: Most inputs :func:`truth_table` enumerates (:math:`2^d` rows).
-MAX_TABLE_INPUTS = 20
-
-
-def _table_weights(w, name: str, args: dict) -> np.ndarray:
-    wn = _checks.vector(w, name).astype(np.float64)
-    if wn.size > MAX_TABLE_INPUTS:
-        raise ValueError(f"w has {wn.size} entries: its table would have 2**{wn.size} rows; "
-                         f"truth_table enumerates at most {MAX_TABLE_INPUTS} inputs")
-    return wn
-
-
-def _table_bias(b, name: str, args: dict) -> float:
-    """``b``, a number; with ``w``, the largest score :math:`\\sum_i |w_i| + |b|` (reached on
-    the row :math:`x = \\operatorname{sign}(b)\\operatorname{sign}(w)`) must be a float64."""
-    b, wn = _checks.scalar(b, name), args["w"]
-    with np.errstate(over="ignore"):
-        reach = np.abs(wn).sum() + abs(b)
-    if not np.isfinite(reach):
-        raise ValueError(f"truth_table overflowed: w (largest entry {np.max(np.abs(wn)):.3g}) "
-                         f"and b={b:.3g} give scores w.x + b beyond float64; rescale w and b "
-                         f"(the table only depends on their signs' pattern, not their scale)")
-    return b
-
-
-@validate_params(w=Rule(_table_weights, f"vector(), at most {MAX_TABLE_INPUTS} entries"),
-                 b=Rule(_table_bias, "scalar(), w.x + b fits float64", ("w",)))
 def truth_table(w, b: float) -> TruthTable:
     """Evaluate :math:`\\mathrm{lin}(x) = w^\\top x + b` on every +/-1 input row.
 
-    ``w`` is one vector of at most :data:`MAX_TABLE_INPUTS` weights, ``b`` a number or a
-    one-element array (an NDArray bias as ``train_autograd`` keeps it).
+    For the package (:func:`~gluon_perceptron.experiments.format_truth_table` passes Example
+    2.2's perceptrons; its :math:`2^d` rows are for a few inputs): ``w`` one vector, ``b`` a
+    number or a one-element array, taken as given.
 
     Returns
     -------
@@ -188,19 +162,15 @@ def two_point_data() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _weight_grid(W, name: str, args: dict) -> np.ndarray:
-    Wn = _checks.to_numpy(W, name)
-    if not np.issubdtype(Wn.dtype, np.number) or np.issubdtype(Wn.dtype, np.complexfloating):
-        raise ValueError(f"W must hold real numbers (weight vectors), got dtype {Wn.dtype}")
-    Wn = Wn.astype(np.float64)
-    d = args["X"].shape[1]
-    if Wn.shape[-1:] != (d,):
-        raise ValueError(f"W's last axis must have {d} entries, got {Wn.shape}")
-    if not np.all(np.isfinite(Wn)):
-        raise ValueError("W must be finite; drop or replace its NaN/inf entries")
+    Wn, d = _checks.to_numpy(W, name), args["X"].shape[1]
+    if not _checks._real(Wn) or Wn.shape[-1:] != (d,) or not np.all(np.isfinite(Wn)):
+        raise ValueError(f"W must hold real numbers, W's last axis must have {d} entries (one per "
+                         f"feature of X) and W must be finite; got dtype {Wn.dtype}, shape "
+                         f"{Wn.shape}")
     return Wn
 
 
-@validate_params(W=Rule(_weight_grid, "finite float64, last axis one per feature of X", ("X",)))
+@validate_params(W=Rule(_weight_grid, "finite reals, last axis one per feature of X", ("X",)))
 def total_perceptron_loss(W, X, Y) -> np.ndarray:
     """Total loss :math:`\\sum_i \\max(0, -y_i\\, w^\\top x_i)` at each row of ``W``.
 

@@ -200,15 +200,15 @@ def radius(X) -> float:
 
 def _normal(wfake, name: str, args: dict) -> np.ndarray:
     """A plane's normal: a finite vector, not zero (one entry per feature of X, if given)."""
-    size = args["X"].shape[1] if "X" in args else None
-    w = _checks.vector(wfake, name, size=size).astype(np.float64)
+    w = _checks.vector(wfake, name, size=args["X"].shape[1] if "X" in args else None)
     if not np.any(w):
         raise ValueError(f"{name} is the zero vector, which defines no plane; pass the plane's "
                          f"normal (e.g. FakeData.wfake)")
     return w
 
 
-NORMAL = Rule(_normal, "vector(), not zero")
+#: The rule of a plane's normal ``wfake``: alone, and with one entry per feature of ``X``.
+NORMAL, NORMAL_OF_X = Rule(_normal, "vector(), not zero"), Rule(_normal, "normal of X", ("X",))
 
 
 @validate_params(wfake=NORMAL, bfake=optional(scalar()))
@@ -218,7 +218,7 @@ def separator(wfake, bfake=None) -> np.ndarray:
     return wfake if bfake is None else np.append(wfake, bfake)
 
 
-@validate_params(bfake=scalar(), wfake=Rule(_normal, "vector(), not zero", ("X",)))
+@validate_params(wfake=NORMAL_OF_X, bfake=scalar())
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     r"""Translate the data so its generating plane passes through the origin.
 

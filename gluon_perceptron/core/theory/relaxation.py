@@ -38,7 +38,6 @@ from .._convert import as_features, as_labels, as_values
 from .._validation import (
     Rule,
     count,
-    features,
     flag,
     one_of,
     optional,
@@ -119,22 +118,16 @@ class RelaxationResult:
         return 1
 
 
-def _system_bound(c, name: str, args: dict) -> np.ndarray:
-    cn = _checks.vector(c, name).astype(np.float64)
-    if cn.shape[0] != args["A"].shape[1]:
-        raise ValueError(f"c must have one entry per column of A (A is p x n with one "
-                         f"inequality per column): A has {args['A'].shape[1]} columns, c has "
-                         f"{cn.shape[0]} entries")
-    return cn
-
-
-def _point(w, name: str, args: dict) -> np.ndarray:
-    """A vector with one entry per row of ``A`` (``w``, ``w0``), as float64."""
-    wn, p = _checks.vector(w, name).astype(np.float64), args["A"].shape[0]
-    if wn.shape[0] != p:
-        raise ValueError(f"{name} must have one entry per row of A, shape ({p},), got "
-                         f"({wn.shape[0]},)")
-    return wn
+def _one_per(axis: int, what: str) -> Rule:
+    """The rule of a vector with one entry per ``what`` (row or column) of ``A``, as float64:
+    the bounds ``c`` (one per column, one per inequality) and a point ``w0`` (one per row)."""
+    def check(v, name: str, args: dict) -> np.ndarray:
+        vn, size = _checks.vector(v, name).astype(np.float64), args["A"].shape[axis]
+        if vn.shape[0] != size:
+            raise ValueError(f"{name} must have one entry per {what} of A (A is p x n, one "
+                             f"inequality per column): shape ({size},), got ({vn.shape[0]},)")
+        return vn
+    return Rule(check, f"one entry per {what} of A", ("A",))
 
 
 def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
@@ -146,21 +139,17 @@ def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
     return An
 
 
-# The rules of a system A^T w <= c (A is p x n, one inequality per column; c has one entry
-# per column), of the relaxation parameter eta in (0, 2], and of a system the method can run on
-# (no zero column).
-SYSTEM = features(dtype=np.float64)
-BOUNDS = Rule(_system_bound, "bounds c, one per column of A", ("A",))
-POINT = Rule(_point, "point(rows of A)", ("A",))
+# The rules of a system A^T w <= c (A is p x n, one inequality per column, no zero column; c has
+# one entry per column), of a point w0 (one entry per row) and of eta in (0, 2].
 SOLVABLE = Rule(_nonzero_columns, "system matrix A (p, n), no zero column")
-ETA = real(positive=True, maximum=2.0,
-           why="1 projects, 2 reflects; beyond 2 the method can diverge")
+BOUNDS, POINT = _one_per(1, "column"), _one_per(0, "row")
+ETA = real(positive=True, maximum=2.0, why="1 projects, 2 reflects; beyond 2 it can diverge")
 
 
-@validate_params(A=SYSTEM, c=BOUNDS, w=POINT)
 def max_violation(A, c, w) -> float:
     """:math:`\\max_i (a_i^\\top w - c_i)^+`: zero exactly when :math:`A^\\top w \\le c`,
-    or a ValueError when the residuals overflow float64."""
+    or a ValueError when the residuals overflow float64. For the package (a run's result):
+    ``A`` (p, n), ``c`` (n,) and ``w`` (p,) are taken as given."""
     A, c, w = as_features(A, np.float64), as_values(c), as_values(w)
     with np.errstate(all="ignore"):
         worst = float(np.max(A.T @ w - c))
