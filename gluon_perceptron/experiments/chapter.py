@@ -36,7 +36,7 @@ from ..core.chapter.sampler import (
     PRINTED_TRACE,
     RADIUS,
     SAMPLE_RULES,
-    _check_sampler_args,
+    _check_shape,
     getfake,
 )
 from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
@@ -545,7 +545,7 @@ def _configs(configs, name: str, args: dict) -> list[tuple[int, int]]:
     if isinstance(configs, (str, bytes)) or len(shape) != 2 or shape[1] != 2 or not shape[0]:
         raise ValueError(f"{name} must be a non-empty sequence of (samples, dimensions) pairs, "
                          f"got {configs!r:.60}")
-    return [_check_sampler_args(n, d, 0.0, None)[:2] for n, d in configs]
+    return [_check_shape(*(count()(v, f"{name}[k]", args) for v in pair)) for pair in configs]
 
 
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),
