@@ -36,7 +36,7 @@ from ..core.chapter.sampler import (
     PRINTED_TRACE,
     RADIUS,
     SAMPLE_RULES,
-    _check_sampler_args,
+    _check_shape,
     getfake,
 )
 from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
@@ -120,7 +120,8 @@ def _fits_w(b, name: str, args: dict):
     return b
 
 
-_START = Rule(_fits_w, "w and b both None, or NDArrays of one float dtype that fit X", ("w",))
+#: The starting ``w, b`` of :func:`demo` and :func:`margin_experiment_faithful`.
+_START = dict(w=optional(_IN_PLACE), b=Rule(_fits_w, "both None, or NDArrays that fit X", ("w",)))
 
 
 def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
@@ -130,7 +131,7 @@ def _start(w, b, d: int) -> tuple[nd.NDArray, nd.NDArray]:
     return w, b
 
 
-@validate_params(w=optional(_IN_PLACE), b=_START)
+@validate_params(**_START)
 def demo(X, Y, *, w: nd.NDArray | None = None, b: nd.NDArray | None = None) -> Demo:
     """One pass of the chapter's perceptron over ``(X, Y)``, recording each update.
 
@@ -382,8 +383,7 @@ class FaithfulExperiment:
     warm_start: bool = False
 
 
-@validate_params(samples=count(maximum=MAX_SAMPLES), epsilons=_MARGINS, w=optional(_IN_PLACE),
-                 b=_START)
+@validate_params(samples=count(maximum=MAX_SAMPLES), epsilons=_MARGINS, **_START)
 def margin_experiment_faithful(epsilons=None, *, trials: int = 10, samples: int = 1000,
                                w: nd.NDArray | None = None, b: nd.NDArray | None = None,
                                seed: int | None = None,
@@ -545,7 +545,7 @@ def _configs(configs, name: str, args: dict) -> list[tuple[int, int]]:
     if isinstance(configs, (str, bytes)) or len(shape) != 2 or shape[1] != 2 or not shape[0]:
         raise ValueError(f"{name} must be a non-empty sequence of (samples, dimensions) pairs, "
                          f"got {configs!r:.60}")
-    return [_check_sampler_args(n, d, 0.0, None)[:2] for n, d in configs]
+    return [_check_shape(*(count()(v, f"{name}[k]", args) for v in pair)) for pair in configs]
 
 
 @validate_params(configs=Rule(_configs, "(samples, dimensions) pairs"),

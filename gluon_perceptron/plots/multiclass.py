@@ -9,21 +9,12 @@ from matplotlib.axes import Axes
 
 from ..core import _checks
 from ..core._convert import as_numpy
-from ..core._validation import Rule, validate_params
+from ..core._validation import Rule, class_labels, validate_params
 from ..core.rosenblatt.multiclass import BinaryErrorRates, MulticlassModel
 from ._rules import text
 
 #: The fix a message about a confusion matrix names.
 _FIX = "use confusion_matrix(y_true, y_pred, classes)"
-
-
-def _classes(classes, name, args) -> list:
-    cl = None if classes is None or isinstance(classes, (str, bytes, dict)) \
-        or not hasattr(classes, "__len__") else _checks.to_numpy(classes, name)
-    if cl is None or cl.ndim != 1 or cl.size == 0:
-        raise ValueError(f"{name} must be a 1-D sequence of class labels, one per row of M (e.g. "
-                         f"model.classes), got {classes!r:.60}")
-    return cl.tolist()
 
 
 def _matrix(M, name, args) -> np.ndarray:
@@ -64,8 +55,8 @@ def plot_binary_error_rates(model: MulticlassModel, rates: BinaryErrorRates | di
     return ax
 
 
-@validate_params(classes=Rule(_classes, "class labels"),
-                 M=Rule(_matrix, "square counts, one row per class", ("classes",)), title=text)
+@validate_params(classes=class_labels(of=None), title=text,
+                 M=Rule(_matrix, "square counts, one row per class", ("classes",)))
 def plot_confusion_matrix(M, classes, ax=None, *, title: str = "") -> Axes:
     """The confusion matrix as an image with its counts; the diagonal holds the hits.
 

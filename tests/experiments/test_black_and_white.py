@@ -236,11 +236,6 @@ def test_unguarded_rule_grows_linearly_by_the_closed_form():
     assert res.updates_per_epoch == [len(Y)] * 50
 
 
-def test_run_online_rejects_an_unknown_rule():
-    with pytest.raises(ValueError, match="rule"):
-        traced.run_online(*gp.xor_data(), rule="eager")
-
-
 # --- part 3: remedies -----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -338,6 +338,18 @@ def test_counts_grow_with_size_and_dimension_over_20_seeds():
     assert np.all(np.diff(means) > 0), means
 
 
+@pytest.mark.parametrize("configs, match", [
+    ([("a", 2)], r"configs\[k\] must be an integer >= 1, got 'a'"),  # was: a TypeError from >
+    ([(2.5, 2)], r"configs\[k\] must be an integer >= 1, got 2.5"),  # was: ran
+    ([(100, 0)], r"configs\[k\] must be an integer >= 1, got 0"),  # was: numpy's concatenate
+    ([(10**9, 10**9)], r"limit of 2\*\*31 - 1"),
+    ("ab", r"configs must be a non-empty sequence of \(samples, dimensions\) pairs"),
+])
+def test_updates_by_size_names_a_bad_config(configs, match):
+    with pytest.raises(ValueError, match=match):
+        gp.experiments.updates_by_size(configs, seeds=1)
+
+
 def test_a_plane_that_cannot_fill_the_request_is_refused_before_sampling(monkeypatch):
     from gluon_perceptron.core.chapter import sampler as module
 

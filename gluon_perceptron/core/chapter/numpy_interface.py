@@ -58,10 +58,8 @@ def _np_array(value, name: str, args: dict) -> np.ndarray:
 
 
 #: The arguments of :func:`perceptron_np`: those of :func:`.perceptron_step.perceptron`, in
-#: ``mxnet.numpy`` arrays (a label too, which has ``.item()`` and no ``.asscalar()``).
-NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), Rule(
-    lambda y, name, args: label()(y.asnumpy() if isinstance(y, np.ndarray) else y, name, args),
-    "label()"))
+#: ``mxnet.numpy`` arrays (a label too: ``label()`` reads one, an NDArray of MXNet's).
+NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), label())
 
 
 @use_np

@@ -20,6 +20,8 @@ masks and hand them to :func:`train_batched`.
 
 from __future__ import annotations
 
+import math
+
 import mxnet as mx
 import numpy as np
 from mxnet import nd
@@ -39,25 +41,21 @@ def _stack(X, name: str, args: dict) -> np.ndarray:
     if Xa.ndim not in (2, 3):
         raise ValueError(f"X must have shape (n, d) shared by all runs or (k, n, d) one dataset "
                          f"per run, got shape {Xa.shape}")
-    if Xa.size == 0:
-        raise ValueError(f"X must hold at least one example and one feature, got shape "
-                         f"{Xa.shape}")
-    Xs = _checks.features(Xa.reshape(-1, Xa.shape[-1]), "X (all examples stacked)")
+    Xs = _checks.features(Xa.reshape(math.prod(Xa.shape[:-1]), Xa.shape[-1]),
+                          "X" if Xa.ndim == 2 else "X (all examples stacked)")
     return np.ascontiguousarray(Xs.reshape((1,) + Xa.shape if Xa.ndim == 2 else Xa.shape))
 
 
 def _label_rows(Y, name: str, args: dict) -> np.ndarray:
-    """``Y (k, n)``: one row of labels per run (checked where ``mask`` keeps them)."""
+    """``Y (k, n)``: one row of labels per run (the labels ``mask`` keeps are checked by its
+    rule)."""
     Ya, X3 = _checks.to_numpy(Y, name), args["X"]
-    n = X3.shape[1]
-    if Ya.ndim != 2 or Ya.shape[1] != n or Ya.shape[0] == 0:
-        raise ValueError(f"Y must have shape (runs, {n}): one row of labels per run, got shape "
-                         f"{Ya.shape}; for a single run use train(X, y) or Y[None, :]")
+    if Ya.ndim != 2 or Ya.shape[1] != X3.shape[1] or Ya.shape[0] == 0:
+        raise ValueError(f"Y must have shape (runs, {X3.shape[1]}): one row of labels per run, "
+                         f"got shape {Ya.shape}; for a single run use train(X, y) or Y[None, :]")
     if X3.shape[0] not in (1, Ya.shape[0]):
         raise ValueError(f"X holds {X3.shape[0]} datasets but Y has {Ya.shape[0]} rows of "
                          f"labels; pass one dataset per run, or one 2-D X shared by all runs")
-    if not np.issubdtype(Ya.dtype, np.number):
-        raise ValueError(f"Y must hold the numbers -1 and +1, got dtype {Ya.dtype}")
     return Ya
 
 

@@ -36,16 +36,8 @@ from itertools import combinations
 import mxnet as mx
 import numpy as np
 
-from .. import _checks
 from .._convert import as_features, as_numpy
-from .._validation import (
-    Rule,
-    class_labels,
-    features_for,
-    instance,
-    validate_params,
-)
-from ..chapter.sampler import MAX_ELEMENTS
+from .._validation import class_labels, features_for, fits, instance, one_of, validate_params
 from .batched import train_batched
 from .results import TrainResult
 
@@ -167,18 +159,10 @@ class MulticlassModel:
                               separated=int(sum(r.converged for r in self.results)))
 
 
-def _engine(engine, name: str, args: dict) -> str:
-    """``engine``, and what the faithful engine's NDArrays can hold."""
-    X = args["X"]
-    if _checks.choice(engine, name, ENGINES) == "faithful" and X.size > MAX_ELEMENTS:
-        raise ValueError(f"X has {X.shape[0]} x {X.shape[1]} = {X.size} elements, more than "
-                         f"MXNet's limit of 2**31 - 1 = {MAX_ELEMENTS} per array: use "
-                         f'engine="fast"')
-    return engine
-
-
-_MULTICLASS_RULES = dict(y=class_labels(whole=True),
-                         engine=Rule(_engine, "one_of('fast', 'faithful')", ("X",)))
+#: ``engine``, and for ``"faithful"`` an ``X`` that MXNet's NDArrays can hold.
+_FAITHFUL_FITS = fits(one_of(*ENGINES), lambda engine, args: args["X"].size * (
+    engine == "faithful"), 'X ({X.shape[0]} x {X.shape[1]} = {X.size} elements) as NDArrays '
+    'of the faithful engine (engine="fast" has no such limit)', ("X",))
 
 
 def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
@@ -191,7 +175,7 @@ def _model(scheme, classes, pairs, results, mask, Y) -> MulticlassModel:
                            examples=examples, positive_share=positives / examples)
 
 
-@validate_params(**_MULTICLASS_RULES)
+@validate_params(y=class_labels(whole=True), engine=_FAITHFUL_FITS)
 def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
                      ctx: mx.Context | None = None) -> MulticlassModel:
     """One perceptron per class: that class against all the others.
@@ -219,7 +203,7 @@ def train_one_vs_all(X, y, *, max_epochs: int, engine: str = "fast",
     return _model("one-vs-all", classes, pairs, results, keep, Y)
 
 
-@validate_params(**_MULTICLASS_RULES)
+@validate_params(y=class_labels(whole=True), engine=_FAITHFUL_FITS)
 def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
                      ctx: mx.Context | None = None) -> MulticlassModel:
     """One perceptron per pair of classes :math:`k < k'`, on those two classes' examples.
@@ -235,14 +219,6 @@ def train_one_vs_one(X, y, *, max_epochs: int, engine: str = "fast",
     keep = (y[None, :] == first) | (y[None, :] == second)  # only those two classes' examples
     results = train_batched(X, Y, mask=keep, max_epochs=max_epochs, engine=engine, ctx=ctx)
     return _model("one-vs-one", classes, pairs, results, keep, Y)
-
-
-_MODEL_HINT = "the result of train_one_vs_all or train_one_vs_one"
-
-
-#: The rules of ``(model, X)``.
-_MODEL_RULES = dict(model=instance(MulticlassModel, _MODEL_HINT),
-                    X=features_for(lambda model: model.W.shape[1]))
 
 
 def scores(model: MulticlassModel, X: np.ndarray) -> np.ndarray:
@@ -266,7 +242,8 @@ def votes(model: MulticlassModel, X: np.ndarray) -> np.ndarray:
     return counts
 
 
-@validate_params(**_MODEL_RULES)
+@validate_params(model=instance(MulticlassModel, "from train_one_vs_all or train_one_vs_one"),
+                 X=features_for(lambda model: model.W.shape[1]))
 def predict_multiclass(model: MulticlassModel, X) -> np.ndarray:
     """The predicted class of each row of ``X``; ties go to the smallest class label.
 
@@ -285,22 +262,10 @@ def ties(model: MulticlassModel, X: np.ndarray) -> int:
     return int(np.sum(np.sum(table == table.max(axis=1, keepdims=True), axis=1) > 1))
 
 
-def _known_labels(y, name: str, args: dict) -> np.ndarray:
-    """Labels ``y``, one per row of ``X``, each a class of ``model``."""
-    yn, model, n = _checks.to_numpy(y, name).reshape(-1), args["model"], args["X"].shape[0]
-    if yn.shape[0] != n:
-        raise ValueError(f"X and y must have the same length, got {n} and {yn.size}")
-    unknown = np.setdiff1d(np.unique(yn), model.classes)
-    if unknown.size:
-        raise ValueError(f"y holds labels {unknown[:5].tolist()} the model was not trained on; "
-                         f"its classes are {model.classes.tolist()}")
-    return yn
-
-
-@validate_params(**_MODEL_RULES, y=Rule(_known_labels, "labels among model.classes",
-                                        ("model", "X")))
 def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
-    """How each binary perceptron errs on its own task, on the examples ``(X, y)``.
+    """How each binary perceptron errs on its own task, on the examples ``(X, y)``: the
+    experiments' reading of a model on their own split (no user input enters here: it checks
+    nothing, and a label outside ``model.classes`` counts as a negative of every task).
 
     For row ``r`` (positive class :math:`k`), among the examples its task labels :math:`+1`
     the **miss rate** is the fraction it scores :math:`\\le 0`, and among those labelled
@@ -330,38 +295,10 @@ def binary_error_rates(model: MulticlassModel, X, y) -> BinaryErrorRates:
     return BinaryErrorRates(miss=miss, false_alarm=alarm, no_positive=nobody)
 
 
-def _each_once(classes, name: str, args: dict) -> np.ndarray:
-    """``classes`` as a flat array listing each class once."""
-    cl = _checks.to_numpy(classes, name).reshape(-1)
-    values, counts = np.unique(cl, return_counts=True)
-    if np.any(counts > 1):
-        twice = values[counts > 1][:5].tolist()
-        raise ValueError(f"classes must list each class once, but {twice} appear more than "
-                         f"once; pass np.unique(classes)")
-    return cl
-
-
-def _listed(labels, name: str, args: dict) -> np.ndarray:
-    """Labels whose every value is one of ``classes`` (``y_pred``: as many as ``y_true``)."""
-    labels, cl, yt = _checks.to_numpy(labels, name).reshape(-1), args["classes"], args.get("y_true")
-    if yt is not None and yt.shape != labels.shape:
-        raise ValueError(f"y_true and y_pred must have the same length, got {yt.size} and "
-                         f"{labels.size}")
-    known = set(cl.tolist())  # NaN is never found in it; np.unique lists it once
-    outside = labels[np.fromiter((v not in known for v in labels.tolist()), dtype=bool,
-                                 count=labels.size)]
-    if outside.size:
-        raise ValueError(f"{name} holds labels {np.unique(outside)[:5].tolist()} that are "
-                         f"not in classes {cl.tolist()[:20]}; list every class in classes "
-                         f"(e.g. model.classes) or drop those examples")
-    return labels
-
-
-@validate_params(classes=Rule(_each_once, "labels, each once"),
-                 y_true=Rule(_listed, "labels among classes", ("classes",)),
-                 y_pred=Rule(_listed, "labels among classes, as y_true", ("classes", "y_true")))
 def confusion_matrix(y_true, y_pred, classes) -> np.ndarray:
-    """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``."""
+    """Counts ``M[i, j]`` of examples of class ``classes[i]`` predicted as ``classes[j]``:
+    the experiments' reading of a model (``classes`` lists each class once and holds every
+    label of ``y_true`` and ``y_pred``; no user input enters here, so it checks nothing)."""
     y_true, y_pred, classes = (as_numpy(a).reshape(-1) for a in (y_true, y_pred, classes))
     index = {v: i for i, v in enumerate(classes.tolist())}
     M = np.zeros((classes.size, classes.size), dtype=np.int64)

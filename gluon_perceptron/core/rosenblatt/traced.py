@@ -22,7 +22,6 @@ from .._convert import as_features, as_labels, as_values, as_vector
 from .._validation import (
     Rule,
     count,
-    one_of,
     real,
     validate_params,
 )
@@ -187,7 +186,6 @@ def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     return np.where(power[:, None], -2.0, 1.0) * unit, np.ones(steps)
 
 
-@validate_params(rule=one_of(*RULES))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def run_online(X, Y, *, rule: str = "perceptron", learning_rate: float = 1.0) -> OnlineRun:
     """One pass over a stream, in order, from :math:`\\theta_0 = 0`, recording every step.

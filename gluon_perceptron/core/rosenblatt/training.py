@@ -55,8 +55,7 @@ def _start(b0, name: str, args: dict) -> float:
     """``b0`` checked, and the starting ``(w0, b0)`` (in X's dtype) giving finite margins."""
     b0, X, w0 = real()(b0, name, args), args["X"], args["w0"]
     with np.errstate(over="ignore", invalid="ignore"):  # an entry of w0 beyond X's dtype is inf
-        start = X.dtype.type(b0)
-        start = start if w0 is None else args["Y"] * (X @ w0.astype(X.dtype) + start)
+        start = X.dtype.type(b0) + (0 if w0 is None else X @ w0.astype(X.dtype))  # y = +-1
     if not np.isfinite(start).all():
         raise ValueError(f"w0 and b0 give starting margins y (w0.x + b0) beyond "
                          f"{np.dtype(X.dtype).name}'s range (largest {np.finfo(X.dtype).max:.3g}):"
@@ -65,7 +64,7 @@ def _start(b0, name: str, args: dict) -> float:
 
 
 @validate_params(engine=one_of(*ENGINES),
-                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "Y", "w0")))
+                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "w0")))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
           threshold: float = 0.0, w0=None, b0: float = 0.0,

@@ -126,8 +126,6 @@ def test_labels_need_not_be_0_to_c():
 def test_confusion_matrix():
     M = multiclass.confusion_matrix([0, 0, 1, 2, 2, 2], [0, 1, 1, 2, 0, 2], [0, 1, 2])
     assert M.tolist() == [[1, 1, 0], [0, 1, 0], [1, 0, 2]]
-    with pytest.raises(ValueError, match="not in classes"):
-        multiclass.confusion_matrix([0, 3], [0, 0], [0, 1])
 
 
 def test_bad_input():
@@ -206,11 +204,6 @@ def test_cost_and_rates_are_dataclasses(split, models):
     assert rates["false alarm"] is rates.false_alarm and rates["no positive"] == rates.no_positive
 
 
-def test_confusion_matrix_refuses_duplicate_classes():
-    with pytest.raises(ValueError, match=r"classes must list each class once.*\[1\]"):
-        multiclass.confusion_matrix([0, 1], [0, 1], [0, 1, 1])
-
-
 def test_float_labels_must_be_whole_numbers():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(21, 3))
@@ -225,9 +218,14 @@ def test_float_labels_must_be_whole_numbers():
 
 
 def test_faithful_engine_refuses_what_mxnet_cannot_hold(monkeypatch):
-    monkeypatch.setattr(multiclass, "MAX_ELEMENTS", 10)
+    from gluon_perceptron.core import _checks
+
+    monkeypatch.setattr(_checks, "MAX_ELEMENTS", 10)
     with pytest.raises(ValueError, match=r"3 x 4 = 12 elements.*limit of 2\*\*31 - 1"):
         multiclass.train_one_vs_all(np.ones((3, 4)), [0, 1, 2], max_epochs=1, engine="faithful")
+    with pytest.raises(ValueError, match=r'engine="fast" has no such limit'):
+        multiclass.train_one_vs_one(np.ones((3, 4)), [0, 1, 2], max_epochs=1, engine="faithful")
+    assert multiclass.train_one_vs_all(np.ones((3, 4)), [0, 1, 2], max_epochs=1).W.shape == (3, 4)
 
 
 # --- the experiments behind notebook 10 and the main job's section -----------------------------
