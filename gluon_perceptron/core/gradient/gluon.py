@@ -32,7 +32,7 @@ from .._convert import as_features, as_labels
 from .._validation import Rule, count, fits, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _refuse_overflow_after
-from .losses import _flat_margin, hinge_of_score
+from .losses import _finite, _flat_margin, hinge_of_score
 
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
 #: float32's largest number fails inside MXNet and one below its smallest normal number
@@ -72,10 +72,7 @@ class PerceptronLoss(gluon.loss.Loss):
     def forward(self, pred, label, sample_weight=None):
         if self._check_inputs and isinstance(pred, nd.NDArray) \
                 and isinstance(label, nd.NDArray):
-            scores = pred.asnumpy()
-            if not np.all(np.isfinite(scores)):
-                raise ValueError("pred must be finite, found NaN or inf in the scores: check "
-                                 "the data and the weights with np.isfinite")
+            _finite(pred, "pred", pred.dtype)  # the scores: finite real numbers
             _checks.labels(label.asnumpy().reshape(-1), name="label")
         return super().forward(pred, label, sample_weight)
 

@@ -55,15 +55,19 @@ def _finite(a, name: str, dtype) -> np.ndarray:
     return values
 
 
-def _examples(ndarrays: bool) -> Rule:
+def _examples(ndarrays: bool, attached: bool = False) -> Rule:
     """The rule of ``x``, which checks ``w`` and ``b`` with it: one example ``(d,)``, a batch
     ``(n, d)`` or one example per row of ``w`` (shape ``(r, d)``, ``b`` of shape ``(r,)``), all
     three finite. With ``ndarrays`` (the losses), ``w`` and ``b`` are NDArrays of one float
-    dtype and ``x`` too, or an array cast to it; else (numpy float64) ``b`` may be a number."""
+    dtype and ``x`` too, or an array cast to it; else (numpy float64) ``b`` may be a number.
+    With ``attached`` (:func:`~.sgd_step`), ``w`` and ``b`` have ``attach_grad()`` called."""
     def check(x, name: str, args: dict) -> np.ndarray:
         w, b = args["w"], args["b"]
         if ndarrays:
             _checks.one_float_dtype(w, b, x if isinstance(x, nd.NDArray) else w)
+        if attached and (w.grad is None or b.grad is None):
+            raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: "
+                             "autograd needs somewhere to write the gradient")
         wn, bn, xn = (_finite(a, what, w.dtype if ndarrays else np.float64)
                       for a, what in ((w, "w"), (b, "b"), (x, name)))
         ws, bs, xs = wn.shape, bn.shape if ndarrays else bn.reshape(-1).shape, xn.shape
@@ -77,16 +81,13 @@ def _examples(ndarrays: bool) -> Rule:
                              f"({ws[-1]},) for one example, (n, {ws[-1]}) for a batch, or one row "
                              f"per row of w")
         return xn
-    return Rule(check, f"examples(ndarrays={ndarrays})", ("w", "b"))
-
-
-_ONE, _PER_ROW = label(), labels(of="x")
+    return Rule(check, f"examples(ndarrays={ndarrays}, attached={attached})", ("w", "b"))
 
 
 def _labels(y, name: str, args: dict):
     """``y``: one label (-1 or +1, a number or a one-element array) for one example, else one
     per row of ``x``."""
-    return (_ONE if args["x"].ndim == 1 else _PER_ROW)(y, name, args)
+    return (label() if args["x"].ndim == 1 else labels(of="x"))(y, name, args)
 
 
 def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:

@@ -133,7 +133,7 @@ def _rate_or_schedule(value, name: str, args: dict):
 
 
 @validate_params(steps=count(), order=one_of("random", "cyclic"), loss=LOSS, clip=BOUND,
-                 radius=BOUND, learning_rate=Rule(_rate_or_schedule, "rate or schedule"),
+                 radius=BOUND, learning_rate=Rule(_rate_or_schedule, "rate > 0 or schedule"),
                  record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)),
                  runs=fits(repeats(), lambda runs, a: runs * max(a["steps"], a["X"].shape[1]),
                            "run_sgd's tables (steps={steps:,} x runs={value:,} rates and draws, "

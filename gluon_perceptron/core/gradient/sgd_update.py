@@ -24,7 +24,7 @@ from mxnet import autograd, nd
 
 from .. import _checks
 from .._validation import Rule, function, optional, real, user_code, validate_params
-from .losses import LOSS_RULES, MODEL, _as_x, _as_y, perceptron_loss
+from .losses import LOSS_RULES, _as_x, _as_y, _examples, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
 #: value per run).
@@ -75,18 +75,8 @@ def _step_rate(learning_rate, name: str, args: dict):
     if not isinstance(learning_rate, nd.NDArray):
         return normal_rate(learning_rate, name, args)
     if not np.all(np.isfinite(rates := learning_rate.asnumpy())) or np.any(rates < 0):
-        raise ValueError(f"{name} must hold finite values >= 0 (one per model), got "
-                         f"{rates!r:.80}")
+        raise ValueError(f"{name} must hold finite values >= 0 (one per model), got {rates!r:.80}")
     return learning_rate
-
-
-def _attached(b, name: str, args: dict) -> nd.NDArray:
-    """``b`` and ``w`` (checked before it): NDArrays with ``attach_grad()`` called (their
-    dtypes and shapes are checked with ``x``)."""
-    if MODEL(b, name, args).grad is None or args["w"].grad is None:
-        raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: autograd "
-                         "needs somewhere to write the gradient")
-    return b
 
 
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
@@ -121,8 +111,9 @@ def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     nd.elemwise_mul(b, factor, out=b)
 
 
-@validate_params(**dict(LOSS_RULES, b=Rule(_attached, "attached", ("w",))), loss=LOSS, clip=BOUND,
-                 radius=BOUND, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"))
+@validate_params(**dict(LOSS_RULES, x=_examples(ndarrays=True, attached=True)), loss=LOSS,
+                 learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"), clip=BOUND,
+                 radius=BOUND)
 def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
              learning_rate=1.0, clip: float | None = None,
              radius: float | None = None) -> np.ndarray:
