@@ -94,7 +94,8 @@ def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
 def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
-    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
+    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D). A step of
+    :func:`sgd_step`, which checks ``clip`` where a user passes it: this checks nothing."""
     max_norm = float(max_norm)
     factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
     if grad_w.ndim == 1:
@@ -104,7 +105,9 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
 
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
-    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
+    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``). A
+    step of :func:`sgd_step`, which checks ``radius`` where a user passes it: this checks
+    nothing."""
     radius = float(radius)
     factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
     nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
