@@ -205,11 +205,10 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
-@validate_params(horizons=counts(),
-                 seeds=fits(repeats(), lambda k, args: max(args["horizons"]) * (len(set(
-                     args["horizons"])) + 1) * k, "the step table (max(horizons) steps x (len("
-                     "horizons) + 1) x seeds={value:,} runs)", ("horizons",)),
-                 threshold=real(minimum=0.0, maximum=1e150, why="it enters the bound squared"))
+@validate_params(threshold=real(minimum=0.0, maximum=1e150, why="it enters the bound squared"),
+                 horizons=counts(), seeds=fits(repeats(), lambda k, a: max(a["horizons"]) * (len(
+                     set(a["horizons"])) + 1) * k, "the step table (max(horizons) steps x (len("
+                     "horizons) + 1) x seeds={value:,} runs)", ("horizons",)))
 def sgd_bound_experiment(X, Y, *,
                          horizons: Sequence[int] | np.ndarray = (10, 30, 100, 300, 1000),
                          seeds: int = 20, seed: int = 0, threshold: float = 1.0,

@@ -20,6 +20,7 @@ gradient is 0 and the step would change nothing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import mxnet as mx
@@ -28,11 +29,10 @@ from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, validate_params
-from ..chapter.sampler import MAX_ELEMENTS
+from .._validation import Rule, count, fits, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _refuse_overflow_after
-from .losses import _flat_margin, hinge_of_score
+from .losses import _finite, _flat_margin, hinge_of_score
 
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
 #: float32's largest number fails inside MXNet and one below its smallest normal number
@@ -72,10 +72,7 @@ class PerceptronLoss(gluon.loss.Loss):
     def forward(self, pred, label, sample_weight=None):
         if self._check_inputs and isinstance(pred, nd.NDArray) \
                 and isinstance(label, nd.NDArray):
-            scores = pred.asnumpy()
-            if not np.all(np.isfinite(scores)):
-                raise ValueError("pred must be finite, found NaN or inf in the scores: check "
-                                 "the data and the weights with np.isfinite")
+            _finite(pred, "pred", pred.dtype)  # the scores: finite real numbers
             _checks.labels(label.asnumpy().reshape(-1), name="label")
         return super().forward(pred, label, sample_weight)
 
@@ -86,36 +83,25 @@ class PerceptronLoss(gluon.loss.Loss):
         return F.mean(loss, axis=self._batch_axis, exclude=True)
 
 
-def _dimensions(dimensions, name: str, args: dict) -> int:
-    dimensions = _checks.positive_int(dimensions, name, maximum=2**80)
-    if dimensions > MAX_ELEMENTS:
-        raise ValueError(f"{name}={dimensions} weights is more than MXNet's limit of "
-                         f"2**31 - 1 = {MAX_ELEMENTS} elements per array; use fewer features")
-    return dimensions
-
-
 def _dtype_name(dtype, name: str, args: dict) -> str:
-    try:
-        kind = np.dtype(dtype).name
-    except TypeError:
-        kind = dtype
-    return _checks.choice(kind, name, {"float16", "float32", "float64"})
+    with contextlib.suppress(TypeError):  # not a dtype: refused by name below
+        dtype = np.dtype(dtype).name
+    return _checks.choice(dtype, name, {"float16", "float32", "float64"})
 
 
-def _gluon_rate(learning_rate, name: str, args: dict) -> float:
+def _gluon_rate(rate, name: str, args: dict) -> float:
     """A rate Gluon's SGD can use: MXNet passes it as float32 (:data:`_RATE_RANGE`)."""
-    learning_rate = _checks.finite_float(learning_rate, name, strictly_positive=True)
-    if not _RATE_RANGE[0] <= learning_rate <= _RATE_RANGE[1]:
-        raise ValueError(
-            f"{name}={learning_rate} is outside what Gluon's SGD can use, "
-            f"[{_RATE_RANGE[0]:.3g}, {_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: "
-            f"smaller becomes 0, larger overflows). From w = 0, b = 0 the perceptron's rate only "
-            f"rescales (w, b), so {name}=1.0 makes the same decisions")
-    return learning_rate
+    rate, (low, high) = _checks.finite_float(rate, name, strictly_positive=True), _RATE_RANGE
+    if not low <= rate <= high:
+        raise ValueError(f"{name}={rate} is outside what Gluon's SGD can use, [{low:.3g}, "
+                         f"{high:.3g}] (MXNet passes the rate as float32: smaller becomes 0, "
+                         f"larger overflows). From w = 0, b = 0 the perceptron's rate only "
+                         f"rescales (w, b), so {name}=1.0 makes the same decisions")
+    return rate
 
 
-@validate_params(dimensions=Rule(_dimensions, "count(maximum=2**31 - 1)"),
-                 dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"))
+@validate_params(dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"),
+                 dimensions=fits(count(maximum=2**62), lambda d, a: d, "dimensions={value:,}"))
 def perceptron_net(dimensions: int, dtype="float32",
                    ctx: mx.Context | None = None) -> gluon.nn.Dense:
     """``gluon.nn.Dense(1)`` with weights and bias initialized to 0 on ``ctx`` (default

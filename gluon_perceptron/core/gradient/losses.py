@@ -29,7 +29,6 @@ wrong form around to show the trap.
 from __future__ import annotations
 
 import functools
-import numbers
 from collections.abc import Callable
 
 import mxnet as mx
@@ -38,54 +37,57 @@ from mxnet import nd
 
 from .. import _checks
 from .._convert import as_numpy
-from .._validation import Rule, ndarray, validate_params
+from .._validation import Rule, label, labels, ndarray, unchecked, validate_params
 
-# --- the rules of (w, b, x, y, threshold): checked once, when a user calls a loss -------------
+# --- the rules of (w, b, x, y): checked once, when a user calls a loss ----------------------
 
-def _as_examples(w: nd.NDArray, x) -> nd.NDArray:
-    """``x`` as an NDArray in ``w``'s dtype on ``w``'s context (an NDArray ``x`` is kept: its
-    dtype is checked), or a ValueError naming ``x`` when it does not hold real numbers."""
-    if isinstance(x, nd.NDArray):
-        return x
-    values = _checks.to_numpy(x, "x")
-    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
-            or np.issubdtype(values.dtype, np.complexfloating):
-        raise ValueError(f"x must hold real numbers (one example of shape (d,) or a batch of "
-                         f"shape (n, d)), got {type(x).__name__} {x!r:.60}")
-    return nd.array(values, dtype=w.dtype, ctx=w.context)
+def _finite(a, name: str, dtype) -> np.ndarray:
+    """``a`` as a numpy array in ``dtype``, or a ValueError naming it when it holds no real
+    numbers, or NaN or inf (also after the cast: a float64 ``x`` beyond float32's range)."""
+    values = _checks.to_numpy(a, name)
+    if not _checks._real(values):
+        raise ValueError(f"{name} must hold real numbers, got {type(a).__name__} {a!r:.60}")
+    with np.errstate(over="ignore"):
+        values = values.astype(dtype, copy=False)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} must be finite, found NaN or inf in {name} (as "
+                         f"{np.dtype(dtype).name}); check it with np.isfinite")
+    return values
 
 
-def _examples(x, name: str, args: dict) -> nd.NDArray:
-    """``x``: one example ``(d,)``, a batch ``(n, d)`` or one example per row of ``w``, in the
-    dtype of ``w`` and ``b``; their shapes must fit and all three hold no NaN or inf. Needs
-    ``w`` and ``b``; ``b`` is checked here too."""
-    w, b = args["w"], args["b"]
-    x = _as_examples(w, x)
-    ws, bs, xs = w.shape, b.shape, x.shape
-    _checks.one_float_dtype(w, b, x)
-    if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
-        raise ValueError(f"b must have shape (1,) for w of shape (d,), or (r,) for w of shape "
-                         f"(r, d) (one bias per model); got b {bs} for w {ws}")
-    if 0 in xs:
-        raise ValueError(f"x must hold at least one example, got shape {xs}")
-    if not ((len(xs) == 1 and len(ws) == 1 and xs[0] == ws[-1]) or
-            (len(xs) == 2 and xs[1] == ws[-1] and (len(ws) == 1 or xs[0] == ws[0]))):
-        raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "
-                         f"({ws[-1]},) for one example, (n, {ws[-1]}) for a batch, or one row "
-                         f"per row of w")
-    for what, a in (("w", w), ("b", b), ("x", x)):  # one host sync each
-        if not np.all(np.isfinite(a.asnumpy())):
-            raise ValueError(f"{what} must be finite, found NaN or inf in {what}; check it "
-                             f"with np.isfinite and restart from finite values")
-    return x
+def _examples(ndarrays: bool, attached: bool = False) -> Rule:
+    """The rule of ``x``, which checks ``w`` and ``b`` with it: one example ``(d,)``, a batch
+    ``(n, d)`` or one example per row of ``w`` (shape ``(r, d)``, ``b`` of shape ``(r,)``), all
+    three finite. With ``ndarrays`` (the losses), ``w`` and ``b`` are NDArrays of one float
+    dtype and ``x`` too, or an array cast to it; else (numpy float64) ``b`` may be a number.
+    With ``attached`` (:func:`~.sgd_step`), ``w`` and ``b`` have ``attach_grad()`` called."""
+    def check(x, name: str, args: dict) -> np.ndarray:
+        w, b = args["w"], args["b"]
+        if ndarrays:
+            _checks.one_float_dtype(w, b, x if isinstance(x, nd.NDArray) else w)
+        if attached and (w.grad is None or b.grad is None):
+            raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: "
+                             "autograd needs somewhere to write the gradient")
+        wn, bn, xn = (_finite(a, what, w.dtype if ndarrays else np.float64)
+                      for a, what in ((w, "w"), (b, "b"), (x, name)))
+        ws, bs, xs = wn.shape, bn.shape if ndarrays else bn.reshape(-1).shape, xn.shape
+        if len(ws) not in (1, 2) or bs != (ws[:-1] or (1,)):
+            raise ValueError(f"b must have shape (1,) for w of shape (d,), or (r,) for w of shape "
+                             f"(r, d) (one bias per model); got b {bs} for w {ws}")
+        if 0 in xs:
+            raise ValueError(f"x must hold at least one example, got shape {xs}")
+        if len(xs) not in (1, 2) or xs[-1] != ws[-1] or (len(ws) == 2 and xs != ws):
+            raise ValueError(f"x of shape {xs} does not fit w of shape {ws}: use x of shape "
+                             f"({ws[-1]},) for one example, (n, {ws[-1]}) for a batch, or one row "
+                             f"per row of w")
+        return xn
+    return Rule(check, f"examples(ndarrays={ndarrays}, attached={attached})", ("w", "b"))
 
 
 def _labels(y, name: str, args: dict):
-    """``y``: -1/+1 labels, one per score (a number for one example)."""
-    if isinstance(y, numbers.Real) and not isinstance(y, bool) and float(y) not in (1.0, -1.0):
-        raise ValueError(f"y must be -1 or +1, got {y!r}")
-    xs = args["x"].shape
-    return _checks.labels(as_numpy(y).reshape(-1), 1 if len(xs) == 1 else xs[0], name="y")
+    """``y``: one label (-1 or +1, a number or a one-element array) for one example, else one
+    per row of ``x``."""
+    return (label() if args["x"].ndim == 1 else labels(of="x"))(y, name, args)
 
 
 def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
@@ -98,10 +100,12 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
     return loss
 
 
-#: The rules of a loss ``(w, b, x, y)``; :func:`~.sgd_step` declares the same.
-_MODEL = ndarray("the losses are for autograd")
-LOSS_RULES = dict(w=_MODEL, b=_MODEL, x=Rule(_examples, "examples of w", ("w", "b")),
-                  y=Rule(_labels, "labels(one per score)", ("x",)))
+#: The rules of ``(w, b, x, y)`` as numbers (:func:`~.analytic_subgradient`), and for a loss,
+#: NDArrays ``w``, ``b`` (:func:`~.sgd_step` declares the same, ``b`` with its gradient).
+EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False),
+                     y=Rule(_labels, "labels(one per score)", ("x",)))
+MODEL = ndarray("the losses are for autograd")
+LOSS_RULES = dict(EXAMPLE_RULES, w=MODEL, b=MODEL, x=_examples(ndarrays=True))
 
 
 # --- the losses -------------------------------------------------------------------------------
@@ -120,8 +124,8 @@ def _as_y(w: nd.NDArray, y):
         return float(y)
     if isinstance(y, nd.NDArray):
         return y.reshape(-1).astype(w.dtype, copy=False).as_in_context(w.context)
-    labels = as_numpy(y).reshape(-1)
-    return float(labels[0]) if labels.size == 1 else nd.array(labels, dtype=w.dtype,
+    values = as_numpy(y).reshape(-1)
+    return float(values[0]) if values.size == 1 else nd.array(values, dtype=w.dtype,
                                                               ctx=w.context)
 
 

@@ -35,19 +35,9 @@ from mxnet import nd
 from .. import _checks
 from .._arrays import _guard, _overflow, _row_norms
 from .._convert import as_features, as_labels, as_progress
-from .._validation import (
-    Rule,
-    count,
-    fits,
-    function,
-    one_of,
-    optional,
-    repeats,
-    user_code,
-    validate_params,
-)
+from .._validation import Rule, count, fits, one_of, repeats, user_code, validate_params
 from .losses import perceptron_loss
-from .sgd_update import LOSS, NORM_BOUND, Loss, sgd_step
+from .sgd_update import BOUND, LOSS, Loss, sgd_step
 
 
 def _rate_table(learning_rate, steps: int, runs: int) -> np.ndarray:
@@ -133,29 +123,21 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
 
 def _record_steps(record_at, name: str, args: dict) -> list[int]:
     """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
-    if record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0):
-        return []
-    return _checks.counts(record_at, name, maximum=args["steps"])
-
-
-_SCHEDULE = function("t -> eta_t, e.g. inverse_sqrt_rate(0.5)")
+    empty = record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0)
+    return [] if empty else _checks.counts(record_at, name, maximum=args["steps"])
 
 
 def _rate_or_schedule(value, name: str, args: dict):
     """A constant rate > 0, or a schedule ``t -> eta_t`` (run as the user's code)."""
-    if callable(value):
-        return _SCHEDULE(value, name, args)
-    return _checks.finite_float(value, name, strictly_positive=True)
+    return value if callable(value) else _checks.finite_float(value, name, strictly_positive=True)
 
 
-@validate_params(steps=count(),
+@validate_params(steps=count(), order=one_of("random", "cyclic"), loss=LOSS, clip=BOUND,
+                 radius=BOUND, learning_rate=Rule(_rate_or_schedule, "rate > 0 or schedule"),
+                 record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)),
                  runs=fits(repeats(), lambda runs, a: runs * max(a["steps"], a["X"].shape[1]),
                            "run_sgd's tables (steps={steps:,} x runs={value:,} rates and draws, "
-                           "runs x {X.shape[1]} weights)", ("steps", "X")),
-                 order=one_of("random", "cyclic"), loss=LOSS, radius=optional(NORM_BOUND),
-                 clip=optional(NORM_BOUND),
-                 learning_rate=Rule(_rate_or_schedule, "real(positive=True) or schedule"),
-                 record_at=Rule(_record_steps, "counts(maximum=steps) or None", ("steps",)))
+                           "runs x {X.shape[1]} weights)", ("steps", "X")))
 def run_sgd(X, Y, *, steps: int, loss: Loss = perceptron_loss, learning_rate=1.0,
             radius: float | None = None, clip: float | None = None, order: str = "random",
             runs: int = 1, seed: int | None = None,

@@ -23,8 +23,8 @@ import numpy as np
 from mxnet import autograd, nd
 
 from .. import _checks
-from .._validation import Rule, function, optional, real, unchecked, user_code, validate_params
-from .losses import LOSS_RULES, _as_x, _as_y, perceptron_loss
+from .._validation import Rule, function, optional, real, user_code, validate_params
+from .losses import LOSS_RULES, _as_x, _as_y, _examples, perceptron_loss
 
 #: A learning-rate schedule: step number ``t = 1, 2, ...`` to :math:`\eta_t` (a float, or one
 #: value per run).
@@ -39,6 +39,11 @@ LOSS = function("loss(w, b, x, y), e.g. perceptron_loss or hinge_loss (not its n
 #: What a user's loss must return, for :func:`~.._validation.user_code`.
 LOSS_RESULT = (nd.NDArray, "an mxnet NDArray recorded by autograd (e.g. nd.maximum(-y * f, 0))",
                ": a numpy value has no gradient")
+#: An optional norm bound (clipping, projection): a positive float MXNet takes as a scalar (not
+#: subnormal: :func:`~gluon_perceptron.core._checks.finite_float` refuses those).
+BOUND = optional(real(positive=True))
+#: The smallest normal float64 (a smaller rate is subnormal).
+_TINY = float(np.finfo(np.float64).tiny)
 
 
 @validate_params(eta=real(positive=True))
@@ -58,12 +63,10 @@ def inverse_sqrt_rate(eta0: float) -> Schedule:
 def normal_rate(learning_rate, name: str, args: dict) -> float:
     """A constant rate: finite, > 0, and a normal float (MXNet refuses a subnormal scalar such
     as 1e-320 with an MXNetError deep in an operator)."""
-    if isinstance(learning_rate, float | np.floating) and \
-            0 < learning_rate < np.finfo(np.float64).tiny:
-        raise ValueError(f"{name}={learning_rate:g} is subnormal (below "
-                         f"{np.finfo(np.float64).tiny:.3g}): MXNet refuses such scalars; from "
-                         f"w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
-                         f"{name}=1.0 makes the same decisions")
+    if isinstance(learning_rate, float | np.floating) and 0 < learning_rate < _TINY:
+        raise ValueError(f"{name}={learning_rate:g} is subnormal (below {_TINY:.3g}): MXNet "
+                         f"refuses such scalars; from w = 0, b = 0 the perceptron's rate only "
+                         f"rescales (w, b), so {name}=1.0 makes the same decisions")
     return _checks.finite_float(learning_rate, name, strictly_positive=True)
 
 
@@ -71,44 +74,9 @@ def _step_rate(learning_rate, name: str, args: dict):
     """A normal float rate, or an NDArray of finite rates >= 0 (one per model)."""
     if not isinstance(learning_rate, nd.NDArray):
         return normal_rate(learning_rate, name, args)
-    rates = learning_rate.asnumpy()
-    if not np.all(np.isfinite(rates)) or np.any(rates < 0):
-        raise ValueError(f"{name} must hold finite values >= 0 (one per model), got "
-                         f"{rates!r:.80}")
+    if not np.all(np.isfinite(rates := learning_rate.asnumpy())) or np.any(rates < 0):
+        raise ValueError(f"{name} must hold finite values >= 0 (one per model), got {rates!r:.80}")
     return learning_rate
-
-
-def _pair(first: str, needs_grad: bool = False, finite_norm: bool = False) -> Rule:
-    """The rule of the second of a pair ``(w, b)``: both NDArrays of one float dtype, shapes
-    (d,) and (1,) or (r, d) and (r,); with ``needs_grad``, both with ``attach_grad()`` called;
-    with ``finite_norm``, :math:`\\|(w, b)\\|^2` finite."""
-    def check(b, nb, args):
-        w, nw = args[first], first
-        for name, a in ((nw, w), (nb, b)):
-            _checks.instance(a, nd.NDArray, name, "wrap it with nd.array(...)")
-        dw, db = np.dtype(w.dtype), np.dtype(b.dtype)
-        if not np.issubdtype(dw, np.floating):
-            raise TypeError(f"{nw} must hold floats (float32 or float64), got {dw.name}; use "
-                            f"{nw} = {nw}.astype('float32')")
-        if db != dw:
-            raise TypeError(f"{nb} has dtype {db.name} but {nw} has {dw.name}: MXNet needs one "
-                            f"dtype; cast with {nb}.astype({nw}.dtype) (or build both in one "
-                            f"dtype)")
-        ws, bs = w.shape, b.shape
-        if len(ws) not in (1, 2) or bs != ((ws[0],) if len(ws) == 2 else (1,)):
-            raise ValueError(f"{nw} must have shape (d,) with {nb} of shape (1,), or (r, d) "
-                             f"with {nb} of shape (r,) (one model per row); got {ws} and {bs}")
-        if needs_grad and b.grad is None:
-            raise ValueError("call w.attach_grad() and b.attach_grad() before sgd_step: "
-                             "autograd needs somewhere to write the gradient")
-        if needs_grad and w.grad is None:
-            raise ValueError("call w.attach_grad() before sgd_step")
-        if finite_norm and not np.all(np.isfinite(_sq_norms(w, b).asnumpy())):
-            raise ValueError(f"project_to_ball needs ||(w, b)||^2 in {dw.name}, but w and b "
-                             f"hold NaN or inf, or are too large for it to be finite; rescale "
-                             f"w and b (or use float64)")
-        return b
-    return Rule(check, f"parameters(like={first!r})", (first,))
 
 
 def _times_rows(v, m: nd.NDArray) -> nd.NDArray:
@@ -123,16 +91,11 @@ def _sq_norms(w: nd.NDArray, b: nd.NDArray) -> nd.NDArray:
     return nd.sum(w * w, axis=-1) + b * b
 
 
-#: A norm bound (clipping, projection): a positive float MXNet takes as a scalar (not
-#: subnormal: :func:`~gluon_perceptron.core._checks.finite_float` refuses those).
-NORM_BOUND = real(positive=True)
-
-
-@validate_params(grad_w=unchecked, grad_b=_pair("grad_w"), max_norm=NORM_BOUND)
 def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
                   max_norm: float) -> tuple[nd.NDArray, nd.NDArray]:
     """Shrink the gradient :math:`g = (g_w, g_b)` to norm at most ``max_norm``:
-    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D)."""
+    :math:`g \\leftarrow g \\min(1, c / \\|g\\|)` (per model when ``grad_w`` is 2-D). A step of
+    :func:`sgd_step`, which checks ``clip`` where a user passes it: this checks nothing."""
     max_norm = float(max_norm)
     factor = nd.minimum(max_norm / nd.sqrt(_sq_norms(grad_w, grad_b)), 1.0)  # 0-norm: inf -> 1
     if grad_w.ndim == 1:
@@ -140,19 +103,20 @@ def clip_gradient(grad_w: nd.NDArray, grad_b: nd.NDArray,
     return _times_rows(factor, grad_w), _times_rows(factor, grad_b)
 
 
-@validate_params(w=unchecked, b=_pair("w", finite_norm=True), radius=NORM_BOUND)
 def project_to_ball(w: nd.NDArray, b: nd.NDArray, radius: float) -> None:
     """Project :math:`(w, b)` onto :math:`\\{\\theta: \\|\\theta\\| \\le R\\}` in place:
-    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``)."""
+    :math:`\\theta \\leftarrow \\theta \\min(1, R / \\|\\theta\\|)` (per model for 2-D ``w``). A
+    step of :func:`sgd_step`, which checks ``radius`` where a user passes it: this checks
+    nothing."""
     radius = float(radius)
     factor = nd.minimum(radius / nd.sqrt(_sq_norms(w, b)), 1.0)  # norm 0: inf -> 1
     nd.broadcast_mul(w, factor.reshape((-1, 1)) if w.ndim == 2 else factor, out=w)
     nd.elemwise_mul(b, factor, out=b)
 
 
-@validate_params(w=unchecked, b=_pair("w", needs_grad=True), x=LOSS_RULES["x"], y=LOSS_RULES["y"],
-                 loss=LOSS, learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"),
-                 clip=optional(NORM_BOUND), radius=optional(NORM_BOUND))
+@validate_params(**dict(LOSS_RULES, x=_examples(ndarrays=True, attached=True)), loss=LOSS,
+                 learning_rate=Rule(_step_rate, "real(positive=True) or NDArray"), clip=BOUND,
+                 radius=BOUND)
 def sgd_step(w: nd.NDArray, b: nd.NDArray, x, y, *, loss: Loss = perceptron_loss,
              learning_rate=1.0, clip: float | None = None,
              radius: float | None = None) -> np.ndarray:

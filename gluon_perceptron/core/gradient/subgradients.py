@@ -15,27 +15,9 @@ import mxnet as mx
 import numpy as np
 from mxnet import autograd, nd
 
-from .. import _checks
 from .._convert import as_features, as_labels, as_numpy, as_values
-from .._validation import (
-    Rule,
-    one_of,
-    real,
-    validate_params,
-)
-
-
-def _real(a, name: str) -> np.ndarray:
-    """``a`` as a finite float64 array, or a ValueError naming it."""
-    values = _checks.to_numpy(a, name)
-    if values.dtype == object or not np.issubdtype(values.dtype, np.number) \
-            or np.issubdtype(values.dtype, np.complexfloating):
-        raise ValueError(f"{name} must hold real numbers, got dtype {values.dtype}")
-    values = values.astype(np.float64)
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} must be finite, found NaN or inf in {name} (the loss and "
-                         f"its subgradient are undefined there); check it with np.isfinite")
-    return values
+from .._validation import Rule, one_of, real, unchecked, validate_params
+from .losses import EXAMPLE_RULES, _finite
 
 
 def _float64(a) -> np.ndarray:
@@ -43,32 +25,7 @@ def _float64(a) -> np.ndarray:
     return as_numpy(a).astype(np.float64)
 
 
-#: A finite float64 array (``w``; ``b`` is flattened).
-_weights = Rule(lambda v, name, args: _real(v, name), "finite float64 array")
-_bias = Rule(lambda v, name, args: _real(v, name).reshape(-1), "finite float64 array, flat")
-
-
-def _examples(x, name: str, args: dict) -> np.ndarray:
-    """``x``: one example (d,) or rows (n, d) (one per row of a 2-D ``w``), fitting ``w``."""
-    w, b = args["w"], args["b"]
-    if w.ndim not in (1, 2) or b.shape != ((w.shape[0],) if w.ndim == 2 else (1,)):
-        raise ValueError(f"w must have shape (d,) with b of shape (1,), or (r, d) with b of "
-                         f"shape (r,); got {w.shape} and {b.shape}")
-    xn = _real(x, name)
-    X = xn.reshape(1, -1) if xn.ndim == 1 else xn
-    if X.ndim != 2 or X.shape[1] != w.shape[-1] or (w.ndim == 2 and X.shape[0] != w.shape[0]):
-        raise ValueError(f"x of shape {xn.shape} does not fit w of shape {w.shape}")
-    return xn
-
-
-def _labels(y, name: str, args: dict) -> np.ndarray:
-    n = 1 if args["x"].ndim == 1 else args["x"].shape[0]
-    return _checks.labels(np.reshape(_checks.to_numpy(y, name), -1), n, name=name)
-
-
-@validate_params(reduction=one_of("none", "sum", "mean"), w=_weights, b=_bias,
-                 x=Rule(_examples, "fits w", ("w", "b")),
-                 y=Rule(_labels, "labels(one per example)", ("x",)))
+@validate_params(reduction=one_of("none", "sum", "mean"), **EXAMPLE_RULES)
 def analytic_subgradient(w, b, x, y, *, threshold: float = 0.0,
                          reduction: str = "sum") -> tuple[np.ndarray, np.ndarray]:
     """The closed-form subgradient of :func:`~.losses.threshold_loss`, the one the perceptron
@@ -133,17 +90,17 @@ def kink_gradient(form: str, z: float = 0.0, ctx: mx.Context | None = None) -> f
 
 
 def _models(b, name: str, args: dict) -> np.ndarray:
-    """``b``: one bias per model of ``w`` (one model (d,), or one per row (r, d)), fitting X."""
-    w, X = args["w"], args["X"]
-    b = _real(b, name).reshape(-1)
+    """``w`` and ``b``: one model ``(d,)`` and its bias, or one per row ``(r, d)`` and ``(r,)``,
+    finite, fitting X."""
+    w, b, X = _finite(args["w"], "w", np.float64), _finite(b, name, np.float64), args["X"]
     W = w.reshape(1, -1) if w.ndim == 1 else w
-    if W.ndim != 2 or W.shape[1] != X.shape[1] or b.shape[0] != W.shape[0]:
+    if W.ndim != 2 or W.shape[1] != X.shape[1] or b.size != W.shape[0]:
         raise ValueError(f"w of shape {w.shape} and b of shape {b.shape} do not fit X with "
                          f"{X.shape[1]} features")
     return b
 
 
-@validate_params(w=_weights, b=Rule(_models, "one bias per model of w, fitting X", ("w", "X")))
+@validate_params(w=unchecked, b=Rule(_models, "one bias per model of w, fitting X", ("w", "X")))
 def average_loss(w, b, X, Y, *, threshold: float = 0.0) -> float | np.ndarray:
     """The average loss :math:`R(w, b) = \\frac1n \\sum_i \\max(0, \\delta - y_i (w^\\top x_i +
     b))` (the risk SGD minimizes).

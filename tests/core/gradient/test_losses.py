@@ -276,3 +276,35 @@ def test_a_threshold_beyond_the_dtype_is_refused_by_the_loss():
     value = gp.threshold_loss(w.astype("float64"), b.astype("float64"), [1.0, 1.0], 1.0,
                               threshold=1e39)
     assert value.asscalar() == pytest.approx(1e39)
+
+
+@pytest.mark.parametrize("call", [
+    lambda w, b, x, y: gp.threshold_loss(nd.array(w), nd.array(b), x, y),
+    lambda w, b, x, y: gp.analytic_subgradient(w, b, x, y)],
+    ids=["threshold_loss", "analytic_subgradient"])
+def test_the_losses_and_the_closed_form_refuse_the_same_examples(call):
+    """One rule for (w, b, x, y): the closed form takes what threshold_loss takes (its docstring
+    says "as in threshold_loss"), numbers or NDArrays, and refuses the same, by name."""
+    w, b = [1.0, -1.0], [0.5]
+    for x, y, match in ((np.zeros((0, 2)), [], r"x must hold at least one example"),
+                        ([1.0, 2.0, 3.0], 1, "does not fit w"),
+                        ([[1.0, 2.0]], [1, 1], "same length"),
+                        (["a", "b"], 1, "x must hold real numbers"),
+                        ([np.inf, 1.0], 1, "x must be finite"),
+                        ([1.0, 2.0], 0.5, "y must be -1 or \\+1")):
+        with pytest.raises(ValueError, match=match):
+            call(w, b, x, y)
+    with pytest.raises(ValueError, match="b must have shape"):
+        call(w, [0.5, 0.5], [1.0, 2.0], 1)
+    with pytest.raises(ValueError, match="does not fit w"):  # one model per row: one x per row
+        call([[1.0, -1.0]], b, [1.0, 2.0], 1)
+
+
+def test_a_float64_x_beyond_float32_is_refused_before_the_step():
+    """A numpy x is cast to w's dtype; one beyond float32's range would step w to inf."""
+    w, b = nd.zeros(2), nd.zeros(1)
+    w.attach_grad()
+    b.attach_grad()
+    with pytest.raises(ValueError, match=r"x must be finite, .* \(as float32\)"):
+        gp.sgd_step(w, b, np.array([1e300, 1.0]), 1.0)
+    assert not w.asnumpy().any()

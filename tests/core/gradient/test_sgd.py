@@ -414,11 +414,15 @@ def test_only_the_package_threshold_losses_are_known_to_be_flat():
     assert seen(functools.partial(perceptron_loss)) is None
 
 
-def test_a_subnormal_radius_is_refused_by_name():
-    """MXNet refuses a subnormal scalar from inside ('Out of range value for scalar')."""
+def test_a_subnormal_radius_or_clip_is_refused_by_name():
+    """MXNet refuses a subnormal scalar from inside ('Out of range value for scalar'):
+    sgd_step, where a user's radius and clip enter, names them."""
     w, b = nd.ones(2), nd.ones(1)
-    with pytest.raises(ValueError, match="radius must be at least .* subnormal"):
-        project_to_ball(w, b, 2.2e-309)
+    w.attach_grad()
+    b.attach_grad()
+    for bound in ("radius", "clip"):
+        with pytest.raises(ValueError, match=f"{bound} must be at least .* subnormal"):
+            gp.sgd_step(w, b, nd.ones(2), -1.0, **{bound: 2.2e-309})
 
 
 def test_sgd_bound_experiment_called_from_a_checked_function_takes_its_default_horizons():
