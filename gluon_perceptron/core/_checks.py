@@ -71,10 +71,11 @@ def _got(value, a: np.ndarray) -> str:
 
 def sequence(value, wanted: str, limit: int) -> list:
     """The first ``limit`` items of ``value``, a non-empty sequence: an iterable that is not a
-    string, an NDArray or a numpy array of other than one dimension (an endless iterator is
-    read no further). Otherwise a ``ValueError``: ``f"{wanted}, got ..."``."""
+    string, an NDArray, a numpy array of other than one dimension or a one-shot iterator (a
+    generator: reading it here would leave nothing for the body). Otherwise a ``ValueError``:
+    ``f"{wanted}, got ..."``."""
     if isinstance(value, (str, bytes)) or _is_ndarray(value) or getattr(value, "ndim", 1) != 1 \
-            or not hasattr(value, "__iter__"):
+            or not hasattr(value, "__iter__") or iter(value) is value:
         raise ValueError(f"{wanted}, got {value!r:.60}")
     items = list(itertools.islice(value, limit))
     if not items:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from types import MappingProxyType
 from typing import Any
 
@@ -167,14 +167,14 @@ def _ordered(rules: dict, where: str) -> dict:
     """The rules in the order of the signature, a rule that reads other arguments (its
     ``needs``) moved after them; a rule that reads what no rule checks is refused."""
     order: dict = {}
-    while pending := [(name, rule) for name, rule in rules.items() if name not in order]:
-        ready = [(n, r) for n, r in pending if set(getattr(r, "needs", ())) <= order.keys()]
+    while pending := [name for name in rules if name not in order]:
+        ready = [n for n in pending if set(getattr(rules[n], "needs", ())) <= order.keys()]
         if not ready:
-            name, rule = pending[0]
-            raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads "
+            rule = rules[pending[0]]
+            raise TypeError(f"{where}: the rule of {pending[0]} ({rule!r:.60}) reads "
                             f"{[n for n in rule.needs if n not in order]}, which no rule "
                             f"before it checks")
-        order.update(ready[:1])
+        order[ready[0]] = rules[ready[0]]
     return order
 
 
@@ -293,10 +293,9 @@ def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | Non
     def check(value, name: str, args: dict) -> int:
         value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
         most = args.get(at_most)  # None without at_most
-        sized = hasattr(most, "__len__")
-        limit = len(most) if sized else most
+        limit = len(most) if isinstance(most, Sized) else most
         if limit is not None and value > limit:
-            what = f"the {limit} values of {at_most}" if sized else f"{at_most}={most}"
+            what = f"the {limit} values of {at_most}" if limit is not most else f"{at_most}={most}"
             raise ValueError(f"{name}={value} is more than {what}; use at most {limit}")
         return value
     return Rule(check, _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT),
