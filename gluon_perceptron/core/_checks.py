@@ -274,13 +274,11 @@ def typed(value, name: str, ok: bool, wanted: str):
 
 
 def instance(value, cls, name: str, hint: str):
-    """``value``, unless it is no ``cls``: then a ``TypeError``, ``hint`` saying where one comes
-    from."""
-    if not isinstance(value, cls):
-        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-        article = "an" if names[0] in "AEIOU" else "a"
-        raise TypeError(f"{name} must be {article} {names} ({hint}), got {type(value).__name__}")
-    return value
+    """``value``, unless it is no ``cls``: then :func:`typed`'s ``TypeError``, ``hint`` saying
+    where one comes from."""
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    article = "an" if names[0] in "AEIOU" else "a"
+    return typed(value, name, isinstance(value, cls), f"{article} {names} ({hint})")
 
 
 def one_float_dtype(w, b, x) -> None:

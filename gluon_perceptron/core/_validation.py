@@ -66,11 +66,10 @@ def _text(factory: str, **given: tuple) -> str:
     return f"{factory}({', '.join(f'{k}={v!r}' for k, (v, d) in given.items() if v != d)})"
 
 
-def _calling(check: str, text: str, needs: tuple = (), **options) -> Rule:
+def _calling(check: str, text: str, **options) -> Rule:
     """The rule ``_checks.<check>(value, name, **options)``, looked up at each call (a test
     may wrap it)."""
-    return Rule(lambda value, name, args: getattr(_checks, check)(value, name, **options), text,
-                needs)
+    return Rule(lambda value, name, args: getattr(_checks, check)(value, name, **options), text)
 
 
 # --- the decorator ----------------------------------------------------------------------------
