@@ -105,18 +105,16 @@ def seed(value, name: str = "seed") -> int | None:
 
 
 def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int]:
-    """A non-empty list of seeds: an iterable of at most ``maximum`` of them, or a count ``k``
-    meaning ``range(k)``."""
+    """A non-empty list of seeds: a count ``k`` meaning ``range(k)``, or a sequence of at most
+    ``maximum`` of them, each checked as :func:`positive_int` checks an integer in
+    ``0 .. SEED_MAX``."""
     if _integer(value):
         return list(range(positive_int(value, name, maximum=maximum)))
     wanted = f"{name} must be a count or a non-empty sequence of integer seeds in 0 .. {SEED_MAX}"
     items = sequence(value, wanted, maximum + 1)
-    bad = [s for s in items if not _integer(s) or not 0 <= s <= SEED_MAX]
-    if bad:
-        raise ValueError(f"{wanted}, got the entry {bad[0]!r:.60}")
     if len(items) > maximum:
         raise ValueError(f"{name} holds more than {maximum:,} seeds")
-    return [int(s) for s in items]
+    return [positive_int(s, f"{name}[k]", minimum=0, maximum=SEED_MAX) for s in items]
 
 
 def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:

@@ -171,6 +171,18 @@ def test_a_sequence_argument_is_read_once_and_refused_by_name(factory, value):
     assert rule.names("u", "w")(np.array(["w", "u"]), "values", {}) == ("w", "u")
 
 
+def test_seeds_are_a_count_or_a_sequence_of_integer_seeds():
+    seeds = rule.seeds(maximum=3)
+    assert seeds(2, "seeds", {}) == [0, 1] and seeds(np.array([7, 2**32 - 1]), "seeds", {}) == \
+        [7, 2**32 - 1]
+    for bad, match in ((4, "seeds must be at most 3"), ([0, 1, 2, 3], "holds more than 3 seeds"),
+                       ([1, -2], r"seeds\[k\] must be an integer >= 0, got -2"),
+                       ([2**32], r"seeds\[k\] must be at most 4,294,967,295"),
+                       ([1.5], r"seeds\[k\] must be an integer >= 0, got 1.5")):
+        with pytest.raises(ValueError, match=match):
+            seeds(bad, "seeds", {})
+
+
 def test_a_fraction_is_a_real_from_0_to_1():
     assert rule.fraction()(np.float32(0.5), "flip", {}) == 0.5 and repr(rule.fraction()) == \
         "fraction()"
