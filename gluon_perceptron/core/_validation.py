@@ -115,7 +115,7 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
             if _TRUSTED.get():
                 return function(*args, **kwargs)
             checked = _check_call(function, plan, args, kwargs)
-            result = _run(function, bool(skip_nested), args, kwargs)
+            result = _run(function, bool(skip_nested), args, kwargs)  # False: leaves it False
             return result if returns is None else returns(result, function.__name__, checked)
 
         setattr(wrapper, "__rules__", MappingProxyType(plan.rules))  # noqa: B010 - not in wraps' type
@@ -135,10 +135,10 @@ def _run(function: Callable, trusted: bool, args: tuple, kwargs: dict):
 
 class _Plan:
     """What checking a call of one function needs, computed once at decoration: its signature;
-    its rules (the words' filling in), refused if any is missing, unknown, not callable or the
-    word's own, in the order they run; and for a plain signature (no positional-only
-    parameter, no ``*args`` or ``**kwargs``) the names and defaults that bind a call without
-    ``Signature.bind``."""
+    its rules in the order they run (the words' own where none is declared; refused if a rule
+    is missing, names no parameter, is not callable or spells out a word's own); and for a
+    plain signature (no positional-only parameter, no ``*args`` or ``**kwargs``) the names and
+    defaults that bind a call without ``Signature.bind``."""
 
     def __init__(self, function: Callable, rules: dict):
         self.signature = inspect.signature(function)
@@ -292,9 +292,9 @@ def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | Non
     def check(value, name: str, args: dict) -> int:
         value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
         most = args.get(at_most)  # None without at_most
-        limit = len(most) if isinstance(most, Sized) else most
+        limit = len(most) if isinstance(most, Sized) else most  # an integer is its own limit
         if limit is not None and value > limit:
-            what = f"the {limit} values of {at_most}" if limit is not most else f"{at_most}={most}"
+            what = f"{at_most}={most}" if limit is most else f"the {limit} values of {at_most}"
             raise ValueError(f"{name}={value} is more than {what}; use at most {limit}")
         return value
     return Rule(check, _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT),
