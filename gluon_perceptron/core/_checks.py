@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from ._arrays import _is_ndarray
+from ._convert import as_features, as_numpy, as_vector
 
 #: The largest count (epochs, steps, trials, draws, ...) any function accepts: a billion passes
 #: is far beyond anything that finishes, and a bound must still fit a machine integer.
@@ -41,12 +42,10 @@ def to_numpy(a, name: str) -> np.ndarray:
     """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array; a ragged
     sequence is a ``ValueError`` and anything numpy refuses a ``TypeError`` (numpy's own
     message kept), both naming the argument."""
-    if _is_ndarray(a):
-        return a.asnumpy()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", np.VisibleDeprecationWarning)  # noqa: NPY201
-            return np.asarray(a)
+            return as_numpy(a)
     except np.VisibleDeprecationWarning:  # noqa: NPY201 (numpy < 1.24 here)
         raise ValueError(f"{name} is ragged (rows of different lengths); pass a rectangular "
                          f"array") from None
@@ -180,8 +179,7 @@ def features(X, name: str = "X", dtype=None) -> np.ndarray:
                          f"got shape {a.shape}")
     if not _real(a):
         raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
-    if dtype is not None or a.dtype not in (np.float32, np.float64):
-        a = a.astype(dtype or np.float64, copy=False)
+    a = as_features(a, dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         if np.isfinite(a.sum()) or np.all(np.isfinite(a)):
             return a
@@ -242,7 +240,7 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
         raise ValueError(f"{name} must be one vector, of shape (d,), (d, 1) or (1, d), got "
                          f"shape {a.shape}")
-    a = a.reshape(-1) if a.dtype in (np.float32, np.float64) else a.astype(np.float64).reshape(-1)
+    a = as_vector(a)
     if a.size == 0:
         raise ValueError(f"{name} must hold at least one number, got an empty array")
     if size is not None and a.size != size:
