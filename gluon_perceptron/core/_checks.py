@@ -10,19 +10,17 @@ arguments, with :mod:`._convert`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import os
 import sys
 import warnings
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._arrays import _is_ndarray
-
-if TYPE_CHECKING:
-    from mxnet import nd
+from ._convert import as_features, as_numpy, as_vector
 
 #: The largest count (epochs, steps, trials, draws, ...) any function accepts: a billion passes
 #: is far beyond anything that finishes, and a bound must still fit a machine integer.
@@ -41,17 +39,17 @@ MAX_ELEMENTS = 2**31 - 1
 
 
 def to_numpy(a, name: str) -> np.ndarray:
-    """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array."""
-    if _is_ndarray(a):
-        return a.asnumpy()
+    """Return ``a`` (NDArray, numpy array or nested sequence) as a numpy array; a ragged
+    sequence is a ``ValueError`` and anything numpy refuses a ``TypeError`` (numpy's own
+    message kept), both naming the argument."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", np.VisibleDeprecationWarning)  # noqa: NPY201
-            return np.asarray(a)
+            return as_numpy(a)
     except np.VisibleDeprecationWarning:  # noqa: NPY201 (numpy < 1.24 here)
         raise ValueError(f"{name} is ragged (rows of different lengths); pass a rectangular "
                          f"array") from None
-    except Exception as exc:  # numpy's own message is kept
+    except Exception as exc:
         raise TypeError(f"{name} must be an array (numpy or mxnet NDArray): {exc}") from exc
 
 
@@ -70,6 +68,20 @@ def _got(value, a: np.ndarray) -> str:
     return f"a {type(value).__name__}" if a.ndim == 0 else f"shape {a.shape}"
 
 
+def sequence(value, wanted: str, limit: int) -> list:
+    """The first ``limit`` items of ``value``, a non-empty sequence: an iterable that is not a
+    string, an NDArray, a numpy array of other than one dimension or a one-shot iterator (a
+    generator: reading it here would leave nothing for the body). Otherwise a ``ValueError``:
+    ``f"{wanted}, got ..."``."""
+    if isinstance(value, (str, bytes)) or _is_ndarray(value) or getattr(value, "ndim", 1) != 1 \
+            or not hasattr(value, "__iter__") or iter(value) is value:
+        raise ValueError(f"{wanted}, got {value!r:.60}")
+    items = list(itertools.islice(value, limit))
+    if not items:
+        raise ValueError(f"{wanted}, got an empty sequence")
+    return items
+
+
 def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
     """Check that ``value`` is an integer in ``minimum .. maximum`` and return it as ``int``."""
     if not _integer(value) or value < minimum:
@@ -78,11 +90,6 @@ def positive_int(value, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT
     if value > maximum:
         raise ValueError(f"{name} must be at most {maximum:,}, got {int(value):,}")
     return int(value)
-
-
-def repeats(value, name: str) -> int:
-    """A number of repetitions (trials, draws, ...): an integer in ``1 .. MAX_REPEATS``."""
-    return positive_int(value, name, maximum=MAX_REPEATS)
 
 
 def seed(value, name: str = "seed") -> int | None:
@@ -97,45 +104,35 @@ def seed(value, name: str = "seed") -> int | None:
 
 
 def seeds(value, name: str = "seeds", *, maximum: int = MAX_REPEATS) -> list[int]:
-    """A non-empty list of seeds: an iterable of them, or a count ``k`` meaning ``range(k)``."""
+    """A non-empty list of seeds: a count ``k`` meaning ``range(k)``, or a sequence of at most
+    ``maximum`` of them, each checked as :func:`positive_int` checks an integer in
+    ``0 .. SEED_MAX``."""
     if _integer(value):
         return list(range(positive_int(value, name, maximum=maximum)))
     wanted = f"{name} must be a count or a non-empty sequence of integer seeds in 0 .. {SEED_MAX}"
-    if isinstance(value, (str, bytes, bool)) or not hasattr(value, "__iter__") \
-            or _is_ndarray(value):
-        raise ValueError(f"{wanted}, got {value!r:.60}")
-    out = []
-    for item in value:
-        if not _integer(item) or not 0 <= item <= SEED_MAX:
-            raise ValueError(f"{wanted}, got the entry {item!r:.60}")
-        out.append(int(item))
-        if len(out) > maximum:
-            raise ValueError(f"{name} holds more than {maximum:,} seeds")
-    if not out:
-        raise ValueError(f"{wanted}, got an empty sequence")
-    return out
+    items = sequence(value, wanted, maximum + 1)
+    if len(items) > maximum:
+        raise ValueError(f"{name} holds more than {maximum:,} seeds")
+    return [positive_int(s, f"{name}[k]", minimum=0, maximum=SEED_MAX) for s in items]
 
 
 def counts(values, name: str, *, minimum: int = 1, maximum: int = MAX_COUNT) -> list[int]:
-    """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts)."""
-    wanted = f"{name} must be a non-empty sequence of integers >= {minimum}"
-    if isinstance(values, (str, bytes)) or _is_ndarray(values) or not hasattr(values, "__iter__") \
-            or (isinstance(values, np.ndarray) and values.ndim != 1):
-        raise ValueError(f"{wanted}, got {values!r:.60}")
-    out = [positive_int(v, name, minimum=minimum, maximum=maximum) for v in list(values)[:10**6]]
-    if not out:
-        raise ValueError(f"{wanted}, got an empty sequence")
-    return out
+    """A non-empty sequence of integers in ``minimum .. maximum`` (e.g. worker counts), each
+    checked as :func:`positive_int` checks one (the first million only)."""
+    items = sequence(values, f"{name} must be a non-empty sequence of integers >= {minimum}",
+                     MAX_REPEATS)
+    return [positive_int(v, name, minimum=minimum, maximum=maximum) for v in items]
 
 
 def elements(count: int, what: str, itemsize: int = 8) -> None:
     """Refuse, before allocating, an array of ``count`` elements above :data:`MAX_ELEMENTS`, or
     one that would take more than a quarter of this machine's physical memory (an experiment
-    holds a few such arrays at once, so one that size would end in a MemoryError half-way)."""
+    holds a few such arrays at once, so one that size would end in a MemoryError half-way);
+    a system that does not say how much memory it has (not POSIX) is held to the first only."""
     if count > MAX_ELEMENTS:
         raise ValueError(f"{what} would need {count:,} elements, more than the limit of "
                          f"2**31 - 1 = {MAX_ELEMENTS:,} per array; use smaller sizes")
-    try:  # the system's memory: 0 when it does not say (not POSIX)
+    try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         memory = 0
@@ -165,10 +162,13 @@ def finite_float(value, name: str, *, minimum: float | None = None,
     return value
 
 
-def features(X, name: str = "X") -> np.ndarray:
+def features(X, name: str = "X", dtype=None) -> np.ndarray:
     """Return ``X`` as a finite 2-D float array of shape ``(n, d)`` with ``n, d >= 1``.
 
-    Float32 and float64 inputs keep their precision; anything else becomes float64.
+    Float32 and float64 inputs keep their precision, anything else becomes float64, unless
+    ``dtype`` (e.g. ``np.float64``) is given. Finiteness is first tried with one cheap
+    reduction in the array's own dtype (a float32 sum that overflows only sends a finite ``X``
+    to the elementwise search, which then finds nothing).
     """
     a = to_numpy(X, name)
     if a.ndim != 2:
@@ -179,9 +179,7 @@ def features(X, name: str = "X") -> np.ndarray:
                          f"got shape {a.shape}")
     if not _real(a):
         raise ValueError(f"{name} must hold real numbers, got dtype {a.dtype}")
-    a = a if a.dtype in (np.float32, np.float64) else a.astype(np.float64)
-    # one cheap reduction first, in the array's own dtype (a float32 sum that overflows only
-    # sends a finite X to the elementwise search, which then finds nothing)
+    a = as_features(a, dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         if np.isfinite(a.sum()) or np.all(np.isfinite(a)):
             return a
@@ -242,7 +240,7 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
         raise ValueError(f"{name} must be one vector, of shape (d,), (d, 1) or (1, d), got "
                          f"shape {a.shape}")
-    a = a.reshape(-1) if a.dtype in (np.float32, np.float64) else a.astype(np.float64).reshape(-1)
+    a = as_vector(a)
     if a.size == 0:
         raise ValueError(f"{name} must hold at least one number, got an empty array")
     if size is not None and a.size != size:
@@ -251,14 +249,6 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite, got {a}; drop or replace its NaN/inf entries")
     return a
-
-
-def fraction(value, name: str) -> float:
-    """A finite number in [0, 1] (a fraction of labels, of examples, ...)."""
-    value = finite_float(value, name, minimum=0.0)
-    if value > 1.0:
-        raise ValueError(f"{name} must be a fraction in [0, 1], got {value}")
-    return value
 
 
 def scalar(value, name: str, **bounds) -> float:
@@ -270,17 +260,26 @@ def scalar(value, name: str, **bounds) -> float:
     return finite_float(value, name, **bounds)
 
 
-def instance(value, cls, name: str, hint: str) -> None:
-    """Raise ``TypeError`` unless ``value`` is a ``cls``; ``hint`` says where one comes from."""
-    if not isinstance(value, cls):
-        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-        article = "an" if names[0] in "AEIOU" else "a"
-        raise TypeError(f"{name} must be {article} {names} ({hint}), got {type(value).__name__}")
+def typed(value, name: str, ok: bool, wanted: str):
+    """``value``, if ``ok``; else a ``TypeError``: ``f"{name} must be {wanted}, got {type}
+    {value!r}"`` (the one message of an argument of the wrong kind: an NDArray, a function,
+    an Axes, ...)."""
+    if not ok:
+        raise TypeError(f"{name} must be {wanted}, got {type(value).__name__} {value!r:.40}")
+    return value
 
 
-def one_float_dtype(w: nd.NDArray, b: nd.NDArray, x: nd.NDArray) -> None:
-    """``w``, ``b`` and ``x`` share one float dtype (MXNet's ``dot`` refuses a mix with an
-    "Incompatible attr" error from inside the engine)."""
+def instance(value, cls, name: str, hint: str):
+    """``value``, unless it is no ``cls``: then :func:`typed`'s ``TypeError``, ``hint`` saying
+    where one comes from."""
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    article = "an" if names[0] in "AEIOU" else "a"
+    return typed(value, name, isinstance(value, cls), f"{article} {names} ({hint})")
+
+
+def one_float_dtype(w, b, x) -> None:
+    """The NDArrays ``w``, ``b`` and ``x`` share one float dtype (MXNet's ``dot`` refuses a mix
+    with an "Incompatible attr" error from inside the engine)."""
     dw = np.dtype(w.dtype)
     if not np.issubdtype(dw, np.floating):
         raise TypeError(f"w must hold floats (float32 or float64), got {dw.name}; use "

@@ -3,9 +3,8 @@
 A public function declares a *rule* for each of its parameters; its body is the algorithm and
 never checks::
 
-    @validate_params(X=features(), Y=labels(of="X"), max_epochs=count(),
-                     learning_rate=real(positive=True), w0=optional(vector(size_of="X")))
-    def train(X, Y, *, max_epochs, learning_rate=1.0, w0=None):
+    @validate_params(engine=one_of("fast", "faithful"))  # X, Y, max_epochs, ...: the words
+    def train(X, Y, *, max_epochs, learning_rate=1.0, w0=None, engine="fast"):
         ...
 
 A rule is a callable ``rule(value, name, args) -> value``: it raises ``ValueError`` or
@@ -13,7 +12,9 @@ A rule is a callable ``rule(value, name, args) -> value``: it raises ``ValueErro
 is called with the arguments as the user gave them and converts them itself, in one visible
 line (:mod:`._convert`: ``X = as_features(X)``). What a rule returns (``X`` as a float numpy
 array) is for the rules after it: ``args`` holds the parameters already checked, in the order
-the rules are declared, so a rule can follow another argument (``Y``'s length follows ``X``).
+of the signature, except that a rule that reads other arguments (its ``needs``: ``Y``'s length
+follows ``X``) runs after them. The package's parameter words (:data:`WORDS`) take their rule
+without a declaration.
 
 Only the *outermost* call of a decorated function checks. It runs its body with a context flag
 set, and any decorated function called while the flag is set (the package calling itself) runs
@@ -21,6 +22,9 @@ its body directly on the arguments as given. ``skip_nested=False`` is for a func
 a user's code (a loss, a callback): it checks its own arguments but leaves the flag unset, so
 what the user's code calls is checked again. The flag is a :class:`contextvars.ContextVar`,
 reset in ``finally``: an exception does not leave it set, and a new thread starts unset.
+
+A rule's repr (``Rule.text``, shown in a function's ``__rules__``) is the factory call that
+made it, listing only the arguments that are not the default: ``count(maximum=100)``.
 """
 
 from __future__ import annotations
@@ -28,18 +32,14 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
-import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any
 
 import numpy as np
 
 from . import _checks
 from ._arrays import _is_ndarray
-
-if TYPE_CHECKING:
-    import mxnet as mx
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
 _TRUSTED = contextvars.ContextVar("gluon_perceptron_trusted", default=False)
@@ -48,7 +48,7 @@ _TRUSTED = contextvars.ContextVar("gluon_perceptron_trusted", default=False)
 class Rule:
     """A named rule: ``check(value, name, args) -> value``, shown as ``text`` (e.g.
     ``count(maximum=100)``) in a function's ``__rules__``; ``needs`` names the parameters it reads
-    from ``args``, which must be declared before it."""
+    from ``args``, which run before it."""
 
     def __init__(self, check: Callable[[Any, str, dict], Any], text: str, needs: tuple = ()):
         self.check, self.text, self.needs = check, text, needs
@@ -74,19 +74,8 @@ def _calling(check: str, text: str, **options) -> Rule:
 
 # --- the decorator ----------------------------------------------------------------------------
 
-# Two signatures for mypy: rules only, so that shared dicts of rules unpack (``**RUN_RULES``;
-# against the one below a rule could fill ``skip_nested``), and rules with the options.
-@overload
-def validate_params(**rules: Callable) -> Callable: ...  # noqa: E704
-
-
-@overload
-def validate_params(*, skip_nested: bool = True, returns: Callable | None = None,
-                    **rules: Callable) -> Callable: ...  # noqa: E704
-
-
 def validate_params(*, skip_nested: object = True, returns: Callable | None = None,
-                    **rules: Callable) -> Callable:  # object: as the overload above allows
+                    **rules: Callable) -> Callable:
     """Declare a rule for every parameter of the decorated function; check outer calls only.
 
     Parameters
@@ -94,7 +83,9 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
     skip_nested : bool
         True (default): the body runs trusted, so the decorated functions it calls do not check
         again. False, for a function that calls a user's code: it checks its own arguments but
-        the calls made from its body (and the user's code) are checked.
+        the calls made from its body (and the user's code) are checked. (Typed ``object`` so
+        that a shared dict of rules unpacks, ``**RUN_RULES``, without mypy taking a rule for
+        it.)
     returns : callable, optional
         A rule for the result of an outer call, ``returns(result, function_name, arguments)``.
     **rules : callable
@@ -117,10 +108,43 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         word's own (leave it out).
     """
     def decorate(function: Callable) -> Callable:
-        signature = inspect.signature(function)
-        where = f"validate_params of {function.__qualname__}"
-        missing = [p for p in signature.parameters if p not in rules and p not in WORDS]
-        unknown = [r for r in rules if r not in signature.parameters]
+        plan = _Plan(function, rules)
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            if _TRUSTED.get():
+                return function(*args, **kwargs)
+            checked = _check_call(function, plan, args, kwargs)
+            result = _run(function, bool(skip_nested), args, kwargs)  # False: leaves it False
+            return result if returns is None else returns(result, function.__name__, checked)
+
+        setattr(wrapper, "__rules__", MappingProxyType(plan.rules))  # noqa: B010 - not in wraps' type
+        return wrapper
+
+    return decorate
+
+
+def _run(function: Callable, trusted: bool, args: tuple, kwargs: dict):
+    """``function(*args, **kwargs)`` with the trusted flag set to ``trusted``, reset after."""
+    token = _TRUSTED.set(trusted)
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _TRUSTED.reset(token)
+
+
+class _Plan:
+    """What checking a call of one function needs, computed once at decoration: its signature;
+    its rules in the order they run (the words' own where none is declared; refused if a rule
+    is missing, names no parameter, is not callable or spells out a word's own); and for a
+    plain signature (no positional-only parameter, no ``*args`` or ``**kwargs``) the names and
+    defaults that bind a call without ``Signature.bind``."""
+
+    def __init__(self, function: Callable, rules: dict):
+        self.signature = inspect.signature(function)
+        params, where = self.signature.parameters, f"validate_params of {function.__qualname__}"
+        missing = [p for p in params if p not in rules and p not in WORDS]
+        unknown = [r for r in rules if r not in params]
         spelled = [r for r in rules if r in WORDS and repr(rules[r]) == repr(WORDS[r])]
         if missing or unknown or spelled:
             raise TypeError(f"{where}: every parameter needs a rule (unchecked for none), the "
@@ -130,80 +154,49 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
             if not callable(rule):
                 raise TypeError(f"{where}: the rule of {name} must be callable as "
                                 f"rule(value, name, args), got {rule!r:.60}")
-        every = {p: rules.get(p, WORDS.get(p)) for p in signature.parameters}
-        plan = _Plan(signature, _ordered(every, where))
-
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            if _TRUSTED.get():
-                return function(*args, **kwargs)
-            checked = _check_call(function, plan, args, kwargs)
-            token = _TRUSTED.set(bool(skip_nested))  # skip_nested=False leaves it False
-            try:
-                result = function(*args, **kwargs)
-            finally:
-                _TRUSTED.reset(token)
-            return result if returns is None else returns(result, function.__name__, checked)
-
-        setattr(wrapper, "__rules__", MappingProxyType(dict(plan.order)))  # noqa: B010 - not in wraps' type
-        return wrapper
-
-    return decorate
+        self.rules = _ordered({p: rules.get(p, WORDS.get(p)) for p in params}, where)
+        values = params.values()
+        self.positional = [p.name for p in values if p.kind is p.POSITIONAL_OR_KEYWORD]
+        plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in values)
+        self.names = frozenset(params) if plain else frozenset()
+        self.defaults = {p.name: p.default for p in values if p.default is not p.empty}
 
 
-def _ordered(rules: dict, where: str) -> tuple:
-    """The ``(name, rule)`` pairs in the order of the signature, a rule that reads other
-    arguments (its ``needs``) moved after them."""
-    order: list = []
-    pending = list(rules.items())
-    while pending:
-        placed = {name for name, _ in order}
-        ready = next((k for k, (_, rule) in enumerate(pending)
-                      if set(getattr(rule, "needs", ())) <= placed), None)
-        if ready is None:
-            name, rule = pending[0]
-            raise TypeError(f"{where}: the rule of {name} ({rule!r:.60}) reads "
-                            f"{[n for n in rule.needs if n not in placed]}, which no rule "
+def _ordered(rules: dict, where: str) -> dict:
+    """The rules in the order of the signature, a rule that reads other arguments (its
+    ``needs``) moved after them; a rule that reads what no rule checks is refused."""
+    order: dict = {}
+    while pending := [name for name in rules if name not in order]:
+        ready = [n for n in pending if set(getattr(rules[n], "needs", ())) <= order.keys()]
+        if not ready:
+            rule = rules[pending[0]]
+            raise TypeError(f"{where}: the rule of {pending[0]} ({rule!r:.60}) reads "
+                            f"{[n for n in rule.needs if n not in order]}, which no rule "
                             f"before it checks")
-        order.append(pending.pop(ready))
-    return tuple(order)
-
-
-class _Plan:
-    """What checking a call of one function needs, computed once at decoration: its signature,
-    its rules in order, and for a plain signature (no positional-only parameter, no ``*args``
-    or ``**kwargs``) the names and defaults that bind a call without ``Signature.bind``."""
-
-    def __init__(self, signature: inspect.Signature, order: tuple):
-        self.signature, self.order, params = signature, order, signature.parameters.values()
-        plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params)
-        self.positional = tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD)
-        self.names = frozenset(signature.parameters) if plain else frozenset()
-        self.defaults = {p.name: p.default for p in params if p.default is not p.empty}
+        order[ready[0]] = rules[ready[0]]
+    return order
 
 
 def _check_call(function: Callable, plan: _Plan, args: tuple, kwargs: dict) -> dict:
-    """Check one outer call: bind the arguments (defaults included) and run every rule in the
-    order declared. The body is then called with the arguments as given (it converts them
-    itself, in one visible line); the checked arguments returned are for a ``returns`` rule.
-    The one entry into checking (``benchmarks/validation_share.py`` counts its calls)."""
+    """Check one outer call: bind the arguments (defaults included; a plain call without
+    ``Signature.bind``, any other with it, and Python's own ``TypeError`` for a call that does
+    not bind) and run every rule in order, each seeing the arguments checked before it (as its
+    rule left them: ``labels(of="X")`` reads ``X``'s shape). The body is then called with the
+    arguments as given (it converts them itself, in one visible line); the checked arguments
+    returned are for a ``returns`` rule. The one entry into checking
+    (``benchmarks/validation_share.py`` counts its calls)."""
     given = dict(zip(plan.positional, args))
-    if plan.names and len(args) <= len(given) and kwargs.keys() <= plan.names - given.keys() \
-            and len(arguments := {**plan.defaults, **given, **kwargs}) == len(plan.names):
-        return _apply(plan.order, arguments)  # a plain call, bound without Signature.bind
-    try:  # the general case, and the exact TypeError of a call that does not bind
-        bound = plan.signature.bind(*args, **kwargs)
-    except TypeError as exc:
-        raise TypeError(f"{function.__name__}() {exc}") from None
-    bound.apply_defaults()
-    return _apply(plan.order, bound.arguments)
-
-
-def _apply(order: tuple, arguments: dict) -> dict:
-    """Run the rules in order on the bound ``arguments``; each sees those checked before it
-    (as its rule left it: ``labels(of="X")`` reads ``X``'s shape). Returns them, checked."""
+    arguments = {**plan.defaults, **given, **kwargs}
+    if not plan.names or len(args) > len(given) or not kwargs.keys() <= plan.names - given.keys() \
+            or len(arguments) != len(plan.names):
+        try:
+            bound = plan.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{function.__name__}() {exc}") from None
+        bound.apply_defaults()
+        arguments = bound.arguments
     checked: dict = {}
-    for name, rule in order:
+    for name, rule in plan.rules.items():
         checked[name] = rule(arguments[name], name, checked)
     return checked
 
@@ -223,11 +216,8 @@ def features(dtype=None) -> Rule:
     """``X``: a finite 2-D float array (n, d), n, d >= 1 (:func:`._checks.features`): float32
     and float64 keep their precision, unless ``dtype`` (e.g. ``np.float64``) is given."""
     to = None if dtype is None else np.dtype(dtype)
-
-    def check(value, name: str, args: dict) -> np.ndarray:
-        X = _checks.features(value, name)
-        return X if to is None else X.astype(to, copy=False)
-    return Rule(check, "features()" if to is None else f"features(dtype={to.name})")
+    return Rule(lambda value, name, args: _checks.features(value, name, to),
+                "features()" if to is None else f"features(dtype={to.name})")
 
 
 def features_for(width: Callable[[Any], int], model: str = "model") -> Rule:
@@ -248,16 +238,6 @@ def labels(of: str | None = "X") -> Rule:
         value, None if of is None else args[of].shape[0], name,
         np.float64 if of is None else args[of].dtype), _text("labels", of=(of, None)),
         () if of is None else (of,))
-
-
-def _label(y, name: str, args: dict) -> float:
-    a = _checks.to_numpy(y, name)
-    if a.size != 1 or not _checks._real(a):
-        got = f"got an array of shape {a.shape}" if _is_ndarray(y) else f"-1 or +1, got {y!r:.60}"
-        raise ValueError(f"{name} must be a single label, {got}")
-    if float(a.reshape(-1)[0]) not in (1.0, -1.0):
-        raise ValueError(f"{name} must be -1 or +1, got {float(a.reshape(-1)[0])}")
-    return float(a.reshape(-1)[0])
 
 
 def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
@@ -290,6 +270,16 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
                 () if of is None else (of,))
 
 
+def _label(y, name: str, args: dict) -> float:
+    a = _checks.to_numpy(y, name)
+    if a.size != 1 or not _checks._real(a):
+        got = f"got an array of shape {a.shape}" if _is_ndarray(y) else f"-1 or +1, got {y!r:.60}"
+        raise ValueError(f"{name} must be a single label, {got}")
+    if float(a.item()) not in (1.0, -1.0):
+        raise ValueError(f"{name} must be -1 or +1, got {float(a.item())}")
+    return float(a.item())
+
+
 def label() -> Rule:
     """One label, -1 or +1, from a number or a one-element array (NDArray too); a float."""
     return Rule(_label, "label()")
@@ -297,16 +287,15 @@ def label() -> Rule:
 
 def count(minimum: int = 1, maximum: int = _checks.MAX_COUNT, at_most: str | None = None) -> Rule:
     """An integer in ``minimum .. maximum`` (epochs, steps, sizes), as ``int``; with
-    ``at_most``, also at most that argument (an integer, or a sequence's length), declared
+    ``at_most``, also at most that argument (an integer, or a sequence's length), which runs
     before it: ``last=count(at_most="epochs")``."""
     def check(value, name: str, args: dict) -> int:
         value = _checks.positive_int(value, name, minimum=minimum, maximum=maximum)
-        if at_most is not None:
-            whole = isinstance(args[at_most], numbers.Integral)
-            most = int(args[at_most]) if whole else len(args[at_most])
-            if value > most:
-                what = f"{at_most}={most}" if whole else f"the {most} values of {at_most}"
-                raise ValueError(f"{name}={value} is more than {what}; use at most {most}")
+        most = args.get(at_most)  # None without at_most
+        limit = len(most) if isinstance(most, Sized) else most  # an integer is its own limit
+        if limit is not None and value > limit:
+            what = f"{at_most}={most}" if limit is most else f"the {limit} values of {at_most}"
+            raise ValueError(f"{name}={value} is more than {what}; use at most {limit}")
         return value
     return Rule(check, _text("count", minimum=(minimum, 1), maximum=(maximum, _checks.MAX_COUNT),
                              at_most=(at_most, None)), () if at_most is None else (at_most,))
@@ -326,8 +315,8 @@ def fits(rule: Rule, size: Callable[[Any, dict], int], what: str, needs: tuple =
 
 
 def repeats() -> Rule:
-    """A number of repetitions (trials, draws): an integer in ``1 .. MAX_REPEATS``."""
-    return _calling("repeats", "repeats()")
+    """A number of repetitions (trials, draws): :func:`count` up to ``MAX_REPEATS``."""
+    return Rule(count(maximum=_checks.MAX_REPEATS).check, "repeats()")
 
 
 def seed() -> Rule:
@@ -367,8 +356,8 @@ def scalar(minimum: float | None = None, positive: bool = False) -> Rule:
 
 
 def fraction() -> Rule:
-    """A finite number in [0, 1], as ``float``."""
-    return _calling("fraction", "fraction()")
+    """A finite number in [0, 1], as ``float``: :func:`real` from 0 up to 1."""
+    return Rule(real(minimum=0.0, maximum=1.0, why="a fraction").check, "fraction()")
 
 
 def one_of(*options) -> Rule:
@@ -381,12 +370,10 @@ def names(*options: str) -> Rule:
     """A non-empty sequence of names, each one of ``options`` (``names("uniform",
     "weighted")``; a string alone is refused: ``("uniform",)`` names one), as a tuple."""
     def check(value, name: str, args: dict) -> tuple:
-        items = () if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") else \
-            tuple(_checks.choice(v, f"{name}[k]", frozenset(options)) for v in list(value)[:1000])
-        if not items:
-            raise ValueError(f"{name} must be a non-empty sequence of names from {list(options)}, "
-                             f"e.g. {name}=({options[0]!r},), got {value!r:.60}")
-        return items
+        wanted = f"{name} must be a non-empty sequence of names from {list(options)}, e.g. " \
+                 f"{name}=({options[0]!r},)"
+        return tuple(_checks.choice(v, f"{name}[k]", frozenset(options))
+                     for v in _checks.sequence(value, wanted, 1000))
     return Rule(check, f"names({', '.join(map(repr, options))})")
 
 
@@ -396,10 +383,10 @@ def flag() -> Rule:
 
 
 def _progress(value, name: str, args: dict):
-    if value is not None and not isinstance(value, (bool, np.bool_)) and not callable(value):
-        raise TypeError(f"{name} must be None or a callable like tqdm.tqdm "
-                        f"(called as {name}(items, desc=...)), got {value!r:.60}")
-    return None if value is None or isinstance(value, (bool, np.bool_)) else value
+    off = value is None or isinstance(value, (bool, np.bool_))
+    _checks.typed(value, name, off or callable(value),
+                  f"None or a callable like tqdm.tqdm (called as {name}(items, desc=...))")
+    return None if off else value
 
 
 def progress() -> Rule:
@@ -431,11 +418,9 @@ def counts(minimum: int = 1, maximum: int = _checks.MAX_COUNT) -> Rule:
 
 def instance(cls: type | tuple[type, ...], hint: str) -> Rule:
     """An instance of ``cls`` (``TypeError`` otherwise; ``hint`` says where one comes from)."""
-    def check(value, name: str, args: dict):
-        _checks.instance(value, cls, name, hint)
-        return value
     shown = ", ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
-    return Rule(check, f"instance({shown}, {hint!r})")
+    return Rule(lambda value, name, args: _checks.instance(value, cls, name, hint),
+                f"instance({shown}, {hint!r})")
 
 
 def optional(rule: Callable) -> Rule:
@@ -447,12 +432,9 @@ def optional(rule: Callable) -> Rule:
 def ndarray(why: str) -> Rule:
     """An mxnet NDArray, returned as is (``TypeError`` otherwise); ``why`` says what needs one,
     e.g. ``"perceptron updates w and b in place"``."""
-    def check(value, name: str, args: dict):
-        if not _is_ndarray(value):
-            raise TypeError(f"{name} must be an mxnet NDArray ({why}), got "
-                            f"{type(value).__name__}; wrap it with nd.array(...)")
-        return value
-    return Rule(check, f"ndarray({why!r})")
+    wanted = f"an mxnet NDArray ({why}; wrap it with nd.array(...))"
+    return Rule(lambda value, name, args: _checks.typed(value, name, _is_ndarray(value), wanted),
+                f"ndarray({why!r})")
 
 
 def function(hint: str) -> Rule:
@@ -460,12 +442,9 @@ def function(hint: str) -> Rule:
     what is expected, for the ``TypeError`` of a value that is not callable: ``"loss must be a
     function {hint}, got str 'hinge'"``. A body that calls a user's function converts it first,
     in one visible line: :func:`user_code`."""
-    def check(value, name: str, args: dict):
-        if not callable(value):
-            raise TypeError(f"{name} must be a function {hint}, got {type(value).__name__} "
-                            f"{value!r:.40}")
-        return value
-    return Rule(check, f"function({hint!r:.40})")
+    return Rule(lambda value, name, args: _checks.typed(value, name, callable(value),
+                                                        f"a function {hint}"),
+                f"function({hint!r:.40})")
 
 
 def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
@@ -481,11 +460,7 @@ def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
 
     @functools.wraps(value)
     def untrusted(*args, **kwargs):
-        token = _TRUSTED.set(False)
-        try:
-            result = value(*args, **kwargs)
-        finally:
-            _TRUSTED.reset(token)
+        result = _run(value, False, args, kwargs)
         if returns is not None and not isinstance(result, returns[0]):
             raise TypeError(f"{name} must return {returns[1]}, but "
                             f"{getattr(value, '__name__', value)!r:.60} returned "
@@ -494,12 +469,13 @@ def user_code(value, name: str, returns: tuple[type, str, str] | None = None):
     return untrusted
 
 
-def _context(value, name: str, args: dict) -> mx.Context:
-    import mxnet as mx  # here: a process whose functions take no ctx never imports MXNet
+def _context(value, name: str, args: dict):
+    """An ``mx.Context`` (None: ``mx.cpu()``); MXNet imported here, so that a process whose
+    functions take no ``ctx`` never imports it."""
+    import mxnet as mx
 
-    if value is not None and not isinstance(value, mx.Context):
-        raise TypeError(f"{name} must be an mxnet Context such as mx.cpu() or mx.gpu(0), got "
-                        f"{type(value).__name__} {value!r:.60}")
+    _checks.typed(value, name, value is None or isinstance(value, mx.Context),
+                  "an mxnet Context such as mx.cpu() or mx.gpu(0)")
     return mx.cpu() if value is None else value
 
 
@@ -509,12 +485,12 @@ def context():
 
 
 def _ax(value, name: str, args: dict):
-    # matplotlib's Axes by its class's name: core imports no drawing library
-    if value is not None and not any(c.__module__.startswith("matplotlib.axes")
-                                     and c.__name__ == "Axes" for c in type(value).__mro__):
-        raise TypeError(f"{name} must be None (a new figure) or a matplotlib Axes, e.g. "
-                        f"plt.subplots()[1], got {type(value).__name__} {value!r:.40}")
-    return value
+    """None or a matplotlib ``Axes``, known by its class's name: core imports no drawing
+    library."""
+    axes = any(c.__module__.startswith("matplotlib.axes") and c.__name__ == "Axes"
+               for c in type(value).__mro__)
+    return _checks.typed(value, name, value is None or axes,
+                         "None (a new figure) or a matplotlib Axes, e.g. plt.subplots()[1]")
 
 
 #: The package's parameter words, one meaning each (one word for one idea): a parameter of a

@@ -5,6 +5,7 @@ checked again, while calls made from a user's code are."""
 from __future__ import annotations
 
 import inspect
+import itertools
 import threading
 
 import numpy as np
@@ -155,6 +156,40 @@ def test_an_outer_call_names_the_bad_argument(kwargs, error, match):
     args = {"X": X, "Y": Y, **kwargs}
     with pytest.raises(error, match=match):
         _demo(**args)
+
+
+@pytest.mark.parametrize("factory", [rule.counts(), rule.seeds(), rule.names("u", "w")])
+@pytest.mark.parametrize("value", [(v for v in (1, 2)), itertools.count(1), np.array(1), "u",
+                                   nd.array([1, 2]), np.ones((2, 1), int), []],
+                         ids=["generator", "endless", "0-d", "str", "NDArray", "2-D", "empty"])
+def test_a_sequence_argument_is_read_once_and_refused_by_name(factory, value):
+    """A one-shot iterator would be used up by the rule (the body would see nothing) and an
+    endless one would never end: both are refused, as is what is no 1-D sequence."""
+    with pytest.raises(ValueError, match="values must be a (count or a )?non-empty sequence"):
+        factory(value, "values", {})
+    assert rule.counts()(range(1, 4), "values", {}) == [1, 2, 3]
+    assert rule.names("u", "w")(np.array(["w", "u"]), "values", {}) == ("w", "u")
+
+
+def test_seeds_are_a_count_or_a_sequence_of_integer_seeds():
+    seeds = rule.seeds(maximum=3)
+    assert seeds(2, "seeds", {}) == [0, 1] and seeds(np.array([7, 2**32 - 1]), "seeds", {}) == \
+        [7, 2**32 - 1]
+    for bad, match in ((4, "seeds must be at most 3"), ([0, 1, 2, 3], "holds more than 3 seeds"),
+                       ([1, -2], r"seeds\[k\] must be an integer >= 0, got -2"),
+                       ([2**32], r"seeds\[k\] must be at most 4,294,967,295"),
+                       ([1.5], r"seeds\[k\] must be an integer >= 0, got 1.5")):
+        with pytest.raises(ValueError, match=match):
+            seeds(bad, "seeds", {})
+
+
+def test_a_fraction_is_a_real_from_0_to_1():
+    assert rule.fraction()(np.float32(0.5), "flip", {}) == 0.5 and repr(rule.fraction()) == \
+        "fraction()"
+    for bad, match in ((1.5, r"flip must be at most 1 in size \(a fraction\), got 1.5"),
+                       (-0.1, "flip must be >= 0.0"), ("half", "flip must be a real number")):
+        with pytest.raises(ValueError, match=match):
+            rule.fraction()(bad, "flip", {})
 
 
 def test_defaults_are_checked_too():
