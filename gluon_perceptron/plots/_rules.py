@@ -18,11 +18,9 @@ __all__ = ["axes_pair", "plane_features", "text"]
 
 
 def _axes_pair(value, name: str, args: dict):
-    try:
-        grid = np.asarray(value, dtype=object)
-    except ValueError:  # a ragged list
-        grid = np.empty(0)
-    if value is not None and (grid.shape != (2,) or not all(isinstance(a, Axes) for a in grid)):
+    pair = isinstance(value, (list, tuple, np.ndarray)) and getattr(value, "ndim", 1) == 1 \
+        and len(value) == 2 and all(isinstance(a, Axes) for a in value)
+    if value is not None and not pair:
         raise TypeError(f"{name} must be None (a new figure) or an array of matplotlib Axes of "
                         f"shape (2,), e.g. plt.subplots(1, 2)[1], got {type(value).__name__} "
                         f"{value!r:.60}")

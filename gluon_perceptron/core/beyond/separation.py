@@ -40,10 +40,9 @@ def _separable(A: np.ndarray, who: str) -> None:
     if np.all(A @ A.mean(axis=0) > 0):
         return
     if _separating_point(A, who) is None:
-        raise ValueError(f"{who}: A is not separable: no w has A w > 0 (some convex combination "
-                         f"of its rows is 0), so no separation algorithm can converge and "
-                         f"this one would only run to its iteration bound; check the rows "
-                         f"a_j = y_j (x_j, 1) (signs, labels) or use data that is separable")
+        raise ValueError(f"{who}: A is not separable: no w has A w > 0 (a convex combination of "
+                         f"its rows is 0), so no separation algorithm converges; check the rows "
+                         f"a_j = y_j (x_j, 1) (signs, labels) or use separable data")
 
 
 def unit_rows(who: str, square: bool = False) -> Rule:
@@ -90,24 +89,17 @@ def phase_length(m: int) -> int:
 
 
 def perceptron_separation_bound(rho: float) -> float:
-    """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
-    with np.errstate(all="ignore"):
-        value = float(1.0 / np.float64(rho) ** 2)
-    if not math.isfinite(value):
-        raise ValueError(f"perceptron_separation_bound overflowed: rho={rho:g} gives 1/rho**2 "
-                         f"= {value}, beyond float64; a margin this small bounds nothing "
-                         f"(the rows are separable only in theory): check rho")
-    return value
+    """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates (``rho``: the margin of a
+    :func:`separation_problem` of :func:`~gluon_perceptron.experiments.separation_experiment`,
+    whose margins are at least 1e-10, so the bound is finite; not checked again)."""
+    return float(1.0 / np.float64(rho) ** 2)
 
 
 def smooth_bound(rho: float, n: int) -> int:
     """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
-    :math:`n = 1`: the single row itself is a solution)."""
-    value = 2 * math.sqrt(2 * math.log(n)) / rho - 1
-    if not math.isfinite(value):
-        raise ValueError(f"smooth_bound overflowed: rho={rho:g} gives 2 sqrt(2 ln n)/rho = "
-                         f"{value}, beyond float64; a margin this small bounds nothing: check rho")
-    return max(0, math.ceil(value))
+    :math:`n = 1`: the single row itself is a solution; ``rho`` as for
+    :func:`perceptron_separation_bound`)."""
+    return max(0, math.ceil(2 * math.sqrt(2 * math.log(n)) / rho - 1))
 
 
 def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
