@@ -153,17 +153,17 @@ def baselines(Y_train, Y_test) -> Baselines:
 
 
 def _split(split, name: str, args: dict) -> Split:
-    """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
+    """A :class:`Split` whose parts hold finite 2-D images with the pixels of ``X_train`` and
+    one label per image (checked, left as they are)."""
     _checks.instance(split, Split, name, "from digits_split() or mnist_5k_split()")
     for part in ("train", "test"):
         images = _checks.features(getattr(split, f"X_{part}"), f"split.X_{part}")
-        labels = np.shape(getattr(split, f"y_{part}"))
-        if len(labels) != 1 or labels[0] != images.shape[0]:
+        labels, pixels = np.shape(getattr(split, f"y_{part}")), np.shape(split.X_train)[1]
+        if labels != images.shape[:1] or images.shape[1] != pixels:
             raise ValueError(f"split.y_{part} holds {labels[0] if labels else 0} labels (shape "
-                             f"{labels}) for the {images.shape[0]} images of split.X_{part}")
-        if images.shape[1] != np.shape(split.X_train)[1]:
-            raise ValueError(f"split.X_test has {images.shape[1]} column(s) but split.X_train "
-                             f"{np.shape(split.X_train)[1]}: both parts need the same pixels")
+                             f"{labels}) for the {images.shape[0]} images of split.X_{part} with "
+                             f"{images.shape[1]} column(s) (X_train {pixels}): give one label per "
+                             f"image, the same pixels in both parts")
     return split
 
 
