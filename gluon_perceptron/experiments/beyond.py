@@ -41,7 +41,7 @@ from ..core.beyond.separation import (
     smooth_bound,
 )
 from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
-from ..core.chapter.sampler import _check_sampler_args
+from ..core.chapter.sampler import _REACHABLE, SAMPLE_RULES
 from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.fast.training_fast import fast_pass
 from ._progress import Progress, track
@@ -288,14 +288,12 @@ class SecondOrderExperiment:
     a: float
 
 
-def _stream_margin(epsilon, name: str, args: dict) -> float:
-    """``epsilon``, with ``samples`` and ``dimensions``, checked by the sampler's own rule."""
-    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
+#: The sampler's own rules of a stream's shape and margin (an ``epsilon`` the planes reach).
+_STREAM = {"samples": SAMPLE_RULES["samples"], "dimensions": SAMPLE_RULES["dimensions"],
+           "epsilon": _REACHABLE}
 
 
-@validate_params(draws=_records("second_order_experiment", 4), samples=count(maximum=2**80),
-                 dimensions=count(maximum=2**80), a=real(positive=True),
-                 epsilon=Rule(_stream_margin, "getfake's epsilon", ("samples", "dimensions")))
+@validate_params(draws=_records("second_order_experiment", 4), a=real(positive=True), **_STREAM)
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:
