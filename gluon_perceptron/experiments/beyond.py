@@ -19,10 +19,12 @@ from ..core._validation import (
     Rule,
     count,
     counts,
+    finite_values,
     fits,
     one_of,
     real,
     repeats,
+    such_that,
     validate_params,
 )
 from ..core.beyond.budget import forgetron, forgetron_bound
@@ -361,17 +363,13 @@ class SeparationExperiment:
         return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
-def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:  # as an array, for draws
-    values = _checks.finite_values(gammas, name)
-    if np.any(values < 1e-10) or np.any(values >= 1):
-        raise ValueError(f"gammas must be at least 1e-10 (a smaller margin between unit rows is "
-                         f"lost in double precision) and below 1, got {gammas!r:.60}")
-    return values
+#: ``gammas``: margins in [1e-10, 1), as an array (``draws`` reads its size).
+_MARGINS = such_that(finite_values(), lambda g, args: np.all((g >= 1e-10) & (g < 1)),
+                     "gammas must be at least 1e-10 (a smaller margin between unit rows is lost "
+                     "in double precision) and below 1, got {value}")
 
 
-
-
-@validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
+@validate_params(gammas=_MARGINS,
                  draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
                             "the records (11 per margin, draws={value:,})", ("gammas",)),
                  samples=count(minimum=2), seed=_DRAW_SEED,

@@ -23,7 +23,9 @@ from ..core._validation import (
     counts,
     fits,
     flag,
+    labels,
     one_of,
+    such_that,
     validate_params,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
@@ -125,13 +127,9 @@ def accuracy(w, b: float, X, Y) -> float:
     return _accuracy(w, b, X, Y)
 
 
-def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
-    if _checks.labels(Y, name=name).size == 0:
-        raise ValueError(f"{name} must hold at least one label, got none")
-    return Y
-
-
-_NONEMPTY = Rule(_nonempty_labels, "labels(of=None), non-empty")
+#: Labels of any length but 0 (an accuracy over no example is no number).
+_NONEMPTY = such_that(labels(of=None), lambda Y, args: Y.size > 0,
+                      "{name} must hold at least one label, got none")
 
 
 @validate_params(Y_train=_NONEMPTY, Y_test=_NONEMPTY)
@@ -158,10 +156,10 @@ def _split(split, name: str, args: dict) -> Split:
     _checks.instance(split, Split, name, "from digits_split() or mnist_5k_split()")
     for part in ("train", "test"):
         images = _checks.features(getattr(split, f"X_{part}"), f"split.X_{part}")
-        labels, pixels = np.shape(getattr(split, f"y_{part}")), np.shape(split.X_train)[1]
-        if labels != images.shape[:1] or images.shape[1] != pixels:
-            raise ValueError(f"split.y_{part} holds {labels[0] if labels else 0} labels (shape "
-                             f"{labels}) for the {images.shape[0]} images of split.X_{part} with "
+        given, pixels = np.shape(getattr(split, f"y_{part}")), np.shape(split.X_train)[1]
+        if given != images.shape[:1] or images.shape[1] != pixels:
+            raise ValueError(f"split.y_{part} holds {given[0] if given else 0} labels (shape "
+                             f"{given}) for the {images.shape[0]} images of split.X_{part} with "
                              f"{images.shape[1]} column(s) (X_train {pixels}): give one label per "
                              f"image, the same pixels in both parts")
     return split

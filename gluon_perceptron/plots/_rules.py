@@ -11,8 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core import _checks
-from ..core._validation import Rule, instance
+from ..core._validation import Rule, features, instance, such_that
 
 __all__ = ["axes_pair", "plane_features", "text"]
 
@@ -31,16 +30,9 @@ def _axes_pair(value, name: str, args: dict):
 axes_pair = Rule(_axes_pair, "axes_pair")
 
 
-def _plane_features(value, name: str, args: dict):
-    X = _checks.features(value, name)
-    if X.shape[1] < 2:
-        raise ValueError(f"{name} must have at least 2 features to draw in the plane, got "
-                         f"{X.shape[1]}")
-    return X
-
-
 #: ``X`` with at least 2 features (the plane drawn).
-plane_features = Rule(_plane_features, "plane_features")
+plane_features = such_that(features(), lambda X, args: X.shape[1] >= 2, "{name} must have at "
+                           "least 2 features to draw in the plane, got {value.shape[1]}")
 
 #: A string (a title, a label; ``title``, None or a string, is one of the package's words).
 text = instance(str, "a title")

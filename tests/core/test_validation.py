@@ -420,3 +420,23 @@ def test_returns_checks_the_result_of_outer_calls_only():
     assert inner(2.0) == 2.0 and outer(3.0) == -3.0
     with pytest.raises(ValueError, match="inner gave -1.0"):
         inner(-1.0)
+
+
+def test_such_that_checks_a_condition_after_its_rule_and_names_the_argument():
+    """``such_that(rule, holds, message)``: ``rule`` first (its own messages), then ``holds`` on
+    the value it returned, with the arguments checked before it; the message is formatted with
+    ``name``, ``value`` and ``args``."""
+    below = rule.such_that(rule.real(positive=True), lambda v, args: v < args["top"],
+                           "{name}={value:g} must be below top={args[top]}", ("top",))
+
+    @validate_params(top=rule.real(), x=below)
+    def f(x, top=1.0):
+        return x
+
+    assert f(0.5) == 0.5 and f(3, top=4.0) == 3
+    with pytest.raises(ValueError, match=r"^x=2 must be below top=1.0$"):
+        f(2)
+    with pytest.raises(ValueError, match=r"x must be > 0"):  # the inner rule's own message
+        f(-1)
+    assert below.needs == ("top",) and repr(below).startswith("such_that(real(positive=True), ")
+    assert f.__rules__["x"] is below

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _checks
 from .._arrays import _row_norms
 from .._convert import as_features
-from .._validation import Rule, count, real, validate_params
+from .._validation import Rule, count, real, such_that, validate_params
 from ..data.synthetic import _mx_seed, sample_separable
 from ..theory.margins import optimal_margin
 from ..theory.separability import _separating_point
@@ -144,15 +144,10 @@ class SeparationProblem:
     plane: np.ndarray
 
 
-def _below_1(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, strictly_positive=True)
-    if value >= 1:
-        raise ValueError(f"gamma must be below 1 (the margin of unit rows), got {value}")
-    return value
-
-
 @validate_params(samples=count(minimum=2), dimensions=count(),
-                 gamma=Rule(_below_1, "real(0 < gamma < 1)"), pinned=real(positive=True, maximum=1))
+                 gamma=such_that(real(positive=True), lambda g, args: g < 1,
+                                 "gamma must be below 1 (the margin of unit rows), got {value}"),
+                 pinned=real(positive=True, maximum=1))
 def separation_problem(samples: int, dimensions: int, gamma: float, *,
                        pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
     """getfake's data as a separation problem whose margin is ``gamma``.
