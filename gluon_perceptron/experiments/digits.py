@@ -26,6 +26,7 @@ from ..core._validation import (
     labels,
     one_of,
     such_that,
+    unchecked,
     validate_params,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
@@ -190,10 +191,9 @@ def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
                 "the per-epoch weights (epochs={value} x the pixels of an image)", needs)
 
 
-@validate_params(split=SPLIT,
+@validate_params(split=SPLIT, averaged=flag(),
                  epochs=_weights_fit(lambda args: np.shape(args["split"].X_train)[1], ("split",)),
-                 digit=Rule(_digit_of_both, "a label of both parts of split", ("split",)),
-                 averaged=flag())
+                 digit=Rule(_digit_of_both, "a label of both parts of split", ("split",)))
 def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                    averaged: bool = True) -> LearningCurve:
     """Train "``digit`` or not" for exactly ``epochs`` passes, measuring after each pass.
@@ -238,15 +238,15 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                          b_averaged=float(b_avg))
 
 
-def _contrasted_digit(digit, name: str, args: dict):
-    if np.all(one_vs_rest(args["split"].y_train, digit) > 0):  # refuses a digit no example has
-        raise ValueError(f"every training example of split has label {digit!r}: there are no "
-                         f"other digits to contrast it with")
-    return digit
+#: ``digit`` of :func:`mean_image_contrast`: a label of the training part (``one_vs_rest``
+#: refuses one no example has) and not its only label.
+_CONTRASTED = such_that(
+    unchecked, lambda d, args: not np.all(one_vs_rest(args["split"].y_train, d) > 0),
+    "every training example of split has label {value!r}: there are no other digits to contrast "
+    "it with", ("split",))
 
 
-@validate_params(split=SPLIT, digit=Rule(_contrasted_digit, "a label of split.y_train, not the "
-                                                                 "only one", ("split",)))
+@validate_params(split=SPLIT, digit=_CONTRASTED)
 def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     """Mean image of ``digit`` minus the mean image of the other digits (training part).
 
