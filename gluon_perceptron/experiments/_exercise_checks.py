@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 from mxnet import autograd, nd
 
-from ..core import _checks
 from ..core._convert import as_scalar, as_vector
-from ..core._validation import Rule, one_of, scalar, validate_params
+from ..core._validation import Rule, one_of, scalar, such_that, validate_params, vector
 
 
 @dataclass(frozen=True)
@@ -535,12 +534,8 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 08: NAND and NOR ----------------------------------------------------------------
 
-def _two_weights(w, name: str, args: dict):
-    return _checks.vector(w, name, size=2)
-
-
-@validate_params(name=one_of("AND", "OR", "NAND", "NOR"),
-                 w=Rule(_two_weights, "vector(size=2)"), b=scalar())
+@validate_params(name=one_of("AND", "OR", "NAND", "NOR"), b=scalar(), w=such_that(
+    vector(), lambda w, _: w.size == 2, "{name} must hold 2 weights (one per input), got {value}"))
 def check_gate(name: str, w, b: float) -> ExerciseCheck:
     """Check weights ``w`` (2 numbers) and bias ``b`` for a Boolean gate on :math:`\\pm 1`
     inputs: :math:`w^\\top x + b > 0` exactly where the gate is true, and never 0 (a score of
