@@ -529,7 +529,7 @@ WORDS: dict[str, Rule] = dict(
 
 # --- added by c33e ----------------------------------------------------------------------------
 
-def such_that(rule: Rule, holds: Callable[[Any, dict], bool], message: str,
+def such_that(rule: Rule, holds: Callable[[Any, dict], object], message: str,
               needs: tuple = ()) -> Rule:
     """``rule``, then ``holds(value, args)`` must be true of the value it checked, else a
     ``ValueError`` of ``message`` formatted with the argument's ``name``, that ``value`` and the
