@@ -289,14 +289,3 @@ def one_vs_rest(y, positive) -> np.ndarray:
     """
     y = as_numpy(y).reshape(-1)
     return np.where(_matches(y, positive), 1.0, -1.0)
-
-
-def image_side(x, name: str = "x") -> int:
-    """Side of the square image a flat pixel vector holds (``name`` is the argument's, for the
-    error message)."""
-    n = np.asarray(x).reshape(-1).size
-    side = int(round(np.sqrt(n)))
-    if side * side != n:
-        raise ValueError(f"{name} has {n} values: cannot show them as a square image (8x8 "
-                         f"digits have 64, MNIST 784); drop the padded constant before plotting")
-    return side
