@@ -530,16 +530,16 @@ WORDS: dict[str, Rule] = dict(
 # --- added by c33e ----------------------------------------------------------------------------
 
 def such_that(rule: Rule, holds: Callable[[Any, dict], object], message: str,
-              needs: tuple = ()) -> Rule:
-    """``rule``, then ``holds(value, args)`` must be true of the value it checked, else a
-    ``ValueError`` of ``message`` formatted with the argument's ``name``, that ``value`` and the
-    arguments checked before it (``args``): ``such_that(real(positive=True), lambda v, args: v
-    < 1, "{name} must be below 1, got {value}")``; ``needs`` names the arguments ``holds``
-    reads."""
+              needs: tuple = (), error: type[Exception] = ValueError) -> Rule:
+    """``rule``, then ``holds(value, args)`` must be true of the value it checked, else an
+    ``error`` (``ValueError``; ``TypeError`` for a value of the wrong kind) of ``message``
+    formatted with the argument's ``name``, that ``value`` and the arguments checked before it
+    (``args``): ``such_that(real(positive=True), lambda v, args: v < 1, "{name} must be below
+    1, got {value}")``; ``needs`` names the arguments ``holds`` reads."""
     def check(value, name: str, args: dict):
         value = rule(value, name, args)
         if not holds(value, args):
-            raise ValueError(message.format(name=name, value=value, args=args))
+            raise error(message.format(name=name, value=value, args=args))
         return value
     return Rule(check, f"such_that({rule!r}, {message!r:.40})",
                 tuple(getattr(rule, "needs", ())) + needs)

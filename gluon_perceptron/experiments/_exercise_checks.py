@@ -17,7 +17,7 @@ import numpy as np
 from mxnet import autograd, nd
 
 from ..core._convert import as_scalar, as_vector
-from ..core._validation import Rule, one_of, scalar, such_that, validate_params, vector
+from ..core._validation import Rule, one_of, scalar, such_that, unchecked, validate_params, vector
 
 
 @dataclass(frozen=True)
@@ -56,15 +56,10 @@ class ExerciseCheck:
         return self.passed
 
 
-def _function(value, name: str, args: dict):
-    if not callable(value):
-        raise TypeError(f"{name} must be your function (a callable), got "
-                        f"{type(value).__name__}; pass the function itself, without calling it")
-    return value
-
-
 #: The rule of the reader's function: any callable, called later with the checker's cases.
-function: Rule = Rule(_function, "function()")
+function: Rule = such_that(unchecked, lambda value, _: callable(value), "{name} must be your "
+                           "function (a callable), got {value.__class__.__name__}; pass the "
+                           "function itself, without calling it", error=TypeError)
 
 #: The one declaration of the checkers that take only the reader's function: ``solution`` is
 #: checked, and runs untrusted (``skip_nested=False``): what it calls of the package is checked

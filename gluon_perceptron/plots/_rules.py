@@ -11,23 +11,17 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import Rule, features, instance, such_that
+from ..core._validation import features, instance, such_that, unchecked
 
 __all__ = ["axes_pair", "plane_features", "text"]
 
 
-def _axes_pair(value, name: str, args: dict):
-    pair = isinstance(value, (list, tuple, np.ndarray)) and getattr(value, "ndim", 1) == 1 \
-        and len(value) == 2 and all(isinstance(a, Axes) for a in value)
-    if value is not None and not pair:
-        raise TypeError(f"{name} must be None (a new figure) or an array of matplotlib Axes of "
-                        f"shape (2,), e.g. plt.subplots(1, 2)[1], got {type(value).__name__} "
-                        f"{value!r:.60}")
-    return value
-
-
 #: ``axes``: None or a pair of matplotlib Axes (an array or a list of shape ``(2,)``).
-axes_pair = Rule(_axes_pair, "axes_pair")
+axes_pair = such_that(unchecked, lambda v, _: v is None or (
+    isinstance(v, (list, tuple, np.ndarray)) and getattr(v, "ndim", 1) == 1 and len(v) == 2
+    and all(isinstance(a, Axes) for a in v)), "{name} must be None (a new figure) or an array of "
+    "matplotlib Axes of shape (2,), e.g. plt.subplots(1, 2)[1], got {value.__class__.__name__} "
+    "{value!r:.60}", error=TypeError)
 
 
 #: ``X`` with at least 2 features (the plane drawn).

@@ -440,3 +440,16 @@ def test_such_that_checks_a_condition_after_its_rule_and_names_the_argument():
         f(-1)
     assert below.needs == ("top",) and repr(below).startswith("such_that(real(positive=True), ")
     assert f.__rules__["x"] is below
+
+
+def test_such_that_raises_the_error_it_is_given_for_a_value_of_the_wrong_kind():
+    path = rule.such_that(rule.unchecked, lambda v, args: isinstance(v, str),
+                          "{name} must be a str, got {value.__class__.__name__}", error=TypeError)
+
+    @validate_params(p=path)
+    def f(p):
+        return p
+
+    assert f("a") == "a"
+    with pytest.raises(TypeError, match=r"^p must be a str, got int$"):
+        f(3)
