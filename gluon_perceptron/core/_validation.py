@@ -484,6 +484,54 @@ def context():
     return Rule(_context, "context()")
 
 
+# --- lists, shapes, conditions -------------------------------------------------------------
+
+def items(kinds: type | tuple[type, ...], what: str, each: Callable | None = None) -> Rule:
+    """A non-empty list or tuple of ``kinds``, as a list; ``what`` names them in the
+    ``TypeError`` (``"strings such as ['ssh', '{host}', '{command}']"``). ``each(item, name)``,
+    if given, checks every item and returns it as the list holds it (``parse_host``)."""
+    def check(value, name: str, args: dict) -> list:
+        if not isinstance(value, (list, tuple)) or not value \
+                or not all(isinstance(item, kinds) for item in value):
+            raise TypeError(f"{name} must be a non-empty list of {what}, got {value!r:.60}")
+        return list(value) if each is None else [each(item, name) for item in value]
+    return Rule(check, f"items({what!r:.40})")
+
+
+def shaped(rows: int | None = None, columns: int | None = None, *, at_least: bool = False,
+           words: tuple[str, str] = ("examples", "features"), why: str = "") -> Rule:
+    """``X`` as :func:`features`, with ``rows`` rows and ``columns`` columns where given (at
+    least that many with ``at_least``); the message calls them ``words`` and says ``why``:
+    ``shaped(2, at_least=True, why="one to hold out, the rest to train on")``."""
+    def check(value, name: str, args: dict) -> np.ndarray:
+        X = _checks.features(value, name)
+        for axis, want in enumerate((rows, columns)):
+            if want is not None and (X.shape[axis] < want if at_least else X.shape[axis] != want):
+                raise ValueError(f"{name} must hold {'at least ' * at_least}{want} {words[axis]} "
+                                 f"({why}), got {X.shape[axis]}")
+        return X
+    return Rule(check, _text("shaped", rows=(rows, None), columns=(columns, None),
+                             at_least=(at_least, False)))
+
+
+def such_that(rule: Rule, holds: Callable[[Any, dict], object], message: str,
+              needs: tuple = (), error: type[Exception] = ValueError) -> Rule:
+    """``rule``, then ``holds(value, args)`` must be true of the value it checked, else an
+    ``error`` (``ValueError``; ``TypeError`` for a value of the wrong kind) of ``message``
+    formatted with the argument's ``name``, that ``value`` and the arguments checked before it
+    (``args``): ``such_that(real(positive=True), lambda v, args: v < 1, "{name} must be below
+    1, got {value}")``; ``needs`` names the arguments ``holds`` reads."""
+    def check(value, name: str, args: dict):
+        value = rule(value, name, args)
+        if not holds(value, args):
+            raise error(message.format(name=name, value=value, args=args))
+        return value
+    return Rule(check, f"such_that({rule!r}, {message!r:.40})",
+                tuple(getattr(rule, "needs", ())) + needs)
+
+
+# --- the package's words ---------------------------------------------------------------------
+
 def _ax(value, name: str, args: dict):
     """None or a matplotlib ``Axes``, known by its class's name: core imports no drawing
     library."""
@@ -501,36 +549,3 @@ WORDS: dict[str, Rule] = dict(
     threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
     title=optional(instance(str, "a title")))
-
-
-# --- added by c33a
-
-
-def items(kinds: type | tuple[type, ...], what: str, each: Callable | None = None) -> Rule:
-    """A non-empty list or tuple of ``kinds``, as a list; ``what`` names them in the
-    ``TypeError`` (``"strings such as ['ssh', '{host}', '{command}']"``). ``each(item, name)``,
-    if given, checks every item and returns it as the list holds it (``parse_host``)."""
-    def check(value, name: str, args: dict) -> list:
-        if not isinstance(value, (list, tuple)) or not value \
-                or not all(isinstance(item, kinds) for item in value):
-            raise TypeError(f"{name} must be a non-empty list of {what}, got {value!r:.60}")
-        return list(value) if each is None else [each(item, name) for item in value]
-    return Rule(check, f"items({what!r:.40})")
-
-
-# --- added by c33d ----------------------------------------------------------------------------
-
-def shaped(rows: int | None = None, columns: int | None = None, *, at_least: bool = False,
-           words: tuple[str, str] = ("examples", "features"), why: str = "") -> Rule:
-    """``X`` as :func:`features`, with ``rows`` rows and ``columns`` columns where given (at
-    least that many with ``at_least``); the message calls them ``words`` and says ``why``:
-    ``shaped(2, at_least=True, why="one to hold out, the rest to train on")``."""
-    def check(value, name: str, args: dict) -> np.ndarray:
-        X = _checks.features(value, name)
-        for axis, want in enumerate((rows, columns)):
-            if want is not None and (X.shape[axis] < want if at_least else X.shape[axis] != want):
-                raise ValueError(f"{name} must hold {'at least ' * at_least}{want} {words[axis]} "
-                                 f"({why}), got {X.shape[axis]}")
-        return X
-    return Rule(check, _text("shaped", rows=(rows, None), columns=(columns, None),
-                             at_least=(at_least, False)))

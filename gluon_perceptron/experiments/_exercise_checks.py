@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 from mxnet import autograd, nd
 
-from ..core import _checks
 from ..core._convert import as_scalar, as_vector
-from ..core._validation import Rule, one_of, scalar, validate_params
+from ..core._validation import Rule, one_of, scalar, such_that, unchecked, validate_params, vector
 
 
 @dataclass(frozen=True)
@@ -57,15 +56,10 @@ class ExerciseCheck:
         return self.passed
 
 
-def _function(value, name: str, args: dict):
-    if not callable(value):
-        raise TypeError(f"{name} must be your function (a callable), got "
-                        f"{type(value).__name__}; pass the function itself, without calling it")
-    return value
-
-
 #: The rule of the reader's function: any callable, called later with the checker's cases.
-function: Rule = Rule(_function, "function()")
+function: Rule = such_that(unchecked, lambda value, _: callable(value), "{name} must be your "
+                           "function (a callable), got {value.__class__.__name__}; pass the "
+                           "function itself, without calling it", error=TypeError)
 
 #: The one declaration of the checkers that take only the reader's function: ``solution`` is
 #: checked, and runs untrusted (``skip_nested=False``): what it calls of the package is checked
@@ -535,12 +529,8 @@ def check_leave_one_out(solution: Callable) -> ExerciseCheck:
 
 # --- notebook 08: NAND and NOR ----------------------------------------------------------------
 
-def _two_weights(w, name: str, args: dict):
-    return _checks.vector(w, name, size=2)
-
-
-@validate_params(name=one_of("AND", "OR", "NAND", "NOR"),
-                 w=Rule(_two_weights, "vector(size=2)"), b=scalar())
+@validate_params(name=one_of("AND", "OR", "NAND", "NOR"), b=scalar(), w=such_that(
+    vector(), lambda w, _: w.size == 2, "{name} must hold 2 weights (one per input), got {value}"))
 def check_gate(name: str, w, b: float) -> ExerciseCheck:
     """Check weights ``w`` (2 numbers) and bias ``b`` for a Boolean gate on :math:`\\pm 1`
     inputs: :math:`w^\\top x + b > 0` exactly where the gate is true, and never 0 (a score of

@@ -19,10 +19,12 @@ from ..core._validation import (
     Rule,
     count,
     counts,
+    finite_values,
     fits,
     one_of,
     real,
     repeats,
+    such_that,
     validate_params,
 )
 from ..core.beyond.budget import forgetron, forgetron_bound
@@ -41,7 +43,7 @@ from ..core.beyond.separation import (
     smooth_bound,
 )
 from ..core.beyond.solvers import perceptron_separation, rescaled_perceptron, smooth_perceptron
-from ..core.chapter.sampler import _check_sampler_args
+from ..core.chapter.sampler import _REACHABLE, SAMPLE_RULES
 from ..core.data.synthetic import _mx_seed, sample_separable, xor_data
 from ..core.fast.training_fast import fast_pass
 from ._progress import Progress, track
@@ -288,14 +290,12 @@ class SecondOrderExperiment:
     a: float
 
 
-def _stream_margin(epsilon, name: str, args: dict) -> float:
-    """``epsilon``, with ``samples`` and ``dimensions``, checked by the sampler's own rule."""
-    return _check_sampler_args(args["samples"], args["dimensions"], epsilon, None)[2]
+#: The sampler's own rules of a stream's shape and margin (an ``epsilon`` the planes reach).
+_STREAM = {"samples": SAMPLE_RULES["samples"], "dimensions": SAMPLE_RULES["dimensions"],
+           "epsilon": _REACHABLE}
 
 
-@validate_params(draws=_records("second_order_experiment", 4), samples=count(maximum=2**80),
-                 dimensions=count(maximum=2**80), a=real(positive=True),
-                 epsilon=Rule(_stream_margin, "getfake's epsilon", ("samples", "dimensions")))
+@validate_params(draws=_records("second_order_experiment", 4), a=real(positive=True), **_STREAM)
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:
@@ -363,17 +363,13 @@ class SeparationExperiment:
         return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
-def _margins_below_1(gammas, name: str, args: dict) -> np.ndarray:  # as an array, for draws
-    values = _checks.finite_values(gammas, name)
-    if np.any(values < 1e-10) or np.any(values >= 1):
-        raise ValueError(f"gammas must be at least 1e-10 (a smaller margin between unit rows is "
-                         f"lost in double precision) and below 1, got {gammas!r:.60}")
-    return values
+#: ``gammas``: margins in [1e-10, 1), as an array (``draws`` reads its size).
+_MARGINS = such_that(finite_values(), lambda g, args: np.all((g >= 1e-10) & (g < 1)),
+                     "gammas must be at least 1e-10 (a smaller margin between unit rows is lost "
+                     "in double precision) and below 1, got {value}")
 
 
-
-
-@validate_params(gammas=Rule(_margins_below_1, "finite_values(0 < gamma < 1)"),
+@validate_params(gammas=_MARGINS,
                  draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
                             "the records (11 per margin, draws={value:,})", ("gammas",)),
                  samples=count(minimum=2), seed=_DRAW_SEED,

@@ -393,11 +393,10 @@ class Remedies:
 
 #: The arguments of :func:`remedies_experiment` and :func:`remedies_over_seeds`: ``epochs``
 #: is a count whose held-out scores (epochs x samples numbers) fit.
-_REMEDIES = dict(samples=drawn_points(2, "the remedies experiment"),
-                 epochs=fits(
-    count(), lambda epochs, args: epochs * args["samples"], "the held-out scores (epochs={value} "
-    "passes x samples={samples} held-out points)", ("samples",)),
-                 flip=fraction(), shuffle=flag())
+_REMEDIES = dict(
+    samples=drawn_points(2, "the remedies experiment"), flip=fraction(), shuffle=flag(),
+    epochs=fits(count(), lambda epochs, args: epochs * args["samples"], "the held-out scores "
+                "(epochs={value} passes x samples={samples} held-out points)", ("samples",)))
 
 
 @validate_params(**_REMEDIES, epsilon=real(minimum=0.0), radius=optional(real(positive=True)))

@@ -23,7 +23,10 @@ from ..core._validation import (
     counts,
     fits,
     flag,
+    labels,
     one_of,
+    such_that,
+    unchecked,
     validate_params,
 )
 from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
@@ -125,13 +128,9 @@ def accuracy(w, b: float, X, Y) -> float:
     return _accuracy(w, b, X, Y)
 
 
-def _nonempty_labels(Y, name: str, args: dict) -> np.ndarray:
-    if _checks.labels(Y, name=name).size == 0:
-        raise ValueError(f"{name} must hold at least one label, got none")
-    return Y
-
-
-_NONEMPTY = Rule(_nonempty_labels, "labels(of=None), non-empty")
+#: Labels of any length but 0 (an accuracy over no example is no number).
+_NONEMPTY = such_that(labels(of=None), lambda Y, args: Y.size > 0,
+                      "{name} must hold at least one label, got none")
 
 
 @validate_params(Y_train=_NONEMPTY, Y_test=_NONEMPTY)
@@ -153,17 +152,17 @@ def baselines(Y_train, Y_test) -> Baselines:
 
 
 def _split(split, name: str, args: dict) -> Split:
-    """A :class:`Split` whose images are finite 2-D arrays (checked, left as they are)."""
+    """A :class:`Split` whose parts hold finite 2-D images with the pixels of ``X_train`` and
+    one label per image (checked, left as they are)."""
     _checks.instance(split, Split, name, "from digits_split() or mnist_5k_split()")
     for part in ("train", "test"):
         images = _checks.features(getattr(split, f"X_{part}"), f"split.X_{part}")
-        labels = np.shape(getattr(split, f"y_{part}"))
-        if len(labels) != 1 or labels[0] != images.shape[0]:
-            raise ValueError(f"split.y_{part} holds {labels[0] if labels else 0} labels (shape "
-                             f"{labels}) for the {images.shape[0]} images of split.X_{part}")
-        if images.shape[1] != np.shape(split.X_train)[1]:
-            raise ValueError(f"split.X_test has {images.shape[1]} column(s) but split.X_train "
-                             f"{np.shape(split.X_train)[1]}: both parts need the same pixels")
+        given, pixels = np.shape(getattr(split, f"y_{part}")), np.shape(split.X_train)[1]
+        if given != images.shape[:1] or images.shape[1] != pixels:
+            raise ValueError(f"split.y_{part} holds {given[0] if given else 0} labels (shape "
+                             f"{given}) for the {images.shape[0]} images of split.X_{part} with "
+                             f"{images.shape[1]} column(s) (X_train {pixels}): give one label per "
+                             f"image, the same pixels in both parts")
     return split
 
 
@@ -192,10 +191,9 @@ def _weights_fit(pixels, needs: tuple[str, ...]) -> Rule:
                 "the per-epoch weights (epochs={value} x the pixels of an image)", needs)
 
 
-@validate_params(split=SPLIT,
+@validate_params(split=SPLIT, averaged=flag(),
                  epochs=_weights_fit(lambda args: np.shape(args["split"].X_train)[1], ("split",)),
-                 digit=Rule(_digit_of_both, "a label of both parts of split", ("split",)),
-                 averaged=flag())
+                 digit=Rule(_digit_of_both, "a label of both parts of split", ("split",)))
 def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                    averaged: bool = True) -> LearningCurve:
     """Train "``digit`` or not" for exactly ``epochs`` passes, measuring after each pass.
@@ -240,15 +238,15 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
                          b_averaged=float(b_avg))
 
 
-def _contrasted_digit(digit, name: str, args: dict):
-    if np.all(one_vs_rest(args["split"].y_train, digit) > 0):  # refuses a digit no example has
-        raise ValueError(f"every training example of split has label {digit!r}: there are no "
-                         f"other digits to contrast it with")
-    return digit
+#: ``digit`` of :func:`mean_image_contrast`: a label of the training part (``one_vs_rest``
+#: refuses one no example has) and not its only label.
+_CONTRASTED = such_that(
+    unchecked, lambda d, args: not np.all(one_vs_rest(args["split"].y_train, d) > 0),
+    "every training example of split has label {value!r}: there are no other digits to contrast "
+    "it with", ("split",))
 
 
-@validate_params(split=SPLIT, digit=Rule(_contrasted_digit, "a label of split.y_train, not the "
-                                                                 "only one", ("split",)))
+@validate_params(split=SPLIT, digit=_CONTRASTED)
 def mean_image_contrast(split: Split, digit: int) -> np.ndarray:
     """Mean image of ``digit`` minus the mean image of the other digits (training part).
 

@@ -206,29 +206,6 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def folder_path(value, argument: str = "out_dir") -> Path:
-    """``value`` as a :class:`~pathlib.Path`, refusing what is not a folder's path.
-
-    Raises
-    ------
-    TypeError
-        If ``value`` is not a ``str`` or ``os.PathLike`` (``None``, a number, bytes).
-    ValueError
-        If ``value`` is empty or holds a NUL character.
-    """
-    if not isinstance(value, str | os.PathLike):
-        raise TypeError(f"{argument} must be a folder path (str or pathlib.Path), e.g. "
-                        f"'figures', got {type(value).__name__}")
-    text = os.fspath(value)
-    if not isinstance(text, str):
-        raise TypeError(f"{argument} must be a folder path (str or pathlib.Path), e.g. "
-                        f"'figures', got a path of {type(text).__name__}")
-    if not text or "\0" in text:
-        raise ValueError(f"{argument} must be a non-empty folder path without NUL characters, "
-                         f"e.g. 'figures', got {text!r}")
-    return Path(text).expanduser()
-
-
 def folder_problem(out: Path, probe: bool = True) -> str | None:
     """Create the folder ``out`` if needed and (with ``probe``) check a file can be written in it.
 
@@ -263,25 +240,16 @@ def save_figure(fig, out_dir: str | os.PathLike, name: str) -> Path:
     The PNG is written to a temporary file beside it and renamed into place, so the path
     holds either the previous file or the whole new one, never a partial PNG.
 
+    Only the package calls it (the main job's sections, with their own figures and file names,
+    and the folder the command line's ``--out`` gave as a path): its arguments are not checked.
+
     Raises
     ------
-    TypeError
-        If ``fig`` is not a matplotlib figure, or ``out_dir`` is not a path (``str`` or
-        ``os.PathLike``).
-    ValueError
-        If ``name`` is not a plain file name, or ``out_dir`` is empty.
     FigureError
         (a ``ValueError``) if ``out_dir`` is a file, lies under a file, cannot be created or
         written to (``/proc/x``, a read-only folder), or ``out_dir/name.png`` is a folder.
     """
-    if not callable(getattr(fig, "savefig", None)):
-        raise TypeError(f"fig must be a matplotlib Figure (e.g. ax.figure), got "
-                        f"{type(fig).__name__}")
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name \
-            or name in (".", "..") or "\0" in name:
-        raise ValueError(f"name must be a non-empty file name without folders or extension, "
-                         f"e.g. '05_margins', got {name!r}")
-    out = folder_path(out_dir, "out_dir")
+    out = Path(out_dir).expanduser()
     problem = folder_problem(out, probe=False)  # mkstemp below is the probe
     if problem:
         raise FigureError(f"out_dir {str(out)!r} {problem}")

@@ -11,38 +11,22 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core import _checks
-from ..core._validation import Rule, instance
+from ..core._validation import features, instance, such_that, unchecked
 
 __all__ = ["axes_pair", "plane_features", "text"]
 
 
-def _axes_pair(value, name: str, args: dict):
-    try:
-        grid = np.asarray(value, dtype=object)
-    except ValueError:  # a ragged list
-        grid = np.empty(0)
-    if value is not None and (grid.shape != (2,) or not all(isinstance(a, Axes) for a in grid)):
-        raise TypeError(f"{name} must be None (a new figure) or an array of matplotlib Axes of "
-                        f"shape (2,), e.g. plt.subplots(1, 2)[1], got {type(value).__name__} "
-                        f"{value!r:.60}")
-    return value
-
-
 #: ``axes``: None or a pair of matplotlib Axes (an array or a list of shape ``(2,)``).
-axes_pair = Rule(_axes_pair, "axes_pair")
-
-
-def _plane_features(value, name: str, args: dict):
-    X = _checks.features(value, name)
-    if X.shape[1] < 2:
-        raise ValueError(f"{name} must have at least 2 features to draw in the plane, got "
-                         f"{X.shape[1]}")
-    return X
+axes_pair = such_that(unchecked, lambda v, _: v is None or (
+    isinstance(v, (list, tuple, np.ndarray)) and getattr(v, "ndim", 1) == 1 and len(v) == 2
+    and all(isinstance(a, Axes) for a in v)), "{name} must be None (a new figure) or an array of "
+    "matplotlib Axes of shape (2,), e.g. plt.subplots(1, 2)[1], got {value.__class__.__name__} "
+    "{value!r:.60}", error=TypeError)
 
 
 #: ``X`` with at least 2 features (the plane drawn).
-plane_features = Rule(_plane_features, "plane_features")
+plane_features = such_that(features(), lambda X, args: X.shape[1] >= 2, "{name} must have at "
+                           "least 2 features to draw in the plane, got {value.shape[1]}")
 
 #: A string (a title, a label; ``title``, None or a string, is one of the package's words).
 text = instance(str, "a title")

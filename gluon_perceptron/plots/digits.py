@@ -8,10 +8,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
-from ..core import _checks
 from ..core._convert import as_vector
-from ..core._validation import Rule, unchecked, validate_params
-from ..core.data.real import Split, image_side
+from ..core._validation import such_that, unchecked, validate_params, vector
+from ..core.data.real import Split
 from ..experiments.digits import Baselines, LearningCurve, LearningCurves
 
 _BASELINE_STYLES = (":", "-.", "--")
@@ -36,11 +35,10 @@ def _baselines_and_limits(ax, base, lowest: float) -> None:
     ax.set_ylim(bottom, 1.0 + 0.1 * (1.0 - bottom) / 4)
 
 
-def _image(value, name, args):
-    """One flattened square image, as a 1-D float array."""
-    xn = _checks.vector(value, name).astype(np.float64)
-    image_side(xn, name)
-    return xn
+#: One flattened square image (a vector whose size is a square).
+_IMAGE = such_that(vector(), lambda x, _: int(round(np.sqrt(x.size))) ** 2 == x.size,
+                   "{name} has {value.size} values: cannot show them as a square image (8x8 "
+                   "digits have 64, MNIST 784); drop the padded constant before plotting")
 
 
 def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = None,
@@ -77,7 +75,7 @@ def plot_learning_curve(curve: LearningCurve, base: Baselines | dict | None = No
     return axes
 
 
-@validate_params(x=Rule(_image, "a flattened square image"))
+@validate_params(x=_IMAGE)
 def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     """One flattened image, ink dark on white."""
     x = as_vector(x)
@@ -91,7 +89,7 @@ def plot_digit(x, ax=None, *, title: str | None = None) -> Axes:
     return ax
 
 
-@validate_params(w=Rule(_image, "a flattened square image"))
+@validate_params(w=_IMAGE)
 def plot_weights(w, ax=None, *, title: str | None = None) -> Axes:
     """Pixel weights as an image: red where ink counts for the class, blue where against it.
 

@@ -473,3 +473,36 @@ def test_shaped_checks_rows_and_columns_exactly_or_at_least():
     with pytest.raises(ValueError, match="X must be finite"):  # features() first
         some(np.array([[np.nan], [1.0]]), "X", {})
     assert repr(some) == "shaped(rows=2, at_least=True)"
+
+
+def test_such_that_checks_a_condition_after_its_rule_and_names_the_argument():
+    """``such_that(rule, holds, message)``: ``rule`` first (its own messages), then ``holds`` on
+    the value it returned, with the arguments checked before it; the message is formatted with
+    ``name``, ``value`` and ``args``."""
+    below = rule.such_that(rule.real(positive=True), lambda v, args: v < args["top"],
+                           "{name}={value:g} must be below top={args[top]}", ("top",))
+
+    @validate_params(top=rule.real(), x=below)
+    def f(x, top=1.0):
+        return x
+
+    assert f(0.5) == 0.5 and f(3, top=4.0) == 3
+    with pytest.raises(ValueError, match=r"^x=2 must be below top=1.0$"):
+        f(2)
+    with pytest.raises(ValueError, match=r"x must be > 0"):  # the inner rule's own message
+        f(-1)
+    assert below.needs == ("top",) and repr(below).startswith("such_that(real(positive=True), ")
+    assert f.__rules__["x"] is below
+
+
+def test_such_that_raises_the_error_it_is_given_for_a_value_of_the_wrong_kind():
+    path = rule.such_that(rule.unchecked, lambda v, args: isinstance(v, str),
+                          "{name} must be a str, got {value.__class__.__name__}", error=TypeError)
+
+    @validate_params(p=path)
+    def f(p):
+        return p
+
+    assert f("a") == "a"
+    with pytest.raises(TypeError, match=r"^p must be a str, got int$"):
+        f(3)

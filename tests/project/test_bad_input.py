@@ -12,7 +12,6 @@ from mxnet import nd
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.data.real import train_test_split
-from gluon_perceptron.main.figures import save_figure
 
 RNG = np.random.default_rng(0)
 X = RNG.normal(size=(20, 2))
@@ -138,10 +137,6 @@ BAD_CALLS = [
      r"step=1e-06 is too fine"),  # was: MemoryError (262 TiB)
     ("plot_losses lo > hi", lambda: gp.plots.plot_losses(lo=5, hi=-5), ValueError,
      r"need lo < hi"),  # was: an empty plot
-    ("save_figure None", lambda: save_figure(None, "/tmp", "x"), TypeError,
-     r"fig must be a matplotlib Figure"),  # was: AttributeError
-    ("save_figure name with folder", lambda: save_figure(_figure(), "/tmp", "a/b"),
-     ValueError, r"name must be a non-empty file name"),  # was: FileNotFoundError from PIL
     # expressivity
     ("plot_loss_surface X without Y", lambda: gp.plots.plot_loss_surface(X, None), ValueError,
      r"pass both X and Y"),  # was: silently plotted the default data
@@ -199,12 +194,6 @@ BAD_CALLS = [
      lambda: gp.plots.plot_confusion_matrix(np.zeros((2, 3)), [0, 1]), ValueError,
      r"M must be square"),  # was: a plot
 ]
-
-
-def _figure():
-    import matplotlib.pyplot as plt
-
-    return plt.figure()
 
 
 @pytest.mark.parametrize("name, call, error, match", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])

@@ -27,7 +27,7 @@ import numpy as np
 from .. import _checks
 from .._arrays import _row_norms
 from .._convert import as_features
-from .._validation import Rule, count, real, validate_params
+from .._validation import Rule, count, real, such_that, validate_params
 from ..data.synthetic import _mx_seed, sample_separable
 from ..theory.margins import optimal_margin
 from ..theory.separability import _separating_point
@@ -40,10 +40,9 @@ def _separable(A: np.ndarray, who: str) -> None:
     if np.all(A @ A.mean(axis=0) > 0):
         return
     if _separating_point(A, who) is None:
-        raise ValueError(f"{who}: A is not separable: no w has A w > 0 (some convex combination "
-                         f"of its rows is 0), so no separation algorithm can converge and "
-                         f"this one would only run to its iteration bound; check the rows "
-                         f"a_j = y_j (x_j, 1) (signs, labels) or use data that is separable")
+        raise ValueError(f"{who}: A is not separable: no w has A w > 0 (a convex combination of "
+                         f"its rows is 0), so no separation algorithm converges; check the rows "
+                         f"a_j = y_j (x_j, 1) (signs, labels) or use separable data")
 
 
 def unit_rows(who: str, square: bool = False) -> Rule:
@@ -90,24 +89,17 @@ def phase_length(m: int) -> int:
 
 
 def perceptron_separation_bound(rho: float) -> float:
-    """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates."""
-    with np.errstate(all="ignore"):
-        value = float(1.0 / np.float64(rho) ** 2)
-    if not math.isfinite(value):
-        raise ValueError(f"perceptron_separation_bound overflowed: rho={rho:g} gives 1/rho**2 "
-                         f"= {value}, beyond float64; a margin this small bounds nothing "
-                         f"(the rows are separable only in theory): check rho")
-    return value
+    """Novikoff's bound on the unit rows: :math:`1/\\rho^2` updates (``rho``: the margin of a
+    :func:`separation_problem` of :func:`~gluon_perceptron.experiments.separation_experiment`,
+    whose margins are at least 1e-10, so the bound is finite; not checked again)."""
+    return float(1.0 / np.float64(rho) ** 2)
 
 
 def smooth_bound(rho: float, n: int) -> int:
     """The smooth perceptron's bound :math:`\\lceil 2\\sqrt{2\\ln n}/\\rho - 1 \\rceil` (0 when
-    :math:`n = 1`: the single row itself is a solution)."""
-    value = 2 * math.sqrt(2 * math.log(n)) / rho - 1
-    if not math.isfinite(value):
-        raise ValueError(f"smooth_bound overflowed: rho={rho:g} gives 2 sqrt(2 ln n)/rho = "
-                         f"{value}, beyond float64; a margin this small bounds nothing: check rho")
-    return max(0, math.ceil(value))
+    :math:`n = 1`: the single row itself is a solution; ``rho`` as for
+    :func:`perceptron_separation_bound`)."""
+    return max(0, math.ceil(2 * math.sqrt(2 * math.log(n)) / rho - 1))
 
 
 def rescaled_bound(rho: float, n: int, m: int, phase: int | None = None) -> int:
@@ -152,15 +144,10 @@ class SeparationProblem:
     plane: np.ndarray
 
 
-def _below_1(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name, strictly_positive=True)
-    if value >= 1:
-        raise ValueError(f"gamma must be below 1 (the margin of unit rows), got {value}")
-    return value
-
-
 @validate_params(samples=count(minimum=2), dimensions=count(),
-                 gamma=Rule(_below_1, "real(0 < gamma < 1)"), pinned=real(positive=True, maximum=1))
+                 gamma=such_that(real(positive=True), lambda g, args: g < 1,
+                                 "gamma must be below 1 (the margin of unit rows), got {value}"),
+                 pinned=real(positive=True, maximum=1))
 def separation_problem(samples: int, dimensions: int, gamma: float, *,
                        pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
     """getfake's data as a separation problem whose margin is ``gamma``.

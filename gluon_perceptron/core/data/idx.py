@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from .._checks import to_numpy
-from .._validation import Rule, flag, optional, validate_params
+from .._validation import Rule, flag, optional, such_that, unchecked, validate_params
 
 #: IDX element type codes and the big-endian numpy dtypes they stand for.
 IDX_DTYPES: dict[int, np.dtype] = {
@@ -169,14 +169,11 @@ def _read_file(path: Path) -> np.ndarray:
 
 
 def _path_rule(what: str) -> Rule:
-    """A file or folder name (``str`` or ``os.PathLike``), as a :class:`~pathlib.Path`;
-    ``what`` is ``"file"`` or ``"folder"``, for the message."""
-    def check(value, name, args):
-        if not isinstance(value, (str, os.PathLike)):
-            raise TypeError(f"{name} must be a {what} name (str or pathlib.Path), got "
-                            f"{type(value).__name__} {value!r:.40}")
-        return Path(value)
-    return Rule(check, f"path({what!r})")
+    """A file or folder name (``str`` or ``os.PathLike``; the body makes it a
+    :class:`~pathlib.Path`); ``what`` is ``"file"`` or ``"folder"``, for the message."""
+    return such_that(unchecked, lambda value, _: isinstance(value, (str, os.PathLike)),
+                     f"{{name}} must be a {what} name (str or pathlib.Path), got "
+                     f"{{value.__class__.__name__}} {{value!r:.40}}", error=TypeError)
 
 
 @validate_params(path=_path_rule("file"))

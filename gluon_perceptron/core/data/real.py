@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _checks
 from .. import _validation as rule
 from .._convert import as_features, as_numpy
 from .._validation import Rule, class_labels, validate_params
@@ -161,15 +160,10 @@ def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
     return (X / 255.0 if scale else X), labels.copy()
 
 
-def _check_test_fraction(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name)
-    if not 0 < value < 1:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {value}")
-    return value
-
-
-#: The arguments of a random split: its test fraction and its seed.
-SPLIT_RULES = dict(test_fraction=Rule(_check_test_fraction, "real(), strictly between 0 and 1"))
+#: The arguments of a random split: its test fraction (and its seed, a word).
+SPLIT_RULES = dict(test_fraction=rule.such_that(rule.real(positive=True), lambda f, args: f < 1,
+                                                "{name} must be strictly between 0 and 1, got "
+                                                "{value}"))
 
 
 @validate_params(**SPLIT_RULES, scale=rule.flag())
@@ -227,16 +221,13 @@ def _digits_table() -> np.ndarray | None:
     return None
 
 
-def _split_features(X, name: str, args: dict) -> np.ndarray:
-    Xn = _checks.features(X, name)
-    if Xn.shape[0] < 2:
-        raise ValueError(f"{name} must hold at least 2 examples to split (one to train on, "
-                         f"one to test on), got {Xn.shape[0]}")
-    return Xn
+#: ``X`` of a split: features, at least one example to train on and one to test on.
+_TWO_ROWS = rule.such_that(rule.features(), lambda X, args: X.shape[0] >= 2, "{name} must hold "
+                           "at least 2 examples to split (one to train on, one to test on), got "
+                           "{value.shape[0]}")
 
 
-@validate_params(X=Rule(_split_features, "features(), at least 2 rows"), y=class_labels(),
-                 **SPLIT_RULES)
+@validate_params(X=_TWO_ROWS, y=class_labels(), **SPLIT_RULES)
 def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = None) -> Split:
     """Shuffle the examples and cut off a test part.
 
@@ -298,14 +289,3 @@ def one_vs_rest(y, positive) -> np.ndarray:
     """
     y = as_numpy(y).reshape(-1)
     return np.where(_matches(y, positive), 1.0, -1.0)
-
-
-def image_side(x, name: str = "x") -> int:
-    """Side of the square image a flat pixel vector holds (``name`` is the argument's, for the
-    error message)."""
-    n = np.asarray(x).reshape(-1).size
-    side = int(round(np.sqrt(n)))
-    if side * side != n:
-        raise ValueError(f"{name} has {n} values: cannot show them as a square image (8x8 "
-                         f"digits have 64, MNIST 784); drop the padded constant before plotting")
-    return side

@@ -17,10 +17,9 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from .. import _checks
 from .. import _validation as rule
 from .._convert import as_features, as_labels, as_scalar, as_vector
-from .._validation import Rule, scalar, validate_params, vector
+from .._validation import scalar, validate_params, vector
 from ..chapter.sampler import (
     MAX_SAMPLES,
     RADIUS,
@@ -211,17 +210,10 @@ def xor_data() -> tuple[np.ndarray, np.ndarray]:
     return X, Y
 
 
-def _fits_x(value, name: str, args: dict) -> float:
-    value = _checks.finite_float(value, name)
-    top = float(np.finfo(args["X"].dtype).max)
-    if abs(value) > top:
-        raise ValueError(f"{name}={value:g} does not fit X's dtype {args['X'].dtype.name} "
-                         f"(largest {top:.3g}): the column would be inf; use a value of about "
-                         f"1 (or cast X to float64)")
-    return value
-
-
-@validate_params(value=Rule(_fits_x, "real(), fits X's dtype", ("X",)))
+@validate_params(value=rule.such_that(
+    rule.real(), lambda v, args: abs(v) <= np.finfo(args["X"].dtype).max, "{name}={value:g} does "
+    "not fit X's dtype {args[X].dtype.name}: the column would be inf; use a value of about 1 (or "
+    "cast X to float64)", ("X",)))
 def pad_constant(X, value: float = 1.0) -> np.ndarray:
     """Append a constant feature: :math:`\\tilde x = (x, c)`, so ``w.x + b = (w, b/c).x~``.
 
