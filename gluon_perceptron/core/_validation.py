@@ -84,7 +84,7 @@ def validate_params(*, skip_nested: object = True, returns: Callable | None = No
         True (default): the body runs trusted, so the decorated functions it calls do not check
         again. False, for a function that calls a user's code: it checks its own arguments but
         the calls made from its body (and the user's code) are checked. (Typed ``object`` so
-        that a shared dict of rules unpacks, ``**RUN_RULES``, without mypy taking a rule for
+        that a shared dict of rules unpacks, ``**SAMPLE_RULES``, without mypy taking a rule for
         it.)
     returns : callable, optional
         A rule for the result of an outer call, ``returns(result, function_name, arguments)``.
@@ -548,4 +548,6 @@ WORDS: dict[str, Rule] = dict(
     max_epochs=count(), max_iterations=count(), learning_rate=real(positive=True),
     threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
-    title=optional(instance(str, "a title")))
+    title=optional(instance(str, "a title")), engine=one_of("fast", "faithful"), record=flag(),
+    shuffle=flag(), scale=flag(), bfake=scalar(), R=real(minimum=0.0),
+    timeout=real(positive=True))

@@ -16,7 +16,6 @@ from ..core._validation import (
     Rule,
     count,
     fits,
-    flag,
     fraction,
     instance,
     optional,
@@ -394,7 +393,7 @@ class Remedies:
 #: The arguments of :func:`remedies_experiment` and :func:`remedies_over_seeds`: ``epochs``
 #: is a count whose held-out scores (epochs x samples numbers) fit.
 _REMEDIES = dict(
-    samples=drawn_points(2, "the remedies experiment"), flip=fraction(), shuffle=flag(),
+    samples=drawn_points(2, "the remedies experiment"), flip=fraction(),
     epochs=fits(count(), lambda epochs, args: epochs * args["samples"], "the held-out scores "
                 "(epochs={value} passes x samples={samples} held-out points)", ("samples",)))
 

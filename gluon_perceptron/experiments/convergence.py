@@ -28,7 +28,6 @@ from ..core._validation import (
     finite_values,
     optional,
     real,
-    scalar,
     validate_params,
     vector,
 )
@@ -383,8 +382,7 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-@validate_params(wfake=NORMAL_OF_X, bfake=scalar(), scale=real(positive=True),
-                 shift=optional(vector(size_of="X")))
+@validate_params(wfake=NORMAL_OF_X, scale=real(positive=True), shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.

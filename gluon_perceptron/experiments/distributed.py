@@ -203,8 +203,7 @@ class MixingSpeedup:
         self.startup_seconds.append(float(startup_s))
 
 
-@validate_params(workers=_shard_counts("X"), mixings=names(*MIXINGS), cluster=flag(),
-                 timeout=real(positive=True))
+@validate_params(workers=_shard_counts("X"), mixings=names(*MIXINGS), cluster=flag())
 def mixing_speedup(X, Y, *, workers=(1, 2, 4), mixings=MIXINGS, max_epochs: int = 1000,
                    cluster: bool = False, timeout: float = 600.0,
                    progress: Progress | None = None) -> MixingSpeedup:

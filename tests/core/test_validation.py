@@ -108,8 +108,8 @@ def test_a_rule_that_is_not_callable_is_refused():
 
 # --- outer calls: checked and converted -------------------------------------------------------
 
-@validate_params(steps=rule.count(maximum=100), engine=rule.one_of("fast", "faithful"),
-                 rate=rule.real(positive=True), note=rule.unchecked)  # X, Y, w0, seed: words
+@validate_params(steps=rule.count(maximum=100), rate=rule.real(positive=True),
+                 note=rule.unchecked)  # X, Y, w0, engine, seed: the words
 def _demo(X, Y, w0=None, *, steps=3, engine="fast", seed=None, rate=1.0, note=None):
     X = as_features(X)
     Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0)

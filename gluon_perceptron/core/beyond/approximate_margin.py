@@ -34,7 +34,6 @@ from .._validation import (
 )
 from ..fast.family_fast import _alma_passes, _dot
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
-from ..rosenblatt.pass_parts import ENGINE
 from ..rosenblatt.results import TrainResult, train_result
 
 
@@ -48,7 +47,7 @@ def normalized_rows(X, *, bias: bool = True) -> np.ndarray:
 
 
 @validate_params(B=optional(real(positive=True)),
-                 alpha=real(positive=True, maximum=1.0, why="try alpha=0.5"), **ENGINE)
+                 alpha=real(positive=True, maximum=1.0, why="try alpha=0.5"))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0),
          max_epochs: int = 1, bias: bool = True, engine: str = "fast") -> TrainResult:

@@ -34,7 +34,6 @@ from .._validation import (
     validate_params,
 )
 from ..fast.beyond_fast import _fast_epoch, _gram_passes  # noqa: F401 (notebook 13 shows both)
-from ..rosenblatt.pass_parts import ENGINE
 from ..theory.margins import OptimalMargin, optimal_margin
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
@@ -197,7 +196,7 @@ def _gram_limit(value, name: str, args: dict) -> int | None:
     return value
 
 
-@validate_params(**KERNEL_RULES, **ENGINE,
+@validate_params(**KERNEL_RULES,
                  max_gram_bytes=Rule(_gram_limit, "Gram matrix fits", ("X", "kernel", "engine")))
 def train_kernel(X, Y, *, max_epochs: int, kernel: str = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, learning_rate: float = 1.0,

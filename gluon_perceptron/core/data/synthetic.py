@@ -19,7 +19,7 @@ from mxnet import nd
 
 from .. import _validation as rule
 from .._convert import as_features, as_labels, as_scalar, as_vector
-from .._validation import scalar, validate_params, vector
+from .._validation import validate_params, vector
 from ..chapter.sampler import (
     MAX_SAMPLES,
     RADIUS,
@@ -52,9 +52,6 @@ def _mx_seed(seed: int | None) -> None:
 SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
                        why="X is float32: the class means would be inf; a few units will do")
 
-#: The arguments of the generators of separable data: a sample's size and margin
-#: (:data:`~..chapter.sampler.SAMPLE_RULES`), the sampler and MXNet's seed.
-SEPARABLE_RULES = dict(**SAMPLE_RULES, engine=rule.one_of(*ENGINES))
 
 
 def _permutation(n: int) -> np.ndarray:
@@ -133,7 +130,7 @@ def _separable_numpy(samples: int, dimensions: int, epsilon: float
     return X, Y, w, b
 
 
-@validate_params(**SEPARABLE_RULES, max_attempts=rule.optional(rule.count()))
+@validate_params(**SAMPLE_RULES, max_attempts=rule.optional(rule.count()))
 def sample_separable(samples: int, dimensions: int, epsilon: float, *,
                      engine: str = "fast", max_attempts: int | None = None,
                      seed: int | None = None) -> FakeData:
@@ -224,7 +221,7 @@ def pad_constant(X, value: float = 1.0) -> np.ndarray:
     return np.hstack([X, np.full((X.shape[0], 1), value, dtype=X.dtype)])
 
 
-@validate_params(wfake=vector(size_of="X"), bfake=scalar())
+@validate_params(wfake=vector(size_of="X"))
 def generating_margins(X, Y, wfake, bfake) -> np.ndarray:
     """Per-point margins :math:`y_i (w^\\top x_i + b)` with respect to a given plane."""
     X, Y, wfake, bfake = as_features(X), as_labels(Y), as_vector(wfake), as_scalar(bfake)
@@ -256,7 +253,7 @@ class NoisyData:
     bfake: nd.NDArray
 
 
-@validate_params(**SEPARABLE_RULES, flip=rule.fraction())
+@validate_params(**SAMPLE_RULES, flip=rule.fraction())
 def getfake_noisy(samples: int, dimensions: int, epsilon: float, flip: float, *,
                   engine: str = "fast", seed: int | None = None) -> NoisyData:
     """The chapter's fake data with exactly ``round(flip * samples)`` labels flipped.

@@ -229,7 +229,7 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
 # trusted flag), never in this one, so the default skip_nested suits; on_started is the one
 # callable of the user's run here, run checked (untrusted) through user_code.
 @validate_params(worker_command=COMMAND, workers=count(), servers=SERVERS, log_dir=path(),
-                 timeout=real(positive=True), round_timeout=optional(real(positive=True)),
+                 round_timeout=optional(real(positive=True)),
                  cwd=optional(Rule(_existing_folder, "an existing folder")), python_servers=flag(),
                  on_started=optional(function("called with role -> PID once all have started")),
                  poll=real(positive=True, maximum=60.0, why="seconds between two looks"))

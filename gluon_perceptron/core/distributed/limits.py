@@ -70,8 +70,7 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 #: the multi-host ones of :mod:`.hostlist` (``hosts``: None or a list of
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
 #: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
-CLUSTER = dict(hosts=optional(HOSTS), servers=SERVERS,
-               timeout=real(positive=True), log_dir=optional(path()),
+CLUSTER = dict(hosts=optional(HOSTS), servers=SERVERS, log_dir=optional(path()),
                round_timeout=real(positive=True), port=optional(Rule(check_port, "a TCP port")),
                remote=optional(Rule(check_remote, "a template with {host}, {command} or {argv}")))
 

@@ -31,7 +31,6 @@ from .._convert import as_features, as_numpy
 from .._validation import Rule, validate_params
 from ..fast.batched_fast import train_runs
 from .engine import _guard
-from .pass_parts import ENGINE
 from .results import TrainResult, train_result
 
 
@@ -85,7 +84,7 @@ def _runs(X: np.ndarray, Y: np.ndarray, mask) -> tuple[np.ndarray, np.ndarray, n
     return X3, np.where(keep, Y, 1).astype(X3.dtype), keep
 
 
-@validate_params(**ENGINE, X=Rule(_stack, "(n, d) or (k, n, d) features"),
+@validate_params(X=Rule(_stack, "(n, d) or (k, n, d) features"),
                  Y=Rule(_label_rows, "labels, one row per run", ("X",)),
                  mask=Rule(_keep, "optional (k, n) bool, no run without examples", ("Y",)))
 def train_batched(X, Y, *, max_epochs: int, mask=None, learning_rate: float = 1.0,

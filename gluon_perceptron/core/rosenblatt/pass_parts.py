@@ -1,10 +1,9 @@
 r"""What the variants' readable loops (:mod:`.variants`, :mod:`.traced`) and their fast twins
-(:mod:`gluon_perceptron.core.fast.variants_fast`) share: their arguments' rules, the visiting order
-of each pass, the decaying step, the projection onto a ball, and the per-pass traces every one
-returns.
+(:mod:`gluon_perceptron.core.fast.variants_fast`) share: the visiting order of each pass, the
+decaying step, the projection onto a ball, and the per-pass traces every one returns.
 
-Nothing here checks its arguments: the public trainers declare their rules (the package's words,
-:data:`~.._validation.WORDS`, and :data:`RUN_RULES`).
+Nothing here checks its arguments: the public trainers' rules are the package's words
+(:data:`~.._validation.WORDS`: ``X``, ``Y``, ``engine``, ``record``, ``shuffle``, ...).
 """
 
 from __future__ import annotations
@@ -15,14 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .._arrays import _row_norms
-from .._validation import flag, one_of
 from .training import _error_rate, _error_rates
-
-#: The rules of ``record`` and ``shuffle`` (``seed`` is one of the package's words).
-RUN_RULES = dict(record=flag(), shuffle=flag())
-
-#: The engines: the loop in the trainer's body, or its twin; the same bits.
-ENGINE = dict(engine=one_of("fast", "faithful"))
 
 #: What to do about an overflow of ``update_path``, whose step is 1.
 PATH_FIX = ("Scale the data down (e.g. divide X by np.abs(X).max()) or start from a smaller w0 "

@@ -28,9 +28,7 @@ from .._validation import (
 from ..fast import variants_fast as fast
 from .engine import _guard
 from .pass_parts import (
-    ENGINE,
     PATH_FIX,
-    RUN_RULES,
     _orders,
     _Recorder,
     _step_size,
@@ -40,7 +38,7 @@ from .results import TrainResult, train_result
 RULES = ("perceptron", "aggressive")
 
 
-@validate_params(decay=real(minimum=0.0), **RUN_RULES, **ENGINE)
+@validate_params(decay=real(minimum=0.0))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold: float = 0.0,
                  decay: float = 0.0, record: bool = False, shuffle: bool = False,
@@ -256,7 +254,7 @@ def _no_bias_start(b0, name: str, args: dict) -> float:
     return b0
 
 
-@validate_params(b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)), **ENGINE)
+@validate_params(b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,
                 threshold: float = 0.0, engine: str = "fast") -> UpdatePath:

@@ -37,7 +37,6 @@ from mxnet import nd
 from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
     Rule,
-    one_of,
     real,
     scalar,
     validate_params,
@@ -63,8 +62,7 @@ def _start(b0, name: str, args: dict) -> float:
     return b0
 
 
-@validate_params(engine=one_of(*ENGINES),
-                 b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "w0")))
+@validate_params(b0=Rule(_start, "real(), with (w0, b0) giving finite margins", ("X", "w0")))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guard below refuses
 def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "fast",
           threshold: float = 0.0, w0=None, b0: float = 0.0,

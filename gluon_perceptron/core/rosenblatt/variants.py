@@ -20,7 +20,7 @@ from .._convert import as_features, as_labels
 from .._validation import fits, flag, real, validate_params
 from ..fast import variants_fast as fast
 from .engine import _guard
-from .pass_parts import ENGINE, RUN_RULES, _orders, _project, _Recorder
+from .pass_parts import _orders, _project, _Recorder
 from .results import TrainResult, train_result
 from .training import error_rate
 
@@ -30,7 +30,7 @@ _RECORD = fits(flag(), lambda record, args: args["max_epochs"] * (
     "passes (the unguarded rule never converges, so it makes them all)", ("X", "max_epochs"))
 
 
-@validate_params(record=_RECORD, **ENGINE)
+@validate_params(record=_RECORD)
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                      record: bool = False, engine: str = "fast") -> TrainResult:
@@ -66,7 +66,7 @@ def train_aggressive(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     return train_result(*_split(theta), per_epoch, recorder.history)
 
 
-@validate_params(radius=real(positive=True), **RUN_RULES, **ENGINE)
+@validate_params(radius=real(positive=True))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: float = 1.0,
                     record: bool = False, shuffle: bool = False, seed=None,
@@ -120,7 +120,7 @@ def train_projected(X, Y, *, max_epochs: int, radius: float, learning_rate: floa
     return train_result(*_split(theta), per_epoch, recorder.history)
 
 
-@validate_params(**RUN_RULES, **ENGINE)
+@validate_params()
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                    record: bool = False, shuffle: bool = False, seed=None,
@@ -175,7 +175,7 @@ def train_averaged(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
     return train_result(*_split(total / visits), per_epoch, recorder.history)
 
 
-@validate_params(**RUN_RULES, **ENGINE)
+@validate_params()
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def train_pocket(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                  record: bool = False, shuffle: bool = False, seed=None,

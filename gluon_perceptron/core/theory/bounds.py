@@ -16,7 +16,6 @@ from .._validation import (
     Rule,
     count,
     real,
-    scalar,
     validate_params,
     vector,
 )
@@ -144,7 +143,7 @@ def constant_rate_optimum(radius: float, lipschitz: float, steps: int) -> Consta
     return ConstantRate(float(rate), float(bound))
 
 
-@validate_params(R=real(minimum=0.0), epsilon=real(positive=True))
+@validate_params(epsilon=real(positive=True))
 def chapter_bound(R: float, epsilon: float) -> float:
     """The chapter's bound :math:`2 (R^2 + 1) / \\epsilon^2` (needs :math:`\\|w^*\\| \\le 1,
     b^{*2} \\le 1`)."""
@@ -161,7 +160,7 @@ def _some_plane(b, name: str, args: dict) -> float:
     return b
 
 
-@validate_params(R=real(minimum=0.0), gamma=real(positive=True), w_norm=real(minimum=0.0),
+@validate_params(gamma=real(positive=True), w_norm=real(minimum=0.0),
                  b=Rule(_some_plane, "scalar(), not 0 with w_norm", ("w_norm",)))
 def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     """Bound with bias for any separator: :math:`(R^2 + 1)(\\|w^*\\|^2 + b^{*2}) / \\gamma^2`.
@@ -199,7 +198,7 @@ def _f(value: float) -> np.float64:
     return np.float64(value)
 
 
-@validate_params(R=real(minimum=0.0), gamma=real(positive=True))
+@validate_params(gamma=real(positive=True))
 def novikoff_bound(R: float, gamma: float) -> float:
     """Novikoff's bound without bias, :math:`R^2 / \\gamma^2` for a unit separator."""
     with np.errstate(all="ignore"):
@@ -234,7 +233,7 @@ class GeneratingPlaneBound(ItemAccess):
     chapter_assumptions: bool
 
 
-@validate_params(wfake=vector(size_of="X"), bfake=scalar())
+@validate_params(wfake=vector(size_of="X"))
 def generating_plane_bound(X, Y, wfake, bfake) -> GeneratingPlaneBound:
     """The bias bound for a dataset, using its generating plane as the separator.
 

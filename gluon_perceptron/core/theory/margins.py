@@ -218,7 +218,7 @@ def separator(wfake, bfake=None) -> np.ndarray:
     return wfake if bfake is None else np.append(wfake, bfake)
 
 
-@validate_params(wfake=NORMAL_OF_X, bfake=scalar())
+@validate_params(wfake=NORMAL_OF_X)
 def shift_plane_to_origin(X, wfake, bfake) -> np.ndarray:
     r"""Translate the data so its generating plane passes through the origin.
 

@@ -38,7 +38,6 @@ from .._convert import as_features, as_labels, as_values
 from .._validation import (
     Rule,
     count,
-    flag,
     one_of,
     optional,
     real,
@@ -184,7 +183,7 @@ def perceptron_system(X, Y, *, margin: float = 1.0) -> tuple[np.ndarray, np.ndar
 
 
 @validate_params(A=SOLVABLE, c=BOUNDS, eta=ETA, rule=one_of(*RULES), w0=optional(POINT),
-                 max_iterations=count(minimum=0), tol=real(minimum=0.0), record=flag())
+                 max_iterations=count(minimum=0), tol=real(minimum=0.0))
 def relaxation_method(A, c, *, eta: float = 1.0, rule: str = "cyclic", w0=None,
                       max_iterations: int = 100_000, tol: float = 1e-9, seed: int = 0,
                       record: bool = False) -> RelaxationResult:
