@@ -124,11 +124,38 @@ def _notebook(cells: list[str]) -> str:
     return nbformat.writes(nb)
 
 
-def test_a_broken_notebook_fails_the_build(tmp_path):
-    """The machinery the notebook tests rely on: a notebook that raises, one that warns, and
-    one that plots into no figure are each reported, by name, and the build exits 1."""
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
+#: A notebook of :func:`small_build` whose kernel prints how it talks to the build: its
+#: transport, whether its address is an absolute path, whether that path's folder exists.
+_TRANSPORT = ("import json, os\nfrom ipykernel.connect import get_connection_info\n"
+              "info = get_connection_info(unpack=True)\n"
+              "print(info['transport'], os.path.isabs(info['ip']), "
+              "os.path.isdir(os.path.dirname(info['ip'])))")
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory):
+    """A build (``docs/build.py --no-api``) of small notebooks: a good one, one that raises,
+    one that warns, one that plots into no figure, and one whose kernel reports its transport
+    (:data:`_TRANSPORT`). Returns (the build folder, the finished process). Built once per test
+    run: under pytest-xdist the first worker to ask builds it under a file lock, as the
+    ``book`` fixture does."""
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # one folder for every worker of this run
+    folder, done = shared / "small-build", shared / "small-build.json"
+    with FileLock(str(shared / "small-build.lock")):
+        if not done.exists():
+            proc = _small_build(folder)
+            done.write_text(json.dumps([proc.returncode, proc.stdout, proc.stderr]))
+        status, stdout, stderr = json.loads(done.read_text())
+    return folder / "out", subprocess.CompletedProcess([], status, stdout, stderr)
+
+
+def _small_build(folder: Path) -> subprocess.CompletedProcess:
+    notebooks = folder / "notebooks"
+    notebooks.mkdir(parents=True)
     (notebooks / "01_good.ipynb").write_text(_notebook(["print('fine')"]))
     (notebooks / "02_raises.ipynb").write_text(_notebook(["print('before')", "1 / 0",
                                                           "print('after')"]))
@@ -137,10 +164,16 @@ def test_a_broken_notebook_fails_the_build(tmp_path):
     (notebooks / "04_no_figure.ipynb").write_text(_notebook(
         ["import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
          "plt.plot([1, 2])"]))
-    out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "docs" / "build.py"), "--out", str(out),
+    (notebooks / "05_transport.ipynb").write_text(_notebook([_TRANSPORT]))
+    return subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "build.py"), "--out", str(folder / "out"),
          "--notebooks", str(notebooks), "--no-api"], capture_output=True, text=True)
+
+
+def test_a_broken_notebook_fails_the_build(small_build):
+    """The machinery the notebook tests rely on: a notebook that raises, one that warns, and
+    one that plots into no figure are each reported, by name, and the build exits 1."""
+    out, proc = small_build
     assert proc.returncode == 1, proc.stdout + proc.stderr
     runs = {run.name: run for run in builder.read_runs(out)}
     assert not runs["notebooks/01_good"].problems and runs["notebooks/01_good"].printed == "fine\n"
@@ -151,6 +184,18 @@ def test_a_broken_notebook_fails_the_build(tmp_path):
     assert any("no figure" in p for p in runs["notebooks/04_no_figure"].problems)
     for name in ("02_raises", "03_warns", "04_no_figure"):
         assert f"notebooks/{name}:" in proc.stderr, proc.stderr
+    assert "notebooks/01_good:" not in proc.stderr and "notebooks/05_transport:" not in \
+        proc.stderr, proc.stderr
+
+
+def test_kernels_talk_over_unix_sockets(small_build):
+    """The book's kernels use IPC transport, so no TCP port is picked, released and bound again
+    (a cluster test running beside the build once took such a port): a kernel the build
+    started (``docs/conf.py``'s kernel managers) says so from inside."""
+    out, proc = small_build
+    run = {run.name: run for run in builder.read_runs(out)}["notebooks/05_transport"]
+    assert not run.problems, (run.problems, proc.stderr[-2000:])
+    assert run.printed.split() == ["ipc", "True", "True"], run.printed
 
 
 # --- in the browser -------------------------------------------------------------------------
@@ -725,15 +770,3 @@ def test_api_pages_are_light(book):
     missing = [name for name in exercises.__all__ if f'id="gluon_perceptron.experiments.exercises.'
                f'{name}"' not in page]
     assert not missing, f"not documented on api/exercises.html: {missing}"
-
-
-def test_kernels_talk_over_unix_sockets():
-    """The book's kernels use IPC transport, so no TCP port is picked, released and bound again
-    (a cluster test running beside the build once took such a port)."""
-    code = ("import runpy, os; from jupyter_client.manager import AsyncKernelManager; "
-            f"runpy.run_path({str(ROOT / 'docs' / 'conf.py')!r}); km = AsyncKernelManager(); "
-            "print(km.transport, os.path.isabs(km.ip), os.path.isdir(os.path.dirname(km.ip)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT / "docs", timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["ipc", "True", "True"]
