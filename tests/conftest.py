@@ -106,6 +106,12 @@ def backend(request, monkeypatch):
     return request.param
 
 
+#: The tests that read only their own notebook's run from the book (test -> the parameter
+#: naming the notebook): when they are the only ones selected, the book executes only those.
+_NOTEBOOK_USERS = {"test_notebook_runs": "path",
+                   "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass": "source"}
+
+
 @pytest.fixture(scope="session")
 def book(request, tmp_path_factory):
     """The book (``docs/build.py``), built once for the whole test run: every notebook executed
@@ -116,8 +122,8 @@ def book(request, tmp_path_factory):
     a notebook failed), ``log`` (what the build printed) and ``builder`` (the ``docs/build.py``
     module, which reads a build back). ``GLUON_PERCEPTRON_BOOK=DIR`` uses a build already made
     with ``python docs/build.py --out DIR`` instead of building one. When the only tests
-    selected that need the book are some notebooks' ``test_notebook_runs`` (``-k 05``), only
-    those notebooks are executed, without the API pages.
+    selected that need the book are some notebooks' ``test_notebook_runs`` or student copies
+    (``-k 05``), only those notebooks are executed, without the API pages.
     """
     import importlib.util
     import json
@@ -143,8 +149,9 @@ def book(request, tmp_path_factory):
     out, done = shared / "book", shared / "book.status.json"
     command = [sys.executable, str(script), "--out", str(out)]
     users = [item for item in request.session.items if "book" in item.fixturenames]
-    if all(item.originalname == "test_notebook_runs" for item in users):
-        selected = sorted({item.callspec.params["path"].name[:2] for item in users})
+    if all(item.originalname in _NOTEBOOK_USERS for item in users):
+        selected = sorted({item.callspec.params[_NOTEBOOK_USERS[item.originalname]].name[:2]
+                           for item in users})
         if len(selected) < len(list(builder.NOTEBOOKS.glob("*.ipynb"))):
             command += ["--no-api", "--only", *selected]
     with FileLock(str(shared / "book.lock")):
@@ -202,7 +209,7 @@ def _group(item) -> str | None:
         return "book"
     if getattr(item, "originalname", "") == (
             "test_student_copy_runs_to_its_first_stub_and_the_solutions_pass"):
-        return "book"  # it runs the notebooks too, as student copies
+        return "book"  # it reads the book's runs of the notebooks (and has its own kernel)
     if (item.get_closest_marker("main_job") or "main_job" in item.name
             or _MODULE_GROUPS.get(where) == "main_job"):
         return "main_job"

@@ -2,10 +2,16 @@
 student``): each notebook without its solutions, every solution's code replaced by a stub that
 raises NotImplementedError, with the checker call below it.
 
-Per notebook, the student copy is executed: every cell before its first stub runs without an
-error, and the first stub stops at NotImplementedError (raised, or reported by the checker it
-is handed to). Then, in the same kernel, each reference solution is pasted back in place of
-its stub, and every checker passes. The reference sources and the book are not touched.
+Per notebook, the student copy runs to its first stub: every code cell before it is, in order
+and to the character, a code cell of the notebook that the book's build executed (the ``book``
+fixture: each notebook run once from its source for the whole test run), and that run reached
+each of them without an error or anything on stderr; the copy has nothing before its first stub
+that the notebook lacks, so it runs as the book's run did (the notebook is not executed a second
+time here). Then, in a kernel given the names the copy imports before its first stub, the stubs
+run and the first one stops at NotImplementedError (raised, or reported by the checker it is
+handed to); each reference solution is pasted back after them, and every checker passes. The
+solutions need no other name of the notebook: tests/experiments/test_exercises.py runs each
+alone with ``np``, ``nd`` and ``gp``. The reference sources and the book are not touched.
 
 The copies share one kernel per test process (its start, MXNet's import included, costs a few
 CPU-seconds): each runs after ``%reset -f`` (no name of the copy before it is left), with its
@@ -114,34 +120,79 @@ def _execute(nb, km, **options) -> None:
             client.kc.stop_channels()
 
 
-@pytest.mark.timeout(1800)
+def _imports(cells) -> str:
+    """The import statements of ``cells`` (code cells), in order: the names the copy has when
+    its first stub runs, without the computations of the notebook."""
+    import ast
+
+    lines = []
+    for cell in cells:
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                lines.append(ast.unparse(node))
+    return "\n".join(lines)
+
+
+def _book_run(book, source: Path) -> list[dict]:
+    """The code cells of the notebook ``source`` as the book's build executed them."""
+    import json
+
+    executed = book.out / "jupyter_execute" / "notebooks" / f"{source.stem}.ipynb"
+    if not executed.exists():
+        pytest.fail(f"the book did not execute {source.name} ({executed}):\n{book.log[-4000:]}")
+    return [c for c in json.loads(executed.read_text())["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.mark.timeout(3600)  # the first to ask builds the book (every notebook executed)
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem[:2])
-def test_student_copy_runs_to_its_first_stub_and_the_solutions_pass(source, tmp_path, kernel):
+def test_student_copy_runs_to_its_first_stub_and_the_solutions_pass(source, tmp_path, kernel,
+                                                                      book):
     import nbformat
 
     nb, references = tool.student(source.read_text())
     stubs = sorted(references)
+    first = stubs[0] if stubs else len(nb.cells)
+    before = [cell for cell in nb.cells[:first] if cell.cell_type == "code"]
+    ran = _book_run(book, source)
+    if not stubs:  # no exercise with code: the copy is every code cell of the notebook
+        assert len(before) == len(ran), (
+            f"{source.name}: the student copy has {len(before)} code cells, the notebook "
+            f"{len(ran)}")
+    for k, (cell, run) in enumerate(zip(before, ran, strict=False)):
+        assert cell.source == "".join(run["source"]), (
+            f"{source.name}: code cell {k} of the student copy (before its first stub) is not "
+            f"the notebook's code cell {k}:\n{cell.source[:500]}")
+        assert run["execution_count"] is not None, (
+            f"{source.name}: the book's run never reached code cell {k}: the copy would not "
+            "run to its first stub")
+        outputs = [nbformat.from_dict(o) for o in run.get("outputs", [])]
+        stderr = [o["text"] for o in outputs if o["output_type"] == "stream"
+                  and o["name"] == "stderr"]
+        assert not _errors(outputs) and not stderr, (
+            f"{source.name}: cell {k} errs before the first stub: {_errors(outputs)} {stderr}")
+    assert len(ran) >= len(before), (
+        f"{source.name}: the student copy has code cells before its first stub that the "
+        f"notebook lacks ({len(before)} against {len(ran)})")
+    if not stubs:
+        return  # no exercise with code: the copy ran to its end (the book's run)
+    cells = [nbformat.v4.new_code_cell(_imports(before))] + [nb.cells[i] for i in stubs]
     pasted = []
-    for index in stubs:  # each reference solution, pasted back, runs after the student copy
-        pasted.append(len(nb.cells))
-        nb.cells.append(nbformat.v4.new_code_cell(references[index]))
+    for index in stubs:  # each reference solution, pasted back, runs after the stubs
+        pasted.append(len(cells))
+        cells.append(nbformat.v4.new_code_cell(references[index]))
     if not kernel.is_alive():  # the copy before ended it
         kernel.restart_kernel(now=True)
     _execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
         RESET.format(folder=str(tmp_path)))]), kernel)
-    _execute(nb, kernel, allow_errors=True)
-    first = stubs[0] if stubs else len(nb.cells) - len(pasted)
-    for k, cell in enumerate(nb.cells[:first]):
-        if cell.cell_type == "code":
-            assert not _errors(cell.outputs), (
-                f"{source.name}: cell {k} errs before the first stub: {_errors(cell.outputs)}")
-    if not stubs:
-        return  # no exercise with code: the copy ran to its end
-    assert "NotImplementedError" in _text(nb.cells[first].outputs), (
+    copy = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
+    _execute(copy, kernel, allow_errors=True)
+    assert not _errors(cells[0].outputs), (
+        f"{source.name}: the copy's imports err: {_errors(cells[0].outputs)}")
+    assert "NotImplementedError" in _text(cells[1].outputs), (
         f"{source.name}: the first stub did not stop at NotImplementedError: "
-        f"{_text(nb.cells[first].outputs)[:500]}")
+        f"{_text(cells[1].outputs)[:500]}")
     for index, at in zip(stubs, pasted):
-        outputs = nb.cells[at].outputs
+        outputs = cells[at].outputs
         shown = _text(outputs)
         assert not _errors(outputs), f"{source.name}: pasted solution errs: {_errors(outputs)}"
         assert "passed" in shown and "failed" not in shown, (
