@@ -201,7 +201,17 @@ def _group(item) -> str | None:
     runs notebooks in JupyterLab or as student copies; or it is marked so),
     ``distributed`` (marked so, or named so), ``main_job`` (marked so, named so, or in a module
     of the main job's runs) or ``namespaces`` (a test marked so, or in a module named after
-    network namespaces)."""
+    network namespaces).
+
+    Which tests are the main job's (mark them ``@pytest.mark.main_job``): a test that runs the
+    job as a user does, ``python -m gluon_perceptron`` or the ``gluon-perceptron`` process
+    entry (``cli.run``) in a process of its own; one that runs ``cli.main``/``job.run`` past
+    its checks, so that sections run (the real ones or stand-ins) and the job writes figures
+    and its ``index.json``; and one that starts the job's helper processes (the drawer of
+    ``main.figures.saving_in_background``, the helpers of ``main.parallel``). What stays in
+    the quick loop: the command line's refusals before any section runs (``--seed``,
+    ``--only``, ``--out``), ``--list``, and single functions (``save_figure``, the interrupt
+    handler, one section's figure called directly, the book's last line)."""
     module = item.path.name
     where = Path(item.path).resolve().relative_to(_TESTS).as_posix()  # book/test_book.py
     if ("book" in getattr(item, "fixturenames", ()) or _MODULE_GROUPS.get(where) == "book"

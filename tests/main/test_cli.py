@@ -64,6 +64,7 @@ def test_list_sections(capsys):
     assert "Updates against the margin" in capsys.readouterr().out
 
 
+@pytest.mark.main_job
 def test_only_runs_matching_sections(tmp_path):
     assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss", "--no-progress"]) == 0
     assert [p.name for p in tmp_path.glob("*.png")] == ["04_losses.png"]
@@ -139,6 +140,7 @@ def test_ctrl_c_leaves_whole_figures_and_a_manifest(tmp_path):
     assert manifest["complete"] is False and manifest["seed"] == 0
 
 
+@pytest.mark.main_job
 def test_a_second_run_removes_only_what_the_first_listed(tmp_path):
     import json
 
@@ -175,11 +177,13 @@ def test_seed_out_of_range_is_refused_with_the_range(seed, capsys):
     assert "--seed must be in 0 .. 4294967295" in capsys.readouterr().err
 
 
+@pytest.mark.main_job
 def test_largest_seed_runs(tmp_path):
     assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss", "--no-progress",
                      "--seed", "4294967295"]) == 0
 
 
+@pytest.mark.main_job
 def test_a_folder_named_like_a_figure_is_a_clear_error(tmp_path, capsys):
     (tmp_path / "04_losses.png").mkdir()
     assert cli.main(["--out", str(tmp_path), "--only", "The perceptron loss",
@@ -237,6 +241,7 @@ def test_an_interrupt_dropped_in_a_weakref_callback_stops_the_job_at_the_next_se
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.main_job
 def test_the_process_entry_runs_exit_handlers_flushes_and_keeps_the_exit_code():
     """``run`` skips only the interpreter's teardown: what ``atexit`` holds still runs, every
     printed line arrives, and the exit code is ``main``'s."""
@@ -256,6 +261,7 @@ def test_the_process_entry_runs_exit_handlers_flushes_and_keeps_the_exit_code():
     assert "matches no section" in refused.stderr
 
 
+@pytest.mark.main_job
 def test_the_job_sets_its_environment_for_its_children_and_gives_it_back(tmp_path, monkeypatch):
     from gluon_perceptron.main import runtime
 

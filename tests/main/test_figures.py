@@ -55,6 +55,7 @@ def _fake_full_run(folder: Path, per_section: int = 3) -> dict[str, list[str]]:
     return files
 
 
+@pytest.mark.main_job
 def test_only_keeps_the_other_sections_and_says_what_it_removed(tmp_path, capsys):
     files = _fake_full_run(tmp_path)
     (tmp_path / "mine.png").write_bytes(PNG)  # a user's file, listed nowhere
@@ -108,6 +109,7 @@ def sections(monkeypatch):
     return use
 
 
+@pytest.mark.main_job
 def test_each_section_records_its_files_and_seconds(tmp_path, sections, capsys):
     assert cli.main(["--out", str(tmp_path), "--no-progress", "--seed", "4"]) == 0
     manifest = _manifest(tmp_path)
@@ -121,6 +123,7 @@ def test_each_section_records_its_files_and_seconds(tmp_path, sections, capsys):
     assert "removed" not in capsys.readouterr().out
 
 
+@pytest.mark.main_job
 def test_a_whole_run_removes_every_stale_listed_figure(tmp_path, sections, capsys):
     assert cli.main(["--out", str(tmp_path), "--no-progress"]) == 0
     (tmp_path / "mine.png").write_bytes(PNG)
@@ -133,6 +136,7 @@ def test_a_whole_run_removes_every_stale_listed_figure(tmp_path, sections, capsy
     assert _manifest(tmp_path)["files"] == ["a1.png", "b1.png", "c1.png", "c3.png"]
 
 
+@pytest.mark.main_job
 def test_a_whole_run_removes_what_an_old_manifest_listed_under_no_section(tmp_path, sections,
                                                                            capsys):
     (tmp_path / "old.png").write_bytes(PNG)
@@ -149,6 +153,7 @@ def test_a_whole_run_removes_what_an_old_manifest_listed_under_no_section(tmp_pa
     assert _manifest(tmp_path)["unattributed"] == []
 
 
+@pytest.mark.main_job
 def test_only_removes_nothing_of_the_sections_it_did_not_run(tmp_path, sections, capsys):
     assert cli.main(["--out", str(tmp_path), "--no-progress", "--seed", "1"]) == 0
     sections(a=("a9",), b=("b9",), c=("c9",))
@@ -163,6 +168,7 @@ def test_only_removes_nothing_of_the_sections_it_did_not_run(tmp_path, sections,
     assert manifest["by_section"]["Section B"]["seed"] == 2
 
 
+@pytest.mark.main_job
 def test_an_interrupted_run_removes_nothing_it_did_not_replace(tmp_path, sections, capsys):
     """Ctrl-C in the middle of section B of a whole run: A is replaced (its stale figure
     removed), B keeps its earlier figure beside the new one, C (never reached) keeps all."""
@@ -180,6 +186,7 @@ def test_an_interrupted_run_removes_nothing_it_did_not_replace(tmp_path, section
     assert captured.err.strip().splitlines()[-1].startswith("interrupted; 2 figures written")
 
 
+@pytest.mark.main_job
 def test_a_symlink_or_folder_listed_by_a_manifest_is_never_removed(tmp_path, sections):
     target = tmp_path.parent / f"{tmp_path.name}_target.png"
     target.write_bytes(PNG)
@@ -237,6 +244,7 @@ def test_out_holding_a_folder_named_index_json_is_one_line(tmp_path, capsys):
                                                                  "--only", "loss"])
 
 
+@pytest.mark.main_job
 def test_bad_out_prints_no_traceback(tmp_path):
     """The real command line, as a user runs it."""
     (tmp_path / "file").write_text("x")
@@ -325,6 +333,7 @@ def _figure(title="a figure"):
     return fig
 
 
+@pytest.mark.main_job
 def test_the_drawer_draws_the_same_png_as_this_process(tmp_path):
     from gluon_perceptron.main.figures import recording, saving_in_background
 
@@ -337,6 +346,7 @@ def test_the_drawer_draws_the_same_png_as_this_process(tmp_path):
     assert not list((tmp_path / "there").glob(".*.part"))
 
 
+@pytest.mark.main_job
 def test_a_figure_that_does_not_pickle_is_drawn_here(tmp_path):
     from gluon_perceptron.main.figures import saving_in_background
 
@@ -358,6 +368,7 @@ with figures.saving_in_background():
 """
 
 
+@pytest.mark.main_job
 def test_the_drawer_dies_with_the_job_even_on_sigkill(tmp_path):
     import signal
     import time

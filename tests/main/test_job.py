@@ -21,6 +21,7 @@ def _refuse_replacing(monkeypatch, name):
     monkeypatch.setattr(figures.os, "replace", refusing)
 
 
+@pytest.mark.main_job
 def test_a_figure_that_cannot_be_replaced_is_a_clear_error(tmp_path, monkeypatch, capsys):
     (tmp_path / "04_losses.png").write_bytes(b"an older figure")
     _refuse_replacing(monkeypatch, "04_losses.png")
@@ -44,6 +45,7 @@ def test_save_figure_names_the_file_it_cannot_replace(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["01_data.png"]
 
 
+@pytest.mark.main_job
 def test_the_manifest_has_the_figures_mode(tmp_path):
     old = os.umask(0o022)
     try:

@@ -819,6 +819,20 @@ def workspace(tmp_path, monkeypatch):
     _TMP.remove(tmp_path)
 
 
+@pytest.fixture(autouse=True)
+def _one_settings_layer(request):
+    """Hypothesis's pytest plugin wraps a parametrized test's settings in one more layer at each
+    call (``Settings(parent=...)``, to suppress a health check), on the one function all the
+    cases share; under ``derandomize`` the database is None, which no layer caches, so each
+    call walks every layer the earlier calls left: time quadratic in the cases (6.170). Each
+    call starts from the test's own settings again; what a call runs with is unchanged."""
+    function = getattr(request.function, "__func__", request.function)
+    own = getattr(function, "_hypothesis_internal_use_settings", None)
+    yield
+    if own is not None:
+        function._hypothesis_internal_use_settings = own
+
+
 @pytest.fixture(scope="module", autouse=True)
 def compiled_twins():
     """Compile numba's twins before any call runs under the alarm: numba compiles on a twin's
