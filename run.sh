@@ -181,7 +181,11 @@ case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
     test)    setup; kernel; browser; ssh_server
              start=$SECONDS; times > .venv/.times; before=$(tail -1 .venv/.times); status=0
-             .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
+             # pytest caches its rewritten test modules as bytecode (__pycache__, ignored by
+             # git); a PYTHONDONTWRITEBYTECODE from the shell would make every worker rewrite
+             # and compile all of tests/ again on every run (about 2.5 CPU-s each)
+             env -u PYTHONDONTWRITEBYTECODE \
+                 .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
              record_test_time $((SECONDS - start)) "$status" "$*" "$before"
              exit "$status" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
