@@ -28,6 +28,7 @@ from ..core._validation import (
     optional,
     real,
     seeds,
+    such_that,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
@@ -336,22 +337,18 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 
 # --- updates against the margin ----------------------------------------------------------------
 
-def _reachable(epsilons, name: str, args: dict) -> np.ndarray:
-    """The rule of ``epsilons``: None (:data:`EPSILONS`), or margins in (0, RADIUS)."""
-    eps = EPSILONS if epsilons is None else finite_values(strict=True)(epsilons, name, args)
-    if np.any(eps >= RADIUS):  # reachable only by planes with |bfake| > epsilon - RADIUS
-        raise ValueError(f"epsilons holds {eps.max():g}: the points have norm < {RADIUS:g}, so "
-                         f"most planes cannot leave a margin of {RADIUS:g} or more; use epsilons "
-                         f"below {RADIUS:g} (the chapter uses 0.025 to 0.425)")
-    return eps
+#: The rule of ``epsilons``: None (:data:`EPSILONS`), or margins in (0, RADIUS) (a margin of
+#: RADIUS or more is reachable only by planes with ``|bfake| > epsilon - RADIUS``).
+_MARGINS = optional(such_that(
+    finite_values(strict=True), lambda eps, args: np.all(eps < RADIUS), f"{{name}} must hold "
+    f"margins below {RADIUS:g}: the points have norm < {RADIUS:g}, so most planes cannot leave a "
+    f"larger one (the chapter uses 0.025 to 0.425), got {{value!r:.80}}"))
 
 
-_MARGINS = Rule(_reachable, "None or finite_values(0 < epsilon < RADIUS)")
-
-
-def _datasets(eps: np.ndarray, args: dict) -> int:
+def _datasets(eps: np.ndarray | None, args: dict) -> int:
     """How many numbers :func:`margin_experiment`'s datasets hold, all drawn before training."""
-    return eps.size * args["trials"] * args["samples"] * args["dimensions"]
+    size = EPSILONS.size if eps is None else eps.size
+    return size * args["trials"] * args["samples"] * args["dimensions"]
 
 
 def _margins(epsilons) -> np.ndarray:
