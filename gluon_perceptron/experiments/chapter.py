@@ -55,8 +55,8 @@ EPSILONS.setflags(write=False)
 #: The original notebook's seed: ``mx.random.seed(1)``.
 CHAPTER_SEED = 1
 
-#: What the sampler's ``samples, dimensions, epsilon`` must be: ``getfake``'s own rules.
-_SAMPLER = {name: SAMPLE_RULES[name] for name in ("samples", "dimensions", "epsilon")}
+#: What the sampler's ``samples, dimensions`` must be: ``getfake``'s own rules.
+_SHAPE = {name: SAMPLE_RULES[name] for name in ("samples", "dimensions")}
 
 
 @dataclass
@@ -308,7 +308,7 @@ class SamplerComparison:
                             - self.quartiles["fast"].mean(axis=0)).max())
 
 
-@validate_params(**_SAMPLER)
+@validate_params(**SAMPLE_RULES)
 def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 2,
                      epsilon: float = 0.2, progress: Progress | None = None
                      ) -> SamplerComparison:
@@ -445,9 +445,8 @@ class MarginExperiment:
         return self.bfake**2 <= 1.0
 
 
-@validate_params(samples=_SAMPLER["samples"], dimensions=_SAMPLER["dimensions"],
-                 epsilons=fits(_MARGINS, _datasets, "the datasets of trials, epsilons, samples and "
-                               "dimensions", ("trials", "samples", "dimensions")),
+@validate_params(**_SHAPE, epsilons=fits(_MARGINS, _datasets, "the datasets of trials, epsilons, "
+                 "samples and dimensions", ("trials", "samples", "dimensions")),
                  engine=one_of("fast", "faithful", "lockstep"), sampler=one_of(*ENGINES))
 def margin_experiment(epsilons=None, *, trials: int = 10, samples: int = 1000,
                       dimensions: int = 2, max_epochs: int = 10_000, engine: str = "fast",
