@@ -12,7 +12,7 @@ from mxnet import nd
 
 from ..core import _checks
 from ..core._convert import as_features, as_labels, as_scalar, as_vector
-from ..core._validation import Rule, real, scalar, unchecked, validate_params
+from ..core._validation import Rule, real, scalar, such_that, unchecked, validate_params, vector
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
 from ._rules import plane_features
 
@@ -26,12 +26,10 @@ _FLOAT32_MAX = float(np.finfo(np.float32).max)
 # --- rules ------------------------------------------------------------------------------------
 
 
-def _score_w(value, name, args):
-    w = _checks.vector(value, name)
-    if w.size != 2 or np.abs(w).max() > _FLOAT32_MAX:  # the grid is scored in float32 by nd.dot
-        raise ValueError(f"{name} must be 2 numbers that fit MXNet's float32 (|w| below "
-                         f"3.4e38) to plot a 2-D score, got {value!r:.60}")
-    return w
+#: ``w``: 2 numbers, each in float32's range (the grid is scored in float32 by nd.dot).
+_SCORE_W = such_that(vector(), lambda w, args: w.size == 2 and np.abs(w).max() <= _FLOAT32_MAX,
+                     "{name} must be 2 numbers that fit MXNet's float32 (|w| below 3.4e38) to "
+                     "plot a 2-D score, got {value!r:.60}")
 
 
 def _score_extent(value, name, args):
@@ -58,16 +56,6 @@ def _score_step(value, name, args):
                          f"a single point per side, no contour; use step <= extent")
     return step
 
-
-def _hi(value, name, args):
-    lo, hi = args["lo"], _checks.finite_float(value, name)
-    if not lo < hi or not math.isfinite(1.2 * (hi - lo)):  # the axes widen the range by 20 %
-        raise ValueError(f"need lo < hi, a range of scores that float64 holds once the axes add "
-                         f"their margins (such as lo=-5, hi=5), got lo={lo:g}, hi={hi:g}")
-    return hi
-
-
-# --- figures ----------------------------------------------------------------------------------
 
 @validate_params(X=plane_features, update=unchecked)
 def plot_update(X, Y, update: Update, ax=None) -> Axes:
@@ -163,7 +151,7 @@ def plotdata(X, Y, ax=None) -> Axes:
     return ax
 
 
-@validate_params(w=Rule(_score_w, "2 weights in float32"), d=scalar(),
+@validate_params(w=_SCORE_W, d=scalar(),
                  extent=Rule(_score_extent, "extent > 0, the score in float32", ("w", "d")),
                  step=Rule(_score_step, "step giving 2 .. MAX_GRID points", ("extent",)))
 def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes:
@@ -205,7 +193,10 @@ def plotscore(w, d, ax=None, *, extent: float = 3.0, step: float = 0.02) -> Axes
     return ax
 
 
-@validate_params(lo=real(), hi=Rule(_hi, "hi > lo, a finite range", ("lo",)))
+@validate_params(lo=real(), hi=such_that(  # the axes widen the range by 20 %
+    real(), lambda hi, args: args["lo"] < hi and math.isfinite(1.2 * (hi - args["lo"])),
+    "need lo < hi, a range of scores that float64 holds once the axes add their margins (such as "
+    "lo=-5, hi=5), got lo={args[lo]:g}, hi={value:g}", ("lo",)))
 def plot_losses(ax=None, *, lo: float = -5.0, hi: float = 5.0) -> Axes:
     """The two hinge-like losses :math:`\\max(0, f)` and :math:`\\max(0, -f)`, as in the chapter.
 

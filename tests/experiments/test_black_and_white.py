@@ -201,6 +201,8 @@ def test_notes_sequence():
     assert np.all(Y == 1)
     with pytest.raises(ValueError, match="nonzero"):
         traced.notes_sequence(5, x=[0.0, 0.0])
+    with pytest.raises(ValueError, match=r"notes_sequence's X \(1,000,000,000 rows\) would need"):
+        traced.notes_sequence(10**9, x=[1.0, 0.0, 0.0])  # refused before allocating
 
 
 def test_aggressive_rule_errs_at_every_power_of_two():

@@ -338,6 +338,13 @@ def test_counts_grow_with_size_and_dimension_over_20_seeds():
     assert np.all(np.diff(means) > 0), means
 
 
+@pytest.mark.parametrize("experiment", ["margin_experiment", "margin_experiment_faithful"])
+def test_a_margin_the_points_cannot_leave_is_refused(experiment):
+    # points have norm < RADIUS = 3: a margin of 3 or more needs a plane far from the origin
+    with pytest.raises(ValueError, match=r"epsilons must hold margins below 3: .* got array"):
+        getattr(gp.experiments, experiment)([0.1, 3.0], trials=1, samples=10, progress=False)
+
+
 @pytest.mark.parametrize("configs, match", [
     ([("a", 2)], r"configs\[k\] must be an integer >= 1, got 'a'"),  # was: a TypeError from >
     ([(2.5, 2)], r"configs\[k\] must be an integer >= 1, got 2.5"),  # was: ran

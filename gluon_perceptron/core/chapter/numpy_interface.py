@@ -34,7 +34,7 @@ from mxnet.util import use_np
 
 from .._arrays import _finite, _overflow
 from .._convert import as_scalar
-from .._validation import Rule, label, validate_params
+from .._validation import label, such_that, unchecked, validate_params
 from .perceptron_step import _step_rules
 from .sampler import (
     RADIUS,
@@ -45,21 +45,13 @@ from .sampler import (
     _refuse_unreachable,
 )
 
-_IN_PLACE = "perceptron_np updates w and b in place"
-
-
-def _np_array(value, name: str, args: dict) -> np.ndarray:
-    """An ``mxnet.numpy.ndarray`` (``TypeError`` otherwise), returned as is."""
-    if not isinstance(value, np.ndarray):
-        raise TypeError(f"{name} must be an mxnet.numpy ndarray ({_IN_PLACE}), got "
-                        f"{type(value).__name__}; wrap it with mxnet.np.array(...), or convert "
-                        f"an NDArray with .as_np_ndarray()")
-    return value
-
-
 #: The arguments of :func:`perceptron_np`: those of :func:`.perceptron_step.perceptron`, in
 #: ``mxnet.numpy`` arrays (a label too: ``label()`` reads one, an NDArray of MXNet's).
-NP_STEP_RULES = _step_rules(Rule(_np_array, "mxnet.numpy ndarray"), label())
+NP_STEP_RULES = _step_rules(such_that(
+    unchecked, lambda value, args: isinstance(value, np.ndarray), "{name} must be an mxnet.numpy "
+    "ndarray (perceptron_np updates w and b in place), got {value.__class__.__name__}; wrap it "
+    "with mxnet.np.array(...), or convert an NDArray with .as_np_ndarray()", error=TypeError),
+    label())
 
 
 @use_np

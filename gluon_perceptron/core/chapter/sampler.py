@@ -25,7 +25,7 @@ from mxnet import nd
 from scipy.special import gammainc
 
 from .. import _checks
-from .._validation import Rule, count, real, validate_params
+from .._validation import Rule, count, real, such_that, validate_params
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0
@@ -75,16 +75,10 @@ def drawn_points(per_sample: int, who: str):
     with the samplers: an integer >= 2 whose points stay within :data:`MAX_SAMPLES`, refused
     before anything is drawn (the samplers' own rule is skipped when the package calls them)."""
     top = MAX_SAMPLES // per_sample
-
-    def check(samples, name: str, args: dict) -> int:
-        samples = _checks.positive_int(samples, name, minimum=2, maximum=2**80)
-        if samples > top:
-            times = f"{per_sample} * {name}" if per_sample > 1 else name
-            raise ValueError(
-                f"{name}={samples:,} is more than {top:,}: {who} draws {times} points and the "
-                f"samplers draw at most {MAX_SAMPLES:,}; use fewer samples")
-        return samples
-    return Rule(check, f"count(2 .. {top:,} points drawn)")
+    times = f"{per_sample} * {{name}}" if per_sample > 1 else "{name}"  # formatted by such_that
+    return such_that(count(minimum=2, maximum=2**80), lambda samples, args: samples <= top,
+                     f"{{name}}={{value:,}} is more than {top:,}: {who} draws {times} points and "
+                     f"the samplers draw at most {MAX_SAMPLES:,}; use fewer samples")
 
 
 #: The arguments that size a sample (of :func:`getfake`, its NumPy-interface twin, and

@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks
 from .._arrays import _row_norms, _split
 from .._convert import as_features, as_labels, as_values, as_vector
 from .._validation import (
-    Rule,
     count,
+    fits,
+    optional,
     real,
+    such_that,
     validate_params,
+    vector,
 )
 from ..fast import variants_fast as fast
 from .engine import _guard
@@ -144,16 +146,10 @@ class OnlineRun:
         return float(self.thetas[-1, -1])
 
 
-def _direction(x, name: str, args: dict) -> np.ndarray:
-    """A nonzero vector (its direction is used), and a sequence that fits in memory."""
-    x, steps = np.array([1.0, 0.0]) if x is None else _checks.vector(x, name), args["steps"]
-    if float(np.max(np.abs(x))) == 0.0:
-        raise ValueError(f"x must be a nonzero vector (its direction is used), got {x}")
-    _checks.elements(steps * x.size, f"notes_sequence's X ({steps:,} rows of {x.size})")
-    return x
-
-
-@validate_params(steps=count(), x=Rule(_direction, "vector(), nonzero; None: (1, 0)", ("steps",)))
+@validate_params(steps=count(), x=fits(optional(such_that(
+    vector(), lambda x, args: np.abs(x).max() > 0, "{name} must be a nonzero vector (its direction "
+    "is used), got {value}")), lambda x, args: args["steps"] * (2 if x is None else x.size),
+    "notes_sequence's X ({steps:,} rows)", ("steps",)))
 def notes_sequence(steps: int, x=None) -> tuple[np.ndarray, np.ndarray]:
     """The notes' separable sequence that fools the aggressive perceptron (Remark 1.19).
 
@@ -247,14 +243,8 @@ class UpdatePath:
         return float(self.thetas[-1, -1]) if self.bias else 0.0
 
 
-def _no_bias_start(b0, name: str, args: dict) -> float:
-    b0 = real()(b0, name, args)
-    if not args["bias"] and b0 != 0.0:
-        raise ValueError("b0 must be 0 when bias=False (the homogeneous perceptron has no b)")
-    return b0
-
-
-@validate_params(b0=Rule(_no_bias_start, "real(), 0 when bias=False", ("bias",)))
+@validate_params(b0=such_that(real(), lambda b0, args: args["bias"] or b0 == 0.0, "b0 must be 0 "
+                              "when bias=False (the homogeneous perceptron has no b)", ("bias",)))
 @np.errstate(over="ignore", invalid="ignore")  # what overflows, the guards below refuse
 def update_path(X, Y, *, max_epochs: int, bias: bool = True, w0=None, b0: float = 0.0,
                 threshold: float = 0.0, engine: str = "fast") -> UpdatePath:
