@@ -144,10 +144,9 @@ class SeparationProblem:
     plane: np.ndarray
 
 
-@validate_params(samples=count(minimum=2), dimensions=count(),
+@validate_params(samples=count(2), dimensions=count(), pinned=real(positive=True, maximum=1),
                  gamma=such_that(real(positive=True), lambda g, args: g < 1,
-                                 "gamma must be below 1 (the margin of unit rows), got {value}"),
-                 pinned=real(positive=True, maximum=1))
+                                 "gamma must be below 1 (the margin of unit rows), got {value}"))
 def separation_problem(samples: int, dimensions: int, gamma: float, *,
                        pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
     """getfake's data as a separation problem whose margin is ``gamma``.
