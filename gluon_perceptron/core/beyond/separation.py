@@ -57,9 +57,8 @@ def unit_rows(who: str, square: bool = False) -> Rule:
                              f"must be a nonzero vector y_j (x_j, 1)")
         An = An / norms[:, None]
         if square:
-            m = An.shape[1]
-            _checks.elements(m * m, f"{who}'s stretch matrix B (m x m for A with m = {m} "
-                                    f"columns)")
+            _checks.elements(An.shape[1]**2, f"{who}'s stretch matrix B (m x m for A with m = "
+                                             f"{An.shape[1]} columns)")
         _separable(An, who)
         return An
     return Rule(check, f"unit_rows({who!r}, separable)")

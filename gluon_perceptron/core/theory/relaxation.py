@@ -130,8 +130,7 @@ def _one_per(axis: int, what: str) -> Rule:
 
 def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
     An = _checks.features(A, name).astype(np.float64)
-    zero = np.flatnonzero(~np.any(An != 0, axis=0))
-    if zero.size:
+    if (zero := np.flatnonzero(~np.any(An != 0, axis=0))).size:
         raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
                          f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
     return An
