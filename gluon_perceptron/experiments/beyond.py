@@ -369,10 +369,9 @@ _MARGINS = such_that(finite_values(), lambda g, args: np.all((g >= 1e-10) & (g <
                      "in double precision) and below 1, got {value}")
 
 
-@validate_params(gammas=_MARGINS,
+@validate_params(gammas=_MARGINS, samples=count(minimum=2), seed=_DRAW_SEED,
                  draws=fits(repeats(), lambda draws, args: 11 * args["gammas"].size * draws,
                             "the records (11 per margin, draws={value:,})", ("gammas",)),
-                 samples=count(minimum=2), seed=_DRAW_SEED,
                  dimensions=fits(count(), lambda d, args: args["samples"] * (d + 1), "the rows ("
                                  "samples={samples:,} x (dimensions={value:,} + 1))", ("samples",)))
 def separation_experiment(*, gammas=GAMMAS, draws: int = 5, samples: int = 100,

@@ -586,12 +586,9 @@ class OrderEffect:
         return float(np.mean(shares)) if shares else float("nan")
 
 
-def _passes(last, name: str, args: dict) -> int:  # at most the passes of the run
-    return count(maximum=args["remedies"].results["plain"].epochs)(last, name, args)
-
-
-@validate_params(remedies=instance(Remedies, "the result of remedies_experiment()"),
-                 last=Rule(_passes, "count(<= the run's passes)", ("remedies",)))
+@validate_params(remedies=instance(Remedies, "the result of remedies_experiment()"), last=Rule(
+    lambda v, name, args: count(maximum=args["remedies"].results["plain"].epochs)(v, name, args),
+    "count(<= the run's passes)", ("remedies",)))
 def order_effect(remedies: Remedies, *, last: int = 100) -> OrderEffect:
     """Replay the plain run of ``remedies`` step by step and score every step's weights.
 

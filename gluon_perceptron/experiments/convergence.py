@@ -96,9 +96,8 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
     if u.shape[0] != A.shape[1]:
         raise ValueError(f"u must have {A.shape[1]} entries "
                          f"({'(w*, b*)' if args['bias'] else 'w*'}), got {u.shape[0]}")
-    if np.min(A @ u.astype(np.float64)) <= 0:
-        raise ValueError(f"u does not separate the data: its smallest margin is "
-                         f"{np.min(A @ u.astype(np.float64)):.3g} <= 0")
+    if (smallest := np.min(A @ u.astype(np.float64))) <= 0:
+        raise ValueError(f"u does not separate the data: its smallest margin is {smallest:.3g}")
     return u
 
 

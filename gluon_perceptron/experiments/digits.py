@@ -29,7 +29,7 @@ from ..core._validation import (
     unchecked,
     validate_params,
 )
-from ..core.data.real import Split, digits_split, mnist_5k_split, one_vs_rest
+from ..core.data.real import Split, _class_in_y, digits_split, mnist_5k_split, one_vs_rest
 from ..core.fast.training_fast import fast_pass
 from ..core.rosenblatt.variants import train_averaged
 from ._progress import Progress, track
@@ -178,9 +178,10 @@ def as_split(split: Split) -> Split:
 
 
 def _digit_of_both(digit, name: str, args: dict):
-    """A label that some example of each part of ``split`` has (``one_vs_rest``'s own check)."""
+    """A label that some example of each part of ``split`` has (``one_vs_rest``'s own rule,
+    naming ``digit``)."""
     for part in (args["split"].y_train, args["split"].y_test):
-        one_vs_rest(part, digit)
+        _class_in_y(digit, name, {"y": as_numpy(part)})
     return digit
 
 

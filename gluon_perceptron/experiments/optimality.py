@@ -18,9 +18,12 @@ from ..core._validation import (
     count,
     counts,
     fits,
+    optional,
     real,
     repeats,
     shaped,
+    such_that,
+    unchecked,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
@@ -125,19 +128,18 @@ def _examples(dimensions: int, args: dict) -> int:
     return _rounds(args["gamma"], dimensions) * dimensions
 
 
-def _learner(learner, name: str, args: dict):
-    if learner is not None and not (callable(getattr(learner, "predict", None))
-                                    and callable(getattr(learner, "update", None))):
-        raise TypeError(f"learner must have methods predict(x) and update(x, y), like "
-                        f"PerceptronLearner(dimensions); got {type(learner).__name__}")
-    return learner
+#: A learner of the caller's, or None: an object with the methods ``predict(x)``, ``update(x, y)``.
+_LEARNER = optional(such_that(
+    unchecked, lambda v, args: all(callable(getattr(v, m, None)) for m in ("predict", "update")),
+    "{name} must have methods predict(x) and update(x, y), like PerceptronLearner(dimensions); "
+    "got {value.__class__.__name__}", error=TypeError))
 
 
 # skip_nested=False: the learner is the caller's code, whatever it calls stays checked
 @validate_params(skip_nested=False, gamma=real(positive=True, maximum=1.0, why="e_i has norm 1"),
                  dimensions=fits(count(maximum=MAX_DIMENSIONS), _examples, "the adversary's "
                                  "examples of dimensions={value:,} coordinates", ("gamma",)),
-                 learner=Rule(_learner, "None or an object with predict(x) and update(x, y)"))
+                 learner=_LEARNER)
 def adversary_run(gamma: float, dimensions: int, learner=None) -> AdversaryRun:
     """Theorem 1.34: force :math:`n = \\min(1/\\gamma^2, d)` mistakes on a deterministic learner.
 

@@ -96,12 +96,9 @@ def _sequence(values, name: str) -> tuple:
     return tuple(values)
 
 
-def _etas(values, name: str, args: dict) -> tuple[float, ...]:
-    return tuple(ETA(eta, "eta", args) for eta in _sequence(values, name))
-
-
-@validate_params(etas=Rule(_etas, "etas in (0, 2]"), rules=names(*RULES), A=SOLVABLE, c=BOUNDS,
-                 max_iterations=count(minimum=0))
+@validate_params(rules=names(*RULES), A=SOLVABLE, c=BOUNDS, max_iterations=count(minimum=0),
+                 etas=Rule(lambda v, name, args: tuple(ETA(eta, "eta", args) for eta in
+                                                       _sequence(v, name)), "etas in (0, 2]"))
 def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
                   seed: int = 0) -> RuleComparison:
     """Run :func:`relaxation_method` for every index rule and relaxation parameter.

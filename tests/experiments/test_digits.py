@@ -115,8 +115,11 @@ def test_plots_draw(split, curves):
 def test_bad_arguments(split):
     with pytest.raises(ValueError, match="epochs"):
         exp_digits.learning_curve(split, 0, epochs=0)
-    with pytest.raises(ValueError, match="no example has label 11"):
+    # the errors name digit, the argument the user passed (was: one_vs_rest's "positive")
+    with pytest.raises(ValueError, match="no example has label 11 .*pick digit among them"):
         exp_digits.learning_curve(split, 11, epochs=1)
+    with pytest.raises(TypeError, match="digit must be a single class label"):
+        exp_digits.learning_curve(split, True, epochs=1)
 
 
 # --- results as dataclasses; the learning-curve figure is not squashed (issues 10, 11) ----------

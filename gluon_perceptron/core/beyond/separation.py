@@ -57,9 +57,8 @@ def unit_rows(who: str, square: bool = False) -> Rule:
                              f"must be a nonzero vector y_j (x_j, 1)")
         An = An / norms[:, None]
         if square:
-            m = An.shape[1]
-            _checks.elements(m * m, f"{who}'s stretch matrix B (m x m for A with m = {m} "
-                                    f"columns)")
+            _checks.elements(An.shape[1]**2, f"{who}'s stretch matrix B (m x m for A with m = "
+                                             f"{An.shape[1]} columns)")
         _separable(An, who)
         return An
     return Rule(check, f"unit_rows({who!r}, separable)")
@@ -144,10 +143,9 @@ class SeparationProblem:
     plane: np.ndarray
 
 
-@validate_params(samples=count(minimum=2), dimensions=count(),
+@validate_params(samples=count(2), dimensions=count(), pinned=real(positive=True, maximum=1),
                  gamma=such_that(real(positive=True), lambda g, args: g < 1,
-                                 "gamma must be below 1 (the margin of unit rows), got {value}"),
-                 pinned=real(positive=True, maximum=1))
+                                 "gamma must be below 1 (the margin of unit rows), got {value}"))
 def separation_problem(samples: int, dimensions: int, gamma: float, *,
                        pinned: float = 0.2, seed: int | None = None) -> SeparationProblem:
     """getfake's data as a separation problem whose margin is ``gamma``.

@@ -222,9 +222,7 @@ def _digits_table() -> np.ndarray | None:
 
 
 #: ``X`` of a split: features, at least one example to train on and one to test on.
-_TWO_ROWS = rule.such_that(rule.features(), lambda X, args: X.shape[0] >= 2, "{name} must hold "
-                           "at least 2 examples to split (one to train on, one to test on), got "
-                           "{value.shape[0]}")
+_TWO_ROWS = rule.shaped(2, at_least=True, why="one to train on, one to test on")
 
 
 @validate_params(X=_TWO_ROWS, y=class_labels(), **SPLIT_RULES)

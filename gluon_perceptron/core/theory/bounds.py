@@ -10,12 +10,12 @@ from itertools import combinations, islice
 
 import numpy as np
 
-from .. import _checks
 from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import (
-    Rule,
     count,
     real,
+    scalar,
+    such_that,
     validate_params,
     vector,
 )
@@ -153,15 +153,9 @@ def chapter_bound(R: float, epsilon: float) -> float:
                          R=R, epsilon=epsilon)
 
 
-def _some_plane(b, name: str, args: dict) -> float:
-    if _checks.scalar(b, name) == 0 and args["w_norm"] == 0:
-        raise ValueError("w_norm and b are both 0: (w*, b*) = 0 separates nothing; pass the "
-                         "norm and bias of a plane with margin gamma")
-    return b
-
-
-@validate_params(gamma=real(positive=True), w_norm=real(minimum=0.0),
-                 b=Rule(_some_plane, "scalar(), not 0 with w_norm", ("w_norm",)))
+@validate_params(gamma=real(positive=True), w_norm=real(minimum=0.0), b=such_that(
+    scalar(), lambda b, args: b != 0 or args["w_norm"] != 0, "w_norm and b are both 0: (w*, b*) = "
+    "0 separates nothing; pass the norm and bias of a plane with margin gamma", ("w_norm",)))
 def bias_bound(R: float, gamma: float, w_norm: float, b: float) -> float:
     """Bound with bias for any separator: :math:`(R^2 + 1)(\\|w^*\\|^2 + b^{*2}) / \\gamma^2`.
 

@@ -24,17 +24,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _checks
 from .._arrays import _radius
 from .._convert import as_features, as_labels, as_scalar, as_values
 from .._validation import (
-    Rule,
     count,
+    features,
     one_of,
     optional,
     real,
     scalar,
+    such_that,
     validate_params,
+    vector,
 )
 from .qp import _qp
 from .separability import _separating_point, _signed_rows
@@ -93,17 +94,15 @@ class OptimalMargin:
         return self.radius**2 * float(theta @ theta) / self.gamma**2
 
 
-def _normal_data(X, name: str, args: dict) -> np.ndarray:
-    Xn = _checks.features(X, name)
-    top = float(np.max(np.abs(Xn)))
-    if 0.0 < top < np.finfo(np.float64).tiny:
-        raise ValueError(f"{name}'s largest entry is {top:g}, below the smallest normal float64 "
-                         f"({np.finfo(np.float64).tiny:.3g}): such subnormal numbers keep too few "
-                         f"digits for a margin; rescale X first (e.g. X / np.abs(X).max())")
-    return Xn
+#: ``X`` with normal floats: subnormal entries keep too few digits for a margin.
+_TINY = np.finfo(np.float64).tiny
+_NORMAL_DATA = such_that(features(), lambda X, args: not 0 < np.max(np.abs(X)) < _TINY,
+                         f"{{name}}'s largest entry is below the smallest normal float64 "
+                         f"({_TINY:.3g}): such subnormal numbers keep too few digits for a margin; "
+                         f"rescale X first (e.g. X / np.abs(X).max())")
 
 
-@validate_params(X=Rule(_normal_data, "features(), normal floats"), margin=one_of(*MARGINS),
+@validate_params(X=_NORMAL_DATA, margin=one_of(*MARGINS),
                  tol=real(minimum=1e-14), max_iter=optional(count()))  # tol: KKT reaches 1e-15
 def optimal_margin(X, Y, *, bias: bool = True, margin: str = "perceptron", tol: float = 1e-9,
                    max_iter: int | None = None) -> OptimalMargin:
@@ -198,17 +197,11 @@ def radius(X) -> float:
     return _radius(as_features(X, np.float64))
 
 
-def _normal(wfake, name: str, args: dict) -> np.ndarray:
-    """A plane's normal: a finite vector, not zero (one entry per feature of X, if given)."""
-    w = _checks.vector(wfake, name, size=args["X"].shape[1] if "X" in args else None)
-    if not np.any(w):
-        raise ValueError(f"{name} is the zero vector, which defines no plane; pass the plane's "
-                         f"normal (e.g. FakeData.wfake)")
-    return w
-
-
-#: The rule of a plane's normal ``wfake``: alone, and with one entry per feature of ``X``.
-NORMAL, NORMAL_OF_X = Rule(_normal, "vector(), not zero"), Rule(_normal, "normal of X", ("X",))
+#: The rule of a plane's normal ``wfake``, a finite vector, not zero: alone, and with one entry
+#: per feature of ``X``.
+NORMAL, NORMAL_OF_X = (such_that(vector(size_of=of), lambda w, args: np.any(w), "{name} is the "
+                                 "zero vector, which defines no plane; pass the plane's normal "
+                                 "(e.g. FakeData.wfake)") for of in (None, "X"))
 
 
 @validate_params(wfake=NORMAL, bfake=optional(scalar()))

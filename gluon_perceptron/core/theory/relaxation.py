@@ -41,7 +41,9 @@ from .._validation import (
     one_of,
     optional,
     real,
+    such_that,
     validate_params,
+    vector,
 )
 from ..data.synthetic import pad_constant
 from ..fast.relaxation_fast import (  # noqa: F401 (notebook 11 shows the twin's pieces)
@@ -120,19 +122,15 @@ class RelaxationResult:
 def _one_per(axis: int, what: str) -> Rule:
     """The rule of a vector with one entry per ``what`` (row or column) of ``A``, as float64:
     the bounds ``c`` (one per column, one per inequality) and a point ``w0`` (one per row)."""
-    def check(v, name: str, args: dict) -> np.ndarray:
-        vn, size = _checks.vector(v, name).astype(np.float64), args["A"].shape[axis]
-        if vn.shape[0] != size:
-            raise ValueError(f"{name} must have one entry per {what} of A (A is p x n, one "
-                             f"inequality per column): shape ({size},), got ({vn.shape[0]},)")
-        return vn
-    return Rule(check, f"one entry per {what} of A", ("A",))
+    return such_that(vector(), lambda v, args: v.shape[0] == args["A"].shape[axis],
+                     f"{{name}} must have one entry per {what} of A (A is p x n, one inequality "
+                     f"per column): shape ({{args[A].shape[{axis}]}},), got ({{value.shape[0]}},)",
+                     ("A",))
 
 
 def _nonzero_columns(A, name: str, args: dict) -> np.ndarray:
     An = _checks.features(A, name).astype(np.float64)
-    zero = np.flatnonzero(~np.any(An != 0, axis=0))
-    if zero.size:
+    if (zero := np.flatnonzero(~np.any(An != 0, axis=0))).size:
         raise ValueError(f"column {zero[0]} of A is zero: the inequality 0 <= c[{zero[0]}] does "
                          f"not depend on w (drop it; it is infeasible when c[{zero[0]}] < 0)")
     return An
