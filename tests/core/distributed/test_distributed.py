@@ -261,9 +261,8 @@ def test_the_cluster_lists_are_non_empty_lists_of_their_items():
     with pytest.raises(ValueError, match="hosts: 3 is not 'ADDRESS'"):
         hostlist.HOSTS([3], "hosts", {})
     with pytest.raises(TypeError, match=r"remote must be a non-empty list of strings such as"):
-        hostlist.check_remote(["ssh", 3], "remote", {})
-    assert hostlist.check_remote(["x", "{host}", "{argv}"], "remote", {}) == (
-        "x", "{host}", "{argv}")
+        hostlist.REMOTE(["ssh", 3], "remote", {})
+    assert hostlist.REMOTE(["x", "{host}", "{argv}"], "remote", {}) == ["x", "{host}", "{argv}"]
 
 
 def test_non_separable_data_needs_max_epochs(monkeypatch):
