@@ -280,6 +280,23 @@ def test_non_separable_data_needs_max_epochs(monkeypatch):
     assert not started
 
 
+def test_the_declared_rules_name_the_argument_and_the_fix(monkeypatch, tmp_path):
+    """The rules built with ``such_that`` keep their messages, before any process starts."""
+    started = []
+    monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
+    X, Y = np.ones((4, 2)), np.array([1.0, -1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match=r"shards=2 shards of 4 examples hold fewer than "
+                                         r"batch_size=3 examples each; use a smaller"):
+        train_gluon_sharded(X, Y, shards=2, batch_size=3, max_epochs=1)
+    train_gluon_sharded(X, Y, shards=2, batch_size=2, max_epochs=1)  # a full batch per shard
+    with pytest.raises(ValueError, match=r"X must fit in float32 .* beyond float32's .* rescale X"):
+        train_gluon_distributed(X * 1e39, Y, workers=2, max_epochs=1)
+    with pytest.raises(ValueError, match=r"cwd '.*nowhere' is not an existing folder; give"):
+        launcher.launch_cluster([sys.executable, "-c", "pass"], workers=1, timeout=5.0,
+                                log_dir=tmp_path, cwd=tmp_path / "nowhere")
+    assert not started
+
+
 def test_the_children_never_import_mxnet_by_importing_their_modules():
     """A scheduler or server child runs ``node`` (or ``lifeline`` then ``import mxnet``, the
     Gluon servers) with ``DMLC_ROLE`` set, so importing MXNet there is what turns it into a
