@@ -113,7 +113,6 @@ REMOTE = such_that(
     "quoted for a shell) or an argument '{{argv}}', e.g. " + _SSH_SHOWN)
 
 #: The rule of ``port=`` (``optional``: None lets the scheduler pick a free port): a TCP port.
-PORT = such_that(unchecked, lambda value, args: isinstance(value, int)
-                 and not isinstance(value, bool) and 1 <= value <= 65535,
+PORT = such_that(unchecked, lambda port, args: type(port) is int and 1 <= port <= 65535,
                  "{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a free one), "
                  "got {value!r:.40}")
