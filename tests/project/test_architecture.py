@@ -376,8 +376,6 @@ def test_checking_does_not_grow():
     assert_checking_share(PACKAGE, CHECKING_CEILING, issue_count=False)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 28 item 3 is not done: checking is above 6 % "
-                                       "(CHECKING_CEILING); when this passes, remove the mark")
 def test_checking_is_a_small_share_of_the_package():
     """Checks where a user's input enters, nowhere else: at most 6 % of the package's lines
     (``python tools/checking_share.py --by-file`` shows where)."""
