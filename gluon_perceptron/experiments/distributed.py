@@ -32,6 +32,7 @@ from ..core._validation import (
     names,
     one_of,
     real,
+    such_that,
     validate_params,
 )
 from ..core.chapter.sampler import SAMPLE_RULES
@@ -325,19 +326,17 @@ class LatencyModel:
     break_even: np.ndarray
 
 
-def _measured_workers(workers, name: str, args: dict) -> int:
-    speedup, mixing = args["speedup"], args["mixing"]
-    if count(minimum=2)(workers, name, args) not in [w for m, w in zip(
-            speedup.method, speedup.workers) if m.startswith(mixing) and "cluster" not in m]:
-        raise ValueError(f"{name}={workers}: the speed-up experiment has no in-process {mixing} "
-                         f"row with that many workers; run mixing_speedup with them")
-    return workers
+#: ``workers`` of mixing_latency: a W >= 2 the speed-up experiment ran in process with ``mixing``.
+_MEASURED = such_that(count(minimum=2), lambda workers, args: workers in [
+    w for m, w in zip(args["speedup"].method, args["speedup"].workers)
+    if m.startswith(args["mixing"]) and "cluster" not in m],
+    "{name}={value}: the speed-up experiment has no in-process {args[mixing]} row with that many "
+    "workers; run mixing_speedup with them", ("speedup", "mixing"))
 
 
 @validate_params(speedup=instance(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
                  mixing=one_of(*MIXINGS), pass_seconds=finite_values(strict=True),
-                 workers=Rule(_measured_workers, "a W >= 2 it measured", ("speedup", "mixing")),
-                 exchange_seconds=real(minimum=0.0, maximum=60.0),
+                 workers=_MEASURED, exchange_seconds=real(minimum=0.0, maximum=60.0),
                  max_round_trip=real(positive=True, maximum=10.0),
                  trips_per_round=real(positive=True, maximum=100.0))
 def mixing_latency(speedup: MixingSpeedup, *, exchange_seconds: float, workers: int = 4,

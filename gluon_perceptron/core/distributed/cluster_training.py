@@ -150,8 +150,7 @@ def _mixing_result(j: int, mixing: str, run, results, logs, wall: float) -> Dist
 
 def _workers(workers, name: str, args: dict) -> int:
     """``workers``: one per shard file (None follows ``shards``), or ``1 .. n`` (default 2)."""
-    shards = args["shards"]
-    if shards is None:
+    if (shards := args["shards"]) is None:
         return shard_count("X")(2 if workers is None else workers, name, args)
     if workers is not None and _checks.positive_int(workers, name) != len(shards):
         raise ValueError(f"workers={workers} but shards lists {len(shards)} shards: each worker "

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._validation import instance, items, validate_params
+from .._validation import instance, items, such_that, unchecked, validate_params
 
 #: The default remote-start command.
 SSH = ("ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "{host}", "{command}")
@@ -101,22 +101,18 @@ HOSTS = items(object, "hosts ('ADDRESS' or 'NAME ADDRESS' each; read a host file
                       "read_hostfile)", parse_host)
 
 
-def check_remote(value, name: str, args: dict) -> tuple[str, ...]:
-    """The rule of a ``remote=`` template (``optional``: None is ssh): strings with ``{host}``
-    and one of ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own)."""
-    value = items(str, f"strings such as {list(SSH)}")(value, name, args)
-    places = sum(part.count("{command}") for part in value) + value.count("{argv}")
-    if "{host}" not in " ".join(value) or places != 1:
-        raise ValueError(f"{name} {value} needs '{{host}}' and exactly one of "
-                         f"'{{command}}' (the node's command, quoted for a shell) or an "
-                         f"argument '{{argv}}', e.g. {list(SSH)}")
-    return tuple(value)
+#: The default template :data:`SSH` as an error message shows it (braces doubled for format).
+_SSH_SHOWN = repr(list(SSH)).replace("{", "{{").replace("}", "}}")
 
+#: The rule of a ``remote=`` template (``optional``: None is ssh): strings with ``{host}`` and
+#: one of ``{command}`` (inside an argument) or ``{argv}`` (an argument of its own).
+REMOTE = such_that(
+    items(str, f"strings such as {list(SSH)}"), lambda value, args: "{host}" in " ".join(value)
+    and sum(part.count("{command}") for part in value) + value.count("{argv}") == 1,
+    "{name} {value} needs '{{host}}' and exactly one of '{{command}}' (the node's command, "
+    "quoted for a shell) or an argument '{{argv}}', e.g. " + _SSH_SHOWN)
 
-def check_port(value, name: str, args: dict) -> int:
-    """The rule of ``port=`` (``optional``: None lets the scheduler pick a free port): a TCP
-    port, 1 .. 65535."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
-        raise ValueError(f"{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a "
-                         f"free one), got {value!r:.40}")
-    return int(value)
+#: The rule of ``port=`` (``optional``: None lets the scheduler pick a free port): a TCP port.
+PORT = such_that(unchecked, lambda port, args: type(port) is int and 1 <= port <= 65535,
+                 "{name} must be a TCP port 1 .. 65535 (or None: the scheduler picks a free one), "
+                 "got {value!r:.40}")

@@ -48,7 +48,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._validation import (
-    Rule,
     count,
     flag,
     function,
@@ -60,8 +59,8 @@ from .._validation import (
 from . import lifeline
 from .limits import (
     COMMAND,
+    EXISTING_FOLDER,
     SERVERS,
-    _existing_folder,
     path,
     prepare_log_dir,
 )
@@ -230,7 +229,7 @@ PYTHON_SERVER = ("from gluon_perceptron.core.distributed import lifeline; "
 # callable of the user's run here, run checked (untrusted) through user_code.
 @validate_params(worker_command=COMMAND, workers=count(), servers=SERVERS, log_dir=path(),
                  round_timeout=optional(real(positive=True)),
-                 cwd=optional(Rule(_existing_folder, "an existing folder")), python_servers=flag(),
+                 cwd=optional(EXISTING_FOLDER), python_servers=flag(),
                  on_started=optional(function("called with role -> PID once all have started")),
                  poll=real(positive=True, maximum=60.0, why="seconds between two looks"))
 def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int = 1,

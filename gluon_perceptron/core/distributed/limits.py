@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 from .. import _checks
-from .._validation import Rule, instance, items, optional, real
-from .hostlist import HOSTS, check_port, check_remote
+from .._validation import Rule, instance, items, optional, real, such_that
+from .hostlist import HOSTS, PORT, REMOTE
 
 #: A one-host cluster runs at most this many servers + workers per core: beyond, the processes
 #: only wait for each other (and each worker holds a copy of MXNet, hundreds of MiB).
@@ -47,11 +47,10 @@ def path() -> Rule:
     return instance((str, os.PathLike), "a folder's path")
 
 
-def _existing_folder(value, name: str, args: dict):
-    if not str(path()(value, name, args)) or not Path(value).is_dir():
-        raise ValueError(f"{name} {str(value)!r} is not an existing folder; give the folder the "
-                         f"workers start in")
-    return value
+#: The rule of ``launch_cluster``'s ``cwd``: an existing folder.
+EXISTING_FOLDER = such_that(path(), lambda value, args: str(value) and Path(value).is_dir(),
+                            "{name} '{value}' is not an existing folder; give the folder the "
+                            "workers start in")
 
 
 def _servers(servers, name: str, args: dict) -> int:
@@ -71,8 +70,7 @@ SERVERS = Rule(_servers, "count(), workers + servers <= max_processes() per host
 #: ``"ADDRESS"``/``"NAME ADDRESS"``/``(name, address)``, addresses only; the remote-start
 #: template ``remote``; the scheduler's ``port``), ``servers`` and the deadlines.
 CLUSTER = dict(hosts=optional(HOSTS), servers=SERVERS, log_dir=optional(path()),
-               round_timeout=real(positive=True), port=optional(Rule(check_port, "a TCP port")),
-               remote=optional(Rule(check_remote, "a template with {host}, {command} or {argv}")))
+               round_timeout=real(positive=True), port=optional(PORT), remote=optional(REMOTE))
 
 
 #: The rule of ``launch_cluster``'s ``worker_command``: a command line, as a list.

@@ -33,9 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, fits, one_of, real, validate_params
+from .._validation import Rule, count, features, fits, one_of, real, such_that, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .limits import CLUSTER, ROUND_TIMEOUT
 from .mixing import shard_bounds, shard_count
@@ -154,27 +153,18 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> di
 
 # --- the rules of the arguments (``of``: the parameter that counts the shards) ----------------
 
-def _float32_features(X, name: str, args: dict) -> np.ndarray:
-    """``X``: features whose values fit in float32, the parameter servers' dtype."""
-    Xn = _checks.features(X, name)
-    if not np.all(np.isfinite(Xn.astype(np.float32))):
-        raise ValueError(f"X must fit in float32 (the parameter servers store float32), but "
-                         f"its largest value is {np.max(np.abs(Xn)):.3g} and float32 ends at "
-                         f"{_FLOAT32_MAX:.3g}; rescale X")
-    return Xn
+#: ``X``: features whose values fit in float32, the parameter servers' dtype.
+X32 = such_that(features(), lambda X, args: np.all(np.isfinite(X.astype(np.float32))),
+                f"X must fit in float32 (the parameter servers store float32), but it holds "
+                f"values beyond float32's {_FLOAT32_MAX:.3g}; rescale X")
 
 
 def _batch(of: str) -> Rule:
     """``batch_size``: a count, and at least one full batch in the smallest shard."""
-    def check(batch_size, name, args):
-        batch_size = _checks.positive_int(batch_size, name)
-        n, shards = args["X"].shape[0], args[of]
-        if _steps(n, shards, batch_size) < 1:
-            raise ValueError(f"{of}={shards} shards of {n} examples hold fewer than "
-                             f"batch_size={batch_size} examples each; use a smaller "
-                             f"batch_size or fewer {of}")
-        return batch_size
-    return Rule(check, f"count(), a full batch in every shard of {of}", ("X", of))
+    return such_that(count(), lambda size, args: _steps(args["X"].shape[0], args[of], size) >= 1,
+                     f"{of}={{args[{of}]}} shards of {{args[X].shape[0]}} examples hold fewer "
+                     f"than batch_size={{value}} examples each; use a smaller batch_size or "
+                     f"fewer {of}", ("X", of))
 
 
 def _epochs_fit(of: str) -> Rule:
@@ -183,8 +173,7 @@ def _epochs_fit(of: str) -> Rule:
                 "per epoch and shard (max_epochs={value:,} x " + of + "={" + of + "})", (of,))
 
 
-#: ``X`` (as float32) of both trainers, and their ``learning_rate``.
-X32 = Rule(_float32_features, "features(), values fit float32")
+#: The ``learning_rate`` of both trainers.
 RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 

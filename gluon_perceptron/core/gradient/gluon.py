@@ -29,7 +29,7 @@ from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, fits, validate_params
+from .._validation import Rule, count, fits, real, such_that, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _refuse_overflow_after
 from .losses import _finite, _flat_margin, hinge_of_score
@@ -89,15 +89,13 @@ def _dtype_name(dtype, name: str, args: dict) -> str:
     return _checks.choice(dtype, name, {"float16", "float32", "float64"})
 
 
-def _gluon_rate(rate, name: str, args: dict) -> float:
-    """A rate Gluon's SGD can use: MXNet passes it as float32 (:data:`_RATE_RANGE`)."""
-    rate, (low, high) = _checks.finite_float(rate, name, strictly_positive=True), _RATE_RANGE
-    if not low <= rate <= high:
-        raise ValueError(f"{name}={rate} is outside what Gluon's SGD can use, [{low:.3g}, "
-                         f"{high:.3g}] (MXNet passes the rate as float32: smaller becomes 0, "
-                         f"larger overflows). From w = 0, b = 0 the perceptron's rate only "
-                         f"rescales (w, b), so {name}=1.0 makes the same decisions")
-    return rate
+#: A rate Gluon's SGD can use: MXNet passes it as float32 (:data:`_RATE_RANGE`).
+_GLUON_RATE = such_that(
+    real(positive=True), lambda rate, args: _RATE_RANGE[0] <= rate <= _RATE_RANGE[1],
+    f"{{name}}={{value}} is outside what Gluon's SGD can use, [{_RATE_RANGE[0]:.3g}, "
+    f"{_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: smaller becomes 0, larger "
+    f"overflows). From w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
+    f"{{name}}=1.0 makes the same decisions")
 
 
 @validate_params(dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"),
@@ -136,7 +134,7 @@ def _flat_test(net: gluon.nn.Dense, threshold: float,
                                   .asscalar()) > above
 
 
-@validate_params(learning_rate=Rule(_gluon_rate, "real(positive=True) in float32's normal range"))
+@validate_params(learning_rate=_GLUON_RATE)
 def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                 threshold: float = 0.0, ctx: mx.Context | None = None) -> TrainResult:
     """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example

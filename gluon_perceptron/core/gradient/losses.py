@@ -84,12 +84,6 @@ def _examples(ndarrays: bool, attached: bool = False) -> Rule:
     return Rule(check, f"examples(ndarrays={ndarrays}, attached={attached})", ("w", "b"))
 
 
-def _labels(y, name: str, args: dict):
-    """``y``: one label (-1 or +1, a number or a one-element array) for one example, else one
-    per row of ``x``."""
-    return (label() if args["x"].ndim == 1 else labels(of="x"))(y, name, args)
-
-
 def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
     """The result rule: ``loss``, or a ValueError when finite inputs overflowed it to inf."""
     if not np.all(np.isfinite(loss.asnumpy())):
@@ -102,8 +96,11 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
 
 #: The rules of ``(w, b, x, y)`` as numbers (:func:`~.analytic_subgradient`), and for a loss,
 #: NDArrays ``w``, ``b`` (:func:`~.sgd_step` declares the same, ``b`` with its gradient).
-EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False),
-                     y=Rule(_labels, "labels(one per score)", ("x",)))
+#: ``y`` is one label (-1 or +1, a number or a one-element array) for one example, else one
+#: per row of ``x``.
+EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False), y=Rule(
+    lambda y, name, args: (label() if args["x"].ndim == 1 else labels(of="x"))(y, name, args),
+    "labels(one per score)", ("x",)))
 MODEL = ndarray("the losses are for autograd")
 LOSS_RULES = dict(EXAMPLE_RULES, w=MODEL, b=MODEL, x=_examples(ndarrays=True))
 

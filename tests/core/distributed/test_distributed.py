@@ -261,9 +261,8 @@ def test_the_cluster_lists_are_non_empty_lists_of_their_items():
     with pytest.raises(ValueError, match="hosts: 3 is not 'ADDRESS'"):
         hostlist.HOSTS([3], "hosts", {})
     with pytest.raises(TypeError, match=r"remote must be a non-empty list of strings such as"):
-        hostlist.check_remote(["ssh", 3], "remote", {})
-    assert hostlist.check_remote(["x", "{host}", "{argv}"], "remote", {}) == (
-        "x", "{host}", "{argv}")
+        hostlist.REMOTE(["ssh", 3], "remote", {})
+    assert hostlist.REMOTE(["x", "{host}", "{argv}"], "remote", {}) == ["x", "{host}", "{argv}"]
 
 
 def test_non_separable_data_needs_max_epochs(monkeypatch):
@@ -278,6 +277,23 @@ def test_non_separable_data_needs_max_epochs(monkeypatch):
         gp.distributed.train_mixed(X, Y, shards=0, max_epochs=3)
     with pytest.raises(ValueError, match="batch_size"):
         train_gluon_distributed(X, Y, workers=2, batch_size=100, max_epochs=1)
+    assert not started
+
+
+def test_the_declared_rules_name_the_argument_and_the_fix(monkeypatch, tmp_path):
+    """The rules built with ``such_that`` keep their messages, before any process starts."""
+    started = []
+    monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
+    X, Y = np.ones((4, 2)), np.array([1.0, -1.0, 1.0, -1.0])
+    with pytest.raises(ValueError, match=r"shards=2 shards of 4 examples hold fewer than "
+                                         r"batch_size=3 examples each; use a smaller"):
+        train_gluon_sharded(X, Y, shards=2, batch_size=3, max_epochs=1)
+    train_gluon_sharded(X, Y, shards=2, batch_size=2, max_epochs=1)  # a full batch per shard
+    with pytest.raises(ValueError, match=r"X must fit in float32 .* beyond float32's .* rescale X"):
+        train_gluon_distributed(X * 1e39, Y, workers=2, max_epochs=1)
+    with pytest.raises(ValueError, match=r"cwd '.*nowhere' is not an existing folder; give"):
+        launcher.launch_cluster([sys.executable, "-c", "pass"], workers=1, timeout=5.0,
+                                log_dir=tmp_path, cwd=tmp_path / "nowhere")
     assert not started
 
 
