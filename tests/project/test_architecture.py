@@ -333,9 +333,10 @@ CHECKING_TARGET = 0.06
 
 #: The whole count (shared checking modules and raise-on-bad-input too) where the package is
 #: today (21.1 % on main at 61f028b, before issue 28 item 3; 18.5 % after its first pass; 14.1 %
-#: after the second, where rules stopped converting): it may only go down, so that no check
-#: leaves a rule for a body's raise. Lower it when you remove checks.
-CHECKING_CEILING = 0.142
+#: after the second, where rules stopped converting; 11.2 % with the package's words and the
+#: composed rules): it may only go down, so that no check leaves a rule for a body's raise.
+#: Lower it when you remove checks.
+CHECKING_CEILING = 0.113
 
 
 def _checking_share_tool() -> types.ModuleType:
