@@ -35,7 +35,7 @@ from ..core._validation import (
     such_that,
     validate_params,
 )
-from ..core.chapter.sampler import SAMPLE_RULES
+from ..core.chapter.sampler import _REACHABLE, SAMPLE_RULES
 from ..core.data.synthetic import getfake_noisy, sample_separable
 from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
 from ..core.fast.training_fast import _fast_run
@@ -124,8 +124,9 @@ class MixingBoundExperiment:
         return self.mixed_mistakes / self.bound
 
 
-#: The arguments of the experiments that draw getfake data and cut it into shards.
-_DRAWS = dict(SAMPLE_RULES, workers=_shard_counts("samples"))
+#: The arguments of the experiments that draw getfake data and cut it into shards (a margin
+#: the planes can reach, checked before the first draw).
+_DRAWS = dict(SAMPLE_RULES, epsilon=_REACHABLE, workers=_shard_counts("samples"))
 _RECORD = ("dimensions", "workers")  # what the size of nonseparable_mixing's records reads
 
 

@@ -21,7 +21,7 @@ from scipy.optimize import linprog
 
 from .._arrays import _split
 from .._convert import as_features, as_labels
-from .._validation import validate_params
+from .._validation import real, validate_params
 
 
 def _signed_rows(Xn: np.ndarray, Yn: np.ndarray, bias: bool) -> np.ndarray:
@@ -127,7 +127,7 @@ def _separating_point(A: np.ndarray, who: str) -> np.ndarray | None:
         working = grown
 
 
-@validate_params()
+@validate_params(threshold=real(positive=True))  # 0 would make theta = 0 optimal on any data
 def hinge_separator(X, Y, *, threshold: float = 1.0) -> tuple[np.ndarray, float, float]:
     r"""The linear rule minimising the mean hinge loss, by linear programming.
 

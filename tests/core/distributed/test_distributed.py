@@ -454,7 +454,7 @@ def test_experiments_and_plots_of_mixing():
 def test_the_experiments_refuse_what_their_loops_cannot_do():
     """hard_separable's margin is at most 2.5 (beyond, about 1 % of its Gaussian candidates or
     fewer are kept: its loop would draw for ever); every worker count needs an example per
-    shard; an epsilon no plane reaches is named by the draw."""
+    shard; an epsilon no plane reaches is refused before anything is drawn."""
     X, Y = gp.experiments.hard_separable(20, 2, 2.5, seed=0)  # the largest margin: it ends
     assert X.shape == (20, 2) and set(np.unique(Y)) <= {-1.0, 1.0}
     with pytest.raises(ValueError, match=r"margin must be at most 2\.5 in size \(a larger one "
@@ -464,5 +464,7 @@ def test_the_experiments_refuse_what_their_loops_cannot_do():
         gp.experiments.mixing_bound_experiment(samples=5, workers=(1, 6))
     with pytest.raises(ValueError, match="workers=13 but there are only 12 examples"):
         gp.experiments.mixing_speedup(X[:12], Y[:12], workers=(13,))
-    with pytest.raises(ValueError, match="epsilon=50.0 cannot be reached"):
-        gp.experiments.nonseparable_mixing(epsilon=50.0, samples=20, rounds=2)
+    for experiment in (gp.experiments.nonseparable_mixing, gp.experiments.mixing_bound_experiment):
+        with pytest.raises(ValueError, match=r"epsilon must be at most 13 in size \(points have "
+                                             r"norm < 3"):  # before the first draw
+            experiment(epsilon=50.0, samples=20)
