@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..core._validation import features, instance, such_that, unchecked
+from ..core._validation import instance, shaped, such_that, unchecked
 
 __all__ = ["axes_pair", "plane_features", "text"]
 
@@ -25,8 +25,7 @@ axes_pair = such_that(unchecked, lambda v, _: v is None or (
 
 
 #: ``X`` with at least 2 features (the plane drawn).
-plane_features = such_that(features(), lambda X, args: X.shape[1] >= 2, "{name} must have at "
-                           "least 2 features to draw in the plane, got {value.shape[1]}")
+plane_features = shaped(columns=2, at_least=True, why="to draw in the plane")
 
 #: A string (a title, a label; ``title``, None or a string, is one of the package's words).
 text = instance(str, "a title")
