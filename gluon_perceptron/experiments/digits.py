@@ -26,7 +26,6 @@ from ..core._validation import (
     labels,
     one_of,
     such_that,
-    unchecked,
     validate_params,
 )
 from ..core.data.real import Split, _class_in_y, digits_split, mnist_5k_split, one_vs_rest
@@ -242,7 +241,9 @@ def learning_curve(split: Split, digit: int, *, epochs: int = 20,
 #: ``digit`` of :func:`mean_image_contrast`: a label of the training part (``one_vs_rest``
 #: refuses one no example has) and not its only label.
 _CONTRASTED = such_that(
-    unchecked, lambda d, args: not np.all(one_vs_rest(args["split"].y_train, d) > 0),
+    Rule(lambda d, name, args: _class_in_y(d, name, {"y": as_numpy(args["split"].y_train)}),
+         "a label of split's training part", ("split",)),
+    lambda d, args: not np.all(one_vs_rest(args["split"].y_train, d) > 0),
     "every training example of split has label {value!r}: there are no other digits to contrast "
     "it with", ("split",))
 

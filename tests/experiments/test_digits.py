@@ -120,6 +120,10 @@ def test_bad_arguments(split):
         exp_digits.learning_curve(split, 11, epochs=1)
     with pytest.raises(TypeError, match="digit must be a single class label"):
         exp_digits.learning_curve(split, True, epochs=1)
+    with pytest.raises(ValueError, match="no example has label 11 .*pick digit among them"):
+        exp_digits.mean_image_contrast(split, 11)
+    with pytest.raises(TypeError, match="digit must be a single class label"):
+        exp_digits.mean_image_contrast(split, True)
 
 
 # --- results as dataclasses; the learning-curve figure is not squashed (issues 10, 11) ----------
