@@ -544,3 +544,10 @@ def test_values_whose_squares_overflow_the_bounds_are_refused_by_name():
         gp.experiments.sgd_bound_experiment(X, Y, threshold=1.3e153)
     with pytest.raises(ValueError, match="gammas must be at least 1e-10"):
         gp.experiments.separation_experiment(gammas=[6e-55])
+
+
+def test_transformed_run_refuses_a_zero_normal_by_name():
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    Y = np.where(X[:, 0] + 0.1 > 0, 1.0, -1.0)
+    with pytest.raises(ValueError, match="wfake is the zero vector, which defines no plane"):
+        gp.experiments.transformed_run(X, Y, np.zeros(2), 0.0, scale=1.0)
