@@ -541,6 +541,10 @@ def _ax(value, name: str, args: dict):
                          "None (a new figure) or a matplotlib Axes, e.g. plt.subplots()[1]")
 
 
+#: The engines of every trainer and sampler: the loop in the function's body, and its twin
+#: (the same decisions, bit for bit).
+ENGINES = ("fast", "faithful")
+
 #: The package's parameter words, one meaning each (one word for one idea): a parameter of a
 #: checked function so named takes this rule unless the function declares its own.
 WORDS: dict[str, Rule] = dict(
@@ -548,6 +552,6 @@ WORDS: dict[str, Rule] = dict(
     max_epochs=count(), max_iterations=count(), learning_rate=real(positive=True),
     threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
-    title=optional(instance(str, "a title")), engine=one_of("fast", "faithful"), record=flag(),
+    title=optional(instance(str, "a title")), engine=one_of(*ENGINES), record=flag(),
     shuffle=flag(), scale=flag(), bfake=scalar(), R=real(minimum=0.0),
     timeout=real(positive=True))

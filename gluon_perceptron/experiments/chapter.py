@@ -19,6 +19,7 @@ from mxnet import nd
 
 from ..core._convert import as_features, as_labels, as_progress, as_seeds, as_values
 from ..core._validation import (
+    ENGINES,
     Rule,
     count,
     finite_values,
@@ -40,7 +41,7 @@ from ..core.chapter.sampler import (
     _check_shape,
     getfake,
 )
-from ..core.data.synthetic import ENGINES, _mx_seed, sample_separable
+from ..core.data.synthetic import _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound

@@ -35,10 +35,6 @@ from ..chapter.sampler import (
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-#: The sampler engines (``"batched"``, the old name of ``"fast"``, went in 0.4).
-ENGINES = ("fast", "faithful")
-
-
 def _mx_seed(seed: int | None) -> None:
     """``seed=None`` keeps MXNet's global generator as it is; an int (checked by the caller
     with ``_checks.seed``) seeds it first."""
@@ -51,7 +47,6 @@ def _mx_seed(seed: int | None) -> None:
 #: ``separation`` of :func:`gaussian_classes` (for a caller that passes its own on, trusted).
 SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
                        why="X is float32: the class means would be inf; a few units will do")
-
 
 
 def _permutation(n: int) -> np.ndarray:

@@ -37,15 +37,19 @@ import mxnet as mx
 import numpy as np
 
 from .._convert import as_features, as_numpy
-from .._validation import class_labels, features_for, fits, instance, one_of, validate_params
+from .._validation import (
+    ENGINES,
+    class_labels,
+    features_for,
+    fits,
+    instance,
+    one_of,
+    validate_params,
+)
 from .batched import train_batched
 from .results import TrainResult
 
 SCHEMES = ("one-vs-all", "one-vs-one")
-
-
-#: The engines: the loop in the trainers' bodies, and its twin.
-ENGINES = ("fast", "faithful")
 
 
 @dataclass

@@ -46,9 +46,6 @@ from ..fast import training_fast as fast
 from .engine import _guard
 from .results import TrainResult, train_result
 
-#: The engines of :func:`train`: the same updates, bit for bit.
-ENGINES = ("fast", "faithful")
-
 
 def _start(b0, name: str, args: dict) -> float:
     """``b0`` checked, and the starting ``(w0, b0)`` (in X's dtype) giving finite margins."""
