@@ -1,5 +1,6 @@
 """The chapter's experiments: the faithful one keeps its slip, the corrected one its bound."""
 
+import functools
 import warnings
 
 import mxnet as mx
@@ -391,10 +392,9 @@ def _np_mode() -> tuple[bool, bool]:
     return mxnet.util.is_np_array(), mxnet.util.is_np_shape()
 
 
-def _one_pass_both(X, Y, learning_rate=1.0, threshold=0.0):
-    """One pass of the NDArray step and of the NumPy-interface step over the same data, from
-    zero: the flags of each step and both weights after every step."""
-    Xn, Yn = X.asnumpy(), Y.asnumpy()
+def _one_pass_both(Xn, Yn, learning_rate=1.0, threshold=0.0):
+    """One pass of the NDArray step and of the NumPy-interface step over the same data (numpy
+    arrays), from zero: the flags of each step and both weights after every step."""
     w, b = nd.zeros(Xn.shape[1]), nd.zeros(1)
     wn, bn = mx.np.zeros(Xn.shape[1]), mx.np.zeros(1)
     for i in range(len(Xn)):
@@ -406,17 +406,25 @@ def _one_pass_both(X, Y, learning_rate=1.0, threshold=0.0):
         np.testing.assert_array_equal(b.asnumpy(), bn.asnumpy(), err_msg=f"b after step {i}")
 
 
+@functools.cache
+def _both_draws(s: int) -> tuple:
+    """Under the reserved seed ``s``: ``getfake``'s draw (NDArray data) and ``getfake_np``'s
+    (NumPy-interface data), as numpy arrays, drawn once for the three cases below."""
+    draws = []
+    for sampler in (gp.getfake, gp.chapter.getfake_np):
+        mx.random.seed(s)
+        X, Y = sampler(40, 3, 0.1)
+        draws.append((X.asnumpy(), Y.asnumpy()))
+    return tuple(draws)
+
+
 @pytest.mark.parametrize("learning_rate,threshold", [(1.0, 0.0), (0.3, 0.0), (1.0, 0.5)])
 def test_numpy_step_makes_the_ndarray_steps_updates_on_the_same_data(learning_rate, threshold):
     from conftest import TEST_SEEDS
 
     for s in TEST_SEEDS[:5]:
-        mx.random.seed(s)
-        X, Y = gp.getfake(40, 3, 0.1)           # NDArray data, fed to both steps
-        _one_pass_both(X, Y, learning_rate, threshold)
-        mx.random.seed(s)
-        X, Y = gp.chapter.getfake_np(40, 3, 0.1)  # NumPy-interface data, fed to both steps
-        _one_pass_both(X, Y, learning_rate, threshold)
+        for X, Y in _both_draws(s):  # NDArray data, then NumPy-interface data, fed to both steps
+            _one_pass_both(X, Y, learning_rate, threshold)
 
 
 def test_numpy_step_updates_at_the_tie_and_not_on_a_correct_point():
