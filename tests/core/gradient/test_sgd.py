@@ -70,12 +70,19 @@ def test_train_autograd_reports_when_it_hits_max_epochs():
     assert not result.converged and result.epochs == 3 and result.updates_per_epoch[-1] > 0
 
 
-def test_four_trainers_agree_on_the_notebooks_non_separable_set():
+@pytest.fixture(scope="module")
+def notebook_4_trainers():
+    """Notebook 4's data, sgd_demo_data(60, flip=0.1, seed=1), and compare_trainers on it (8
+    passes of the four trainers), for the two tests that read them."""
+    X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+    return X, Y, gp.experiments.compare_trainers(X, Y, max_epochs=8)
+
+
+def test_four_trainers_agree_on_the_notebooks_non_separable_set(notebook_4_trainers):
     """Notebook 4: on sgd_demo_data(60, flip=0.1, seed=1), which no line separates, train (both
     engines), train_autograd and train_gluon make identical updates and weights."""
-    X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+    X, Y, results = notebook_4_trainers
     assert not gp.theory.is_separable(X, Y)
-    results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
     assert len(results) == 4
     ref = results["train (faithful)"]
     assert not ref.converged and min(ref.updates_per_epoch) > 0
@@ -244,13 +251,13 @@ def test_bad_input_is_named():
         gp.experiments.sgd_bound_experiment(X, Y, threshold=0.0)
 
 
-def test_notebook_4_claims_on_the_experiment_objects():
+def test_notebook_4_claims_on_the_experiment_objects(notebook_4_trainers):
     """Notebook 4 on sgd_demo_data(60, flip=0.1, seed=1): the kink slopes (one -1, two 0),
     the relu trap (0 updates, "converged", every point on the boundary) against the scalar
     maximum (which moves), four identical trainers, and margin SGD = train(threshold=1)."""
     slopes = sorted(gp.kink_gradient(form) for form in gp.KINK_FORMS)
     assert slopes == [-1.0, 0.0, 0.0]
-    X, Y = gp.experiments.sgd_demo_data(60, flip=0.1, seed=1)
+    X, Y, results = notebook_4_trainers
     trapped = gp.experiments.relu_trap(X, Y)
     assert trapped.trap.updates == 0 and trapped.trap.converged and trapped.trap_error == 1.0
     assert trapped.right.updates > 0 and trapped.right_error < 0.5
@@ -258,7 +265,6 @@ def test_notebook_4_claims_on_the_experiment_objects():
     relu_norms = trapped.norms["relu_perceptron_loss (nd.relu(-z))"]
     assert not relu_norms.any()
     assert trapped.norms["perceptron_loss (nd.maximum(-z, 0))"].max() > 0
-    results = gp.experiments.compare_trainers(X, Y, max_epochs=8)
     assert results.identical and len(results) == 4
     assert not results.reference.converged
     margin_sgd = gp.train_autograd(X, Y, max_epochs=5, loss=gp.hinge_loss)
