@@ -287,6 +287,10 @@ VALID: dict[tuple[str, str], Callable[[], object]] = {
     # one margin, not the chapter's 17 (its default): each bad w or b costs 40 NDArray steps
     # under tracemalloc, not 680 (over 10 s on a loaded machine)
     ("margin_experiment_faithful", "epsilons"): lambda: (0.2,),
+    # and 1 trial of 10 points: its epsilons=None (the 17 default margins) took 2.2 CPU-s,
+    # a fifth of this file's quick run, at CHEAP's 2 trials of 20
+    ("margin_experiment_faithful", "trials"): lambda: 1,
+    ("margin_experiment_faithful", "samples"): lambda: 10,
     ("plot_aggressive", "plain"): lambda: _broken().plain,
     ("plot_aggressive", "aggressive"): lambda: _broken().aggressive,
     ("plot_boundaries", "weights"): lambda: [(np.array([1.0, 0.0]), 0.2)],
