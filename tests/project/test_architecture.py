@@ -45,9 +45,15 @@ def _layer(path: Path) -> str | None:
     return parts[0] if len(parts) > 1 and parts[0] in LAYERS else None
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per test process (three tests read each module's)."""
+    return ast.parse(path.read_text())
+
+
 def _imported_modules(path: Path) -> list[tuple[str, int]]:
     """Absolute dotted names of everything a module imports, with the line."""
-    tree = ast.parse(path.read_text())
+    tree = _tree(path)
     package = ["gluon_perceptron", *path.relative_to(PACKAGE).parts[:-1]]
     found = []
     for node in ast.walk(tree):
@@ -107,7 +113,7 @@ def test_no_drawing_progress_or_printing_below_main(path):
         return
     bad = [f"line {line}: imports {name}" for name, line in _imported_modules(path)
            if name.split(".")[0] in FORBIDDEN[layer]]
-    tree = ast.parse(path.read_text())
+    tree = _tree(path)
     bad += [f"line {node.lineno}: calls print()" for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "print"]
@@ -252,7 +258,7 @@ def _top_level_names(module: str) -> set[str]:
     path = PACKAGE.joinpath(*module.split(".")[1:])
     path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
     names = set()
-    for node in ast.parse(path.read_text()).body:
+    for node in _tree(path).body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Assign):
