@@ -81,9 +81,9 @@ def _fresh_state():
     np.random.seed(0)
     random.seed(0)
     yield
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
+    plt = sys.modules.get("matplotlib.pyplot")  # not imported: no figure can be open
+    if plt is not None:
+        plt.close("all")
 
 
 @pytest.fixture(scope="session")
