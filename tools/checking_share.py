@@ -84,9 +84,9 @@ def _span(node: ast.AST) -> set[int]:
     return set(range(node.lineno, node.end_lineno + 1))
 
 
-def _docstring_lines(tree: ast.Module) -> set[int]:
+def _docstring_lines(nodes: list[ast.AST]) -> set[int]:
     lines: set[int] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
@@ -95,24 +95,24 @@ def _docstring_lines(tree: ast.Module) -> set[int]:
     return lines
 
 
-def code_lines(source: str) -> set[int]:
+def code_lines(source: str, nodes: list[ast.AST] | None = None) -> set[int]:
     """The line numbers that hold code: a token other than a comment, a newline or an
-    indentation, minus the docstrings."""
+    indentation, minus the docstrings (``nodes``: ``ast.walk`` of the source's tree, if made)."""
     lines: set[int] = set()
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
             tokenize.ENDMARKER, tokenize.ENCODING}
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type not in skip:
             lines |= set(range(token.start[0], token.end[0] + 1))
-    return lines - _docstring_lines(ast.parse(source))
+    return lines - _docstring_lines(list(ast.walk(ast.parse(source))) if nodes is None else nodes)
 
 
-def _imported_from(tree: ast.Module, module: str) -> tuple[set[str], set[str]]:
+def _imported_from(nodes: list[ast.AST], module: str) -> tuple[set[str], set[str]]:
     """The names a file imports from ``module`` (``from ._checks import features``) and the
     names it binds to the module itself (``from .. import _validation as rule``)."""
     names: set[str] = set()
     aliases: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom):
             if (node.module or "").split(".")[-1] == module:
                 names |= {a.asname or a.name for a in node.names}
@@ -164,35 +164,35 @@ def checking_lines(source: str, shared: bool = False,
     lines. ``shared``: the file is one of the shared checking modules (every line counts).
     ``kinds``, if given, is increased by the lines of each kind (a line counted once, under
     the first kind of :data:`KINDS` that counts it)."""
-    code = code_lines(source)
+    nodes = list(ast.walk(ast.parse(source)))  # one walk of the tree, read by every count below
+    code = code_lines(source, nodes)
     if shared:
         if kinds is not None:
             kinds["shared modules"] = kinds.get("shared modules", 0) + len(code)
         return code, code
-    tree = ast.parse(source)
-    rule_names, rule_aliases = _imported_from(tree, "_validation")
-    check_names, check_aliases = _imported_from(tree, "_checks")
+    rule_names, rule_aliases = _imported_from(nodes, "_validation")
+    check_names, check_aliases = _imported_from(nodes, "_checks")
     found = _Found(code, kinds)
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for deco in node.decorator_list:  # 2
                 target = deco.func if isinstance(deco, ast.Call) else deco
                 if getattr(target, "id", getattr(target, "attr", None)) == "validate_params":
                     found.add("decorators", _span(deco))
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)) \
                 and node.value is not None \
                 and _calls_into(node.value, rule_names, rule_aliases):  # 3
             found.add("rule declarations", _span(node))
-    for node in ast.walk(tree):
+    for node in nodes:
         if _is_rule_function(node):  # 4
             found.add("rule functions", _span(node))
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)) \
                 and node.value is not None \
                 and _calls_into(node.value, check_names, check_aliases):  # 5
             found.add("_checks calls", _span(node))
-    for node in ast.walk(tree):
+    for node in nodes:
         if _raises_bad_input(node):  # 6
             found.add("raise on bad input", _span(node))
         if isinstance(node, ast.If) and len(node.body) == 1 and not node.orelse \

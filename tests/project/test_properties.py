@@ -287,6 +287,10 @@ VALID: dict[tuple[str, str], Callable[[], object]] = {
     # one margin, not the chapter's 17 (its default): each bad w or b costs 40 NDArray steps
     # under tracemalloc, not 680 (over 10 s on a loaded machine)
     ("margin_experiment_faithful", "epsilons"): lambda: (0.2,),
+    # and 1 trial of 10 points: its epsilons=None (the 17 default margins) took 2.2 CPU-s,
+    # a fifth of this file's quick run, at CHEAP's 2 trials of 20
+    ("margin_experiment_faithful", "trials"): lambda: 1,
+    ("margin_experiment_faithful", "samples"): lambda: 10,
     ("plot_aggressive", "plain"): lambda: _broken().plain,
     ("plot_aggressive", "aggressive"): lambda: _broken().aggressive,
     ("plot_boundaries", "weights"): lambda: [(np.array([1.0, 0.0]), 0.2)],
@@ -808,15 +812,23 @@ def failure(function_name: str, argument: str, bad) -> str | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def _workspaces(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("workspaces")
+
+
 @pytest.fixture
-def workspace(tmp_path, monkeypatch):
-    """Each call's files go under pytest's tmp_path, which is also the working directory (a
-    relative path such as "" names it); every process a call starts is counted."""
-    monkeypatch.chdir(tmp_path)
+def workspace(_workspaces, monkeypatch):
+    """Each call's files go under a new empty folder of pytest's temporary directory, which is
+    also the working directory (a relative path such as "" names it); every process a call
+    starts is counted. (``tempfile.mkdtemp``, not ``tmp_path``: pytest finds a numbered name for
+    each ``tmp_path`` by listing the folders it made before, hundreds here.)"""
+    folder = Path(tempfile.mkdtemp(dir=_workspaces))
+    monkeypatch.chdir(folder)
     monkeypatch.setattr(subprocess, "Popen", _CountedPopen)
-    _TMP.append(tmp_path)
-    yield tmp_path
-    _TMP.remove(tmp_path)
+    _TMP.append(folder)
+    yield folder
+    _TMP.remove(folder)
 
 
 @pytest.fixture(autouse=True)
