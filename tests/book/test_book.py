@@ -136,9 +136,9 @@ _TRANSPORT = ("import json, os\nfrom ipykernel.connect import get_connection_inf
 def small_build(tmp_path_factory):
     """A build (``docs/build.py --no-api``) of small notebooks: a good one, whose kernel also
     reports its transport (:data:`_TRANSPORT`), one that raises, one that warns and one that
-    plots into no figure (a kernel each: four, not five). Returns (the build folder, the finished process). Built once per test
-    run: under pytest-xdist the first worker to ask builds it under a file lock, as the
-    ``book`` fixture does."""
+    plots into no figure (a kernel each: four, not five). Returns (the build folder, the
+    finished process). Built once per test run: under pytest-xdist the first worker to ask
+    builds it under a file lock, as the ``book`` fixture does."""
     from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp()
