@@ -184,8 +184,11 @@ case "$what" in
              # pytest caches its rewritten test modules as bytecode (__pycache__, ignored by
              # git); a PYTHONDONTWRITEBYTECODE from the shell would make every worker rewrite
              # and compile all of tests/ again on every run (about 2.5 CPU-s each)
-             env -u PYTHONDONTWRITEBYTECODE \
-                 .venv/bin/python -m pytest -n 2 --durations=10 "$@" || status=$?
+             # worksteal: a worker that runs out of tests takes half of the other's queue (with
+             # `load`, the worker that builds the book kept its first chunk of ~380 tests queued
+             # behind the build and ran it at the end while the other worker idled)
+             env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest -n 2 --dist worksteal \
+                 --durations=10 "$@" || status=$?
              record_test_time $((SECONDS - start)) "$status" "$*" "$before"
              exit "$status" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;

@@ -199,6 +199,11 @@ _MODULE_GROUPS = {"book/test_book.py": "book", "main/test_parallel.py": "main_jo
 #: Folders of tests/ whose every test belongs to one slow group: the clusters of core/distributed.
 _FOLDER_GROUPS = {"core/distributed": "distributed"}
 _TESTS = Path(__file__).resolve().parent
+#: Book-group modules that do not read the book (JupyterLab on the notebook sources, the build's
+#: children): run last, so that under pytest-xdist's worksteal (``bash run.sh test``) the
+#: worker that starts the book's build (tests/book/test_book.py, first) does not find them
+#: queued behind it; the other worker runs them, or the first to run out of tests.
+_RUN_LAST = ("book/test_jupyterlab.py", "book/test_book_build_children.py")
 
 
 def _group(item) -> str | None:
@@ -241,9 +246,12 @@ def _group(item) -> str | None:
 
 def pytest_collection_modifyitems(config, items):
     """Mark the slow groups (``-m "not book"`` etc. skips them), and with ``--quick`` leave
-    them out. The run keeps the collected order: started first, the book's build overlapped
-    the distributed tests, and a notebook's kernel once lost a port it had picked to a cluster
-    that bound it first ("Address already in use"), so the build failed."""
+    them out. The run keeps the collected order (the book's build first), but for the modules
+    of :data:`_RUN_LAST`, which go last. (The build's kernels talk over Unix sockets: a cluster
+    running beside it can no longer take a port a kernel picked, as it once did.)"""
+    # --- added by s31f: see _RUN_LAST
+    items.sort(key=lambda item: Path(item.path).resolve().relative_to(_TESTS).as_posix()
+               in _RUN_LAST)
     quick, slow = [], []
     for item in items:
         group = _group(item)

@@ -336,7 +336,7 @@ def test_notebook_runs_to_the_end_in_the_lab(name, lab, lab_page):
             if now["status"] == "idle" and len(done) == len(now["prompts"]) > 0:
                 break
             assert time.monotonic() < deadline, f"{name} did not finish: {now}"
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(200)
         errors = page.locator(".jp-NotebookPanel .jp-OutputArea-output"
                               "[data-mime-type='application/vnd.jupyter.stderr']")
         assert errors.count() == 0, f"{name}: " + errors.first.inner_text()[:2000]
@@ -353,7 +353,7 @@ def test_notebook_runs_to_the_end_in_the_lab(name, lab, lab_page):
             assert not failed, f"{name}: inline expressions failed:\n" + "\n".join(failed)
             if not missing or time.monotonic() > deadline:
                 break
-            page.wait_for_timeout(1000)
+            page.wait_for_timeout(200)
         assert not missing, f"{name}: inline expressions not shown:\n" + "\n".join(missing)
     finally:
         lab.shut_down_kernels()

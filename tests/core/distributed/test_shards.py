@@ -8,6 +8,7 @@ Four clusters in all (several jobs share one), so the file stays well under a mi
 
 import os
 import signal
+import tempfile
 import tracemalloc
 
 import numpy as np
@@ -313,6 +314,11 @@ def test_the_caller_never_loads_the_rows(tmp_path, monkeypatch):
 
     monkeypatch.setattr(np, "load", guarded_load)
     monkeypatch.setattr(idx, "_read_file", lambda *a: pytest.fail("the caller read IDX data"))
+    # a temporary folder of its own: the call scans the temporary folder for task folders of
+    # dead runs (lifeline.reclaim_task_folders), a list of every entry, and a shared /tmp of
+    # 1,600 entries alone took the peak to 400 kB, whatever the data
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     tracemalloc.start()
     try:
         d = gp.distributed.train_distributed(shards=pairs, mixing="weighted", timeout=300)
