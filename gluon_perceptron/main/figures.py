@@ -69,7 +69,7 @@ def _draw(fig, file: str) -> None:
 
 def _publish(tmp: str, path: Path, records: list) -> None:
     """Rename the whole PNG into place and record it, SIGINT held back in between."""
-    with _sigint_held():
+    with sigint_held():
         try:
             os.replace(tmp, path)
         except OSError as exc:
@@ -83,7 +83,7 @@ def _publish(tmp: str, path: Path, records: list) -> None:
 def record(path: Path) -> None:
     """Add ``path``, a figure another process saved for this job (a section run in a helper
     process), to every active :func:`recording`, as :func:`save_figure` adds its own."""
-    with _sigint_held():
+    with sigint_held():
         for paths in _RECORDS:
             paths.append(path)
 
@@ -176,12 +176,23 @@ def saving_in_background(limit: int = 2) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
+def sigint_held() -> Iterator[None]:
     """Delay SIGINT and SIGTERM (delivered on exit) where the main thread can; elsewhere do
     nothing. A helper process of the job is stopped with SIGTERM: a figure it renamed into
-    place is recorded, and so reported to the job, before it stops."""
-    can = (hasattr(signal, "pthread_sigmask")
-           and threading.current_thread() is threading.main_thread())
+    place is recorded, and so reported to the job, before it stops.
+
+    Blocking the signals is not enough for SIGINT: one that arrived just before the block has
+    tripped Python's flag, and its handler (``KeyboardInterrupt``) would run at the next
+    bytecode inside the block. So the block also puts a handler in place that only notes it,
+    and a noted SIGINT is raised again, through the handler before, when the block ends.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    noted: list[int] = []
+    before = signal.getsignal(signal.SIGINT) if main else None
+    own = callable(before)  # Python's handler (or the job's): not SIG_IGN, SIG_DFL or C's
+    if own:
+        signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
+    can = hasattr(signal, "pthread_sigmask") and main
     if can:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
@@ -189,6 +200,10 @@ def _sigint_held() -> Iterator[None]:
     finally:
         if can:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        if own:
+            signal.signal(signal.SIGINT, before)
+            if noted:
+                signal.raise_signal(signal.SIGINT)
 
 
 _FIX = "pass a folder you can write to (--out DIR)"

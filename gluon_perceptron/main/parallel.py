@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import importlib
+import io
 import os
 import pickle
 import signal
@@ -26,7 +27,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .drawer import HEADER
 
@@ -235,7 +236,19 @@ class Helper:
 
     def _read(self) -> bool:
         """Read one message; False at the end of the helper's output (or of a message cut
-        short by its death)."""
+        short by its death).
+
+        Ctrl-C may come while it waits (``peek`` only fills the stream's buffer: nothing is
+        lost), not while it reads and records a message: a figure half read would be on disk
+        and missing from the count and the manifest, and the next read would start inside it.
+        """
+        from .figures import sigint_held
+
+        cast(io.BufferedReader, self.process.stdout).peek(1)
+        with sigint_held():
+            return self._take_message()
+
+    def _take_message(self) -> bool:
         head = self.process.stdout.read(HEADER.size)
         payload = self.process.stdout.read(HEADER.unpack(head)[0]) \
             if len(head) == HEADER.size else b""

@@ -223,3 +223,40 @@ def test_a_stop_dropped_in_a_weakref_callback_prints_nothing_and_still_stops():
     finally:
         sys.unraisablehook = previous
         helper._Stopped.seen = False
+
+
+def test_ctrl_c_as_the_job_reads_a_helpers_figure_still_records_it(tmp_path):
+    """Ctrl-C at the moment a helper's figure appears (when a user presses it, and when the
+    Ctrl-C test of test_cli sends it): the job is reading the helper's message about it. The
+    figure is recorded before the interrupt arrives, and the next message is read whole (before,
+    the figure was on disk but missing from the count, and the next read began inside it)."""
+    import io
+    import pickle
+    import types
+
+    from gluon_perceptron.main.drawer import HEADER
+
+    names = ("01_a.png", "02_b.png")
+    stream = b"".join(HEADER.pack(len(p)) + p for p in (
+        pickle.dumps(("figure", "A section", str(tmp_path / name))) for name in names))
+    pressed = []
+
+    class CtrlCAfterThePayload(io.BufferedReader):
+        def read(self, size=-1):
+            data = super().read(size)
+            if size != HEADER.size and not pressed:
+                pressed.append(1)
+                signal.raise_signal(signal.SIGINT)
+            return data
+
+    recorded = []
+    helper = object.__new__(parallel.Helper)
+    helper.on_figure = lambda section, path: recorded.append(path.name)
+    helper.reports, helper.ended, helper.idle = {}, False, False
+    helper.process = types.SimpleNamespace(stdout=CtrlCAfterThePayload(io.BytesIO(stream)))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        helper._read()
+    assert pressed and recorded == ["01_a.png"]
+    assert helper._read() and recorded == list(names)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
