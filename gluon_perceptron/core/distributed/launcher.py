@@ -42,7 +42,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,11 +131,21 @@ class ClusterRun:
     seconds: float = 0.0
 
 
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 free right now (the OS picks it)."""
+@contextmanager
+def held_port() -> Iterator[int]:
+    """A TCP port of 127.0.0.1 (the OS picks it), held for the scheduler while the block runs.
+
+    ps-lite's scheduler binds exactly ``DMLC_PS_ROOT_PORT``, with no retry. A port merely
+    free when picked can be taken before the scheduler binds it: by another cluster's
+    scheduler, whose nodes then join this one, or by any node's own port. Bound here with
+    ``SO_REUSEADDR`` and never listening, the port is given to no other ``bind`` (nor to
+    ``bind`` to port 0, nor to an outgoing connection), while the scheduler's listener (ZeroMQ
+    sets ``SO_REUSEADDR``) still binds it (Linux's rule: at most one listener).
+    """
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind((HOST, 0))
-        return s.getsockname()[1]
+        yield s.getsockname()[1]
 
 
 #: Variable -> a node's default where the environment does not set it, with the reason it pays.
@@ -289,38 +299,38 @@ def launch_cluster(worker_command: Sequence[str], *, workers: int, servers: int 
         A bad argument, named (nothing is started).
     """
     log_dir = prepare_log_dir(log_dir)
-    port = free_port()
-    node = ([sys.executable, "-c", PYTHON_SERVER] if python_servers else
-            [sys.executable, "-m", "gluon_perceptron.core.distributed.node", libmxnet_path()])
-    plan = [("scheduler", "scheduler", node)]
-    plan += [(f"server {i}", "server", node) for i in range(servers)]
-    plan += [(f"worker {i}", "worker", list(worker_command)) for i in range(workers)]
-    run = ClusterRun(workers=workers, servers=servers, port=port)
-    procs: dict[str, subprocess.Popen] = {}
-    progress = _Progress(round_timeout)
-    group = None
-    start = time.monotonic()
-    try:
-        for role, kind, argv in plan:
-            log = log_dir / f"{role.replace(' ', '-')}.log"
-            run.logs[role] = log
-            env = cluster_environment(kind, port=port, workers=workers, servers=servers)
-            env[lifeline.PARENT_ENV] = str(os.getpid())
-            with open(log, "wb") as out, progress.pipe(role, env) as fds:
-                procs[role] = subprocess.Popen(
-                    argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    cwd=cwd, env=env, pass_fds=fds, preexec_fn=lifeline.die_with_parent(
-                        os.getpid()), process_group=0 if group is None else group)
-            group = procs[role].pid if group is None else group
-            run.pids[role] = procs[role].pid
-        if on_started is not None:
-            user_code(on_started, "on_started")(dict(run.pids))  # the user's code: checked
-        _watch(procs, run, start + timeout, timeout, poll, progress)
-    finally:
-        run.returncodes.update(stop(procs, group=group))
-        progress.close()
-        run.seconds = time.monotonic() - start
-    return run
+    with held_port() as port:  # until every child is stopped
+        node = ([sys.executable, "-c", PYTHON_SERVER] if python_servers else
+                [sys.executable, "-m", "gluon_perceptron.core.distributed.node", libmxnet_path()])
+        plan = [("scheduler", "scheduler", node)]
+        plan += [(f"server {i}", "server", node) for i in range(servers)]
+        plan += [(f"worker {i}", "worker", list(worker_command)) for i in range(workers)]
+        run = ClusterRun(workers=workers, servers=servers, port=port)
+        procs: dict[str, subprocess.Popen] = {}
+        progress = _Progress(round_timeout)
+        group = None
+        start = time.monotonic()
+        try:
+            for role, kind, argv in plan:
+                log = log_dir / f"{role.replace(' ', '-')}.log"
+                run.logs[role] = log
+                env = cluster_environment(kind, port=port, workers=workers, servers=servers)
+                env[lifeline.PARENT_ENV] = str(os.getpid())
+                with open(log, "wb") as out, progress.pipe(role, env) as fds:
+                    procs[role] = subprocess.Popen(
+                        argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                        cwd=cwd, env=env, pass_fds=fds, preexec_fn=lifeline.die_with_parent(
+                            os.getpid()), process_group=0 if group is None else group)
+                group = procs[role].pid if group is None else group
+                run.pids[role] = procs[role].pid
+            if on_started is not None:
+                user_code(on_started, "on_started")(dict(run.pids))  # the user's code: checked
+            _watch(procs, run, start + timeout, timeout, poll, progress)
+        finally:
+            run.returncodes.update(stop(procs, group=group))
+            progress.close()
+            run.seconds = time.monotonic() - start
+        return run
 
 
 class _Progress:

@@ -84,3 +84,30 @@ def test_ctrl_c_leaves_no_task_folder(tmp_path):
         assert not any(_alive(pid) for pid in pids.values())
     finally:
         _kill_all(pids.values())
+
+
+def test_the_schedulers_port_is_held_for_it(tmp_path):
+    """The port picked for the scheduler is given to no other process before the scheduler binds
+    it (ps-lite's scheduler binds exactly that port, with no retry). Before, it was only free
+    when picked: two clusters at once under pytest-xdist once shared one, the second's
+    scheduler failed to bind and its nodes joined the first cluster, which aborted."""
+    import socket
+    import sys
+
+    from gluon_perceptron.core.distributed.launcher import launch_cluster
+
+    tried: list[tuple[int, bool]] = []
+
+    def take_the_port(pids):
+        environ = Path(f"/proc/{pids['scheduler']}/environ").read_bytes().split(b"\0")
+        port = int(next(v for v in environ if v.startswith(b"DMLC_PS_ROOT_PORT=")).split(b"=")[1])
+        with socket.socket() as other:  # a plain bind, as another program's (or a node's)
+            try:
+                other.bind(("127.0.0.1", port))
+                tried.append((port, True))
+            except OSError:
+                tried.append((port, False))
+
+    run = launch_cluster([sys.executable, "-c", "pass"], workers=1, timeout=60,
+                         log_dir=tmp_path, on_started=take_the_port)
+    assert tried == [(run.port, False)]
