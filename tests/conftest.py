@@ -249,7 +249,6 @@ def pytest_collection_modifyitems(config, items):
     them out. The run keeps the collected order (the book's build first), but for the modules
     of :data:`_RUN_LAST`, which go last. (The build's kernels talk over Unix sockets: a cluster
     running beside it can no longer take a port a kernel picked, as it once did.)"""
-    # --- added by s31f: see _RUN_LAST
     items.sort(key=lambda item: Path(item.path).resolve().relative_to(_TESTS).as_posix()
                in _RUN_LAST)
     quick, slow = [], []

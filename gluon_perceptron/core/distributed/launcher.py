@@ -6,7 +6,7 @@ environment variables (ps-lite's ``DMLC_*``):
 =====================  ==========================================================
 ``DMLC_ROLE``          ``scheduler``, ``server`` or ``worker``
 ``DMLC_PS_ROOT_URI``   the scheduler's address (here always ``127.0.0.1``)
-``DMLC_PS_ROOT_PORT``  the scheduler's port (here a free port of this machine)
+``DMLC_PS_ROOT_PORT``  the scheduler's port (here one :func:`held_port` keeps for it)
 ``DMLC_NUM_SERVER``    how many servers the scheduler waits for
 ``DMLC_NUM_WORKER``    how many workers it waits for; it assigns their ranks
 ``DMLC_NODE_HOST``     the address this node binds (without it, ps-lite binds the first
