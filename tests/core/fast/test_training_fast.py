@@ -41,14 +41,15 @@ def _dataset(rng, kind, dtype, n=90, d=5):
 _FAITHFUL: dict = {}
 
 
-def _faithful(X, Y, **kwargs) -> gp.TrainResult:
-    """``gp.train(X, Y, engine="faithful", **kwargs)``, run once for each distinct input
-    (numpy arrays or NDArrays, which are keyed by their type and values)."""
+def _faithful(X, Y, trainer=gp.train, **kwargs):
+    """``trainer(X, Y, engine="faithful", **kwargs)`` (``gp.train`` by default), run once for
+    each distinct trainer and input (numpy arrays or NDArrays, keyed by their type and values);
+    tests/core/fast/test_fast.py reads it for its other trainers."""
     Xn, Yn = (v.asnumpy() if hasattr(v, "asnumpy") else v for v in (X, Y))
-    key = (type(X).__name__, Xn.dtype.str, Xn.shape, Xn.tobytes(), Yn.tobytes(),
-           tuple((k, np.asarray(v).tobytes()) for k, v in sorted(kwargs.items())))
+    key = (trainer.__qualname__, type(X).__name__, Xn.dtype.str, Xn.shape, Xn.tobytes(),
+           Yn.tobytes(), tuple((k, np.asarray(v).tobytes()) for k, v in sorted(kwargs.items())))
     if key not in _FAITHFUL:
-        _FAITHFUL[key] = gp.train(X, Y, engine="faithful", **kwargs)
+        _FAITHFUL[key] = trainer(X, Y, engine="faithful", **kwargs)
     return _FAITHFUL[key]
 
 
