@@ -6,21 +6,23 @@ browser these tests skip, except under ``CI=true``, as the book's browser tests 
 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
 folded, the project's kernel started without a question, and no modified mark (one after another;
-a broken copy of notebook 01 shows the checks fail on the defects they look for); notebooks 02
-and 05 run to the end (Run All) with every inline number of their prose displayed and no cell
+a broken copy of notebook 01 shows the checks fail on the defects they look for, and a copy on
+a kernel that starts 8 s late that the checks wait for the kernel); notebooks 02 and 05 run to
+the end (Run All) with every inline number of their prose displayed and no cell
 error. The tests share one page, JupyterLab loaded once per test process. The server runs on
-copies of the sources (an autosave must never touch them), dies with
+copies of the sources (an autosave must never touch them), on a port held for it from the moment
+it is picked (``held_port``), dies with
 this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped by its PID.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -30,12 +32,14 @@ from pathlib import Path
 import pytest
 from test_book import launched_chromium
 
+from gluon_perceptron.core.distributed.launcher import held_port
 from gluon_perceptron.core.distributed.lifeline import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 KERNEL = "gluon-perceptron"
 KERNEL_DISPLAY = "Python (gluon_perceptron)"
+KERNEL_SPEC = Path(sys.prefix) / "share" / "jupyter" / "kernels" / KERNEL / "kernel.json"
 #: MyST that a renderer would have consumed: a role (``{cite:p}`x` ``), a directive's fence or
 #: its options.
 LITERAL_MYST = re.compile(r"\{[a-z][\w:-]*\}`|(^|\n)\s*(:::|```)\s*\{|(^|\n):(label|class):")
@@ -48,15 +52,20 @@ SETTINGS = {
                                                     "checkForUpdates": False},
 }
 START_TIMEOUT = 120
+#: A kernel of the lab's own that takes :data:`SLOW_START` seconds to start (the project's
+#: kernel behind a ``sleep``): on it a test sees that :func:`open_in_lab` waits for the kernel.
+SLOW_KERNEL, SLOW_DISPLAY, SLOW_START = "slow-start", "Python (slow start)", 8
 RUN_TIMEOUT = 600
 
 pytestmark = pytest.mark.timeout(1800)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def slow_kernel_spec() -> dict:
+    """The project's kernel spec, started :data:`SLOW_START` seconds late."""
+    slow = json.loads(KERNEL_SPEC.read_text())
+    slow["argv"] = ["sh", "-c", f'sleep {SLOW_START}; exec "$@"', "sh", *slow["argv"]]
+    slow["display_name"] = SLOW_DISPLAY
+    return slow
 
 
 class Lab:
@@ -71,9 +80,16 @@ class Lab:
         settings = workdir / "settings"
         settings.mkdir()
         (settings / "overrides.json").write_text(json.dumps(SETTINGS))
-        self.port, self.token = _free_port(), secrets.token_hex(16)
+        # held until stop(): a port merely free when picked could go to another server first
+        self._port = contextlib.ExitStack()
+        self.port, self.token = self._port.enter_context(held_port()), secrets.token_hex(16)
+        jupyter = workdir / "jupyter"
+        slow = jupyter / "kernels" / SLOW_KERNEL
+        slow.mkdir(parents=True)
+        (slow / "kernel.json").write_text(json.dumps(slow_kernel_spec()))
         env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # figures inline
-        env.update(JUPYTER_PATH=str(Path(sys.prefix) / "share" / "jupyter"),
+        env.update(JUPYTER_PATH=os.pathsep.join([str(jupyter),
+                                                 str(Path(sys.prefix) / "share" / "jupyter")]),
                    JUPYTER_CONFIG_DIR=str(workdir / "config"),
                    JUPYTER_RUNTIME_DIR=str(workdir / "runtime"),
                    JUPYTERLAB_SETTINGS_DIR=str(workdir / "user-settings"),
@@ -124,6 +140,7 @@ class Lab:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        self._port.close()
 
 
 @pytest.fixture(scope="module")
@@ -131,9 +148,8 @@ def lab(tmp_path_factory):
     if not Path(sys.executable).with_name("jupyter-lab").exists():
         pytest.fail("JupyterLab is not installed in this environment: it is part of the test "
                     "extra (bash run.sh test installs it)")
-    spec = Path(sys.prefix) / "share" / "jupyter" / "kernels" / KERNEL / "kernel.json"
-    if not spec.exists():
-        pytest.fail(f"the project's kernel is not installed ({spec}): bash run.sh test and "
+    if not KERNEL_SPEC.exists():
+        pytest.fail(f"the project's kernel is not installed ({KERNEL_SPEC}): bash run.sh test and "
                     "bash run.sh notebooks install it")
     server = Lab(tmp_path_factory.mktemp("lab"))
     try:
@@ -204,15 +220,25 @@ def open_lab(chromium, lab: Lab):
 def open_in_lab(page, name: str) -> None:
     """Close every document of the page (never saving it), then open notebook ``name`` as a
     double click in the file browser does (``docmanager:open``: the default viewer, the kernel
-    the notebook names) and wait for its kernel to be idle."""
+    the notebook names) and wait until its session is ready and its kernel idle, or a dialog
+    asks a question.
+
+    The toolbar's execution indicator is no such sign: it reads ``idle`` from the moment the
+    notebook is attached, before any kernel exists, and the kernel's name reads "No Kernel"
+    until the session has started one (which a loaded machine can take seconds to do)."""
     page.evaluate("""() => { for (const widget of Array.from(
         window.jupyterapp.shell.widgets('main'))) widget.dispose(); }""")
     page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')")
     page.evaluate("""async path => { await window.jupyterapp.commands.execute(
         'docmanager:open', {path}); }""", name)
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=START_TIMEOUT * 1000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                           timeout=START_TIMEOUT * 1000)
+    page.wait_for_function("""() => {
+        if (document.querySelector('.jp-Dialog')) return true;
+        const context = window.jupyterapp.shell.currentWidget?.sessionContext;
+        const kernel = context?.isReady && context.session?.kernel;
+        return kernel === null || kernel === undefined ? !!context?.isReady  // none: said later
+                                                       : kernel.status === 'idle';
+    }""", timeout=START_TIMEOUT * 1000, polling=200)
 
 
 @pytest.fixture(scope="module")
@@ -255,9 +281,8 @@ def opening_problems(page, source: Path) -> list[str]:
     if folded != hidden:
         problems.append(f"{source.name}: {folded} solution code cells folded, "
                         f"expected {hidden}")
-    kernel = page.locator(".jp-NotebookPanel .jp-Toolbar-kernelName").first.inner_text()
-    if kernel.strip() != KERNEL_DISPLAY:
-        problems.append(f"{source.name}: kernel {kernel!r}")
+    if kernel_name(page) != KERNEL_DISPLAY:
+        problems.append(f"{source.name}: kernel {kernel_name(page)!r}")
     if page.locator(".jp-Dialog").count():
         problems.append(f"{source.name}: a dialog asks: "
                         + page.locator(".jp-Dialog").first.inner_text()[:200])
@@ -268,6 +293,21 @@ def opening_problems(page, source: Path) -> list[str]:
     elif "jp-mod-dirty" in (tab.get_attribute("class") or ""):
         problems.append(f"{source.name}: marked modified on opening")
     return problems
+
+
+def kernel_name(page, expected: str = KERNEL_DISPLAY) -> str:
+    """The kernel's name in the notebook's toolbar, once it reads ``expected`` or after 5 s (the
+    toolbar redraws a moment after the kernel changes)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    toolbar = ".jp-NotebookPanel .jp-Toolbar-kernelName"
+    try:
+        page.wait_for_function("([toolbar, expected]) => document.querySelector(toolbar)"
+                               "?.innerText.trim() === expected", arg=[toolbar, expected],
+                               timeout=5_000, polling=200)
+    except PlaywrightTimeout:
+        pass
+    return page.locator(toolbar).first.inner_text().strip()
 
 
 #: A copy of notebook 01 with two defects :func:`opening_problems` must name: MyST shown as
@@ -309,6 +349,28 @@ def test_every_notebook_opens_as_the_course(lab, lab_page):
         finally:
             lab.shut_down_kernels()
     assert not problems, "\n".join(problems)
+
+
+def test_opening_waits_for_a_kernel_that_starts_slowly(lab, lab_page):
+    """:func:`open_in_lab` returns once the notebook's kernel is idle, however slowly it starts:
+    here a copy of notebook 01 that names :data:`SLOW_KERNEL`. (Waiting for the execution
+    indicator's ``idle`` instead, it returned at once, and a loaded machine read "No Kernel".)"""
+    text = (lab.root / SOURCES[0].name).read_text()
+    slow = text.replace(f"display_name: {KERNEL_DISPLAY}\n", f"display_name: {SLOW_DISPLAY}\n",
+                        1).replace(f"name: {KERNEL}\n", f"name: {SLOW_KERNEL}\n", 1)
+    assert slow.count(SLOW_KERNEL) == 1 and slow.count(SLOW_DISPLAY) == 1, "no kernelspec header"
+    (lab.root / "00_slow_kernel.py").write_text(slow)
+    started = time.monotonic()
+    open_in_lab(lab_page, "00_slow_kernel.py")
+    try:
+        waited = time.monotonic() - started
+        status = lab_page.evaluate("() => window.jupyterapp.shell.currentWidget"
+                                   ".sessionContext.session?.kernel?.status ?? null")
+        assert (status, kernel_name(lab_page, SLOW_DISPLAY)) == ("idle", SLOW_DISPLAY), (
+            f"open_in_lab returned after {waited:.1f} s with the kernel {status!r}")
+        assert waited >= SLOW_START
+    finally:
+        lab.shut_down_kernels()
 
 
 @pytest.mark.parametrize("name", ["02_perceptron_algorithm.py", "05_black_and_white.py"])
