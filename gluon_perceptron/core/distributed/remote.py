@@ -9,7 +9,8 @@ an optimizer) or ``worker`` (:mod:`.worker`, on ``TASK_DIR``). Before the node s
 1. **checks the traps** that would otherwise hang the cluster or end it in "bind failed": the
    address in ``DMLC_NODE_HOST`` must be one of this host's (a test bind, no traffic), the
    scheduler's port must be free on it (with ``DMLC_PS_ROOT_PORT=0`` the scheduler picks a
-   free one and tells the launcher), the task folder must be there (a worker);
+   free one and tells the launcher; either way it is then held for the node, as the launcher
+   holds a local scheduler's), the task folder must be there (a worker);
 2. **says hello** on its standard output: one line ``GPHELLO {json}`` with this host's name
    and the versions of Python, this package, MXNet and numpy (the launcher refuses a mix), or
    ``GPERROR {json}`` with what is wrong and how to fix it (then it exits 2);
@@ -87,6 +88,18 @@ def _check_address(out: int, address: str, port: int = 0) -> int:
         return s.getsockname()[1]
 
 
+def _hold(address: str, port: int) -> socket.socket:
+    """``address:port`` bound again, with ``SO_REUSEADDR`` and never listening, for the node:
+    as the launcher's :func:`~.launcher.held_port` does, this gives the port to no other bind
+    (another cluster's scheduler or node) between the check and ps-lite's bind, which still
+    succeeds (ZeroMQ sets ``SO_REUSEADDR``). Held until the process ends."""
+    held = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET,
+                         socket.SOCK_STREAM)
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.bind((address, port))
+    return held
+
+
 def _heartbeat(out: int, silence: float) -> None:
     """Two daemon threads: end this process when the launcher's bytes stop; send ours."""
     def listen() -> None:
@@ -124,6 +137,7 @@ def main(argv: list[str]) -> None:
     if role == "scheduler":
         port = int(os.environ.get("DMLC_PS_ROOT_PORT", "0"))
         port = _check_address(out, address, port)
+        held = _hold(address, port)  # noqa: F841 - kept open until the node ends
         os.environ["DMLC_PS_ROOT_PORT"] = hello["port"] = str(port)
     if kind == "worker" and not (Path(argv[1]) / "task.json").is_file():
         _refuse(out, f"the task folder {argv[1]} is not on this host: every host must see the "

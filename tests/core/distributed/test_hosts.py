@@ -17,6 +17,8 @@ remote-start command, other versions, a node that never arrives or stops answeri
 Namespaces need root (as CI has); where they cannot be made, those tests skip and say why.
 """
 
+import errno
+import json
 import os
 import shlex
 import shutil
@@ -180,7 +182,8 @@ def test_other_versions_on_a_host_are_named(tmp_path):
 
 
 def test_a_node_ends_at_the_end_of_its_heartbeat():
-    """The node's side alone: it says hello, then ends when its standard input closes."""
+    """The node's side alone: it says hello with the scheduler's port, which no one else can
+    bind from then on, then ends when its standard input closes."""
     env = {**os.environ, "DMLC_ROLE": "scheduler", "DMLC_NODE_HOST": "127.0.0.1",
            "DMLC_PS_ROOT_URI": "127.0.0.1", "DMLC_PS_ROOT_PORT": "0", "DMLC_NUM_WORKER": "1",
            "DMLC_NUM_SERVER": "1"}
@@ -190,6 +193,10 @@ def test_a_node_ends_at_the_end_of_its_heartbeat():
     try:
         hello = proc.stdout.readline().decode()
         assert hello.startswith("GPHELLO ") and '"mxnet": "1.9.1"' in hello
+        port = int(json.loads(hello.split(" ", 1)[1])["port"])
+        with socket.socket() as other, pytest.raises(OSError) as taken:
+            other.bind(("127.0.0.1", port))  # before the scheduler binds it: held for it
+        assert taken.value.errno == errno.EADDRINUSE
         assert proc.stdout.read(1) == b"\x00"  # its own heartbeat
         time.sleep(0.5)
         assert proc.poll() is None
