@@ -526,6 +526,8 @@ def check(out: Path) -> list[str]:
     for line in warnings.read_text().splitlines() if warnings.exists() else []:
         if "autodoc: failed to import" in line:  # a module missing from the API reference
             problems.append("API reference: " + line.split("WARNING: ", 1)[-1])
+        elif "more than one target found" in line:  # a link Sphinx may send to the wrong page
+            problems.append("ambiguous link: " + line.split(" [ref.", 1)[0])
     return problems
 
 

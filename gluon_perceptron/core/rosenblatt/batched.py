@@ -14,8 +14,9 @@ All runs step through the examples *in lockstep*, so at example ``i`` one NDArra
 scores it under every run's weights and updates the runs that err. That works because every
 run visits its examples in the same order (a masked example is a step where that run does
 nothing), and a run that has made a pass without an update stops. This is the one lockstep
-loop of the package: the multiclass trainers (:mod:`.multiclass`) build their label rows and
-masks and hand them to :func:`train_batched`.
+loop of the package: the multiclass trainers
+(:mod:`~gluon_perceptron.core.rosenblatt.multiclass`) build their label rows and masks and
+hand them to :func:`train_batched`.
 """
 
 from __future__ import annotations
