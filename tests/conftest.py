@@ -204,6 +204,19 @@ _TESTS = Path(__file__).resolve().parent
 #: worker that starts the book's build (tests/book/test_book.py, first) does not find them
 #: queued behind it; the other worker runs them, or the first to run out of tests.
 _RUN_LAST = ("book/test_jupyterlab.py", "book/test_book_build_children.py")
+#: The module whose first test builds the book (it stays first: the build starts at once).
+_BUILDS_THE_BOOK = "book/test_book.py"
+
+
+def _place(item) -> int:
+    """Where a test goes in the run: 0 (the collected order), 1 (it reads the book but does not
+    build it: the notebooks' runs, the student copies), 2 (:data:`_RUN_LAST`). Under worksteal
+    the worker that does not build the book reaches the readers after its other tests, when
+    the build is done, rather than waiting idle for it (up to a minute: one core lost)."""
+    where = Path(item.path).resolve().relative_to(_TESTS).as_posix()
+    if where in _RUN_LAST:
+        return 2
+    return int(where != _BUILDS_THE_BOOK and "book" in getattr(item, "fixturenames", ()))
 
 
 def _group(item) -> str | None:
@@ -246,11 +259,11 @@ def _group(item) -> str | None:
 
 def pytest_collection_modifyitems(config, items):
     """Mark the slow groups (``-m "not book"`` etc. skips them), and with ``--quick`` leave
-    them out. The run keeps the collected order (the book's build first), but for the modules
-    of :data:`_RUN_LAST`, which go last. (The build's kernels talk over Unix sockets: a cluster
-    running beside it can no longer take a port a kernel picked, as it once did.)"""
-    items.sort(key=lambda item: Path(item.path).resolve().relative_to(_TESTS).as_posix()
-               in _RUN_LAST)
+    them out. The run keeps the collected order (the book's build first), but for the tests
+    that only read the book, then the modules of :data:`_RUN_LAST`, which go last
+    (:func:`_place`). (The build's kernels talk over Unix sockets: a cluster running beside it
+    can no longer take a port a kernel picked, as it once did.)"""
+    items.sort(key=_place)
     quick, slow = [], []
     for item in items:
         group = _group(item)

@@ -7,7 +7,7 @@ browser these tests skip, except under ``CI=true``, as the book's browser tests 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
 folded, the project's kernel started without a question, and no modified mark (one after another;
 a broken copy of notebook 01 shows the checks fail on the defects they look for, and a copy on
-a kernel that starts 8 s late that the checks wait for the kernel); notebooks 02 and 05 run to
+a kernel that starts 5 s late that the checks wait for the kernel); notebooks 02 and 05 run to
 the end (Run All) with every inline number of their prose displayed and no cell
 error. The tests share one page, JupyterLab loaded once per test process. The server runs on
 copies of the sources (an autosave must never touch them), on a port held for it from the moment
@@ -54,7 +54,7 @@ SETTINGS = {
 START_TIMEOUT = 120
 #: A kernel of the lab's own that takes :data:`SLOW_START` seconds to start (the project's
 #: kernel behind a ``sleep``): on it a test sees that :func:`open_in_lab` waits for the kernel.
-SLOW_KERNEL, SLOW_DISPLAY, SLOW_START = "slow-start", "Python (slow start)", 8
+SLOW_KERNEL, SLOW_DISPLAY, SLOW_START = "slow-start", "Python (slow start)", 5
 RUN_TIMEOUT = 600
 
 pytestmark = pytest.mark.timeout(1800)
