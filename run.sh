@@ -161,17 +161,22 @@ ssh_server() {  # the ssh test's sshd: Debian's openssh-server, when root can
     fi
 }
 
-# record_test_time SECONDS STATUS ARGS CPU_BEFORE: the pytest run's wall time and CPU time
-# (bash's `times` for the children, "XmY.Zs XmY.Zs" before and after), which `bash run.sh
-# bench` reports beside its targets: the whole suite (no ARGS) in last_test_run.json, the
-# quick loop (ARGS exactly --quick) in last_quick_run.json.
+# yardstick: seconds .venv's Python takes for a fixed loop now (benchmarks/timing.py), "null"
+# if it cannot say: how fast this host runs, beside the tests' time
+yardstick() { .venv/bin/python benchmarks/timing.py 2>/dev/null || echo null; }
+
+# record_test_time SECONDS STATUS ARGS CPU_BEFORE YARDSTICK_BEFORE: the pytest run's wall time
+# and CPU time (bash's `times` for the children, "XmY.Zs XmY.Zs" before and after) and the
+# host's yardstick before and after, which `bash run.sh bench` reports beside its targets: the
+# whole suite (no ARGS) in last_test_run.json, the quick loop (ARGS exactly --quick) in
+# last_quick_run.json.
 record_test_time() {
     local after record=last_test_run.json
     [ "$3" != --quick ] || record=last_quick_run.json
     times > .venv/.times; after=$(tail -1 .venv/.times)  # not $(times): a subshell
     mkdir -p benchmarks/results
-    printf '{"wall_seconds": %s, "children_cpu_before": "%s", "children_cpu": "%s", %s}\n' \
-        "$1" "$4" "$after" "$(printf '"exit_status": %s, "whole_suite": %s, "quick": %s, "cores": %s, "date": "%s"' \
+    printf '{"wall_seconds": %s, "children_cpu_before": "%s", "children_cpu": "%s", "yardstick_seconds": [%s, %s], %s}\n' \
+        "$1" "$4" "$after" "$5" "$(yardstick)" "$(printf '"exit_status": %s, "whole_suite": %s, "quick": %s, "cores": %s, "date": "%s"' \
         "$2" "$([ -z "$3" ] && echo true || echo false)" \
         "$([ "$3" = --quick ] && echo true || echo false)" "$(nproc 2>/dev/null || echo null)" \
         "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" > "benchmarks/results/$record" || true
@@ -180,6 +185,7 @@ record_test_time() {
 case "$what" in
     chapter) setup; exec .venv/bin/python -m gluon_perceptron "$@" ;;
     test)    setup; kernel; browser; ssh_server
+             yard=$(yardstick)
              start=$SECONDS; times > .venv/.times; before=$(tail -1 .venv/.times); status=0
              # pytest caches its rewritten test modules as bytecode (__pycache__, ignored by
              # git); a PYTHONDONTWRITEBYTECODE from the shell would make every worker rewrite
@@ -189,7 +195,7 @@ case "$what" in
              # behind the build and ran it at the end while the other worker idled)
              env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -m pytest -n 2 --dist worksteal \
                  --durations=10 "$@" || status=$?
-             record_test_time $((SECONDS - start)) "$status" "$*" "$before"
+             record_test_time $((SECONDS - start)) "$status" "$*" "$before" "$yard"
              exit "$status" ;;
     book)    setup; exec .venv/bin/python docs/build.py "$@" ;;
     notebooks) setup; lab_settings; kernel

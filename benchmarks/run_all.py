@@ -63,7 +63,7 @@ from gluon_perceptron.experiments.chapter import EPSILONS  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import family  # noqa: E402
 import validation_share  # noqa: E402
-from timing import best_time, interleaved_best  # noqa: E402
+from timing import REFERENCE_YARDSTICK_SECONDS, best_time, interleaved_best  # noqa: E402
 
 import notebooks as notebook_runs  # noqa: E402
 
@@ -534,10 +534,26 @@ def _test_time_goal(record: str = "last_test_run.json", workload: str = TEST_RUN
         return (workload, "not measured", target, "n/a",
                 f"the last `{command}` was not a passing run")
     cores = last.get("cores") or 2
-    now = f"{wall // 60:.0f} m {wall % 60:02.0f} s"
-    return (workload, now, target, "yes" if wall <= target_seconds else "NO",
+    return (workload, _minutes(wall), target, "yes" if wall <= target_seconds else "NO",
             f"last run {last.get('date', '?')}: {cpu / 60:.1f} CPU-minutes of work, so "
-            f"at least {cpu / cores / 60:.1f} min on {cores} cores however it is scheduled")
+            f"at least {cpu / cores / 60:.1f} min on {cores} cores however it is scheduled"
+            + _at_reference_speed(wall, last.get("yardstick_seconds")))
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds // 60:.0f} m {seconds % 60:02.0f} s"
+
+
+def _at_reference_speed(wall: float, yardstick: object) -> str:
+    """What the run's yardstick (``timing.yardstick``, before and after the tests) says of the
+    host: the run's time on the reference machines, or nothing when it was not measured."""
+    if not (isinstance(yardstick, list) and len(yardstick) == 2
+            and all(isinstance(y, (int, float)) and y > 0 for y in yardstick)):
+        return ""
+    speed = sum(yardstick) / 2
+    return (f"; the host's yardstick {yardstick[0]:.3f} s before and {yardstick[1]:.3f} s "
+            f"after (reference {REFERENCE_YARDSTICK_SECONDS:.3f} s): about "
+            f"{_minutes(wall * REFERENCE_YARDSTICK_SECONDS / speed)} at the reference speed")
 
 
 def print_goals(rows: list[Row]) -> None:

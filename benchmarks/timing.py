@@ -1,4 +1,6 @@
-"""Timing helpers shared by the benchmarks (``run_all.py`` and the scripts it runs)."""
+"""Timing helpers shared by the benchmarks (``run_all.py`` and the scripts it runs), and the
+host's yardstick (``python benchmarks/timing.py`` prints it; ``bash run.sh test`` records it
+before and after the tests)."""
 
 from __future__ import annotations
 
@@ -28,3 +30,31 @@ def interleaved_best(calls: dict, rounds: int) -> dict:
             call()
             best[name] = min(best[name], time.perf_counter() - start)
     return best
+
+
+#: The yardstick's loop: additions in the interpreter, on one core, with no library.
+YARDSTICK_ADDITIONS = 5_000_000
+#: The yardstick on the machines the targets were set on (2 cores), with Debian's Python 3.11
+#: (built with PGO), at its fastest measured (2026-11-27); pyenv's default build, without PGO,
+#: takes about 0.12 s. The same machines drift by up to 40 % within twenty minutes.
+REFERENCE_YARDSTICK_SECONDS = 0.091
+
+
+def _additions(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def yardstick(repeat: int = 3) -> float:
+    """Best wall time of :data:`YARDSTICK_ADDITIONS` additions in a Python loop: how fast this
+    host runs this interpreter now. A test run's time times
+    ``REFERENCE_YARDSTICK_SECONDS / yardstick()`` is what it would take on the reference
+    machines, so a slow spell of the host (or a slower interpreter) is told apart from slower
+    code."""
+    return best_time(lambda: _additions(YARDSTICK_ADDITIONS), repeat)
+
+
+if __name__ == "__main__":
+    print(f"{yardstick():.4f}")

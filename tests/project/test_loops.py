@@ -94,5 +94,12 @@ def test_the_bench_reports_both_loops(run_all, tmp_path):
     assert [r[1:4] for r in rows] == [("6 m 40 s", "tests <= 6 m 00 s", "NO"),
                                       ("0 m 50 s", "tests <= 1 m 00 s", "yes")]
     assert "1.7 CPU-minutes" in rows[1][4]  # 100 s of CPU: 91 + 10 - 1
+    assert "yardstick" not in rows[1][4]  # not measured: nothing said of the host's speed
+    slow_host = [2 * run_all.REFERENCE_YARDSTICK_SECONDS, 2 * run_all.REFERENCE_YARDSTICK_SECONDS]
+    (tmp_path / "last_test_run.json").write_text(json.dumps({**whole,
+                                                             "yardstick_seconds": slow_host}))
+    row = run_all._test_time_goal(*run_all.TEST_RUNS[0])
+    assert row[1:4] == ("6 m 40 s", "tests <= 6 m 00 s", "NO")  # judged on the time measured
+    assert "about 3 m 20 s at the reference speed" in row[4]  # the host ran at half speed
     (tmp_path / "last_quick_run.json").write_text(json.dumps({**record, "exit_status": 1}))
     assert run_all._test_time_goal(*run_all.TEST_RUNS[1])[1] == "not measured"
