@@ -6,13 +6,13 @@ browser these tests skip, except under ``CI=true``, as the book's browser tests 
 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
 folded, the project's kernel started without a question, and no modified mark (one after another;
-a broken copy of notebook 01 shows the checks fail on the defects they look for, and a copy on
-a kernel that starts 5 s late that the checks wait for the kernel); notebooks 02 and 05 run to
-the end (Run All) with every inline number of their prose displayed and no cell
-error. The tests share one page, JupyterLab loaded once per test process. The server runs on
-copies of the sources (an autosave must never touch them), on a port held for it from the moment
-it is picked (``held_port``), dies with
-this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped by its PID.
+a broken copy of notebook 01 shows the checks fail on the defects they look for, and a copy whose
+kernel starts 5 s late shows they wait for the kernel); notebooks 02 and 05 run to the end (Run
+All) with every inline number of their prose displayed and no cell error. The tests share one
+page, JupyterLab loaded once per test process. The server runs on copies of the sources (an
+autosave must never touch them), on a port held for it from the moment it is picked
+(``held_port``), dies with this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped
+by its PID.
 """
 
 from __future__ import annotations
@@ -233,11 +233,11 @@ def open_in_lab(page, name: str) -> None:
         'docmanager:open', {path}); }""", name)
     page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=START_TIMEOUT * 1000)
     page.wait_for_function("""() => {
-        if (document.querySelector('.jp-Dialog')) return true;
+        if (document.querySelector('.jp-Dialog')) return true;  // opening_problems names it
         const context = window.jupyterapp.shell.currentWidget?.sessionContext;
-        const kernel = context?.isReady && context.session?.kernel;
-        return kernel === null || kernel === undefined ? !!context?.isReady  // none: said later
-                                                       : kernel.status === 'idle';
+        if (!context?.isReady) return false;
+        const kernel = context.session?.kernel;
+        return !kernel || kernel.status === 'idle';  // no kernel: opening_problems names it
     }""", timeout=START_TIMEOUT * 1000, polling=200)
 
 
