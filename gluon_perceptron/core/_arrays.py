@@ -9,6 +9,9 @@ from typing import Any
 
 import numpy as np
 
+#: The largest finite float32, as a Python float: MXNet's own arrays and rates are float32.
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
 #: What to do about an overflow, for a trainer with a learning rate.
 SCALE_OR_RATE = "Scale the data down (e.g. divide X by np.abs(X).max()) or lower the learning_rate"
 

@@ -11,6 +11,7 @@ from matplotlib.axes import Axes
 from mxnet import nd
 
 from ..core import _checks
+from ..core._arrays import FLOAT32_MAX
 from ..core._convert import as_features, as_labels, as_scalar, as_vector
 from ..core._validation import Rule, real, scalar, such_that, unchecked, validate_params, vector
 from ..experiments.chapter import FaithfulExperiment, MarginExperiment, Update
@@ -21,13 +22,12 @@ NEGATIVE_COLOR = "b"
 #: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
 MAX_GRID = 4000
 #: Largest float32: :func:`plotscore` scores its grid in MXNet's float32.
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 # --- rules ------------------------------------------------------------------------------------
 
 
 #: ``w``: 2 numbers, each in float32's range (the grid is scored in float32 by nd.dot).
-_SCORE_W = such_that(vector(), lambda w, args: w.size == 2 and np.abs(w).max() <= _FLOAT32_MAX,
+_SCORE_W = such_that(vector(), lambda w, args: w.size == 2 and np.abs(w).max() <= FLOAT32_MAX,
                      "{name} must be 2 numbers that fit MXNet's float32 (|w| below 3.4e38) to "
                      "plot a 2-D score, got {value!r:.60}")
 
@@ -35,10 +35,10 @@ _SCORE_W = such_that(vector(), lambda w, args: w.size == 2 and np.abs(w).max() <
 def _score_extent(value, name, args):
     """``extent`` > 0 such that the grid and the score on it fit float32."""
     extent, w, d = _checks.finite_float(value, name, strictly_positive=True), args["w"], args["d"]
-    if extent > _FLOAT32_MAX:
+    if extent > FLOAT32_MAX:
         raise ValueError(f"{name} must fit MXNet's float32 (below 3.4e38): the grid is scored "
                          f"in float32, got {name}={extent:g}; use a smaller {name}")
-    if np.abs(w.astype(np.float64)).sum() * extent + abs(d) > _FLOAT32_MAX:
+    if np.abs(w.astype(np.float64)).sum() * extent + abs(d) > FLOAT32_MAX:
         raise ValueError(f"the score w.x + d overflowed MXNet's float32 on the grid: "
                          f"w={w.tolist()}, d={d:g}, extent={extent:g}; rescale w and d")
     return extent

@@ -18,6 +18,7 @@ import numpy as np
 from mxnet import nd
 
 from .. import _validation as rule
+from .._arrays import FLOAT32_MAX
 from .._convert import as_features, as_labels, as_scalar, as_vector
 from .._validation import validate_params, vector
 from ..chapter.sampler import (
@@ -32,7 +33,6 @@ from ..chapter.sampler import (
 )
 
 #: The largest float32, the dtype of the NDArrays these functions return.
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def _mx_seed(seed: int | None) -> None:
@@ -45,7 +45,7 @@ def _mx_seed(seed: int | None) -> None:
 # --- the rules of the generators' arguments ---------------------------------------------------
 
 #: ``separation`` of :func:`gaussian_classes` (for a caller that passes its own on, trusted).
-SEPARATION = rule.real(minimum=0.0, maximum=_FLOAT32_MAX,
+SEPARATION = rule.real(minimum=0.0, maximum=FLOAT32_MAX,
                        why="X is float32: the class means would be inf; a few units will do")
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._arrays import FLOAT32_MAX
 from .._convert import as_features, as_labels
 from .._validation import Rule, count, features, fits, one_of, real, such_that, validate_params
 from ..rosenblatt.results import TrainResult, train_result
@@ -77,7 +78,6 @@ def _steps(n: int, shards: int, batch_size: int) -> int:
 
 #: The largest float32: the parameter servers store float32, and MXNet's optimizers take their
 #: learning rate as a float32.
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def _setup(d: int, learning_rate: float, kvstore):
@@ -156,7 +156,7 @@ def _sgd_worker(kv, X: np.ndarray, Y: np.ndarray, job: dict, on_step=None) -> di
 #: ``X``: features whose values fit in float32, the parameter servers' dtype.
 X32 = such_that(features(), lambda X, args: np.all(np.isfinite(X.astype(np.float32))),
                 f"X must fit in float32 (the parameter servers store float32), but it holds "
-                f"values beyond float32's {_FLOAT32_MAX:.3g}; rescale X")
+                f"values beyond float32's {FLOAT32_MAX:.3g}; rescale X")
 
 
 def _batch(of: str) -> Rule:
@@ -174,7 +174,7 @@ def _epochs_fit(of: str) -> Rule:
 
 
 #: The ``learning_rate`` of both trainers.
-RATE = real(positive=True, maximum=_FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
+RATE = real(positive=True, maximum=FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
 
 
 @validate_params(X=X32, shards=shard_count("X"), batch_size=_batch("shards"),

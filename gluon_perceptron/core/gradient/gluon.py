@@ -28,6 +28,7 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
+from .._arrays import FLOAT32_MAX
 from .._convert import as_features, as_labels
 from .._validation import Rule, count, fits, real, such_that, validate_params
 from ..rosenblatt.results import TrainResult, train_result
@@ -37,7 +38,7 @@ from .losses import _finite, _flat_margin, hinge_of_score
 #: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
 #: float32's largest number fails inside MXNet and one below its smallest normal number
 #: becomes 0 (no step at all).
-_RATE_RANGE = (float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max))
+_RATE_RANGE = (float(np.finfo(np.float32).tiny), FLOAT32_MAX)
 
 
 class PerceptronLoss(gluon.loss.Loss):
