@@ -12,6 +12,7 @@ import sys
 
 import numpy as np
 import pytest
+from procfs import alive, no_children_left  # noqa: F401 - an autouse fixture
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import cluster_training, launcher, mixing
@@ -20,45 +21,6 @@ from gluon_perceptron.core.distributed.sharded_gluon import (
     train_gluon_distributed,
     train_gluon_sharded,
 )
-
-
-def _children() -> dict[int, str]:
-    """PID -> command line of every live (non-zombie) child of this process."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == os.getpid() and fields[0] != "Z":
-            found[int(entry)] = cmd
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
-
-
-@pytest.fixture(autouse=True)
-def no_children_left():
-    """After each test: no child process survives; any that does is killed by its PID."""
-    before = set(_children())
-    yield
-    left = {pid: cmd for pid, cmd in _children().items() if pid not in before}
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"processes left behind: {left}"
 
 
 def _data(kind: str, seed: int):
@@ -346,7 +308,7 @@ def test_one_worker_is_train_bit_for_bit():
     for (X, Y, m, _), d in zip(jobs, runs):
         _assert_same_run(d, gp.train(X, Y, max_epochs=m or 10_000))
         assert set(d.pids) == {"scheduler", "server 0", "worker 0"}
-        assert not any(_alive(pid) for pid in d.pids.values())
+        assert not any(alive(pid) for pid in d.pids.values())
 
 
 def test_two_and_three_workers_are_train_mixed_bit_for_bit():
@@ -371,7 +333,7 @@ def test_public_call_keeps_one_log_per_role(tmp_path):
         "scheduler.log", "server-0.log", "worker-0.log", "worker-1.log"]
     for index, rank in d.ranks.items():
         assert f"rank {rank} of 2" in (tmp_path / f"worker-{index}.log").read_text()
-    assert not any(_alive(pid) for pid in d.pids.values())
+    assert not any(alive(pid) for pid in d.pids.values())
     assert "DMLC_ROLE" not in os.environ
 
 
@@ -398,7 +360,7 @@ def _failing(log_dir, fault=None, on_started=None, timeout=300.0, max_epochs=200
                                     timeout=timeout, fault=fault, on_started=on_started,
                                     log_dir=log_dir)
     err = info.value
-    assert not any(_alive(pid) for pid in err.pids.values())
+    assert not any(alive(pid) for pid in err.pids.values())
     assert len(err.pids) == 4
     return err
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_lifeline import _alive, _kill_all, _noisy
+from procfs import alive
+from test_lifeline import _kill_all, _noisy
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import cluster_training, lifeline
@@ -42,7 +43,7 @@ def test_a_worker_stopped_during_start_up_is_named_promptly(tmp_path):
         assert time.monotonic() - start < 100
         assert err.role == "worker 1" and f"worker 1 (pid {pids['worker 1']})" in str(err)
         assert "stopped" in str(err) and "SIGCONT" in str(err)
-        assert not any(_alive(pid) for pid in pids.values())
+        assert not any(alive(pid) for pid in pids.values())
     finally:
         _kill_all(pids.values())
 
@@ -81,7 +82,7 @@ def test_ctrl_c_leaves_no_task_folder(tmp_path):
                                         on_started=interrupt)
         # was: the task folder and its logs kept, and no later run removed them
         assert _my_task_folders() == before
-        assert not any(_alive(pid) for pid in pids.values())
+        assert not any(alive(pid) for pid in pids.values())
     finally:
         _kill_all(pids.values())
 

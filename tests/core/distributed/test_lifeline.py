@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from procfs import alive
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.distributed import cluster_training, launcher, lifeline, limits
@@ -28,15 +29,6 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads /proc to find the processes")
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
 
 
 def _marked(marker: str) -> list[int]:
@@ -51,14 +43,14 @@ def _marked(marker: str) -> list[int]:
                 env = f.read()
         except OSError:
             continue
-        if needle in env and _alive(int(entry)):
+        if needle in env and alive(int(entry)):
             found.append(int(entry))
     return found
 
 
 def _kill_all(pids) -> None:
     for pid in pids:
-        if _alive(pid):
+        if alive(pid):
             try:
                 os.kill(pid, signal.SIGCONT)
                 os.kill(pid, signal.SIGKILL)
@@ -122,18 +114,18 @@ def test_the_cluster_dies_with_its_launcher(sig, tmp_path):
             time.sleep(0.1)
         assert child.poll() is None, child.stderr.read().decode(errors="replace")
         pids = json.loads(pids_file.read_text())
-        assert len(pids) == 4 and all(_alive(pid) for pid in pids.values())
+        assert len(pids) == 4 and all(alive(pid) for pid in pids.values())
         assert len(list(tmp.glob(lifeline.TASK_PREFIX + "*"))) == 1
         time.sleep(0.5)
         os.kill(child.pid, sig)
         child.wait(30)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and (
-                _marked(marker) or any(_alive(pid) for pid in pids.values())
+                _marked(marker) or any(alive(pid) for pid in pids.values())
                 or list(tmp.glob(lifeline.TASK_PREFIX + "*"))):
             time.sleep(0.1)
         assert not _marked(marker), f"alive after the launcher died: {_marked(marker)}"
-        assert not [role for role, pid in pids.items() if _alive(pid)]
+        assert not [role for role, pid in pids.items() if alive(pid)]
         assert not list(tmp.iterdir()), "the task folder was left behind"
     finally:
         if child.poll() is None:
@@ -163,13 +155,13 @@ def test_the_watchdog_alone_ends_a_node_whose_launcher_died():
     try:
         grandchild = int(parent.stdout.readline())
         time.sleep(1.0)
-        assert _alive(grandchild)
+        assert alive(grandchild)
         parent.kill()
         parent.wait()
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and _alive(grandchild):
+        while time.monotonic() < deadline and alive(grandchild):
             time.sleep(0.05)
-        assert not _alive(grandchild)
+        assert not alive(grandchild)
     finally:
         if parent.poll() is None:
             parent.kill()
@@ -254,6 +246,6 @@ def test_a_stopped_worker_is_named_by_the_round_deadline(tmp_path):
         assert f"{err.role} (pid {pids[err.role]}" in str(err)
         assert "did not report round" in str(err) and "round_timeout=2 s" in str(err)
         assert "rank 1 of 2" in (tmp_path / f"{err.role.replace(' ', '-')}.log").read_text()
-        assert not any(_alive(pid) for pid in pids.values())
+        assert not any(alive(pid) for pid in pids.values())
     finally:
         _kill_all(pids.values())

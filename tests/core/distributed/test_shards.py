@@ -6,46 +6,18 @@ so every run must equal the in-memory run bit for bit. Clusters bind 127.0.0.1; 
 Four clusters in all (several jobs share one), so the file stays well under a minute.
 """
 
-import os
-import signal
 import tempfile
 import tracemalloc
 
 import numpy as np
 import pytest
+from procfs import no_children_left  # noqa: F401 - an autouse fixture
 
 import gluon_perceptron as gp
 from gluon_perceptron.core.data import idx
 from gluon_perceptron.core.distributed import cluster_training, launcher, mixing, shards, worker
 from gluon_perceptron.core.distributed.launcher import DistributedError
 from gluon_perceptron.core.distributed.mixing import shard_bounds
-
-
-def _children() -> set[int]:
-    """PIDs of the live (non-zombie) children of this process."""
-    found = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == os.getpid() and fields[0] != "Z":
-            found.add(int(entry))
-    return found
-
-
-@pytest.fixture(autouse=True)
-def no_children_left():
-    before = _children()
-    yield
-    left = _children() - before
-    for pid in left:
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"processes left behind: {left}"
 
 
 def _data(kind: str, seed: int, n: int = 150, d: int = 6):
