@@ -44,7 +44,7 @@ from ..core.rosenblatt.variants import (
 )
 from ..core.theory.bounds import amaldi_hauser_bound
 from ..core.theory.separability import hinge_separator, is_separable
-from ._arrays import numpy_pair
+from ._as_numpy import numpy_pair
 from ._progress import Progress, track
 
 

@@ -45,7 +45,7 @@ from ..core.data.synthetic import _mx_seed, sample_separable
 from ..core.rosenblatt.batched import train_batched
 from ..core.rosenblatt.training import train
 from ..core.theory.bounds import chapter_bound, generating_plane_bound
-from ._arrays import numpy_draw, numpy_pair
+from ._as_numpy import numpy_draw, numpy_pair
 from ._progress import Progress, track
 
 #: The chapter's margins: ``np.arange(0.025, 0.45, 0.025)``, i.e. 0.025, 0.05, ..., 0.425

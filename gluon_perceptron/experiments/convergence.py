@@ -51,7 +51,7 @@ from ..core.theory.margins import (
     shift_plane_to_origin,
 )
 from ..core.theory.separability import _signed_rows
-from ._arrays import NumpyDraw
+from ._as_numpy import NumpyDraw
 from ._progress import Progress, track
 
 
