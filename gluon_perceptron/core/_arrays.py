@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-#: The largest finite float32, as a Python float: MXNet's own arrays and rates are float32.
-FLOAT32_MAX = float(np.finfo(np.float32).max)
+#: The largest finite float32 and its smallest normal number, as Python floats: MXNet's own
+#: arrays and rates are float32.
+FLOAT32_MAX, FLOAT32_TINY = float(np.finfo(np.float32).max), float(np.finfo(np.float32).tiny)
 
 #: What to do about an overflow, for a trainer with a learning rate.
 SCALE_OR_RATE = "Scale the data down (e.g. divide X by np.abs(X).max()) or lower the learning_rate"

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from . import _checks
-from ._arrays import _is_ndarray
+from ._arrays import FLOAT32_MAX, FLOAT32_TINY, _is_ndarray
 
 #: True while the body of an outer checked call runs: the package's own calls are trusted.
 _TRUSTED = contextvars.ContextVar("gluon_perceptron_trusted", default=False)
@@ -544,6 +544,17 @@ def _ax(value, name: str, args: dict):
 #: The engines of every trainer and sampler: the loop in the function's body, and its twin
 #: (the same decisions, bit for bit).
 ENGINES = ("fast", "faithful")
+
+#: The ``learning_rate`` of the trainers that hand it to Gluon's SGD (``train_gluon``, its
+#: sharded and distributed twins): MXNet takes it as float32, so a rate above float32's largest
+#: number fails inside MXNet, and one below its smallest normal number becomes 0, no step at all
+#: (the zero weights came back as if trained).
+GLUON_RATE = such_that(
+    real(positive=True), lambda rate, args: FLOAT32_TINY <= rate <= FLOAT32_MAX,
+    f"{{name}}={{value}} is outside what Gluon's SGD can use, [{FLOAT32_TINY:.3g}, "
+    f"{FLOAT32_MAX:.3g}] (MXNet passes the rate as float32: smaller becomes 0, larger "
+    f"overflows). From w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
+    f"{{name}}=1.0 makes the same decisions")
 
 #: The package's parameter words, one meaning each (one word for one idea): a parameter of a
 #: checked function so named takes this rule unless the function declares its own.

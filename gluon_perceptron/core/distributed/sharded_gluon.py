@@ -35,7 +35,16 @@ import numpy as np
 
 from .._arrays import FLOAT32_MAX
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, features, fits, one_of, real, such_that, validate_params
+from .._validation import (
+    GLUON_RATE,
+    Rule,
+    count,
+    features,
+    fits,
+    one_of,
+    such_that,
+    validate_params,
+)
 from ..rosenblatt.results import TrainResult, train_result
 from .limits import CLUSTER, ROUND_TIMEOUT
 from .mixing import shard_bounds, shard_count
@@ -173,12 +182,8 @@ def _epochs_fit(of: str) -> Rule:
                 "per epoch and shard (max_epochs={value:,} x " + of + "={" + of + "})", (of,))
 
 
-#: The ``learning_rate`` of both trainers.
-RATE = real(positive=True, maximum=FLOAT32_MAX, why="MXNet's SGD takes its rate as a float32")
-
-
 @validate_params(X=X32, shards=shard_count("X"), batch_size=_batch("shards"),
-                 max_epochs=_epochs_fit("shards"), learning_rate=RATE)
+                 max_epochs=_epochs_fit("shards"), learning_rate=GLUON_RATE)
 def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: int,
                         learning_rate: float = 1.0) -> GluonDistributedResult:
     r"""Single-process Gluon SGD over the global batches a ``shards``-worker run would use.
@@ -226,7 +231,8 @@ def train_gluon_sharded(X, Y, *, shards: int, batch_size: int = 1, max_epochs: i
 
 
 @validate_params(X=X32, workers=shard_count("X"), **CLUSTER, batch_size=_batch("workers"),
-                 max_epochs=_epochs_fit("workers"), learning_rate=RATE, kvstore=one_of(*KVSTORES))
+                 max_epochs=_epochs_fit("workers"), learning_rate=GLUON_RATE,
+                 kvstore=one_of(*KVSTORES))
 def train_gluon_distributed(X, Y, *, workers: int = 2, servers: int = 1, batch_size: int = 1,
                             max_epochs: int, learning_rate: float = 1.0,
                             kvstore: str = "dist_sync", timeout: float = 600.0,

@@ -28,17 +28,11 @@ import numpy as np
 from mxnet import autograd, gluon, init, nd
 
 from .. import _checks
-from .._arrays import FLOAT32_MAX
 from .._convert import as_features, as_labels
-from .._validation import Rule, count, fits, real, such_that, validate_params
+from .._validation import GLUON_RATE, Rule, count, fits, validate_params
 from ..rosenblatt.results import TrainResult, train_result
 from .autograd import _refuse_overflow_after
 from .losses import _finite, _flat_margin, hinge_of_score
-
-#: Learning rates Gluon's SGD can use: MXNet passes the rate as float32, so a rate above
-#: float32's largest number fails inside MXNet and one below its smallest normal number
-#: becomes 0 (no step at all).
-_RATE_RANGE = (float(np.finfo(np.float32).tiny), FLOAT32_MAX)
 
 
 class PerceptronLoss(gluon.loss.Loss):
@@ -90,15 +84,6 @@ def _dtype_name(dtype, name: str, args: dict) -> str:
     return _checks.choice(dtype, name, {"float16", "float32", "float64"})
 
 
-#: A rate Gluon's SGD can use: MXNet passes it as float32 (:data:`_RATE_RANGE`).
-_GLUON_RATE = such_that(
-    real(positive=True), lambda rate, args: _RATE_RANGE[0] <= rate <= _RATE_RANGE[1],
-    f"{{name}}={{value}} is outside what Gluon's SGD can use, [{_RATE_RANGE[0]:.3g}, "
-    f"{_RATE_RANGE[1]:.3g}] (MXNet passes the rate as float32: smaller becomes 0, larger "
-    f"overflows). From w = 0, b = 0 the perceptron's rate only rescales (w, b), so "
-    f"{{name}}=1.0 makes the same decisions")
-
-
 @validate_params(dtype=Rule(_dtype_name, "one_of('float16', 'float32', 'float64')"),
                  dimensions=fits(count(maximum=2**62), lambda d, a: d, "dimensions={value:,}"))
 def perceptron_net(dimensions: int, dtype="float32",
@@ -135,7 +120,7 @@ def _flat_test(net: gluon.nn.Dense, threshold: float,
                                   .asscalar()) > above
 
 
-@validate_params(learning_rate=_GLUON_RATE)
+@validate_params(learning_rate=GLUON_RATE)
 def train_gluon(X, Y, *, max_epochs: int, learning_rate: float = 1.0,
                 threshold: float = 0.0, ctx: mx.Context | None = None) -> TrainResult:
     """Train ``Dense(1)`` with :class:`PerceptronLoss` and ``gluon.Trainer('sgd')``, one example

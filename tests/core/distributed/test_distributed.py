@@ -205,6 +205,20 @@ def test_bad_input_is_refused_before_any_process_starts(kwargs, match, monkeypat
     assert not started
 
 
+@pytest.mark.parametrize("rate", [1e-45, 1e-39, 1e39])
+def test_rates_gluons_sgd_cannot_use_are_refused_before_any_process_starts(rate, monkeypatch):
+    """MXNet takes the rate as float32: below its smallest normal number the rate became 0 and
+    ``train_gluon_sharded`` returned the zero weights as if trained (1e-45: w = [0, 0])."""
+    started = []
+    monkeypatch.setattr(launcher.subprocess, "Popen", lambda *a, **k: started.append(a))
+    X, Y = _data("float64", 2)
+    for trainer, kwargs in ((train_gluon_sharded, {"shards": 2}),
+                            (train_gluon_distributed, {"workers": 2})):
+        with pytest.raises(ValueError, match="learning_rate=.*outside what Gluon's SGD"):
+            trainer(X, Y, max_epochs=2, learning_rate=rate, **kwargs)
+    assert not started
+
+
 def test_the_cluster_lists_are_non_empty_lists_of_their_items():
     """``items`` (the rule of ``worker_command``, ``hosts`` and a ``remote`` template): a
     non-empty list or tuple of its kinds, a list back, each item through ``each``; anything
