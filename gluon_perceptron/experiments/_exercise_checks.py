@@ -57,14 +57,14 @@ class ExerciseCheck:
 
 
 #: The rule of the reader's function: any callable, called later with the checker's cases.
-function: Rule = such_that(unchecked, lambda value, _: callable(value), "{name} must be your "
-                           "function (a callable), got {value.__class__.__name__}; pass the "
-                           "function itself, without calling it", error=TypeError)
+YOUR_FUNCTION: Rule = such_that(unchecked, lambda value, _: callable(value), "{name} must be "
+                                "your function (a callable), got {value.__class__.__name__}; "
+                                "pass the function itself, without calling it", error=TypeError)
 
 #: The one declaration of the checkers that take only the reader's function: ``solution`` is
 #: checked, and runs untrusted (``skip_nested=False``): what it calls of the package is checked
 #: as a user's call is.
-takes_solution: Callable = validate_params(solution=function, skip_nested=False)
+takes_solution: Callable = validate_params(solution=YOUR_FUNCTION, skip_nested=False)
 
 
 def _literal(value: Any) -> str:
@@ -278,7 +278,7 @@ def _autograd_subgradient(w: np.ndarray, b: float, x: np.ndarray, y: float, loss
     return wn.grad.asnumpy() + 0.0, bn.grad.asnumpy() + 0.0
 
 
-@validate_params(solution=function, loss=one_of("perceptron", "hinge"), skip_nested=False)
+@validate_params(solution=YOUR_FUNCTION, loss=one_of("perceptron", "hinge"), skip_nested=False)
 def check_subgradient(solution: Callable, loss: str = "perceptron") -> ExerciseCheck:
     """Check a subgradient written by hand, ``solution(w, b, x, y) -> (grad_w, grad_b)``, against
     MXNet's autograd on :func:`gluon_perceptron.perceptron_loss` (``loss="perceptron"``,
