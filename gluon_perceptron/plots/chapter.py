@@ -21,7 +21,6 @@ POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
 #: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
 MAX_GRID = 4000
-#: Largest float32: :func:`plotscore` scores its grid in MXNet's float32.
 
 # --- rules ------------------------------------------------------------------------------------
 

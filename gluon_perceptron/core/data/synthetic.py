@@ -32,8 +32,6 @@ from ..chapter.sampler import (
     sample_faithful,
 )
 
-#: The largest float32, the dtype of the NDArrays these functions return.
-
 
 def _mx_seed(seed: int | None) -> None:
     """``seed=None`` keeps MXNet's global generator as it is; an int (checked by the caller

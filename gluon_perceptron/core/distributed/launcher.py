@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -137,15 +136,12 @@ def held_port() -> Iterator[int]:
 
     ps-lite's scheduler binds exactly ``DMLC_PS_ROOT_PORT``, with no retry. A port merely
     free when picked can be taken before the scheduler binds it: by another cluster's
-    scheduler, whose nodes then join this one, or by any node's own port. Bound here with
-    ``SO_REUSEADDR`` and never listening, the port is given to no other ``bind`` (nor to
-    ``bind`` to port 0, nor to an outgoing connection), while the scheduler's listener (ZeroMQ
-    sets ``SO_REUSEADDR``) still binds it (Linux's rule: at most one listener).
+    scheduler, whose nodes then join this one, or by any node's own port. Held by
+    :func:`.lifeline.hold_port`, it goes to no other ``bind`` while the scheduler's listener
+    still binds it.
     """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind((HOST, 0))
-        yield s.getsockname()[1]
+    with lifeline.hold_port(HOST) as held:
+        yield held.getsockname()[1]
 
 
 #: Variable -> a node's default where the environment does not set it, with the reason it pays.

@@ -27,7 +27,8 @@ this user; nothing else is ever touched.
 
 The worker's round reports also travel here: :func:`report` writes one byte per exchange to a
 pipe the launcher passes in ``GLUON_PERCEPTRON_PROGRESS_FD``, which the launcher's per-round
-deadline reads. This module imports only the standard library.
+deadline reads. A scheduler's port is held for it from the moment it is picked
+(:func:`hold_port`). This module imports only the standard library.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -163,6 +165,24 @@ def report() -> None:
         pass
     except OSError:  # the launcher is gone; the watchdog ends this process
         _progress_fd = -1
+
+
+def hold_port(address: str, port: int = 0) -> socket.socket:
+    """A TCP socket bound to ``address:port`` (``port=0``: the OS picks one), with
+    ``SO_REUSEADDR`` and never listening: while it is open, the port goes to no other ``bind``
+    (nor to ``bind`` to port 0, nor to an outgoing connection), and still to a listener that
+    sets ``SO_REUSEADDR`` too, as ZeroMQ (ps-lite's scheduler) and Tornado (JupyterLab) do
+    (Linux's rule: at most one listener). Keeps a port picked for a server until it binds it;
+    close it (or use it in a ``with``) when the server is done."""
+    held = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET,
+                         socket.SOCK_STREAM)
+    try:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind((address, port))
+    except BaseException:
+        held.close()
+        raise
+    return held
 
 
 # ------------------------------------------------------------------------------ task folders

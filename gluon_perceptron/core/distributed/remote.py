@@ -88,18 +88,6 @@ def _check_address(out: int, address: str, port: int = 0) -> int:
         return s.getsockname()[1]
 
 
-def _hold(address: str, port: int) -> socket.socket:
-    """``address:port`` bound again, with ``SO_REUSEADDR`` and never listening, for the node:
-    as the launcher's :func:`~.launcher.held_port` does, this gives the port to no other bind
-    (another cluster's scheduler or node) between the check and ps-lite's bind, which still
-    succeeds (ZeroMQ sets ``SO_REUSEADDR``). Held until the process ends."""
-    held = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET,
-                         socket.SOCK_STREAM)
-    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    held.bind((address, port))
-    return held
-
-
 def _heartbeat(out: int, silence: float) -> None:
     """Two daemon threads: end this process when the launcher's bytes stop; send ours."""
     def listen() -> None:
@@ -137,7 +125,7 @@ def main(argv: list[str]) -> None:
     if role == "scheduler":
         port = int(os.environ.get("DMLC_PS_ROOT_PORT", "0"))
         port = _check_address(out, address, port)
-        held = _hold(address, port)  # noqa: F841 - kept open until the node ends
+        held = lifeline.hold_port(address, port)  # noqa: F841 - open until the node ends
         os.environ["DMLC_PS_ROOT_PORT"] = hello["port"] = str(port)
     if kind == "worker" and not (Path(argv[1]) / "task.json").is_file():
         _refuse(out, f"the task folder {argv[1]} is not on this host: every host must see the "
