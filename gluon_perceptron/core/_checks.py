@@ -300,8 +300,15 @@ def flag(value, name: str) -> bool:
 
 def finite_values(values, name: str, *, minimum: float = 0.0, strict: bool = False) -> np.ndarray:
     """A non-empty 1-D float array of finite numbers, each ``>= minimum`` (``> minimum`` when
-    ``strict``), or a ValueError naming the argument."""
-    a = to_numpy(values, name).reshape(-1)
+    ``strict``), or a ValueError naming the argument. One number is a sequence of one, and a
+    row or a column is a sequence, as for :func:`vector`; a table is refused, not read row after
+    row (its shape would be lost in the result)."""
+    a = to_numpy(values, name)
+    if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
+        raise ValueError(f"{name} must be a number or one sequence of numbers, of shape (n,), "
+                         f"(n, 1) or (1, n), got shape {a.shape}; pass .ravel() of it if one "
+                         f"row after another is meant")
+    a = a.reshape(-1)
     if not _real(a) or a.size == 0 or not np.all(np.isfinite(a)) \
             or np.any(a <= minimum if strict else a < minimum):
         raise ValueError(f"{name} must be a non-empty sequence of finite numbers "

@@ -4,6 +4,8 @@ type), so a body that converts its own arguments computes what it computed befor
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from mxnet import nd
@@ -67,7 +69,11 @@ def test_as_vector_is_what_the_rule_gave(v):
 def test_as_values_as_seeds_and_as_counts_are_what_the_rules_gave():
     for values in ([0.1, 2], (1, 3), np.array([[0.5], [1.5]], dtype=np.float32)):
         _same(as_values(values), rule.finite_values()(values, "epsilons", {}))
-    assert as_values(np.array([[1, 2], [3, 4]])).tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert as_values(np.array([[1, 2], [3, 4]])).tolist() == [1.0, 2.0, 3.0, 4.0]  # trusted
+    for table in (np.ones((2, 2)), np.ones((1, 2, 1)), [[0.1, 0.2], [0.3, 0.4]]):
+        shape = np.shape(table)
+        with pytest.raises(ValueError, match=r"epsilons .* got shape " + re.escape(f"{shape}")):
+            rule.finite_values()(table, "epsilons", {})
     for seeds in (3, np.int64(2), [5, np.int64(7)], range(4, 6)):
         _same(as_seeds(seeds), rule.seeds()(seeds, "seeds", {}))
     assert as_seeds(3) == [0, 1, 2] and as_seeds((9, 4)) == [9, 4]
