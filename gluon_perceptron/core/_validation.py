@@ -564,5 +564,5 @@ WORDS: dict[str, Rule] = dict(
     threshold=real(minimum=0.0), C=real(positive=True), seed=seed(), seeds=seeds(),
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
     title=optional(instance(str, "a title")), engine=one_of(*ENGINES), record=flag(),
-    shuffle=flag(), scale=flag(), bfake=scalar(), R=real(minimum=0.0),
+    shuffle=flag(), unit_interval=flag(), bfake=scalar(), R=real(minimum=0.0),
     timeout=real(positive=True))

@@ -402,15 +402,22 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     u = separator(wfake, bfake)
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])
-    Xt = scale * Xn.astype(np.float64) + shift_v
-    bt = scale * b - w @ shift_v
-    info = generating_plane_bound(Xt, Yn, w, float(bt))
-    run = train(Xt, Yn, max_epochs=max_epochs)
-    hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
-    try:
+    call = f"transformed_run(scale={scale:g}, shift={shift!r:.40})"
+    with np.errstate(over="ignore", invalid="ignore"):
+        Xt = scale * Xn.astype(np.float64) + shift_v
+        bt = scale * b - w @ shift_v
+    if not (np.all(np.isfinite(Xt)) and np.isfinite(bt)):
+        raise ValueError(f"{call} moves the data beyond float64 (its largest number is "
+                         f"{np.finfo(np.float64).max:.3g}): use a scale nearer 1 or a smaller "
+                         f"shift")
+    try:  # the data's own checks, about the moved data: said of the scale and the shift
+        info = generating_plane_bound(Xt, Yn, w, float(bt))
+        run = train(Xt, Yn, max_epochs=max_epochs)
+        hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
         optimal = optimal_margin(Xt, Yn).bound
-    except ValueError as exc:  # the transformed data's radius beyond what can be certified
-        raise ValueError(f"transformed_run(scale={scale:g}, shift={shift!r:.40}): {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{call} moves the data where its bounds cannot be computed in "
+                         f"float64 (use a scale nearer 1 or a smaller shift): {exc}") from None
     return TransformedRun(R=info.R, gamma=info.gamma, b=float(bt), bias_bound=info.bound,
                           optimal_bound=optimal, updates=run.updates,
                           converged=run.converged,

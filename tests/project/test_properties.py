@@ -339,7 +339,7 @@ FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon"
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
           "tol", "noise", "margin", "timeout", "round_timeout", "poll", "C", "alpha", "B",
-          "exchange_seconds", "max_round_trip", "trips_per_round"}
+          "exchange_seconds", "max_round_trip", "trips_per_round", "scale"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
            "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds"}
 SCALARS = {"b", "bfake", "b0"}
@@ -347,7 +347,8 @@ FEATURES = {"X", "A", "M"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
 NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part", "variant",
          "method"}
-FLAGS = {"scale", "bias", "shuffle", "compress", "python_servers", "docstring", "check_inputs"}
+FLAGS = {"unit_interval", "bias", "shuffle", "compress", "python_servers", "docstring",
+         "check_inputs"}
 PATHS = {"path", "folder", "log_dir", "cwd"}
 COMMANDS = {"worker_command"}
 HOSTS = {"hosts"}

