@@ -28,6 +28,7 @@ from ..core._validation import (
     finite_values,
     optional,
     real,
+    such_that,
     validate_params,
     vector,
 )
@@ -102,6 +103,11 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
 
 
 @validate_params(b0=real(maximum=1e150, why="its square enters the mistake bound"),
+                 threshold=real(minimum=0.0, maximum=1e150, why="it enters the mistake bound"),
+                 w0=optional(such_that(vector(size_of="X"),
+                                       lambda w, args: np.linalg.norm(w) <= 1e150,
+                                       "{name} must have a norm of at most 1e150 (its square "
+                                       "enters the mistake bound), got {value!r:.60}")),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
                 b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:

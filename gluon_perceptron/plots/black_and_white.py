@@ -24,8 +24,8 @@ from .chapter import plotdata
 
 # --- figures -------------------------------------------------------------------------------
 
-@validate_params(X=plane_features, weights=unchecked, extent=real(positive=True), flipped=unchecked,
-                 plane=unchecked)
+@validate_params(X=plane_features, weights=unchecked, flipped=unchecked, plane=unchecked,
+                 extent=real(positive=True, maximum=1e300, why="the plot spans 2 extent"))
 def plot_boundaries(X, Y, weights, ax=None, *, extent: float = 3.0, flipped=None,
                     plane=None) -> Axes:
     """The data and the decision boundaries of successive :math:`(w, b)` (light to dark).

@@ -30,11 +30,13 @@ import gzip
 import inspect
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
 import tempfile
 import tracemalloc
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -765,7 +767,33 @@ def _names_the_file(exc: Exception, path, argument: str) -> bool:
     return any(repr(str(p))[1:-1] in str(exc) for p in (Path(path), Path(path).absolute()))
 
 
+def _says(message: str, name: str) -> bool:
+    """Whether ``message`` names ``name`` as a word: "scale" is not in "rescale X", nor "X" in
+    "MXNet"."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message) is not None
+
+
+#: numpy's words for arithmetic that left float64 unannounced (a body that expects it, and
+#: refuses or uses the result, says so with ``np.errstate``).
+NUMPY_ARITHMETIC = re.compile(r"(overflow|invalid value|divide by zero) encountered")
+
+
 def failure(function_name: str, argument: str, bad) -> str | None:
+    """:func:`call_failure`, or the first warning of numpy's arithmetic (:data:`NUMPY_ARITHMETIC`)
+    the call let through to the reader, with where it came from."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        problem = call_failure(function_name, argument, bad)
+    leaked = [w for w in caught if issubclass(w.category, RuntimeWarning)
+              and NUMPY_ARITHMETIC.search(str(w.message))]
+    if problem is None and leaked:
+        first = leaked[0]
+        return (f"{function_name}({argument}={bad!r:.60}) let numpy warn "
+                f"{str(first.message)!r} ({first.filename}:{first.lineno})")
+    return problem
+
+
+def call_failure(function_name: str, argument: str, bad) -> str | None:
     """Why calling ``function_name`` with ``argument=bad`` breaks the contract, or None.
 
     ``bad`` is used as given (a :class:`Fresh` one is built first); the other arguments are
@@ -785,8 +813,8 @@ def failure(function_name: str, argument: str, bad) -> str | None:
         if len(STARTED) > started and "overflow" not in message:
             return (f"{call} started {len(STARTED) - started} processes before refusing it: "
                     f"{exc!r:.300}")
-        if argument in message or (argument in LABELS and "Y" in message) or \
-                (argument in FEATURES and "X" in message) or \
+        if _says(message, argument) or (argument in LABELS and _says(message, "Y")) or \
+                (argument in FEATURES and _says(message, "X")) or \
                 _names_the_file(exc, kwargs[argument], argument):
             return None
         return f"{call} raised {exc!r:.300} without naming it"

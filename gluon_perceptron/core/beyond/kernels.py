@@ -39,7 +39,8 @@ class KernelFunction:
             K = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :]
             K -= 2.0 * A @ B.T
             np.maximum(K, 0.0, out=K)
-            K *= -self.gamma
+            with np.errstate(over="ignore"):  # -inf for a huge gamma: exp gives its limit, 0
+                K *= -self.gamma
             return np.exp(K, out=K)
         K = A @ B.T
         if self.kind == "poly":

@@ -264,12 +264,13 @@ class _Averager:
         with np.errstate(over="ignore", invalid="ignore"):  # run_sgd refuses a sum of inf
             self.w += eta[:, None] * w
             self.b += eta * b
-        self.total += eta
+            self.total += eta
 
     def average(self) -> tuple[np.ndarray, np.ndarray]:
         """:math:`\\bar\\theta`; a run whose rates were all 0 so far is at 0."""
         total = np.where(self.total > 0, self.total, 1.0)
-        return self.w / total[:, None], self.b / total
+        with np.errstate(over="ignore", invalid="ignore"):  # run_sgd refuses a sum of inf
+            return self.w / total[:, None], self.b / total
 
 
 def _squeeze(a: np.ndarray, runs: int):

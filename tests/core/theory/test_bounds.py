@@ -542,6 +542,8 @@ def test_values_whose_squares_overflow_the_bounds_are_refused_by_name():
     Y = np.array([1.0, -1.0, 1.0])
     with pytest.raises(ValueError, match="b0 must be at most 1e150"):
         gp.experiments.proof_trace(X, Y, [1.0, 1.0, 0.0], b0=1.3e154)
+    with pytest.raises(ValueError, match="w0 must have a norm of at most 1e150"):
+        gp.experiments.proof_trace(X, Y, [1.0, 1.0, 0.0], w0=[1e307, 1e307])  # was w0_norm=inf
     with pytest.raises(ValueError, match="threshold must be at most 1e150"):
         gp.experiments.sgd_bound_experiment(X, Y, threshold=1.3e153)
     with pytest.raises(ValueError, match="gammas must be at least 1e-10"):
