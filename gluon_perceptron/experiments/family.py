@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core._convert import as_progress
-from ..core._validation import count, real, validate_params
+from ..core._validation import count, real, such_that, validate_params
 from ..core.beyond.approximate_margin import alma, alma_bound, normalized_rows
 from ..core.beyond.passive import pa_mistake_bound, passive_aggressive
 from ..core.beyond.voting import predict_voted, train_voted
@@ -170,7 +170,9 @@ class AlmaMargins:
         return self.margin / self.optimal
 
 
-@validate_params(**_DRAWS, alpha=real(positive=True, maximum=1.0))
+@validate_params(**_DRAWS, alpha=such_that(
+    real(positive=True, maximum=1.0), lambda alpha, args: alpha >= 1e-100,
+    "{name} must be at least 1e-100: the bound grows as 1/alpha**2 (try alpha=0.5), got {value}"))
 def alma_margin_experiment(*, draws: int = 30, samples: int = 100, alpha: float = 0.5,
                            seed: int | None = 0,
                            progress: Progress | None = None) -> AlmaMargins:

@@ -187,3 +187,31 @@ def test_a_failed_allocation_of_the_sampler_says_to_restart(monkeypatch):
     monkeypatch.setattr(synthetic.nd, "random_normal", fail)
     with pytest.raises(MemoryError, match=r"samples=1,000,000 .*use fewer samples.*restart"):
         gp.sample_separable(10**6, 3, 0.1, seed=0)
+
+
+# --- numbers given as Python ints ----------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda v: gp.train(X, Y, max_epochs=3, threshold=v),
+    lambda v: gp.train(X.astype(np.float32), Y, max_epochs=3, learning_rate=v),
+    lambda v: gp.beyond.passive_aggressive(X, Y, variant="PA-I", C=v),
+    lambda v: gp.beyond.alma(X, Y, alpha=1, C=v),
+    lambda v: gp.beyond.forgetron(X, Y, budget=3, kernel="rbf", gamma=v),
+    lambda v: gp.beyond.train_second_order(X, Y, a=v)],
+    ids=["train-threshold", "train-learning_rate", "pa-C", "alma-C", "forgetron-gamma",
+         "second_order-a"])
+def test_an_int_beyond_int64_is_the_float_it_is_after_a_small_int(call):
+    """A number passed as a Python int (``C=5``) is a float to the body: a small one first made
+    the compiled twin an int64 one, which then refused ``2**63`` (was: ``OverflowError: int too
+    big to convert``, the fuzz profile's find); beyond 2**64 numpy made an object array of it
+    (was: ``UFuncTypeError`` for the Forgetron's gamma, ``TypeError`` for ``a``)."""
+    small = call(1)
+    for big in (2**63, 2**64 + 1):
+        assert type(call(big)) is type(small)
+
+
+def test_alma_margin_experiment_refuses_an_alpha_its_bound_cannot_hold():
+    """The bound grows as 1/alpha**2 (was: ``OverflowError: (34, 'Numerical result out of
+    range')`` from inside ``alma_bound``, the fuzz profile's find)."""
+    with pytest.raises(ValueError, match=r"alpha must be at least 1e-100: the bound grows"):
+        gp.experiments.alma_margin_experiment(draws=1, samples=10, alpha=1.47e-300)

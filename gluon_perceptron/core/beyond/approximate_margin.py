@@ -83,7 +83,8 @@ def alma(X, Y, *, alpha: float, B: float | None = None, C: float = math.sqrt(2.0
         ``history["k"]`` is the final :math:`k`.
     """
     Z, Y = normalized_rows(as_features(X), bias=bias), as_labels(Y)  # the arguments as arrays
-    B = 1.0 / alpha if B is None else B
+    alpha, C = float(alpha), float(C)  # ints would make the compiled twin an int64 one
+    B = 1.0 / alpha if B is None else float(B)
     w, k = np.zeros(Z.shape[1]), np.ones(1, dtype=np.int64)  # k = updates so far + 1
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below
         return _fast_alma(Z, Y, w, k, alpha, B, C, max_epochs, bias)

@@ -42,11 +42,12 @@ class KernelFunction:
             with np.errstate(over="ignore"):  # -inf for a huge gamma: exp gives its limit, 0
                 K *= -self.gamma
             return np.exp(K, out=K)
-        K = A @ B.T
-        if self.kind == "poly":
-            K *= self.gamma
-            K += self.coef0
-            K **= self.degree
+        with np.errstate(over="ignore", invalid="ignore"):  # inf: the trainers' guards refuse it
+            K = A @ B.T
+            if self.kind == "poly":
+                K *= self.gamma
+                K += self.coef0
+                K **= self.degree
         return K
 
     def diagonal(self, A: np.ndarray) -> np.ndarray:
@@ -75,5 +76,7 @@ KERNEL_RULES = dict(kernel=one_of(*KERNELS), degree=count(),
 
 def _kernel(kernel: str, degree: int, gamma: float | None, coef0: float,
             dimensions: int) -> KernelFunction:
-    """The kernel of checked arguments, ``gamma=None`` resolved to :math:`1/d`."""
-    return KernelFunction(kernel, degree, 1.0 / dimensions if gamma is None else gamma, coef0)
+    """The kernel of checked arguments, ``gamma=None`` resolved to :math:`1/d`; its numbers as
+    float and int (a Python int beyond int64 is not one numpy can multiply an array by)."""
+    return KernelFunction(kernel, int(degree), 1.0 / dimensions if gamma is None else float(gamma),
+                          float(coef0))

@@ -109,7 +109,7 @@ def train_second_order(X, Y, *, a: float = 1.0, max_epochs: int = 1,
     ValueError
         When a prediction :math:`x_t^\\top A^{-1} v` or the weights overflow (scale X down).
     """
-    Z, Y = _padded(as_features(X), bias), as_labels(Y)  # the arguments as float64 arrays
+    Z, Y, a = _padded(as_features(X), bias), as_labels(Y), float(a)  # as float64 arrays, a float
     Ainv, v = np.eye(Z.shape[1]) / a, np.zeros(Z.shape[1])  # (aI + SS^T)^-1, sum of y_s x_s
     fix = (f"A^-1 starts at I/a: with a={a:g}, use a larger a (e.g. 1), or scale the data "
            f"down (e.g. divide X by np.abs(X).max())")

@@ -98,9 +98,22 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
 #: NDArrays ``w``, ``b`` (:func:`~.sgd_step` declares the same, ``b`` with its gradient).
 #: ``y`` is one label (-1 or +1, a number or a one-element array) for one example, else one
 #: per row of ``x``.
-EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False), y=Rule(
-    lambda y, name, args: (label() if args["x"].ndim == 1 else labels(of="x"))(y, name, args),
-    "labels(one per score)", ("x",)))
+def _example_labels(y, name: str, args: dict):
+    """``y``: one label for one example ``x``, else one per row of ``x`` (a refusal then says
+    what ``x`` holds: a batch of one example needs a list of one label)."""
+    x = args["x"]
+    if x.ndim == 1:
+        return label()(y, name, args)
+    try:
+        return labels(of="x")(y, name, args)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; x of shape {x.shape} is a batch of {x.shape[0]} examples: "
+                         f"pass one label per row of x, or x of shape ({x.shape[1]},) for one "
+                         f"example") from None
+
+
+EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False),
+                     y=Rule(_example_labels, "labels(one per score)", ("x",)))
 MODEL = ndarray("the losses are for autograd")
 LOSS_RULES = dict(EXAMPLE_RULES, w=MODEL, b=MODEL, x=_examples(ndarrays=True))
 

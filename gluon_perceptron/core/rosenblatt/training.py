@@ -101,6 +101,8 @@ def train(X, Y, *, max_epochs: int, learning_rate: float = 1.0, engine: str = "f
     """
     X = as_features(X)  # the arguments as arrays: X first, Y and w0 in its dtype
     Y, w0 = as_labels(Y, like=X), None if w0 is None else as_vector(w0, like=X)
+    # floats: an int would make the compiled twin an int64 one, which 2**63 does not fit
+    learning_rate, threshold, b0 = float(learning_rate), float(threshold), float(b0)
     if engine == "fast":  # the compiled twin of the loop below: the same updates, bit for bit
         return fast.train(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                           threshold=threshold, w0=w0, b0=b0)

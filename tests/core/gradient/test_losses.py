@@ -258,6 +258,19 @@ def test_analytic_subgradient_refuses_nan_weights():
             gp.analytic_subgradient(w, b, [1.0, 1.0], 1)
 
 
+def test_a_batch_of_one_example_with_one_bare_label_names_x_as_well():
+    """The fuzz profile's find: ``x`` of shape (1, d) is a batch, so ``y`` must be a list of one
+    label; the refusal named only ``y`` (was: "y must be 1-D (one label per example), got a
+    int"), though the reader may have meant ``x`` of shape (d,)."""
+    w, b = nd.zeros(2), nd.zeros(1)
+    w.attach_grad()
+    b.attach_grad()
+    with pytest.raises(ValueError, match=r"x of shape \(1, 2\) is a batch of 1 examples: pass "
+                                         r"one label per row of x, or x of shape \(2,\)"):
+        gp.gradient.sgd_step(w, b, nd.array([[0.0, 0.0]]), 1)
+    gp.gradient.sgd_step(w, b, nd.array([[0.0, 0.0]]), [1])  # one label per row: a step
+
+
 def test_an_empty_batch_is_refused_by_name():
     """An x of shape (0, d) reached MXNet's dot and failed inside it (the fuzz profile found it)."""
     w, b = nd.zeros(2), nd.zeros(1)
