@@ -227,6 +227,15 @@ def choice(value, name: str, options) -> str:
     return value
 
 
+def _one_line(a: np.ndarray, name: str, what: str, n: str) -> np.ndarray:
+    """``a`` flattened, if it is one line of numbers: shape ``(n,)``, ``(n, 1)`` or ``(1, n)``
+    (a table is refused, not read row after row: its shape would be lost)."""
+    if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
+        raise ValueError(f"{name} must be {what}, of shape ({n},), ({n}, 1) or (1, {n}), got "
+                         f"shape {a.shape}")
+    return a.reshape(-1)
+
+
 def vector(v, name: str, size: int | None = None) -> np.ndarray:
     """Return ``v`` (one vector, of shape ``(d,)``, ``(d, 1)``, ...) as a finite 1-D array.
 
@@ -237,10 +246,7 @@ def vector(v, name: str, size: int | None = None) -> np.ndarray:
     if not _real(a):
         raise ValueError(f"{name} must be a vector of real numbers, got {type(v).__name__} "
                          f"{v!r:.60}")
-    if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
-        raise ValueError(f"{name} must be one vector, of shape (d,), (d, 1) or (1, d), got "
-                         f"shape {a.shape}")
-    a = as_vector(a)
+    a = as_vector(_one_line(a, name, "one vector", "d"))
     if a.size == 0:
         raise ValueError(f"{name} must hold at least one number, got an empty array")
     if size is not None and a.size != size:
@@ -303,12 +309,7 @@ def finite_values(values, name: str, *, minimum: float = 0.0, strict: bool = Fal
     ``strict``), or a ValueError naming the argument. One number is a sequence of one, and a
     row or a column is a sequence, as for :func:`vector`; a table is refused, not read row after
     row (its shape would be lost in the result)."""
-    a = to_numpy(values, name)
-    if a.ndim > 2 or (a.ndim == 2 and 1 not in a.shape):
-        raise ValueError(f"{name} must be a number or one sequence of numbers, of shape (n,), "
-                         f"(n, 1) or (1, n), got shape {a.shape}; pass .ravel() of it if one "
-                         f"row after another is meant")
-    a = a.reshape(-1)
+    a = _one_line(to_numpy(values, name), name, "a number or one sequence of numbers", "n")
     if not _real(a) or a.size == 0 or not np.all(np.isfinite(a)) \
             or np.any(a <= minimum if strict else a < minimum):
         raise ValueError(f"{name} must be a non-empty sequence of finite numbers "

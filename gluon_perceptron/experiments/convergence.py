@@ -104,8 +104,7 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
 
 @validate_params(b0=real(maximum=1e150, why="its square enters the mistake bound"),
                  threshold=real(minimum=0.0, maximum=1e150, why="it enters the mistake bound"),
-                 w0=optional(such_that(vector(size_of="X"),
-                                       lambda w, args: np.linalg.norm(w) <= 1e150,
+                 w0=optional(such_that(vector(size_of="X"), lambda w, a: np.linalg.norm(w) <= 1e150,
                                        "{name} must have a norm of at most 1e150 (its square "
                                        "enters the mistake bound), got {value!r:.60}")),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
@@ -408,22 +407,19 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     u = separator(wfake, bfake)
     w = u[:-1] / np.linalg.norm(u[:-1])
     b = u[-1] / np.linalg.norm(u[:-1])
-    call = f"transformed_run(scale={scale:g}, shift={shift!r:.40})"
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # inf: refused by the checks below
         Xt = scale * Xn.astype(np.float64) + shift_v
         bt = scale * b - w @ shift_v
-    if not (np.all(np.isfinite(Xt)) and np.isfinite(bt)):
-        raise ValueError(f"{call} moves the data beyond float64 (its largest number is "
-                         f"{np.finfo(np.float64).max:.3g}): use a scale nearer 1 or a smaller "
-                         f"shift")
     try:  # the data's own checks, about the moved data: said of the scale and the shift
+        if not (np.all(np.isfinite(Xt)) and np.isfinite(bt)):
+            raise ValueError(f"the moved data overflow float64 ({np.finfo(float).max:.3g})")
         info = generating_plane_bound(Xt, Yn, w, float(bt))
         run = train(Xt, Yn, max_epochs=max_epochs)
         hom = update_path(Xt, Yn, max_epochs=max_epochs, bias=False) if abs(bt) < 1e-12 else None
         optimal = optimal_margin(Xt, Yn).bound
     except ValueError as exc:
-        raise ValueError(f"{call} moves the data where its bounds cannot be computed in "
-                         f"float64 (use a scale nearer 1 or a smaller shift): {exc}") from None
+        raise ValueError(f"transformed_run(scale={scale:g}, shift={shift!r:.40}) moves the data "
+                         f"beyond float64 (use a scale nearer 1): {exc}") from None
     return TransformedRun(R=info.R, gamma=info.gamma, b=float(bt), bias_bound=info.bound,
                           optimal_bound=optimal, updates=run.updates,
                           converged=run.converged,

@@ -87,8 +87,7 @@ def passive_aggressive(X, Y, *, variant: str = "PA-I", C: float = 1.0, max_epoch
     ValueError
         When a margin or the weights overflow (scale X down).
     """
-    X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
-    C = float(C)  # an int would make the compiled twin an int64 one (2**63 fits no int64)
+    X, Y, C = as_features(X, np.float64), as_labels(Y), float(C)  # as float64 arrays, a float
     history: dict[str, list[float]] = {"mistakes": [], "squared_loss": []}
     w, b = np.zeros(X.shape[1]), np.zeros(1)
     if engine == "fast" and _use_compiled():  # the compiled twin of the loop below

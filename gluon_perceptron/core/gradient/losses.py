@@ -99,17 +99,12 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
 #: ``y`` is one label (-1 or +1, a number or a one-element array) for one example, else one
 #: per row of ``x``.
 def _example_labels(y, name: str, args: dict):
-    """``y``: one label for one example ``x``, else one per row of ``x`` (a refusal then says
-    what ``x`` holds: a batch of one example needs a list of one label)."""
-    x = args["x"]
-    if x.ndim == 1:
-        return label()(y, name, args)
-    try:
-        return labels(of="x")(y, name, args)
-    except ValueError as exc:
-        raise ValueError(f"{exc}; x of shape {x.shape} is a batch of {x.shape[0]} examples: "
-                         f"pass one label per row of x, or x of shape ({x.shape[1]},) for one "
-                         f"example") from None
+    """``y``: one label for one example ``x``, else one per row of ``x`` (a bare label for a
+    batch is refused naming ``x`` too: a batch of one example needs a list of one label)."""
+    if (x := args["x"]).ndim == 2 and np.isscalar(y):
+        raise ValueError(f"{name} must hold one label per row of x, a batch of {x.shape[0]} "
+                         f"examples; or pass x of shape ({x.shape[1]},) for one example")
+    return (label() if x.ndim == 1 else labels(of="x"))(y, name, args)
 
 
 EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False),

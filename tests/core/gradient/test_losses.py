@@ -265,8 +265,8 @@ def test_a_batch_of_one_example_with_one_bare_label_names_x_as_well():
     w, b = nd.zeros(2), nd.zeros(1)
     w.attach_grad()
     b.attach_grad()
-    with pytest.raises(ValueError, match=r"x of shape \(1, 2\) is a batch of 1 examples: pass "
-                                         r"one label per row of x, or x of shape \(2,\)"):
+    with pytest.raises(ValueError, match=r"y must hold one label per row of x, a batch of 1 "
+                                         r"examples; or pass x of shape \(2,\) for one example"):
         gp.gradient.sgd_step(w, b, nd.array([[0.0, 0.0]]), 1)
     gp.gradient.sgd_step(w, b, nd.array([[0.0, 0.0]]), [1])  # one label per row: a step
 
