@@ -94,10 +94,6 @@ def _finite_loss(loss: nd.NDArray, who: str, args: dict) -> nd.NDArray:
     return loss
 
 
-#: The rules of ``(w, b, x, y)`` as numbers (:func:`~.analytic_subgradient`), and for a loss,
-#: NDArrays ``w``, ``b`` (:func:`~.sgd_step` declares the same, ``b`` with its gradient).
-#: ``y`` is one label (-1 or +1, a number or a one-element array) for one example, else one
-#: per row of ``x``.
 def _example_labels(y, name: str, args: dict):
     """``y``: one label for one example ``x``, else one per row of ``x`` (a bare label for a
     batch is refused naming ``x`` too: a batch of one example needs a list of one label)."""
@@ -107,6 +103,10 @@ def _example_labels(y, name: str, args: dict):
     return (label() if x.ndim == 1 else labels(of="x"))(y, name, args)
 
 
+#: The rules of ``(w, b, x, y)`` as numbers (:func:`~.analytic_subgradient`), and for a loss,
+#: NDArrays ``w``, ``b`` (:func:`~.sgd_step` declares the same, ``b`` with its gradient).
+#: ``y`` is one label (-1 or +1, a number or a one-element array) for one example, else one
+#: per row of ``x``.
 EXAMPLE_RULES = dict(w=unchecked, b=unchecked, x=_examples(ndarrays=False),
                      y=Rule(_example_labels, "labels(one per score)", ("x",)))
 MODEL = ndarray("the losses are for autograd")
