@@ -149,32 +149,34 @@ def _dual_active_set(P: np.ndarray, tol: float, max_iter: int) -> np.ndarray | N
     theta = np.zeros(P.shape[1])
     active: list[int] = []
     u = np.zeros(0)  # multipliers of the active constraints
-    for _ in range(max_iter):
-        slack = P @ theta - 1.0
-        p = int(np.argmin(slack))
-        if slack[p] >= -tol * (1.0 + float(np.abs(P[p]) @ np.abs(theta))):
-            return np.array(sorted(active), dtype=int)
-        a, gained = P[p], 0.0
-        while True:
-            r = np.linalg.lstsq(P[active].T, a, rcond=None)[0] if active else np.zeros(0)
-            z = a - P[active].T @ r if active else a
-            zz = float(z @ z)
-            full = -float(slack[p] if gained == 0.0 else a @ theta - 1.0) / zz \
-                if zz > 1e-28 * float(a @ a) else np.inf
-            blocking = [(u[j] / r[j], j) for j in range(r.size) if r[j] > 0]
-            partial, k = min(blocking) if blocking else (np.inf, -1)
-            if not (np.isfinite(full) or np.isfinite(partial)):
-                return None
-            t = min(full, partial)
-            if np.isfinite(full):
-                theta = theta + t * z
-            u, gained = u - t * r, gained + t
-            if full <= partial:
-                active.append(p)
-                u = np.append(u, gained)
-                break
-            del active[k]
-            u = np.delete(u, k)
+    # a step beyond float64 is inf or NaN: found below (None, stalled) and refused by the caller
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for _ in range(max_iter):
+            slack = P @ theta - 1.0
+            p = int(np.argmin(slack))
+            if slack[p] >= -tol * (1.0 + float(np.abs(P[p]) @ np.abs(theta))):
+                return np.array(sorted(active), dtype=int)
+            a, gained = P[p], 0.0
+            while True:
+                r = np.linalg.lstsq(P[active].T, a, rcond=None)[0] if active else np.zeros(0)
+                z = a - P[active].T @ r if active else a
+                zz = float(z @ z)
+                full = -float(slack[p] if gained == 0.0 else a @ theta - 1.0) / zz \
+                    if zz > 1e-28 * float(a @ a) else np.inf
+                blocking = [(u[j] / r[j], j) for j in range(r.size) if r[j] > 0]
+                partial, k = min(blocking) if blocking else (np.inf, -1)
+                if not (np.isfinite(full) or np.isfinite(partial)):
+                    return None
+                t = min(full, partial)
+                if np.isfinite(full):
+                    theta = theta + t * z
+                u, gained = u - t * r, gained + t
+                if full <= partial:
+                    active.append(p)
+                    u = np.append(u, gained)
+                    break
+                del active[k]
+                u = np.delete(u, k)
     return None
 
 

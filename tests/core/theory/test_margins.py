@@ -235,6 +235,7 @@ def test_whole_vector_margin_of_data_with_a_large_radius(scale):
     assert opt.gamma == pytest.approx(gp.theory.optimal_margin(X * 1e3, Y).gamma, rel=1e-4)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # was: numpy's overflow warnings first
 def test_a_radius_beyond_double_precision_is_a_clear_error():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(200, 3))
