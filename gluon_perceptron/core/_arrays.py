@@ -12,6 +12,9 @@ import numpy as np
 #: The largest finite float32 and its smallest normal number, as Python floats: MXNet's own
 #: arrays and rates are float32.
 FLOAT32_MAX, FLOAT32_TINY = float(np.finfo(np.float32).max), float(np.finfo(np.float32).tiny)
+#: The largest size a number whose square enters a bound may have: its square, times the
+#: modest factors of the bounds, stays finite in float64 (whose largest number is 1.8e308).
+SQUARABLE = 1e150
 
 #: What to do about an overflow, for a trainer with a learning rate.
 SCALE_OR_RATE = "Scale the data down (e.g. divide X by np.abs(X).max()) or lower the learning_rate"

@@ -14,6 +14,7 @@ from typing import TypedDict
 import numpy as np
 
 from ..core import _checks
+from ..core._arrays import SQUARABLE
 from ..core._convert import as_counts, as_progress, as_values
 from ..core._validation import (
     Rule,
@@ -70,7 +71,7 @@ def _records(function: str, per_draw: int) -> Rule:
 _DRAW_SEED = count(minimum=0, maximum=_checks.SEED_MAX)
 #: The largest noise of :func:`two_moons`: the squared distances between its points, which the
 #: kernels compute, stay finite in float64 (a normal draw stays below 40 in size).
-MAX_NOISE = 1e150
+MAX_NOISE = SQUARABLE
 _NOISE = real(minimum=0.0, maximum=MAX_NOISE, why="the kernels' squared distances stay finite")
 
 

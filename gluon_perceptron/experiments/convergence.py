@@ -11,7 +11,7 @@ import mxnet as mx
 import numpy as np
 
 from ..core import _checks
-from ..core._arrays import _radius
+from ..core._arrays import SQUARABLE, _radius
 from ..core._convert import (
     as_counts,
     as_features,
@@ -102,9 +102,10 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
     return u
 
 
-@validate_params(b0=real(maximum=1e150, why="its square enters the mistake bound"),
-                 threshold=real(minimum=0.0, maximum=1e150, why="it enters the mistake bound"),
-                 w0=optional(such_that(vector(size_of="X"), lambda w, a: np.linalg.norm(w) <= 1e150,
+@validate_params(b0=real(maximum=SQUARABLE, why="its square enters the mistake bound"),
+                 threshold=real(minimum=0.0, maximum=SQUARABLE, why="it enters the mistake bound"),
+                 w0=optional(such_that(vector(size_of="X"),
+                                       lambda w, a: np.linalg.norm(w) <= SQUARABLE,
                                        "{name} must have a norm of at most 1e150 (its square "
                                        "enters the mistake bound), got {value!r:.60}")),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import _checks
+from ..core._arrays import SQUARABLE
 from ..core._convert import as_features, as_progress, as_seeds, as_values
 from ..core._validation import Rule, count, names, real, validate_params
 from ..core.data.real import digits_split, one_vs_rest
@@ -153,7 +154,7 @@ class WedgeDemo:
     tolerant: RelaxationResult
 
 
-@validate_params(slope=real(positive=True, maximum=1e150, why="slope**2 enters each inequality"),
+@validate_params(slope=real(positive=True, maximum=SQUARABLE, why="its square enters each row"),
                  short=count(minimum=0), long=count(minimum=0))
 def wedge_demo(slope: float = 0.1, *, short: int = 60, long: int = 2000) -> WedgeDemo:
     """Projections creep towards the apex of a thin wedge; reflections jump in.

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 from mxnet import autograd, nd
 
-from ..core._arrays import _radius
+from ..core._arrays import SQUARABLE, _radius
 from ..core._convert import as_counts, as_features, as_labels, as_progress
 from ..core._validation import (
     count,
@@ -205,7 +205,7 @@ class SGDBoundExperiment:
                 and self.max_norm <= self.radius * (1 + 1e-5))
 
 
-@validate_params(threshold=real(minimum=0.0, maximum=1e150, why="it enters the bound squared"),
+@validate_params(threshold=real(minimum=0.0, maximum=SQUARABLE, why="it enters the bound squared"),
                  horizons=counts(), seeds=fits(repeats(), lambda k, a: max(a["horizons"]) * (len(
                      set(a["horizons"])) + 1) * k, "the step table (max(horizons) steps x (len("
                      "horizons) + 1) x seeds={value:,} runs)", ("horizons",)))
