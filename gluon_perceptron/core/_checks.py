@@ -188,22 +188,24 @@ def features(X, name: str = "X", dtype=None) -> np.ndarray:
                      f"NaN/inf rows first")
 
 
-def one_per_row(y, name: str, n: int | None) -> np.ndarray:
+def one_per_row(y, name: str, n: int | None, of: str = "X") -> np.ndarray:
     """``y`` as a 1-D numpy array (a column or a row is flattened), one entry per example
-    (``n`` of them, when given): labels of any kind."""
+    (``n`` of them, when given: the rows of the argument ``of``): labels of any kind."""
     a = to_numpy(y, name)
     a = a.reshape(-1) if a.ndim == 2 and 1 in a.shape else a
     if a.ndim != 1:
         raise ValueError(f"{name} must be 1-D (one label per example), got {_got(y, a)}")
     if n is not None and a.shape[0] != n:
-        raise ValueError(f"X and {name} must have the same length: X has {n} examples, "
+        raise ValueError(f"{of} and {name} must have the same length: {of} has {n} examples, "
                          f"{name} has {a.shape[0]} labels")
     return a
 
 
-def labels(Y, n: int | None = None, name: str = "Y", dtype=np.float64) -> np.ndarray:
-    """Return ``Y`` as a 1-D array of -1/+1 labels (length ``n`` if given), in ``dtype``."""
-    a = one_per_row(Y, name, n)
+def labels(Y, n: int | None = None, name: str = "Y", dtype=np.float64,
+           of: str = "X") -> np.ndarray:
+    """Return ``Y`` as a 1-D array of -1/+1 labels (length ``n`` if given: the rows of the
+    argument ``of``), in ``dtype``."""
+    a = one_per_row(Y, name, n, of)
     if not _real(a):
         raise ValueError(f"{name} must hold the numbers -1 and +1, got dtype {a.dtype}")
     if not np.all(np.isfinite(a)):

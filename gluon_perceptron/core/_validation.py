@@ -234,10 +234,11 @@ def features_for(width: Callable[[Any], int], model: str = "model") -> Rule:
 def labels(of: str | None = "X") -> Rule:
     """``Y``: -1/+1 labels, one per row of the argument ``of`` and in its dtype (or float64
     of any length when ``of`` is None)."""
-    return Rule(lambda value, name, args: _checks.labels(
-        value, None if of is None else args[of].shape[0], name,
-        np.float64 if of is None else args[of].dtype), _text("labels", of=(of, None)),
-        () if of is None else (of,))
+    def check(value, name: str, args: dict) -> np.ndarray:
+        if of is None:
+            return _checks.labels(value, name=name)
+        return _checks.labels(value, args[of].shape[0], name, args[of].dtype, of)
+    return Rule(check, _text("labels", of=(of, None)), () if of is None else (of,))
 
 
 def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
@@ -246,7 +247,8 @@ def class_labels(of: str | None = "X", whole: bool = False) -> Rule:
     ``whole`` (the multiclass trainers): integers, strings or whole-valued floats (each
     distinct float would be a class of its own), and at least 2 classes."""
     def check(y, name: str, args: dict) -> np.ndarray:
-        yn = _checks.one_per_row(y, name, None if of is None else args[of].shape[0])
+        yn = _checks.one_per_row(y, name, None) if of is None else \
+            _checks.one_per_row(y, name, args[of].shape[0], of)
         if yn.size == 0:
             raise ValueError(f"{name} is empty: pass one label per example")
         if yn.dtype.kind in "fc" and not np.all(np.isfinite(yn)):

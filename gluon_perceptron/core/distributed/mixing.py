@@ -214,7 +214,7 @@ def _round_shards(shards, name: str, args: dict) -> list[tuple[np.ndarray, np.nd
                         f"got {type(shards).__name__} {shards!r:.40}")
     pairs = [(_checks.features(Xs, f"{name}[{i}][0]"), Ys) for i, (Xs, Ys) in enumerate(shards)]
     for i, (Xs, Ys) in enumerate(pairs):
-        _checks.labels(Ys, Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype)
+        _checks.labels(Ys, Xs.shape[0], f"{name}[{i}][1]", dtype=Xs.dtype, of=f"{name}[{i}][0]")
         if (Xs.shape[1], Xs.dtype) != (pairs[0][0].shape[1], pairs[0][0].dtype):
             raise ValueError(f"{name}[{i}] has {Xs.shape[1]} {Xs.dtype} features but {name}[0] "
                              f"has {pairs[0][0].shape[1]} {pairs[0][0].dtype}: every shard "

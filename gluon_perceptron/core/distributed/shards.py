@@ -231,5 +231,5 @@ def open_shard(shard: dict, index: int) -> tuple[np.ndarray, np.ndarray]:
     X = np.ascontiguousarray(_open(fx), dtype=dtype)
     Xn = _checks.features(X, name=f"the features of shard {index} ({fx['path']})")
     Yn = _checks.labels(_open(fy), Xn.shape[0], name=f"the labels of shard {index} "
-                        f"({fy['path']})", dtype=dtype)
+                        f"({fy['path']})", dtype=dtype, of=f"the features of shard {index}")
     return Xn, Yn

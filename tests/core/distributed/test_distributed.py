@@ -184,6 +184,16 @@ def test_one_round_is_the_mixing_update():
         assert np.allclose(new, sum(m * t for m, t in zip(mus, thetas)), rtol=1e-12)
 
 
+def test_a_shard_whose_labels_miss_a_row_names_both_parts_of_its_pair():
+    """The refusal names the shard's features and labels, not an ``X`` the caller never
+    passed (it read "X and shards[1][1]")."""
+    X, Y = _data("float64", 5)
+    parts = [(X[:10], Y[:10]), (X[10:20], Y[10:19])]
+    with pytest.raises(ValueError, match=r"^shards\[1\]\[0\] and shards\[1\]\[1\] must have "
+                                         r"the same length: shards\[1\]\[0\] has 10 examples"):
+        gp.distributed.mixing_round(np.zeros(X.shape[1] + 1), parts)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     ({"workers": 0}, "workers"),
     ({"workers": 200}, "only 150 examples"),

@@ -301,7 +301,7 @@ def test_the_losses_and_the_closed_form_refuse_the_same_examples(call):
     w, b = [1.0, -1.0], [0.5]
     for x, y, match in ((np.zeros((0, 2)), [], r"x must hold at least one example"),
                         ([1.0, 2.0, 3.0], 1, "does not fit w"),
-                        ([[1.0, 2.0]], [1, 1], "same length"),
+                        ([[1.0, 2.0]], [1, 1], "^x and y must have the same length: x has"),
                         (["a", "b"], 1, "x must hold real numbers"),
                         ([np.inf, 1.0], 1, "x must be finite"),
                         ([1.0, 2.0], 0.5, "y must be -1 or \\+1")):
