@@ -302,8 +302,9 @@ def stage(src: Path, notebooks: Path, api: bool = True,
 #: are shown at (200 dpi for matplotlib's 100), so they stay sharp on high-resolution screens.
 KERNEL_CONFIG = """\
 c.InlineBackend.figure_formats = {"retina"}
-# The package first: its import finder keeps MXNet from loading scikit-learn for nothing
-# (gluon_perceptron/core/_mxnet_import.py), 1.3 s per kernel whose notebook imports mxnet first.
+# The package first: its import finder keeps MXNet from loading scikit-learn for nothing, and
+# SciPy's sparse matrices and requests until used (gluon_perceptron/core/_mxnet_import.py),
+# about 1.5 CPU-s per kernel whose notebook imports mxnet first.
 c.InteractiveShellApp.exec_lines = ["import gluon_perceptron as _package; del _package"]
 """
 #: Run by every kernel at its start: each figure's metadata says how big its legends' and

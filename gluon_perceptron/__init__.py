@@ -47,7 +47,7 @@ from typing import Any
 from .core import _mxnet_import
 from .core._lazy import export
 
-_mxnet_import.install()  # MXNet loads 1.3 s faster (no scikit-learn for its FeedForward class)
+_mxnet_import.install()  # MXNet loads faster: no scikit-learn, SciPy's sparse matrices on use
 
 __version__ = "0.4.0"
 

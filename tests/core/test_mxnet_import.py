@@ -1,10 +1,12 @@
 """MXNet imported through the package skips the scikit-learn import of mxnet.model and the
-scipy.stats imports of mxnet.contrib.quantization and mxnet.test_utils, and nothing else
+scipy.stats imports of mxnet.contrib.quantization and mxnet.test_utils, defers scipy.sparse,
+requests and numpy.testing to their first use, and nothing else
 (``gluon_perceptron/core/_mxnet_import.py``)."""
 
 import functools
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 _QUICK_EXIT = "\nimport gc\ngc.freeze()\n"
 
 
-def _run(code: str) -> str:
+def _run(code: str, cwd: Path = ROOT) -> str:
     proc = subprocess.run([sys.executable, "-c", code + _QUICK_EXIT], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+                          text=True, cwd=cwd, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout.strip()
 
@@ -68,7 +70,71 @@ def test_scikit_learn_imported_first_is_what_mxnet_gets():
     assert _imported_first()[1] == "True"
 
 
+@functools.cache
+def _deferred() -> list[str]:
+    """One process for the next two tests: what the deferred modules are once MXNet is imported
+    through the package, then MXNet converting a SciPy sparse matrix and a later import of each
+    (scipy.sparse's own code imports its submodule csgraph, which the import asks for)."""
+    return _run(textwrap.dedent("""\
+        import sys, gluon_perceptron, mxnet
+        names = ("scipy.sparse", "requests", "numpy.testing")
+        print(*(type(sys.modules[name]).__name__ for name in names))
+        import scipy.sparse
+        csr = mxnet.nd.sparse.array(scipy.sparse.csr_matrix([[0.0, 1.0], [2.0, 0.0]]))
+        print(csr.stype, csr.asnumpy().tolist())
+        csgraph = sys.modules["scipy.sparse.csgraph"]
+        import scipy.sparse.csgraph
+        from scipy.sparse.csgraph import connected_components
+        print(scipy.sparse.csgraph is csgraph, connected_components is csgraph.connected_components)
+        import requests, numpy.testing
+        print(requests.__version__ > "2", callable(numpy.testing.assert_allclose))
+        print(*(type(sys.modules[name]).__name__ for name in names),
+              *(type(sys.modules[name].__loader__).__name__ for name in names))
+        """)).splitlines()
+
+
+def test_mxnet_through_the_package_defers_scipy_sparse_requests_and_numpy_testing():
+    assert _deferred()[0] == "DeferredModule DeferredModule DeferredModule"
+
+
+def test_a_deferred_module_is_the_whole_module_at_its_first_use():
+    """MXNet converts SciPy's matrix; scipy.sparse.csgraph, which scipy.sparse imports itself,
+    is one module (not loaded a second time for the import that asked for it); each deferred
+    module ends a plain module with the loader the import system found for it."""
+    out = _deferred()
+    assert out[1:] == ["csr [[0.0, 1.0], [2.0, 0.0]]", "True True", "True True",
+                       "module module module SourceFileLoader SourceFileLoader "
+                       "SourceFileLoader"]
+
+
+def test_a_submodule_of_a_deferred_package_runs_once(tmp_path):
+    """A package deferred for a module (here ``importer``, listed as MXNet's modules are) whose
+    own code imports its submodule ``sub``: importing ``pkg.sub`` runs the package, then
+    ``sub`` once, and gives the module the package holds. (Without ``_loaded_with`` the import
+    ran ``sub`` a second time.)"""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    record = "import builtins\nbuiltins.RUNS = getattr(builtins, 'RUNS', []) + [__name__]\n"
+    (package / "__init__.py").write_text(record + "from . import sub\n")
+    (package / "sub.py").write_text(record)
+    (tmp_path / "importer.py").write_text("import pkg\n")
+    out = _run(textwrap.dedent(f"""\
+        import builtins, sys
+        sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]
+        from gluon_perceptron.core import _mxnet_import
+        _mxnet_import.DEFERRED["importer"] = ("pkg",)
+        _mxnet_import._ANY_LISTED += ("pkg",)
+        import importer
+        print(type(sys.modules["pkg"]).__name__, getattr(builtins, "RUNS", []))
+        import pkg.sub
+        print(builtins.RUNS, pkg.sub is sys.modules["pkg.sub"], type(pkg).__name__)
+        """), cwd=tmp_path).splitlines()
+    assert out == ["DeferredModule []", "['pkg', 'pkg.sub'] True module"]
+
+
 def test_without_the_package_mxnet_imports_scikit_learn_as_before():
-    """The finder is what skips it (so the first test can fail)."""
-    out = _run("import sys, mxnet\nprint('sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
-    assert out == "True True"
+    """The finder is what skips and defers them (so the tests above can fail)."""
+    out = _run("import sys, mxnet\nprint('sklearn' in sys.modules, 'scipy.stats' in sys.modules,"
+               "\n      *(type(sys.modules[name]).__name__ for name in"
+               "\n        ('scipy.sparse', 'requests', 'numpy.testing')))")
+    assert out == "True True module module module"
