@@ -272,8 +272,11 @@ def test_clusters_on_shard_files_equal_the_in_memory_runs(tmp_path):
 
 def test_the_caller_never_loads_the_rows(tmp_path, monkeypatch):
     """A public call on 4 MB of shards: this process reads no row (no np.load without
-    mmap_mode, no IDX read, no memmap page touched) and its Python/numpy allocations peak far
-    below the data; ``max_epochs=None`` is checked in the workers, shard by shard."""
+    mmap_mode, no IDX read, no memmap page touched) and its Python/numpy allocations peak below
+    half a shard's features (1 MB); ``max_epochs=None`` is checked in the workers, shard by
+    shard. (The peak counts every thread of the process while the cluster runs: 180 kB alone,
+    423 kB once in a pytest-xdist worker of a loaded machine, over the 400 kB this test first
+    allowed.)"""
     X, Y = _data("float64", 5, n=25_000, d=20)
     pairs = _write(tmp_path, X, Y, 2, "npy")
     files = {str(p) for pair in pairs for p in pair}
@@ -298,7 +301,7 @@ def test_the_caller_never_loads_the_rows(tmp_path, monkeypatch):
     finally:
         tracemalloc.stop()
     monkeypatch.undo()
-    assert peak < X.nbytes / 10, f"the caller allocated {peak:,} bytes"
+    assert peak < X.nbytes / 4, f"the caller allocated {peak:,} bytes"
     ref = gp.distributed.train_mixed(X, Y, shards=2, mixing="weighted")
     _assert_same_run(d, ref)
     assert d.converged and gp.error_rate(d.w, d.b, X, Y) == 0
