@@ -6,11 +6,11 @@ browser these tests skip, except under ``CI=true``, as the book's browser tests 
 
 Every notebook source opens as a notebook with no MyST shown as literal text, its solutions
 folded, the project's kernel started without a question, and no modified mark (one after another;
-a broken copy of notebook 01 shows the checks fail on the defects they look for, and a copy whose
-kernel starts 5 s late shows they wait for the kernel); notebooks 02 and 05 run to the end (Run
-All) with every inline number of their prose displayed and no cell error. The tests share one
-page, JupyterLab loaded once per test process. The server runs on copies of the sources (an
-autosave must never touch them), on a port held for it from the moment it is picked
+a broken short copy of notebook 01 shows the checks fail on the defects they look for, and a
+short copy whose kernel starts 5 s late shows they wait for the kernel); notebooks 02 and 05 run
+to the end (Run All) with every inline number of their prose displayed and no cell error. The
+tests share one page, JupyterLab loaded once per test process. The server runs on copies of the
+sources (an autosave must never touch them), on a port held for it from the moment it is picked
 (``held_port``), dies with this process even on SIGKILL (``PR_SET_PDEATHSIG``), and is stopped
 by its PID.
 """
@@ -310,13 +310,28 @@ def kernel_name(page, expected: str = KERNEL_DISPLAY) -> str:
     return page.locator(toolbar).first.inner_text().strip()
 
 
-#: A copy of notebook 01 with two defects :func:`opening_problems` must name: MyST shown as
-#: text (a role in a code span) and a solution not folded (no ``:class: dropdown``).
+#: A short copy of notebook 01 (:func:`short_copy`) with two defects :func:`opening_problems` must
+#: name: MyST shown as text (a role in a code span) and a solution not folded (no ``:class:
+#: dropdown``).
 CANARY = "00_canary.py"
+#: Where notebook 01's exercises begin (:func:`short_copy`).
+EXERCISES = "\n# %% [markdown]\n# ## Exercises\n"
+
+
+def short_copy(lab: Lab) -> str:
+    """Notebook 01 cut to its header, its first cell and its exercises (their text, a folded
+    solution of each kind and a folded solution code cell): what the checks of
+    :func:`opening_problems` read, at a fraction of the page a whole notebook costs the
+    browser."""
+    text = (lab.root / SOURCES[0].name).read_text()
+    assert text.count(EXERCISES) == 1, f"{SOURCES[0].name} has no exercises heading"
+    before, exercises = text.split(EXERCISES)
+    first = before.split("\n# %%\n", 1)[0]  # the header and the first (markdown) cell
+    return first + EXERCISES + exercises
 
 
 def canary(lab: Lab) -> Path:
-    text = (lab.root / SOURCES[0].name).read_text()
+    text = short_copy(lab)
     assert "\n# :class: dropdown\n" in text
     text = text.replace("\n# :class: dropdown\n", "\n", 1)
     assert "\n# The perceptron looks for" in text
@@ -330,8 +345,8 @@ def canary(lab: Lab) -> Path:
 def test_every_notebook_opens_as_the_course(lab, lab_page):
     """All notebook sources, one after another in one JupyterLab page: no literal MyST in any
     rendered markdown cell, the solutions folded (their text and their code), the project's
-    kernel started without a dialog, no modified mark once the kernel is up. A broken copy of
-    notebook 01, opened first, shows the checks can fail."""
+    kernel started without a dialog, no modified mark once the kernel is up. A broken short copy
+    of notebook 01, opened first, shows the checks can fail."""
     page = lab_page
     broken = canary(lab)
     open_in_lab(page, broken.name)
@@ -353,9 +368,10 @@ def test_every_notebook_opens_as_the_course(lab, lab_page):
 
 def test_opening_waits_for_a_kernel_that_starts_slowly(lab, lab_page):
     """:func:`open_in_lab` returns once the notebook's kernel is idle, however slowly it starts:
-    here a copy of notebook 01 that names :data:`SLOW_KERNEL`. (Waiting for the execution
-    indicator's ``idle`` instead, it returned at once, and a loaded machine read "No Kernel".)"""
-    text = (lab.root / SOURCES[0].name).read_text()
+    here a short copy of notebook 01 (:func:`short_copy`) that names :data:`SLOW_KERNEL`.
+    (Waiting for the execution indicator's ``idle`` instead, it returned at once, and a loaded
+    machine read "No Kernel".)"""
+    text = short_copy(lab)
     slow = text.replace(f"display_name: {KERNEL_DISPLAY}\n", f"display_name: {SLOW_DISPLAY}\n",
                         1).replace(f"name: {KERNEL}\n", f"name: {SLOW_KERNEL}\n", 1)
     assert slow.count(SLOW_KERNEL) == 1 and slow.count(SLOW_DISPLAY) == 1, "no kernelspec header"
