@@ -26,28 +26,58 @@ def _run(code: str, cwd: Path = ROOT) -> str:
 
 @functools.cache
 def _through_the_package() -> list[str]:
-    """One process for the first two tests (MXNet's import is a CPU-second and a half): what
-    MXNet imported through the package left out, then whether scikit-learn and scipy.stats
+    """One process for the first four tests (MXNet's import is more than a CPU-second): what
+    MXNet imported through the package left out and deferred; then MXNet converting a SciPy
+    sparse matrix, a later import of each deferred module (scipy.sparse's own code imports its
+    submodule csgraph, which the import asks for), and whether scikit-learn and scipy.stats
     still import."""
-    return _run("import sys, gluon_perceptron, mxnet\n"
-                "print('sklearn' in sys.modules, mxnet.model.BASE_ESTIMATOR is object)\n"
-                "print('scipy.stats' in sys.modules, mxnet.contrib.quantization.stats is None,\n"
-                "      mxnet.test_utils.ss is None)\n"
-                "from sklearn.base import BaseEstimator\n"
-                "from sklearn.datasets import load_digits\n"
-                "print(load_digits().data.shape)\n"
-                "from scipy import stats\n"
-                "print(stats.norm.cdf(0.0))").splitlines()
+    return _run(textwrap.dedent("""\
+        import sys, gluon_perceptron, mxnet
+        print('sklearn' in sys.modules, mxnet.model.BASE_ESTIMATOR is object)
+        print('scipy.stats' in sys.modules, mxnet.contrib.quantization.stats is None,
+              mxnet.test_utils.ss is None)
+        deferred = ("scipy.sparse", "requests", "numpy.testing")
+        print(*(type(sys.modules[name]).__name__ for name in deferred))
+        import scipy.sparse
+        csr = mxnet.nd.sparse.array(scipy.sparse.csr_matrix([[0.0, 1.0], [2.0, 0.0]]))
+        print(csr.stype, csr.asnumpy().tolist())
+        csgraph = sys.modules["scipy.sparse.csgraph"]
+        import scipy.sparse.csgraph
+        from scipy.sparse.csgraph import connected_components
+        print(scipy.sparse.csgraph is csgraph, connected_components is csgraph.connected_components)
+        import requests, numpy.testing
+        print(requests.__version__ > "2", callable(numpy.testing.assert_allclose))
+        print(*(type(sys.modules[name]).__name__ for name in deferred),
+              *(type(sys.modules[name].__loader__).__name__ for name in deferred))
+        from sklearn.base import BaseEstimator
+        from sklearn.datasets import load_digits
+        print(load_digits().data.shape)
+        from scipy import stats
+        print(stats.norm.cdf(0.0))
+        """)).splitlines()
 
 
 def test_mxnet_through_the_package_loads_no_scikit_learn_and_sklearn_still_imports():
     out = _through_the_package()
-    assert (out[0], out[2]) == ("False True", "(1797, 64)")
+    assert (out[0], out[7]) == ("False True", "(1797, 64)")
 
 
 def test_mxnet_through_the_package_loads_no_scipy_stats_and_scipy_stats_still_imports():
     out = _through_the_package()
-    assert (out[1], out[3]) == ("False True True", "0.5")
+    assert (out[1], out[8]) == ("False True True", "0.5")
+
+
+def test_mxnet_through_the_package_defers_scipy_sparse_requests_and_numpy_testing():
+    assert _through_the_package()[2] == "DeferredModule DeferredModule DeferredModule"
+
+
+def test_a_deferred_module_is_the_whole_module_at_its_first_use():
+    """MXNet converts SciPy's matrix; scipy.sparse.csgraph, which scipy.sparse imports itself,
+    is one module (not loaded a second time for the import that asked for it); each deferred
+    module ends a plain module with the loader the import system found for it."""
+    assert _through_the_package()[3:7] == [
+        "csr [[0.0, 1.0], [2.0, 0.0]]", "True True", "True True",
+        "module module module SourceFileLoader SourceFileLoader SourceFileLoader"]
 
 
 @functools.cache
@@ -68,43 +98,6 @@ def test_scipy_stats_imported_first_is_what_mxnet_gets():
 
 def test_scikit_learn_imported_first_is_what_mxnet_gets():
     assert _imported_first()[1] == "True"
-
-
-@functools.cache
-def _deferred() -> list[str]:
-    """One process for the next two tests: what the deferred modules are once MXNet is imported
-    through the package, then MXNet converting a SciPy sparse matrix and a later import of each
-    (scipy.sparse's own code imports its submodule csgraph, which the import asks for)."""
-    return _run(textwrap.dedent("""\
-        import sys, gluon_perceptron, mxnet
-        names = ("scipy.sparse", "requests", "numpy.testing")
-        print(*(type(sys.modules[name]).__name__ for name in names))
-        import scipy.sparse
-        csr = mxnet.nd.sparse.array(scipy.sparse.csr_matrix([[0.0, 1.0], [2.0, 0.0]]))
-        print(csr.stype, csr.asnumpy().tolist())
-        csgraph = sys.modules["scipy.sparse.csgraph"]
-        import scipy.sparse.csgraph
-        from scipy.sparse.csgraph import connected_components
-        print(scipy.sparse.csgraph is csgraph, connected_components is csgraph.connected_components)
-        import requests, numpy.testing
-        print(requests.__version__ > "2", callable(numpy.testing.assert_allclose))
-        print(*(type(sys.modules[name]).__name__ for name in names),
-              *(type(sys.modules[name].__loader__).__name__ for name in names))
-        """)).splitlines()
-
-
-def test_mxnet_through_the_package_defers_scipy_sparse_requests_and_numpy_testing():
-    assert _deferred()[0] == "DeferredModule DeferredModule DeferredModule"
-
-
-def test_a_deferred_module_is_the_whole_module_at_its_first_use():
-    """MXNet converts SciPy's matrix; scipy.sparse.csgraph, which scipy.sparse imports itself,
-    is one module (not loaded a second time for the import that asked for it); each deferred
-    module ends a plain module with the loader the import system found for it."""
-    out = _deferred()
-    assert out[1:] == ["csr [[0.0, 1.0], [2.0, 0.0]]", "True True", "True True",
-                       "module module module SourceFileLoader SourceFileLoader "
-                       "SourceFileLoader"]
 
 
 def test_a_submodule_of_a_deferred_package_runs_once(tmp_path):
