@@ -106,7 +106,8 @@ class _DeferringLoader(importlib.abc.Loader):
 
 def load(module: types.ModuleType) -> None:
     """Run a :class:`DeferredModule`'s code, with the loader found for it; from then on it is a
-    plain module (its ``__loader__`` and spec's ``loader`` that loader)."""
+    plain module (its ``__loader__`` and spec's ``loader`` that loader). Code that raises
+    leaves the module out of ``sys.modules``, as a failed import does."""
     with _LOADING:
         spec = module.__spec__
         if spec is None or not isinstance(spec.loader, _DeferringLoader):
@@ -114,7 +115,11 @@ def load(module: types.ModuleType) -> None:
         found = spec.loader.found
         module.__class__ = types.ModuleType
         spec.loader = module.__loader__ = found
-        found.exec_module(module)
+        try:
+            found.exec_module(module)
+        except BaseException:
+            sys.modules.pop(spec.name, None)
+            raise
 
 
 class _Reinstating(importlib.abc.Loader):

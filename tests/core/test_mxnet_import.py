@@ -125,6 +125,30 @@ def test_a_submodule_of_a_deferred_package_runs_once(tmp_path):
     assert out == ["DeferredModule []", "['pkg', 'pkg.sub'] True module"]
 
 
+def test_a_deferred_module_whose_code_raises_is_not_imported(tmp_path):
+    """The error reaches whoever first uses the module, and the module leaves ``sys.modules``,
+    as after a failed import: the next import runs its code again (and raises again)."""
+    (tmp_path / "broken.py").write_text("raise RuntimeError('broken on purpose')\n")
+    (tmp_path / "importer.py").write_text("import broken\n")
+    out = _run(textwrap.dedent(f"""\
+        import sys
+        sys.path[:0] = [{str(tmp_path)!r}, {str(ROOT)!r}]
+        from gluon_perceptron.core import _mxnet_import
+        _mxnet_import.DEFERRED["importer"] = ("broken",)
+        _mxnet_import._ANY_LISTED += ("broken",)
+        import importer
+        try:
+            importer.broken.anything
+        except RuntimeError as error:
+            print(error, "broken" in sys.modules)
+        try:
+            import broken
+        except RuntimeError as error:
+            print(error, "broken" in sys.modules)
+        """), cwd=tmp_path).splitlines()
+    assert out == ["broken on purpose False", "broken on purpose False"]
+
+
 def test_without_the_package_mxnet_imports_scikit_learn_as_before():
     """The finder is what skips and defers them (so the tests above can fail)."""
     out = _run("import sys, mxnet\nprint('sklearn' in sys.modules, 'scipy.stats' in sys.modules,"
