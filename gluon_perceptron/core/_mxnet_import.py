@@ -77,7 +77,10 @@ def _loading() -> str | None:
 
 class DeferredModule(types.ModuleType):
     """A module in ``sys.modules`` whose code has not run yet: it runs (:func:`load`) at the
-    first attribute asked of it that it lacks, but those of :data:`_BEFORE_ITS_CODE`."""
+    first attribute asked of it that it lacks, but those of :data:`_BEFORE_ITS_CODE`. (The
+    standard library's ``importlib.util.LazyLoader`` runs it at any attribute, ``__spec__``
+    included, which every later import of the module reads: MXNet's second import of
+    ``requests`` would run it at once.)"""
 
     def __getattr__(self, name: str) -> Any:
         if name in _BEFORE_ITS_CODE:
