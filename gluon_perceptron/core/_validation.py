@@ -332,6 +332,11 @@ def seeds(maximum: int = _checks.MAX_REPEATS) -> Rule:
                     maximum=maximum)
 
 
+def bound_text(bound: float) -> str:
+    """A bound as the messages write it: ``1e150``, not Python's ``1e+150``."""
+    return f"{bound:g}".replace("e+", "e")
+
+
 def real(minimum: float | None = None, positive: bool = False, maximum: float | None = None,
          why: str = "") -> Rule:
     """A finite real number (``>= minimum``; ``> 0`` when ``positive``), as ``float``.
@@ -343,7 +348,7 @@ def real(minimum: float | None = None, positive: bool = False, maximum: float | 
     def check(value, name: str, args: dict) -> float:
         value = _checks.finite_float(value, name, minimum=minimum, strictly_positive=positive)
         if maximum is not None and abs(value) > maximum:
-            bound = f"{maximum:g}".replace("e+", "e")
+            bound = bound_text(maximum)
             what = f"in (0, {bound}]" if positive else f"at most {bound} in size"
             raise ValueError(f"{name} must be {what}{f' ({why})' if why else ''}, got {value!r}")
         return value
@@ -547,6 +552,10 @@ def _ax(value, name: str, args: dict):
 #: (the same decisions, bit for bit).
 ENGINES = ("fast", "faithful")
 
+#: How iterative parameter mixing averages the workers' weights after a round (McDonald, Hall
+#: and Mann, 2010): equally, or in proportion to each worker's mistakes in the round.
+MIXINGS = ("uniform", "weighted")
+
 #: The ``learning_rate`` of the trainers that hand it to Gluon's SGD (``train_gluon``, its
 #: sharded and distributed twins): MXNet takes it as float32, so a rate above float32's largest
 #: number fails inside MXNet, and one below its smallest normal number becomes 0, no step at all
@@ -567,4 +576,4 @@ WORDS: dict[str, Rule] = dict(
     trials=repeats(), progress=progress(), ctx=context(), ax=Rule(_ax, "ax"),
     title=optional(instance(str, "a title")), engine=one_of(*ENGINES), record=flag(),
     shuffle=flag(), unit_interval=flag(), bfake=scalar(), R=real(minimum=0.0),
-    timeout=real(positive=True))
+    timeout=real(positive=True), mixing=one_of(*MIXINGS))

@@ -24,6 +24,7 @@ from ..core._convert import (
 )
 from ..core._validation import (
     Rule,
+    bound_text,
     counts,
     finite_values,
     optional,
@@ -106,8 +107,9 @@ def _separating(u, name: str, args: dict) -> np.ndarray:
                  threshold=real(minimum=0.0, maximum=SQUARABLE, why="it enters the mistake bound"),
                  w0=optional(such_that(vector(size_of="X"),
                                        lambda w, a: np.linalg.norm(w) <= SQUARABLE,
-                                       "{name} must have a norm of at most 1e150 (its square "
-                                       "enters the mistake bound), got {value!r:.60}")),
+                                       f"{{name}} must have a norm of at most "
+                                       f"{bound_text(SQUARABLE)} (its square enters the "
+                                       f"mistake bound), got {{value!r:.60}}")),
                  u=Rule(_separating, "a separator of (X, Y)", ("X", "Y", "bias")))
 def proof_trace(X, Y, u, *, max_epochs: int = 10_000, bias: bool = True, w0=None,
                 b0: float = 0.0, threshold: float = 0.0) -> ProofTrace:

@@ -22,6 +22,7 @@ import numpy as np
 from ..core import _checks
 from ..core._convert import as_counts, as_features, as_labels, as_progress, as_values
 from ..core._validation import (
+    MIXINGS,
     Rule,
     count,
     finite_values,
@@ -30,14 +31,13 @@ from ..core._validation import (
     fraction,
     instance,
     names,
-    one_of,
     real,
     such_that,
     validate_params,
 )
 from ..core.chapter.sampler import _REACHABLE, SAMPLE_RULES
 from ..core.data.synthetic import getfake_noisy, sample_separable
-from ..core.distributed.mixing import MIXINGS, shard_count, train_mixed
+from ..core.distributed.mixing import shard_count, train_mixed
 from ..core.fast.training_fast import _fast_run
 from ..core.rosenblatt.results import train_result
 from ..core.theory.margins import optimal_margin
@@ -260,7 +260,7 @@ class NonseparableMixing:
     flipped: float
 
 
-@validate_params(**_DRAWS, mixing=one_of(*MIXINGS), flip=fraction(), rounds=fits(
+@validate_params(**_DRAWS, flip=fraction(), rounds=fits(
     count(), lambda rounds, args: rounds * (args["dimensions"] + 1 + 2 * len(args["workers"])),
     "nonseparable_mixing's records (rounds={value:,} of (w, b), errors and counts)", _RECORD))
 def nonseparable_mixing(*, samples: int = 400, dimensions: int = 2, epsilon: float = 0.1,
@@ -336,7 +336,7 @@ _MEASURED = such_that(count(minimum=2), lambda workers, args: workers in [
 
 
 @validate_params(speedup=instance(MixingSpeedup, "the result of mixing_speedup(X, Y)"),
-                 mixing=one_of(*MIXINGS), pass_seconds=finite_values(strict=True),
+                 pass_seconds=finite_values(strict=True),
                  workers=_MEASURED, exchange_seconds=real(minimum=0.0, maximum=60.0),
                  max_round_trip=real(positive=True, maximum=10.0),
                  trips_per_round=real(positive=True, maximum=100.0))

@@ -99,6 +99,22 @@ def test_a_word_spelled_out_with_its_own_rule_is_refused_at_decoration():
             return X
 
 
+
+def test_contributing_lists_every_word_and_mixing_is_one():
+    """CONTRIBUTING's list of the words is the words (it had fallen seven behind); ``mixing``,
+    once declared by six functions, is a word: every trainer refuses the same bad value."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "CONTRIBUTING.md").read_text()
+    listed = text.split("(`rule.WORDS`: ", 1)[1].split(")", 1)[0]
+    assert [w.strip(" `\n") for w in listed.split(",")] == list(_validation.WORDS)
+    for trainer in (gp.distributed.train_mixed, gp.distributed.train_distributed,
+                    gp.distributed.mixing_round):
+        assert trainer.__rules__["mixing"] is _validation.WORDS["mixing"]
+    X, Y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match="mixing"):
+        gp.distributed.train_mixed(X, Y, shards=2, mixing="average")
+
 def test_a_rule_that_is_not_callable_is_refused():
     with pytest.raises(TypeError, match="the rule of a must be callable"):
         @validate_params(a=3)

@@ -26,7 +26,6 @@ from .._convert import as_features, as_labels
 from .._validation import (
     Rule,
     count,
-    one_of,
     optional,
     unchecked,
     validate_params,
@@ -35,7 +34,7 @@ from . import lifeline
 from .hostlist import parse_host
 from .launcher import ClusterRun, DistributedError, launch_cluster
 from .limits import CLUSTER, ROUND_TIMEOUT, path, prepare_log_dir
-from .mixing import DATA, MIXINGS, DistributedResult, _Rounds, data_or_files, rounds, shard_count
+from .mixing import DATA, DistributedResult, _Rounds, data_or_files, rounds, shard_count
 from .shards import check_shards
 
 WORKER_MODULE = "gluon_perceptron.core.distributed.worker"
@@ -160,7 +159,7 @@ def _workers(workers, name: str, args: dict) -> int:
 
 @validate_params(**DATA, shards=data_or_files("train_distributed", number=False),
                  workers=Rule(_workers, "count() <= n, or len(shards)", ("X", "shards")), **CLUSTER,
-                 mixing=one_of(*MIXINGS), max_epochs=rounds(read_files=False))
+                 max_epochs=rounds(read_files=False))
 def train_distributed(X=None, Y=None, *, shards=None, workers: int | None = None,
                       servers: int = 1, max_epochs: int | None = None, mixing: str = "uniform",
                       learning_rate: float = 1.0, timeout: float = 600.0,
@@ -309,8 +308,7 @@ def _train_distributed(jobs, *, workers: int, servers: int = 1, learning_rate: f
 
 
 # shards: the body's check_shards describes the files and refuses what it cannot describe
-@validate_params(task_dir=path(), shards=unchecked, max_epochs=optional(count()),
-                 mixing=one_of(*MIXINGS))
+@validate_params(task_dir=path(), shards=unchecked, max_epochs=optional(count()))
 def write_task(task_dir, shards, *, max_epochs: int | None = None, mixing: str = "uniform",
                learning_rate: float = 1.0) -> Path:
     """Write the task of a cluster started by hand (on several hosts): ``task_dir/task.json``.

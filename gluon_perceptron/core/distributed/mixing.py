@@ -48,7 +48,6 @@ from .._validation import (
     features,
     function,
     labels,
-    one_of,
     optional,
     user_code,
     validate_params,
@@ -56,8 +55,6 @@ from .._validation import (
 from ..fast.training_fast import fast_pass
 from ..rosenblatt.results import TrainResult, train_result
 from .shards import check_shards, open_shard
-
-MIXINGS = ("uniform", "weighted")
 
 
 @dataclass
@@ -236,7 +233,7 @@ def _round_arrays(theta, shards) -> tuple[np.ndarray, list]:
     return as_vector(theta, like=pairs[0][0]), pairs
 
 
-@validate_params(shards=Rule(_round_shards, "(X_i, Y_i) pairs"), mixing=one_of(*MIXINGS),
+@validate_params(shards=Rule(_round_shards, "(X_i, Y_i) pairs"),
                  theta=Rule(_round_theta, "vector(columns of shards + 1)", ("shards",)),
                  exchange=optional(function("exchange(rows) -> every shard's row, in order")))
 def mixing_round(theta, shards, *, mixing: str = "uniform", learning_rate: float = 1.0,
@@ -345,7 +342,7 @@ def _run_rounds(shards: list, max_epochs: int | None, mixing: str, learning_rate
     return rec
 
 
-@validate_params(**DATA, shards=data_or_files("train_mixed", number=True), mixing=one_of(*MIXINGS),
+@validate_params(**DATA, shards=data_or_files("train_mixed", number=True),
                  max_epochs=rounds(read_files=True))
 def train_mixed(X=None, Y=None, *, shards, max_epochs: int | None = None,
                 mixing: str = "uniform", learning_rate: float = 1.0) -> DistributedResult:

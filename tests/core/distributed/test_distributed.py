@@ -15,6 +15,7 @@ import pytest
 from procfs import alive, no_children_left  # noqa: F401 - an autouse fixture
 
 import gluon_perceptron as gp
+from gluon_perceptron.core._validation import MIXINGS
 from gluon_perceptron.core.distributed import cluster_training, launcher, mixing
 from gluon_perceptron.core.distributed.launcher import DistributedError, DistributedTimeout
 from gluon_perceptron.core.distributed.sharded_gluon import (
@@ -60,7 +61,7 @@ def _assert_same_run(d, m):
 @pytest.mark.parametrize("kind,seed,max_epochs", DATASETS)
 def test_train_mixed_with_one_shard_is_train(kind, seed, max_epochs):
     X, Y = _data(kind, seed)
-    for mix in mixing.MIXINGS:
+    for mix in MIXINGS:
         m = gp.distributed.train_mixed(X, Y, shards=1, max_epochs=max_epochs or 1000, mixing=mix)
         t = gp.train(X, Y, max_epochs=max_epochs or 1000)
         _assert_same_run(m, t)
@@ -70,7 +71,7 @@ def test_train_mixed_with_one_shard_is_train(kind, seed, max_epochs):
 def test_mixing_weights_are_convex_and_mixing_separates():
     X, Y = _data("float64", 4)
     for shards in (2, 3, 5):
-        for mix in mixing.MIXINGS:
+        for mix in MIXINGS:
             m = gp.distributed.train_mixed(X, Y, shards=shards, mixing=mix)
             assert m.converged and gp.error_rate(m.w, m.b, X, Y) == 0
             mu = m.mixing_weights[:-1]
@@ -92,7 +93,7 @@ def test_mixing_bound_holds_on_getfake_data():
         om = gp.theory.optimal_margin(fake.X, fake.Y)
         bound = om.radius ** 2 / om.gamma ** 2
         for shards in (1, 2, 4):
-            for mix in mixing.MIXINGS:
+            for mix in MIXINGS:
                 m = gp.distributed.train_mixed(fake.X, fake.Y, shards=shards, mixing=mix)
                 assert m.converged
                 assert m.mixed_mistakes <= bound
@@ -172,7 +173,7 @@ def test_one_round_is_the_mixing_update():
     X, Y = _data("float64", 5)
     parts = [(X[a:b].copy(), Y[a:b].copy()) for a, b in gp.distributed.shard_bounds(150, 3)]
     theta = np.zeros(X.shape[1] + 1)
-    for mix in mixing.MIXINGS:
+    for mix in MIXINGS:
         rows, new, mu, k = gp.distributed.mixing_round(theta, parts, mixing=mix)
         thetas, ks = [], []
         for Xs, Ys in parts:
@@ -327,7 +328,7 @@ def test_a_mixing_worker_runs_without_the_mxnet_package():
 
 def test_one_worker_is_train_bit_for_bit():
     jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
-            for mix in mixing.MIXINGS]
+            for mix in MIXINGS]
     runs = cluster_training._train_distributed(jobs, workers=1, timeout=300)
     for (X, Y, m, _), d in zip(jobs, runs):
         _assert_same_run(d, gp.train(X, Y, max_epochs=m or 10_000))
@@ -338,7 +339,7 @@ def test_one_worker_is_train_bit_for_bit():
 def test_two_and_three_workers_are_train_mixed_bit_for_bit():
     for workers in (2, 3):
         jobs = [(*_data(kind, seed), m, mix) for kind, seed, m in DATASETS
-                for mix in mixing.MIXINGS]
+                for mix in MIXINGS]
         runs = cluster_training._train_distributed(jobs, workers=workers, timeout=300)
         for (X, Y, m, mix), d in zip(jobs, runs):
             _assert_same_run(d, gp.distributed.train_mixed(X, Y, shards=workers, max_epochs=m,

@@ -14,8 +14,9 @@ import pytest
 from procfs import no_children_left  # noqa: F401 - an autouse fixture
 
 import gluon_perceptron as gp
+from gluon_perceptron.core._validation import MIXINGS
 from gluon_perceptron.core.data import idx
-from gluon_perceptron.core.distributed import cluster_training, launcher, mixing, shards, worker
+from gluon_perceptron.core.distributed import cluster_training, launcher, shards, worker
 from gluon_perceptron.core.distributed.launcher import DistributedError
 from gluon_perceptron.core.distributed.mixing import shard_bounds
 
@@ -96,7 +97,7 @@ def test_train_mixed_on_files_is_train_mixed_in_memory(kind, tmp_path):
         X, Y = _data(name, seed, n=100)
         for W in (1, 3):
             pairs = _write(tmp_path, X, Y, W, f"{kind}")
-            for mix in mixing.MIXINGS:
+            for mix in MIXINGS:
                 ref = gp.distributed.train_mixed(X, Y, shards=W, max_epochs=max_epochs,
                                                  mixing=mix)
                 got = gp.distributed.train_mixed(shards=pairs, max_epochs=max_epochs,
@@ -255,7 +256,7 @@ def test_clusters_on_shard_files_equal_the_in_memory_runs(tmp_path):
         for name, seed, max_epochs in DATASETS:
             X, Y = _data(name, seed, n=100)
             for kind in KINDS:
-                mix = mixing.MIXINGS[(len(jobs) + W) % 2]
+                mix = MIXINGS[(len(jobs) + W) % 2]
                 folder = tmp_path / f"{W}-{name}"
                 folder.mkdir(exist_ok=True)
                 described = shards.check_shards(_write(folder, X, Y, W, kind))[0]
