@@ -298,6 +298,20 @@ VALID: dict[tuple[str, str], Callable[[], object]] = {
     ("plot_boundaries", "weights"): lambda: [(np.array([1.0, 0.0]), 0.2)],
     ("plot_update", "update"): lambda: gp.demo(nd.array(_X), nd.array(_Y)).updates[0],
     ("plotscore", "d"): lambda: nd.zeros(1),
+    # the figures whose own arguments (ax, title, resolution, keys, ...) are fuzzed: a small
+    # result of each, and an 8x8 image where a figure draws one
+    ("plot_subgradient_check", "check"): lambda: gp.experiments.compare_subgradients(20),
+    ("plot_generalization_curve", "curve"):
+        lambda: gp.experiments.generalization_curve((10, 20), 3, test_points=20),
+    ("plot_learning_curves", "curves"): lambda: gp.experiments.learning_curves(
+        seeds=range(2), digits=(0,), epochs=2),
+    ("plot_order_effect", "effect"): lambda: gp.experiments.order_effect(
+        gp.experiments.remedies_experiment(20, epochs=5), last=5),
+    ("plot_separation", "result"): lambda: gp.experiments.separation_experiment(
+        gammas=(0.3, 0.1), draws=2, samples=20, max_iterations=2000),
+    ("plot_kernel_boundary", "run"): lambda: gp.beyond.train_kernel(_X, _Y, max_epochs=5),
+    ("plot_digit", "x"): lambda: np.linspace(0.0, 1.0, 64),
+    ("plot_weights", "w"): lambda: np.linspace(-1.0, 1.0, 64),
     ("plot_transformed_runs", "scales"): lambda: (1.0, 2.0),
     ("plot_transformed_runs", "scaled"): _transformed,
     ("plot_transformed_runs", "shifts"): lambda: (1.0, 2.0),
@@ -336,33 +350,39 @@ VALID: dict[tuple[str, str], Callable[[], object]] = {
 COUNTS = {"samples", "dimensions", "max_epochs", "steps", "trials", "n", "m", "budget",
           "shards", "draws", "runs", "seeds", "epochs", "max_iter", "max_attempts", "workers",
           "horizon", "last", "xor_epochs", "short", "long", "servers", "batch_size",
-          "batch_axis", "repeats", "tests"}
+          "batch_axis", "repeats", "tests", "max_iterations", "degree", "test_points",
+          "max_subsets", "rounds", "resolution", "max_gram_bytes", "cases", "passes", "phase",
+          "digit", "positive"}
 FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon", "gamma",
           "learning_rate", "radius", "threshold", "R", "lipschitz", "eta",
           "eta0", "rho", "flip", "separation", "w_norm", "radius_a", "s", "u_norm", "max_norm",
           "tol", "noise", "margin", "timeout", "round_timeout", "poll", "C", "alpha", "B",
-          "exchange_seconds", "max_round_trip", "trips_per_round", "scale"}
+          "exchange_seconds", "max_round_trip", "trips_per_round", "scale", "decay", "a", "clip",
+          "coef0", "value", "shift", "pinned"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
-           "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds"}
-SCALARS = {"b", "bfake", "b0"}
-FEATURES = {"X", "A", "M"}
+           "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds", "etas",
+           "budgets", "sizes", "record_at", "digits"}
+SCALARS = {"b", "bfake", "b0", "d"}
+FEATURES = {"X", "A", "M", "W"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
 NAMES = {"name", "form", "engine", "order", "kernel", "mixing", "kvstore", "part", "variant",
-         "method"}
+         "method", "reduction", "rules", "source", "sampler", "dtype", "rule", "keys", "mixings",
+         "loss"}
 FLAGS = {"unit_interval", "bias", "shuffle", "compress", "python_servers", "docstring",
-         "check_inputs"}
+         "check_inputs", "record", "averaged", "cluster", "errorbars", "bounds"}
 PATHS = {"path", "folder", "log_dir", "cwd"}
 COMMANDS = {"worker_command"}
 HOSTS = {"hosts"}
 REMOTES = {"remote"}
 PORTS = {"port"}
-ARRAYS = {"array"}
+ARRAYS = {"array", "mask"}
 CALLBACKS = {"on_started"}
 PROGRESS = {"progress"}
 SEEDS = {"seed"}
 OBJECTS = {"result", "model", "split", "curve", "run", "trace", "rec", "remedies", "check",
            "trap", "exp", "effect", "speedup", "update", "table", "curves", "traces", "plain",
-           "aggressive", "unguarded", "results", "fig"}
+           "aggressive", "unguarded", "results", "fig", "ax", "axes", "ctx", "title", "learner",
+           "configs", "flipped", "plane", "scaled", "shifted", "rates", "base", "faithful"}
 
 #: Public functions without a generated case, and why (the functions of no argument have the
 #: case NO_ARGUMENTS: called, they must return finite numbers no call can change).
@@ -445,7 +465,8 @@ KIND_OF = {("plot_nonseparable", "steps"): OBJECTS, ("plot_nonseparable", "bound
            ("boundary_turns", "weights"): OBJECTS,
            ("show_source", "obj"): OBJECTS, ("PerceptronLoss", "weight"): FLOATS,
            ("mixing_round", "theta"): VECTORS, ("mixing_round", "shards"): OBJECTS,
-           ("mixing_round", "exchange"): CALLBACKS}
+           ("mixing_round", "exchange"): CALLBACKS, ("run_sgd", "loss"): CALLBACKS,
+           ("sgd_step", "loss"): CALLBACKS, ("train_autograd", "loss"): CALLBACKS}
 
 
 def bad_values(name: str, function: str | None = None) -> list | None:
