@@ -296,7 +296,9 @@ _STREAM = {"samples": SAMPLE_RULES["samples"], "dimensions": SAMPLE_RULES["dimen
            "epsilon": _REACHABLE}
 
 
-@validate_params(draws=_records("second_order_experiment", 4), a=real(positive=True), **_STREAM)
+# a: the bound multiplies it by |u|^2, u = (w, b) the generating plane (|w| = 1, b ~ N(0, 1))
+@validate_params(draws=_records("second_order_experiment", 4), **_STREAM, a=real(
+    positive=True, maximum=SQUARABLE, why="the bound multiplies it by |u|^2; a few units will do"))
 def second_order_experiment(*, draws: int = 20, samples: int = 500, dimensions: int = 5,
                             epsilon: float = 0.05, a: float = 1.0, seed: int | None = 0,
                             progress: Progress | None = None) -> SecondOrderExperiment:

@@ -389,7 +389,25 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-@validate_params(wfake=NORMAL_OF_X, scale=real(positive=True), shift=optional(vector(size_of="X")))
+def _plane_offset(bfake, name: str, args: dict) -> float:
+    """``bfake`` such that the plane's offset from the origin, ``bfake / |wfake|``, is a number
+    whose square the bound holds (a tiny ``wfake`` beside a moderate ``bfake`` is a plane far
+    away)."""
+    b = _checks.scalar(bfake, name)
+    norm = float(np.linalg.norm(args["wfake"].astype(np.float64)))
+    with np.errstate(divide="ignore", over="ignore"):
+        offset = abs(b) / norm if norm > 0 else np.inf
+    if not offset <= SQUARABLE:
+        raise ValueError(f"wfake and {name} give a plane {offset:.3g} away from the origin "
+                         f"({name}={b:.3g} over |wfake| = {norm:.3g}): beyond "
+                         f"{bound_text(SQUARABLE)} its square overflows the bound; pass the "
+                         f"plane's unit normal and its offset (FakeData.wfake, FakeData.bfake)")
+    return b
+
+
+@validate_params(wfake=NORMAL_OF_X, bfake=Rule(_plane_offset, "|bfake| / |wfake| <= 1e150",
+                                               ("wfake",)),
+                 scale=real(positive=True), shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.

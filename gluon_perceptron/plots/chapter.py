@@ -19,8 +19,10 @@ from ._rules import plane_features
 
 POSITIVE_COLOR = "r"
 NEGATIVE_COLOR = "b"
-#: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``).
-MAX_GRID = 4000
+#: Most grid points per side :func:`plotscore` will draw (a guard against a tiny ``step``): more
+#: than a figure has pixels; the score on 1000 x 1000 points peaks at about 100 MB (4000, the
+#: old guard, at well over 1 GB, and ``extent=28`` already took 730 MB).
+MAX_GRID = 1000
 
 # --- rules ------------------------------------------------------------------------------------
 

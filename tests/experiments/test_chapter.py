@@ -342,8 +342,12 @@ def test_counts_grow_with_size_and_dimension_over_20_seeds():
 @pytest.mark.parametrize("experiment", ["margin_experiment", "margin_experiment_faithful"])
 def test_a_margin_the_points_cannot_leave_is_refused(experiment):
     # points have norm < RADIUS = 3: a margin of 3 or more needs a plane far from the origin
-    with pytest.raises(ValueError, match=r"epsilons must hold margins below 3: .* got array"):
+    with pytest.raises(ValueError,
+                       match=r"epsilons must hold margins from 1e-150 .* to below 3 .* got array"):
         getattr(gp.experiments, experiment)([0.1, 3.0], trials=1, samples=10, progress=False)
+    # and one whose square the bound divides by into inf (the fuzz's find: it named epsilon)
+    with pytest.raises(ValueError, match=r"epsilons must hold margins from 1e-150 .*\[6.4e-201\]"):
+        getattr(gp.experiments, experiment)([6.4e-201], trials=1, samples=10, progress=False)
 
 
 @pytest.mark.parametrize("configs, match", [

@@ -244,7 +244,9 @@ def test_plot_confusion_matrix_draws_an_empty_row_and_its_accuracy():
     ({"extent": 1e308}, r"extent must fit MXNet's float32 .* extent=1e\+308"),
     ({"extent": 1e30, "step": 1e28}, r"score w.x \+ d overflowed"),
     ({"extent": 1.0, "step": 5.0}, r"step=5.0 is too coarse for extent=1.0"),
-    ({"extent": 1e6}, r"step=0.02 is too fine for extent=1000000.0: .* use step >= 500"),
+    ({"extent": 1e6}, r"step=0.02 is too fine for extent=1000000.0: .* use step >= 2000"),
+    # the fuzz's find: 2,800 points per side took 730 MB
+    ({"extent": 28.0}, r"step=0.02 is too fine for extent=28.0: .* use step >= 0.056"),
 ])
 def test_plotscore_names_a_grid_it_cannot_draw(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -111,6 +111,12 @@ BAD_CALLS = [
     ("transformed_run wfake too long",
      lambda: gp.experiments.transformed_run(X, Y, np.ones(3), 0.0),
      ValueError, r"wfake has 3 entries"),  # was: numpy's matmul message
+    ("transformed_run tiny wfake", lambda: gp.experiments.transformed_run(
+        X, Y, np.full(2, 1e-258), 0.2), ValueError,
+     r"wfake and bfake give a plane inf away"),  # was: "transformed_run(scale=1, ...) moves"
+    ("transformed_run far plane", lambda: gp.experiments.transformed_run(
+        X, Y, np.full(2, 1e-152), 0.2), ValueError,
+     r"wfake and bfake give a plane 1.41e\+151 away"),  # the same, |wfake| not underflowed
     ("bias_bound zero separator", lambda: gp.theory.bias_bound(1.0, 0.1, 0.0, 0.0), ValueError,
      r"separates nothing"),  # was: returned 0.0
     ("leave_one_out one example", lambda: gp.experiments.leave_one_out(X[:1], Y[:1]), ValueError,
@@ -193,6 +199,18 @@ BAD_CALLS = [
     ("plot_confusion_matrix not square",
      lambda: gp.plots.plot_confusion_matrix(np.zeros((2, 3)), [0, 1]), ValueError,
      r"M must be square"),  # was: a plot
+    # the parameters the bad-input property had no kind for (28 November 2026)
+    ("train_traced decay=2**63", lambda: gp.rosenblatt.train_traced(
+        X, -Y, max_epochs=3, decay=2**63), ValueError,
+     r"decay=9.2\d*e\+18 makes the step"),  # was: epoch**decay in integers, a hang
+    ("compare_rules a NaN eta", lambda: gp.experiments.compare_rules(
+        np.eye(2), np.ones(2), etas=[np.nan, 1.0]), ValueError,
+     r"etas\[0\] must be finite"),  # was: "eta must be finite"
+    ("second_order_experiment a=1e308", lambda: gp.experiments.second_order_experiment(
+        a=1e308, draws=1, samples=20), ValueError,
+     r"a must be in \(0, 1e150\]"),  # was: numpy's overflow warning
+    ("run_sgd 0-d record_at", lambda: gp.run_sgd(X, Y, steps=3, record_at=np.array(0.0)),
+     ValueError, r"record_at must be"),  # was: "len() of unsized object"
 ]
 
 

@@ -123,7 +123,10 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
 
 def _record_steps(record_at, name: str, args: dict) -> list[int]:
     """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
-    empty = record_at is None or (hasattr(record_at, "__len__") and len(record_at) == 0)
+    try:
+        empty = record_at is None or len(record_at) == 0
+    except TypeError:  # no length (a number, a 0-d array): counts names it
+        empty = False
     return [] if empty else _checks.counts(record_at, name, maximum=args["steps"])
 
 

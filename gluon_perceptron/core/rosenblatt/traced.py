@@ -90,6 +90,8 @@ def train_traced(X, Y, *, max_epochs: int, learning_rate: float = 1.0, threshold
         (:math:`\\|(w, b)\\|` after each pass), and ``history["weights"]`` if recorded.
     """
     X, Y = as_features(X, np.float64), as_labels(Y)  # the arguments as float64 arrays
+    # as floats: a Python int decay would make epoch**decay an integer of millions of digits
+    learning_rate, threshold, decay = float(learning_rate), float(threshold), float(decay)
     if engine == "fast":  # the twin of the loop below: the same updates, bit for bit
         return fast.train_traced(X, Y, max_epochs=max_epochs, learning_rate=learning_rate,
                                  threshold=threshold, decay=decay, record=record,
