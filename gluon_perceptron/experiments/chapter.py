@@ -17,28 +17,24 @@ import mxnet as mx
 import numpy as np
 from mxnet import nd
 
-from ..core._arrays import SQUARABLE
 from ..core._convert import as_features, as_labels, as_progress, as_seeds, as_values
 from ..core._validation import (
     ENGINES,
     Rule,
-    bound_text,
     count,
-    finite_values,
     fits,
     ndarray,
     one_of,
     optional,
     real,
     seeds,
-    such_that,
     validate_params,
 )
 from ..core.chapter.perceptron_step import perceptron
 from ..core.chapter.sampler import (
+    MARGINS,
     MAX_SAMPLES,
     PRINTED_TRACE,
-    RADIUS,
     SAMPLE_RULES,
     _check_shape,
     getfake,
@@ -340,14 +336,8 @@ def compare_samplers(seeds=range(10), *, samples: int = 2000, dimensions: int = 
 
 # --- updates against the margin ----------------------------------------------------------------
 
-#: The rule of ``epsilons``: None (:data:`EPSILONS`), or margins in [1 / SQUARABLE, RADIUS) (a
-#: margin of RADIUS or more is reachable only by planes with ``|bfake| > epsilon - RADIUS``;
-#: the chapter's bound divides by the margin's square).
-_MARGINS = optional(such_that(
-    finite_values(strict=True), lambda eps, args: np.all((1 / SQUARABLE <= eps) & (eps < RADIUS)),
-    f"{{name}} must hold margins from {bound_text(1 / SQUARABLE)} (the bound divides by their "
-    f"square) to below {RADIUS:g} (the points have norm < {RADIUS:g}, so most planes cannot "
-    f"leave a larger one); the chapter uses 0.025 to 0.425, got {{value!r:.80}}"))
+#: The rule of ``epsilons``: None (:data:`EPSILONS`), or :data:`MARGINS`.
+_MARGINS = optional(MARGINS)
 
 
 def _datasets(eps: np.ndarray | None, args: dict) -> int:

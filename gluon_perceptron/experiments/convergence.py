@@ -26,14 +26,13 @@ from ..core._validation import (
     Rule,
     bound_text,
     counts,
-    finite_values,
     optional,
     real,
     such_that,
     validate_params,
     vector,
 )
-from ..core.chapter.sampler import _REACHABLE, _check_sampler_args
+from ..core.chapter.sampler import MARGINS, _check_sampler_args
 from ..core.data.synthetic import _separable_numpy
 from ..core.rosenblatt.results import ItemAccess
 from ..core.rosenblatt.traced import UpdatePath, update_path
@@ -227,8 +226,7 @@ def _grid_margins(epsilons, name: str, args: dict) -> np.ndarray:
     if np.ndim(epsilons) != 1:
         raise ValueError(f"epsilons must be a sequence of values, e.g. epsilons=(0.1,) for one, "
                          f"got {epsilons!r:.60}")
-    eps = finite_values(strict=True)(epsilons, name, args)
-    _REACHABLE(eps.max(), name, args)  # a margin the sampler's planes reach
+    eps = MARGINS(epsilons, name, args)
     for n, d in product(args["samples"], args["dimensions"]):
         _check_sampler_args(n, d, 0.0, None)  # the shape (n, d) of every dataset
     cells = len(args["dimensions"]) * len(args["samples"]) * eps.size * args["trials"]
@@ -389,25 +387,7 @@ class TransformedRun:
     homogeneous_converged: bool | None = None
 
 
-def _plane_offset(bfake, name: str, args: dict) -> float:
-    """``bfake`` such that the plane's offset from the origin, ``bfake / |wfake|``, is a number
-    whose square the bound holds (a tiny ``wfake`` beside a moderate ``bfake`` is a plane far
-    away)."""
-    b = _checks.scalar(bfake, name)
-    norm = float(np.linalg.norm(args["wfake"].astype(np.float64)))
-    with np.errstate(divide="ignore", over="ignore"):
-        offset = abs(b) / norm if norm > 0 else np.inf
-    if not offset <= SQUARABLE:
-        raise ValueError(f"wfake and {name} give a plane {offset:.3g} away from the origin "
-                         f"({name}={b:.3g} over |wfake| = {norm:.3g}): beyond "
-                         f"{bound_text(SQUARABLE)} its square overflows the bound; pass the "
-                         f"plane's unit normal and its offset (FakeData.wfake, FakeData.bfake)")
-    return b
-
-
-@validate_params(wfake=NORMAL_OF_X, bfake=Rule(_plane_offset, "|bfake| / |wfake| <= 1e150",
-                                               ("wfake",)),
-                 scale=real(positive=True), shift=optional(vector(size_of="X")))
+@validate_params(wfake=NORMAL_OF_X, scale=real(positive=True), shift=optional(vector(size_of="X")))
 def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
                     max_epochs: int = 100_000) -> TransformedRun:
     """Train on :math:`x' = \\lambda x + \\bar x` and recompute the bounds for it.
@@ -431,7 +411,9 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     with np.errstate(over="ignore", invalid="ignore"):  # inf: refused by the checks below
         Xt = scale * Xn.astype(np.float64) + shift_v
         bt = scale * b - w @ shift_v
-    try:  # the data's own checks, about the moved data: said of the scale and the shift
+    # the data's own checks, about the moved data and plane: said of the scale, the shift and
+    # the plane (a tiny wfake beside a moderate bfake is a plane far away, b / |w|)
+    try:
         if not (np.all(np.isfinite(Xt)) and np.isfinite(bt)):
             raise ValueError(f"the moved data overflow float64 ({np.finfo(float).max:.3g})")
         info = generating_plane_bound(Xt, Yn, w, float(bt))
@@ -440,7 +422,8 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
         optimal = optimal_margin(Xt, Yn).bound
     except ValueError as exc:
         raise ValueError(f"transformed_run(scale={scale:g}, shift={shift!r:.40}) moves the data "
-                         f"beyond float64 (use a scale nearer 1): {exc}") from None
+                         f"or the plane wfake, bfake beyond float64 (use a scale nearer 1, the "
+                         f"plane's unit normal FakeData.wfake): {exc}") from None
     return TransformedRun(R=info.R, gamma=info.gamma, b=float(bt), bias_bound=info.bound,
                           optimal_bound=optimal, updates=run.updates,
                           converged=run.converged,

@@ -98,9 +98,8 @@ def _sequence(values, name: str) -> tuple:
 
 
 @validate_params(rules=names(*RULES), A=SOLVABLE, c=BOUNDS, max_iterations=count(minimum=0),
-                 etas=Rule(lambda v, name, args: tuple(ETA(eta, f"{name}[{i}]", args) for i, eta
-                                                       in enumerate(_sequence(v, name))),
-                           "etas in (0, 2]"))
+                 etas=Rule(lambda v, n, a: tuple(ETA(e, f"{n}[{i}]", a) for i, e in enumerate(
+                     _sequence(v, n))), "etas in (0, 2]"))
 def compare_rules(A, c, *, etas=ETAS, rules=RULES, max_iterations: int = 100_000,
                   seed: int = 0) -> RuleComparison:
     """Run :func:`relaxation_method` for every index rule and relaxation parameter.

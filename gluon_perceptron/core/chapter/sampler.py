@@ -25,7 +25,16 @@ from mxnet import nd
 from scipy.special import gammainc
 
 from .. import _checks
-from .._validation import Rule, count, real, such_that, validate_params
+from .._arrays import SQUARABLE
+from .._validation import (
+    Rule,
+    bound_text,
+    count,
+    finite_values,
+    real,
+    such_that,
+    validate_params,
+)
 
 #: Points are kept only when their norm is below this radius (the chapter's ``nd.norm(tmp) < 3``).
 RADIUS = 3.0
@@ -92,6 +101,15 @@ SAMPLE_RULES = dict(samples=count(maximum=2**80), dimensions=Rule(
 #: ``bfake ~ N(0, 1)``, and a margin of ``RADIUS + 10`` would need ``|bfake| > 10``.
 _REACHABLE = real(minimum=0.0, maximum=RADIUS + 10.0,
                   why=f"points have norm < {RADIUS}, so |w.x + b| < {RADIUS} + |bfake|")
+
+#: The ``epsilons`` of an experiment that draws data for each of several margins and bounds
+#: its updates: margins from ``1 / SQUARABLE`` (the bounds divide by their square) to below
+#: ``RADIUS`` (a margin of RADIUS or more is reachable only by planes with ``|bfake| >
+#: epsilon - RADIUS``, so most draws would fail).
+MARGINS = such_that(
+    finite_values(strict=True), lambda eps, args: np.all((1 / SQUARABLE <= eps) & (eps < RADIUS)),
+    f"{{name}} must hold margins in [{bound_text(1 / SQUARABLE)}, {RADIUS:g}): bounds divide by "
+    f"their square, points have norm < {RADIUS:g} (chapter: 0.025 to 0.425), got {{value!r:.60}}")
 
 
 def _check_sampler_args(samples: int, dimensions: int, epsilon, max_attempts: int | None):

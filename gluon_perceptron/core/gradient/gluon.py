@@ -79,7 +79,9 @@ class PerceptronLoss(gluon.loss.Loss):
 
 
 def _dtype_name(dtype, name: str, args: dict) -> str:
-    with contextlib.suppress(TypeError):  # not a dtype: refused by name below
+    # not a dtype: refused by name below (numpy parses a string such as "01" as a literal and
+    # raises its SyntaxError)
+    with contextlib.suppress(TypeError, ValueError, SyntaxError):
         dtype = np.dtype(dtype).name
     return _checks.choice(dtype, name, {"float16", "float32", "float64"})
 

@@ -123,10 +123,7 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
 
 def _record_steps(record_at, name: str, args: dict) -> list[int]:
     """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
-    try:
-        empty = record_at is None or len(record_at) == 0
-    except TypeError:  # no length (a number, a 0-d array): counts names it
-        empty = False
+    empty = record_at is None or np.size(record_at) == 0  # a 0-d array has size 1: refused
     return [] if empty else _checks.counts(record_at, name, maximum=args["steps"])
 
 

@@ -224,7 +224,7 @@ def test_compare_rules_checks_the_system_once(monkeypatch):
         ref = relaxation_method(A, c, eta=eta, rule=rule, max_iterations=500)
         assert res.iterations == ref.iterations and np.array_equal(res.w, ref.w)
     assert table.iterations().shape == (len(RULES), len(ETAS))
-    with pytest.raises(ValueError, match=r"eta must be in \(0, 2\]"):
+    with pytest.raises(ValueError, match=r"etas\[0\] must be in \(0, 2\]"):
         rx.compare_rules(A, c, etas=[2.5])
     with pytest.raises(ValueError, match="etas must be a non-empty sequence"):
         rx.compare_rules(A, c, etas=2.0)
