@@ -618,6 +618,18 @@ FUZZ_KNOWN: dict[tuple[str, str], str] = {
 }
 
 
+def test_every_parameter_has_a_kind():
+    """Every parameter of every fuzzed function gets bad values of its kind (or is a result
+    object the function takes trusted). Until 28 November 2026, sixty names had no kind and
+    were never fuzzed (decay, degree, coef0, max_iterations, ax, title, ...), and
+    ``train_traced(decay=2**63)`` hung."""
+    missing = sorted(f"{name}({p.name})" for name, function in FUNCTIONS.items()
+                     if name not in EXEMPT for p in _parameters(function)
+                     if _kind(p.name, name) is None and not _trusted_result(name, p.name))
+    assert not missing, (f"parameters without a kind (add each name to a kind's set, or to "
+                         f"KIND_OF for one function): {missing}")
+
+
 def test_every_public_function_has_a_generator():
     """A new public function needs a parameter of a known kind, or an EXEMPT entry."""
     covered = {name for name, _ in CASES} | set(NO_ARGUMENTS) | set(RESULT_PLOTS)
