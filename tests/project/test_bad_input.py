@@ -217,6 +217,8 @@ BAD_CALLS = [
     # reached for this draw", a random failure naming no argument of the call
     ("run_sgd 0-d record_at", lambda: gp.run_sgd(X, Y, steps=3, record_at=np.array(0.0)),
      ValueError, r"record_at must be"),  # was: "len() of unsized object"
+    ("run_sgd (1, 0) record_at", lambda: gp.run_sgd(X, Y, steps=3, record_at=np.zeros((1, 0))),
+     ValueError, r"record_at must be"),  # an empty table is no empty list of steps
 ]
 
 

@@ -361,7 +361,10 @@ FLOATS = {"slope", "z", "lo", "hi", "test_fraction", "extent", "step", "epsilon"
           "coef0", "value", "shift", "pinned"}
 VECTORS = {"w", "wfake", "u", "x", "w0", "c", "weights", "norms", "horizons", "classes",
            "scales", "shifts", "epsilons", "gammas", "learning_rates", "pass_seconds", "etas",
-           "budgets", "sizes", "record_at", "digits"}
+           "record_at", "digits"}
+#: Sequences of counts that are work asked for (training sizes, budgets): like a count, a large
+#: valid one may rightly take long, so the fuzz generates only invalid entries.
+COUNT_LISTS = {"sizes", "budgets"}
 SCALARS = {"b", "bfake", "b0", "d"}
 FEATURES = {"X", "A", "M", "W"}
 LABELS = {"Y", "y", "Y_train", "Y_test", "y_true", "y_pred"}
@@ -401,6 +404,7 @@ BAD_FLOATS = [float("nan"), float("inf"), -float("inf"), -1.0, 1e308, -1e308, Tr
 BAD_VECTORS = [np.array([np.nan, 1.0]), np.ones(7), "ab", None, np.ones((2, 2, 2)), np.zeros(0),
                np.array([np.inf, 0.0]), np.array(["a", "b"]), np.array([1e307, 1e307]),
                nd.array([1.0, 0.0], dtype="float64")]
+BAD_COUNT_LISTS = [[0], [-1], [2.5], "ab", None, [], [10**30], np.array([np.nan]), [[3]]]
 BAD_SCALARS = [float("nan"), float("inf"), np.array([1.0, 2.0]), "a", None, []]
 BAD_OBJECTS: list = [None, "abc", 3, np.zeros(3), {}]
 BAD_NAMES = [None, 3, "nope", "", ["AND"]]
@@ -452,7 +456,8 @@ BAD_LABELS = _bad_labels_list()
 
 #: Kind of a parameter (by its name) -> its bad values.
 KINDS = ((FEATURES, BAD_FEATURES), (LABELS, BAD_LABELS), (COUNTS, BAD_COUNTS),
-         (FLOATS, BAD_FLOATS), (VECTORS, BAD_VECTORS), (SCALARS, BAD_SCALARS),
+         (FLOATS, BAD_FLOATS), (VECTORS, BAD_VECTORS), (COUNT_LISTS, BAD_COUNT_LISTS),
+         (SCALARS, BAD_SCALARS),
          (OBJECTS, BAD_OBJECTS), (NAMES, BAD_NAMES), (SEEDS, BAD_SEEDS), (FLAGS, BAD_FLAGS),
          (PROGRESS, BAD_PROGRESS), (PATHS, BAD_PATHS), (COMMANDS, BAD_COMMANDS),
          (ARRAYS, BAD_ARRAYS), (CALLBACKS, BAD_CALLBACKS), (HOSTS, BAD_HOSTS),
@@ -494,6 +499,7 @@ _ANY_COUNT = (st.integers(max_value=0) | st.integers(10**10, 2**80)
               | st.floats().filter(lambda v: not float(v).is_integer()))
 GENERATED = {id(BAD_FEATURES): _ANY_ARRAY, id(BAD_LABELS): _ANY_ARRAY,
              id(BAD_VECTORS): _ANY_ARRAY, id(BAD_COUNTS): _ANY_COUNT | _ANY_FLOAT,
+             id(BAD_COUNT_LISTS): st.lists(_ANY_COUNT, min_size=1, max_size=4),
              id(BAD_FLOATS): _ANY_FLOAT | _ANY_INT, id(BAD_SCALARS): _ANY_FLOAT | _ANY_ARRAY,
              id(BAD_SEEDS): st.integers(max_value=-1) | st.integers(min_value=2**32),
              id(BAD_NAMES): st.text(max_size=12),

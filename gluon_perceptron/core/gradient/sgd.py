@@ -123,7 +123,7 @@ def _example_order(order: str, n: int, steps: int, runs: int, seed) -> np.ndarra
 
 def _record_steps(record_at, name: str, args: dict) -> list[int]:
     """``record_at``: step numbers between 1 and ``steps`` (None or empty: none)."""
-    empty = record_at is None or np.size(record_at) == 0  # a 0-d array has size 1: refused
+    empty = record_at is None or np.shape(record_at) == (0,)  # not a 0-d array, nor (1, 0)
     return [] if empty else _checks.counts(record_at, name, maximum=args["steps"])
 
 
