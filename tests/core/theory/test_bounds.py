@@ -567,8 +567,8 @@ def test_transformed_run_says_which_scale_or_shift_moved_the_data_too_far(scale,
     bias_bound overflowed", about an R, gamma and b the reader never passed."""
     fake = gp.sample_separable(30, 2, 0.1, seed=0)
     call = re.escape(f"transformed_run(scale={scale:g}, shift={shift!r}) moves the data")
-    with pytest.raises(ValueError, match=rf"{call} beyond float64 \(use a scale nearer 1\): "
-                                         rf".*{why}"):
+    with pytest.raises(ValueError, match=rf"{call} or the plane wfake, bfake beyond float64 "
+                                         rf"\(use a scale nearer 1, .*\): .*{why}"):
         gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=scale,
                                        shift=shift, max_epochs=50)
     tiny = gp.experiments.transformed_run(fake.X, fake.Y, fake.wfake, fake.bfake, scale=1e-150,
