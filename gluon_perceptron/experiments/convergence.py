@@ -406,9 +406,9 @@ def transformed_run(X, Y, wfake, bfake, *, scale: float = 1.0, shift=None,
     Xn, Yn, wfake, bfake = as_features(X), as_labels(Y, like=X), as_vector(wfake), as_scalar(bfake)
     shift_v, scale = np.zeros(Xn.shape[1]) if shift is None else as_values(shift), float(scale)
     u = separator(wfake, bfake)
-    w = u[:-1] / np.linalg.norm(u[:-1])
-    b = u[-1] / np.linalg.norm(u[:-1])
-    with np.errstate(over="ignore", invalid="ignore"):  # inf: refused by the checks below
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # refused below
+        w = u[:-1] / np.linalg.norm(u[:-1])
+        b = u[-1] / np.linalg.norm(u[:-1])
         Xt = scale * Xn.astype(np.float64) + shift_v
         bt = scale * b - w @ shift_v
     # the data's own checks, about the moved data and plane: said of the scale, the shift and
