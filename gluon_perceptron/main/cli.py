@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
+from .runtime import cut_short, quiet_unraisable
+
 
 def _folder(text: str) -> Path:
     """``--out``'s value: a folder's path; an empty one is refused (``Path("")`` is the
@@ -45,20 +47,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _quiet_half_built(previous):
-    """An ``unraisablehook`` for after Ctrl-C: an MXNet object whose ``__init__`` the interrupt
-    cut short has no ``handle``, and its ``__del__`` then raises ``AttributeError``, which
-    Python would print as "Exception ignored" with a traceback when the interrupt's frames are
-    freed. Those are dropped; anything else goes to ``previous``."""
-    def hook(unraisable) -> None:
-        function = unraisable.object
-        if not (unraisable.exc_type is AttributeError and "'handle'" in str(unraisable.exc_value)
-                and getattr(function, "__name__", "") == "__del__"
-                and getattr(function, "__module__", "").startswith("mxnet.")):
-            previous(unraisable)
-    return hook
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the main job; returns the process exit code.
 
@@ -70,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(args, written)
     except KeyboardInterrupt:
-        sys.unraisablehook = _quiet_half_built(sys.unraisablehook)
+        sys.unraisablehook = quiet_unraisable(sys.unraisablehook, cut_short)
         print(f"\ninterrupted; {len(set(written))} figures written to {args.out.expanduser()}",
               file=sys.stderr)
         return 130

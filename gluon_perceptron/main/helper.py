@@ -33,6 +33,7 @@ import time
 import traceback
 
 from .drawer import HEADER
+from .runtime import cut_short, quiet_unraisable
 
 
 class _Stopped(BaseException):
@@ -87,12 +88,9 @@ def _stop(signum, frame) -> None:
 
 def _quiet_when_dropped(previous):
     """An ``unraisablehook`` that prints nothing for a :class:`_Stopped` Python dropped (raised
-    in a weakref callback or a ``__del__``): the flag it set stops the run at the next
-    section, as the job's own Ctrl-C handling does."""
-    def hook(unraisable) -> None:
-        if not issubclass(unraisable.exc_type, _Stopped):
-            previous(unraisable)
-    return hook
+    in a weakref callback or a ``__del__``: the flag it set stops the run at the next section,
+    as the job's own Ctrl-C handling does) nor for an MXNet object it cut short."""
+    return quiet_unraisable(previous, lambda u: issubclass(u.exc_type, _Stopped) or cut_short(u))
 
 
 def run(opts, names: list, claims, who: int, channel: _Channel) -> None:

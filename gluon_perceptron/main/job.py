@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .runtime import cut_short, quiet_unraisable
+
 
 @dataclass
 class Options:
@@ -245,13 +247,9 @@ class _Interrupt:
             yield
             return
         previous = sys.unraisablehook
-
-        def hook(unraisable) -> None:
-            if not issubclass(unraisable.exc_type, KeyboardInterrupt):  # ours: flagged already
-                previous(unraisable)
-
         signal.signal(signal.SIGINT, cls.handler)
-        sys.unraisablehook = hook
+        sys.unraisablehook = quiet_unraisable(  # the interrupt: ours, flagged already
+            previous, lambda u: issubclass(u.exc_type, KeyboardInterrupt) or cut_short(u))
         try:
             yield
         finally:
